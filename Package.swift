@@ -1,0 +1,34 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "growcert",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "growcert", targets: ["growcert"]),
+    ],
+    targets: [
+        // C libraries from Debian, wrapped as system libraries (module.modulemap + shim.h only).
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(name: "CMHD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
+
+        .target(name: "Evidence", dependencies: ["CSQLite", "CCrypto"], resources: [.copy("Profiles")]),
+        .target(name: "StoreProof", dependencies: ["Evidence", "CCrypto"]),
+        .target(name: "GrowClient"),
+        .target(name: "Sandbox", dependencies: ["GrowClient", "CMHD", "CCrypto"]),
+        .target(name: "Checks", dependencies: ["GrowClient", "Evidence"]),
+        .target(name: "Reports", dependencies: ["Evidence", "CCrypto"]),
+        .executableTarget(name: "growcert", dependencies: ["Evidence", "StoreProof", "GrowClient", "Checks", "Reports", "Sandbox"]),
+        .executableTarget(name: "growcert-bench", dependencies: ["Evidence", "Reports", "Checks", "Sandbox", "GrowClient"]),
+
+        .testTarget(name: "EvidenceTests", dependencies: ["Evidence"]),
+        .testTarget(name: "StoreProofTests", dependencies: ["StoreProof", "Evidence"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "GrowClientTests", dependencies: ["GrowClient"]),
+        .testTarget(name: "SandboxTests", dependencies: ["Sandbox", "GrowClient"]),
+        .testTarget(name: "ChecksTests", dependencies: ["Checks", "Sandbox", "GrowClient", "Evidence"]),
+        .testTarget(name: "ReportsTests", dependencies: ["Reports", "Evidence"], exclude: ["__Snapshots__"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "growcertTests", dependencies: ["Evidence"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,157 @@
+/// A JSON document that keeps numbers as the exact text they were written in.
+///
+/// Foundation's JSON types route numbers through `Double` on Linux, which
+/// would silently change amounts and large identifiers. `JSONValue` parses
+/// strictly (RFC 8259, no duplicate keys, bounded depth) and serialises
+/// canonically: object keys sorted by their UTF-8 bytes, no insignificant
+/// white space, minimal string escapes. The canonical text is what the
+/// evidence journal hashes.
+public enum JSONValue: Sendable, Equatable, Hashable {
+    case null
+    case bool(Bool)
+    /// A number, kept as its literal text (validated against the JSON grammar).
+    case number(String)
+    case string(String)
+    case array([JSONValue])
+    case object([String: JSONValue])
+
+    // MARK: Accessors
+
+    public subscript(key: String) -> JSONValue? {
+        if case .object(let o) = self { return o[key] }
+        return nil
+    }
+
+    public var stringValue: String? {
+        if case .string(let s) = self { return s }
+        return nil
+    }
+
+    public var numberText: String? {
+        if case .number(let n) = self { return n }
+        return nil
+    }
+
+    public var boolValue: Bool? {
+        if case .bool(let b) = self { return b }
+        return nil
+    }
+
+    public var arrayValue: [JSONValue]? {
+        if case .array(let a) = self { return a }
+        return nil
+    }
+
+    public var objectValue: [String: JSONValue]? {
+        if case .object(let o) = self { return o }
+        return nil
+    }
+
+    public var isNull: Bool { self == .null }
+
+    /// A string, or a number's literal text: identifiers may arrive either way.
+    public var scalarText: String? {
+        switch self {
+        case .string(let s): return s
+        case .number(let n): return n
+        case .bool(let b): return b ? "true" : "false"
+        default: return nil
+        }
+    }
+
+    // MARK: Canonical serialisation
+
+    /// The canonical text: sorted keys, no white space, minimal escapes.
+    public var canonicalText: String {
+        var out = ""
+        out.reserveCapacity(64)
+        write(into: &out, pretty: false, indent: 0)
+        return out
+    }
+
+    /// Human-readable text with two-space indentation and sorted keys (deterministic).
+    public var prettyText: String {
+        var out = ""
+        write(into: &out, pretty: true, indent: 0)
+        return out
+    }
+
+    private func write(into out: inout String, pretty: Bool, indent: Int) {
+        switch self {
+        case .null: out += "null"
+        case .bool(let b): out += b ? "true" : "false"
+        case .number(let n): out += n
+        case .string(let s): JSONValue.writeString(s, into: &out)
+        case .array(let items):
+            if items.isEmpty { out += "[]"; return }
+            out += "["
+            for (i, item) in items.enumerated() {
+                if i > 0 { out += "," }
+                if pretty { out += "\n" + String(repeating: "  ", count: indent + 1) }
+                item.write(into: &out, pretty: pretty, indent: indent + 1)
+            }
+            if pretty { out += "\n" + String(repeating: "  ", count: indent) }
+            out += "]"
+        case .object(let fields):
+            if fields.isEmpty { out += "{}"; return }
+            out += "{"
+            for (i, key) in JSONValue.sortedKeys(fields).enumerated() {
+                if i > 0 { out += "," }
+                if pretty { out += "\n" + String(repeating: "  ", count: indent + 1) }
+                JSONValue.writeString(key, into: &out)
+                out += pretty ? ": " : ":"
+                fields[key]!.write(into: &out, pretty: pretty, indent: indent + 1)
+            }
+            if pretty { out += "\n" + String(repeating: "  ", count: indent) }
+            out += "}"
+        }
+    }
+
+    /// Object keys in canonical order: by their UTF-8 bytes.
+    public static func sortedKeys(_ fields: [String: JSONValue]) -> [String] {
+        fields.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+    }
+
+    static func writeString(_ s: String, into out: inout String) {
+        out += "\""
+        for scalar in s.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case "\u{08}": out += "\\b"
+            case "\u{0C}": out += "\\f"
+            default:
+                if scalar.value < 0x20 {
+                    let hex = String(scalar.value, radix: 16)
+                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        out += "\""
+    }
+}
+
+extension JSONValue: ExpressibleByStringLiteral, ExpressibleByBooleanLiteral, ExpressibleByArrayLiteral,
+    ExpressibleByDictionaryLiteral, ExpressibleByNilLiteral, ExpressibleByIntegerLiteral
+{
+    public init(stringLiteral value: String) { self = .string(value) }
+    public init(booleanLiteral value: Bool) { self = .bool(value) }
+    public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
+    public init(dictionaryLiteral elements: (String, JSONValue)...) {
+        var o: [String: JSONValue] = [:]
+        for (k, v) in elements { o[k] = v }
+        self = .object(o)
+    }
+    public init(nilLiteral: ()) { self = .null }
+    public init(integerLiteral value: Int) { self = .number(String(value)) }
+}
+
+extension JSONValue {
+    /// `.string(s)` when `s` is non-nil, else `.null`.
+    public static func optional(_ s: String?) -> JSONValue { s.map(JSONValue.string) ?? .null }
+}

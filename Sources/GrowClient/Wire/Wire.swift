@@ -1,0 +1,110 @@
+import Foundation
+
+/// The GrooveGrow Sandbox HTTP API v1: every path, header and code, in one place.
+///
+/// The emulator (`Sandbox`) and the client core both use these names, so a
+/// change to the wire contract is a change here and nowhere else.
+public enum Wire {
+    public static let environment = "sandbox"
+
+    public enum Header {
+        public static let project = "GrooveGrow-Project"
+        public static let environment = "GrooveGrow-Environment"
+        public static let authorization = "Authorization"
+        public static let serverKey = "GrooveGrow-Server-Key"
+        public static let idempotencyKey = "Idempotency-Key"
+        public static let sandboxKind = "GrooveGrow-Sandbox-Kind"
+        public static let retryAfter = "Retry-After"
+        public static let contentType = "Content-Type"
+    }
+
+    public enum Path {
+        public static let session = "/v1/session"
+        public static let holdings = "/v1/holdings"
+        public static let funnels = "/v1/funnels"
+        public static let ledger = "/v1/ledger"
+        public static let relayRecover = "/v1/relay/native-orders/recover"
+        public static let customerTokens = "/v1/server/customer-tokens"
+        public static func order(_ orderId: String) -> String { "/v1/orders/\(escape(orderId))" }
+        public static func receipts(_ orderId: String) -> String { "/v1/orders/\(escape(orderId))/receipts" }
+        public static func consoleCustomer(_ customerId: String) -> String { "/v1/server/customers/\(escape(customerId))" }
+
+        public static let emulatorPrefix = "/_emulator"
+        public static let emulatorCustomers = "/_emulator/customers"
+        public static let emulatorRunTokens = "/_emulator/run-tokens"
+        public static let emulatorPurchases = "/_emulator/store/purchases"
+        public static let emulatorRefunds = "/_emulator/store/refunds"
+        public static let emulatorFaults = "/_emulator/faults"
+        public static let emulatorReset = "/_emulator/reset"
+
+        /// Percent-escapes an identifier for use as one path segment.
+        public static func escape(_ segment: String) -> String {
+            var allowed = CharacterSet.alphanumerics
+            allowed.insert(charactersIn: "-._~")
+            return segment.addingPercentEncoding(withAllowedCharacters: allowed) ?? segment
+        }
+    }
+
+    /// The server key prefix: `gg_sk_…`.
+    public static let serverKeyPrefix = "gg_sk_"
+    public static let maxLedgerLimit = 500
+    public static let defaultLedgerLimit = 100
+}
+
+/// The `GrooveGrow-Sandbox-Kind` response header.
+public enum SandboxKind: String, Sendable, Codable {
+    case hosted
+    case emulator
+    case unknown
+
+    public init(header: String?) {
+        self = header.flatMap { SandboxKind(rawValue: $0.trimmingCharacters(in: .whitespaces).lowercased()) } ?? .unknown
+    }
+}
+
+/// The `error.code` values of the contract.
+public enum WireErrorCode: String, Sendable, Codable, CaseIterable {
+    case invalidRequest = "invalid_request"
+    case tokenInvalid = "token_invalid"
+    case tokenExpired = "token_expired"
+    case serverKeyInvalid = "server_key_invalid"
+    case scopeMismatch = "scope_mismatch"
+    case forbidden = "forbidden"
+    case notFound = "not_found"
+    case idempotencyConflict = "idempotency_conflict"
+    case rateLimited = "rate_limited"
+    case unavailable = "unavailable"
+
+    /// The HTTP status the contract pairs with this code (503 for `unavailable`).
+    public var status: Int {
+        switch self {
+        case .invalidRequest: return 400
+        case .tokenInvalid, .tokenExpired, .serverKeyInvalid: return 401
+        case .scopeMismatch, .forbidden: return 403
+        case .notFound: return 404
+        case .idempotencyConflict: return 409
+        case .rateLimited: return 429
+        case .unavailable: return 503
+        }
+    }
+
+    public var retryable: Bool { self == .rateLimited || self == .unavailable }
+}
+
+/// `{"error": {"code", "message", "retryable"}}`.
+public struct WireErrorBody: Codable, Sendable, Equatable {
+    public struct Detail: Codable, Sendable, Equatable {
+        public var code: String
+        public var message: String
+        public var retryable: Bool
+        public init(code: String, message: String, retryable: Bool) {
+            self.code = code
+            self.message = message
+            self.retryable = retryable
+        }
+    }
+    public var error: Detail
+    public init(code: WireErrorCode, message: String) {
+        error = Detail(code: code.rawValue, message: message, retryable: code.retryable)
+    }
+}

@@ -13,7 +13,7 @@ let package = Package(
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CMHD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
 
-        .target(name: "Evidence", dependencies: ["CSQLite", "CCrypto"], resources: [.copy("Profiles")]),
+        .target(name: "Evidence", dependencies: ["CSQLite", "CCrypto"]),
         .target(name: "StoreProof", dependencies: ["Evidence", "CCrypto"]),
         .target(name: "GrowClient"),
         .target(name: "Sandbox", dependencies: ["GrowClient", "CMHD", "CCrypto"]),

@@ -1,1 +1,8 @@
-@main struct Main { static func main() {} }
+import Foundation
+
+@main
+enum Entrypoint {
+    static func main() async {
+        exit(await CLI(environment: ProcessInfo.processInfo.environment).run(arguments: CommandLineArguments.validated()))
+    }
+}

@@ -1,0 +1,117 @@
+/// How journal entries project into the query tables.
+///
+/// Every query-table row is derived from journal entries alone: an insert
+/// entry carries the whole row, an update entry the row's id and the changed
+/// columns. Writing uses `apply`; `growcert verify` replays the journal with
+/// the same specs and compares the result with the tables as they are.
+struct TableSpec: Sendable {
+    let table: String
+    /// The id prefix of new rows (`c` → `c1`, `c2`, …).
+    let idPrefix: String
+    /// Every column except `seq`, `id` first.
+    let columns: [String]
+}
+
+/// A journal entry kind and what it does to the query tables.
+enum JournalKind: String, Sendable, CaseIterable {
+    case storeInit = "store.init"
+    case campaignCreate = "campaign.create"
+    case deviceAdd = "device.add"
+    case accountAdd = "account.add"
+    case runStart = "run.start"
+    case runFinish = "run.finish"
+    case evidenceAdd = "evidence.add"
+    case evidenceRetract = "evidence.retract"
+    case reportRender = "report.render"
+    case signoffAdd = "signoff.add"
+
+    enum Effect { case none, insert(TableSpec), update(TableSpec, columns: [String]) }
+
+    var effect: Effect {
+        switch self {
+        case .storeInit: return .none
+        case .campaignCreate: return .insert(Tables.campaigns)
+        case .deviceAdd: return .insert(Tables.devices)
+        case .accountAdd: return .insert(Tables.accounts)
+        case .runStart: return .insert(Tables.runs)
+        case .runFinish: return .update(Tables.runs, columns: ["finished_at", "outcome", "note"])
+        case .evidenceAdd: return .insert(Tables.evidence)
+        case .evidenceRetract: return .update(Tables.evidence, columns: ["retracted_seq", "retracted_reason"])
+        case .reportRender: return .insert(Tables.reports)
+        case .signoffAdd: return .insert(Tables.signoffs)
+        }
+    }
+
+    /// Report renders are bookkeeping, not evidence: they do not move the evidence head,
+    /// so rendering twice without new evidence gives the same bytes.
+    var isEvidence: Bool { self != .reportRender }
+}
+
+enum Tables {
+    static let campaigns = TableSpec(table: "campaigns", idPrefix: "c", columns: [
+        "id", "profile", "name", "app_id", "app_version", "build", "sdk_name", "sdk_version", "project", "base_url", "created_by", "created_at"])
+    static let devices = TableSpec(table: "devices", idPrefix: "d", columns: [
+        "id", "campaign_id", "label", "kind", "platform", "model", "os_version", "identifier_hash", "created_at"])
+    static let accounts = TableSpec(table: "accounts", idPrefix: "a", columns: [
+        "id", "campaign_id", "label", "store", "account_masked", "account_hash", "storefront", "created_at"])
+    static let runs = TableSpec(table: "runs", idPrefix: "r", columns: [
+        "id", "campaign_id", "scenario", "device_id", "account_id", "tester", "started_at", "finished_at", "outcome", "note"])
+    static let evidence = TableSpec(table: "evidence", idPrefix: "e", columns: [
+        "id", "run_id", "type", "provenance", "details", "attachment_sha256", "media_type", "size", "recorded_by", "recorded_at",
+        "retracted_seq", "retracted_reason"])
+    static let reports = TableSpec(table: "reports", idPrefix: "rp", columns: [
+        "id", "campaign_id", "format", "lang", "template_sha256", "sha256", "size", "evidence_seq", "evidence_head", "verdict",
+        "created_by", "created_at"])
+    static let signoffs = TableSpec(table: "signoffs", idPrefix: "s", columns: [
+        "id", "report_id", "campaign_id", "role", "name", "decision", "statement", "signature", "public_key", "key_id", "created_at"])
+
+    static let all = [campaigns, devices, accounts, runs, evidence, reports, signoffs]
+
+    static func insertSQL(_ spec: TableSpec) -> String {
+        let cols = ["seq"] + spec.columns
+        return "INSERT INTO \(spec.table)(\(cols.joined(separator: ","))) VALUES (\(cols.map { _ in "?" }.joined(separator: ",")))"
+    }
+
+    static func updateSQL(_ spec: TableSpec, columns: [String]) -> String {
+        "UPDATE \(spec.table) SET \(columns.map { "\($0)=?" }.joined(separator: ",")) WHERE id=?"
+    }
+
+    static func selectSQL(_ spec: TableSpec) -> String {
+        "SELECT seq,\(spec.columns.joined(separator: ",")) FROM \(spec.table) ORDER BY seq"
+    }
+}
+
+extension JSONValue {
+    /// The value as bound into SQLite: integers as INTEGER, structures as canonical text.
+    var sqlValue: SQLValue {
+        switch self {
+        case .null: return .null
+        case .bool(let b): return .integer(b ? 1 : 0)
+        case .number(let n): return Int64(n).map(SQLValue.integer) ?? .text(n)
+        case .string(let s): return .text(s)
+        case .array, .object: return .text(canonicalText)
+        }
+    }
+
+    /// The text a column holding this value reads back as (nil for NULL).
+    var columnText: String? {
+        switch self {
+        case .null: return nil
+        case .bool(let b): return b ? "1" : "0"
+        case .number(let n): return n
+        case .string(let s): return s
+        case .array, .object: return canonicalText
+        }
+    }
+}
+
+extension SQLValue {
+    var columnText: String? {
+        switch self {
+        case .null: return nil
+        case .integer(let v): return String(v)
+        case .text(let s): return s
+        case .blob(let b): return "x'" + Digest.hex(b) + "'"
+        }
+    }
+}

@@ -1,0 +1,80 @@
+/// Everything that can go wrong recording or reading evidence.
+///
+/// Messages say what was wrong, quote what the user typed in single quotes,
+/// and say what to do. None contains a bound secret value.
+public enum EvidenceError: Error, CustomStringConvertible, Equatable {
+    /// No database at the path.
+    case databaseMissing(path: String)
+    /// The file exists but is not a growcert evidence database.
+    case notAnEvidenceDatabase(path: String)
+    /// The database was written by a newer growcert.
+    case databaseTooNew(path: String, found: Int, supported: Int)
+    /// A referenced record does not exist.
+    case unknown(what: String, value: String, known: [String])
+    /// A value is malformed or out of range.
+    case invalidValue(field: String, value: String, why: String)
+    /// A field contains a credential, which must never be stored.
+    case secretRefused(field: String, what: String)
+    /// An input file does not exist or cannot be read.
+    case fileMissing(path: String)
+    /// An input file is larger than allowed.
+    case fileTooLarge(path: String, size: Int, limit: Int)
+    /// The operation contradicts what is already recorded.
+    case conflict(String)
+    /// The disk is full or the database cannot be written.
+    case io(String)
+    /// Something that should not happen.
+    case internalFailure(String)
+
+    public var description: String {
+        switch self {
+        case .databaseMissing(let path):
+            return "No evidence database at '\(path)'. Create one with 'growcert init --db \(path)', or point --db (or GROWCERT_DB) at an existing one."
+        case .notAnEvidenceDatabase(let path):
+            return "'\(path)' is not a growcert evidence database. Check the --db path; growcert never writes into other files."
+        case .databaseTooNew(let path, let found, let supported):
+            return "The database '\(path)' has schema version \(found), but this growcert supports up to \(supported). Use a newer growcert; nothing was changed."
+        case .unknown(let what, let value, let known):
+            let list = known.isEmpty ? "There are none yet." : "Known: \(known.joined(separator: ", "))."
+            return "Unknown \(what) '\(value)'. \(list)"
+        case .invalidValue(let field, let value, let why):
+            return "Invalid \(field) '\(value)': \(why)"
+        case .secretRefused(let field, let what):
+            return "Refused: \(field) contains \(what). growcert never stores credentials; remove it and record again. Nothing was written."
+        case .fileMissing(let path):
+            return "Cannot read '\(path)': no such file, or it is not readable."
+        case .fileTooLarge(let path, let size, let limit):
+            return "'\(path)' is \(size) bytes, over the limit of \(limit) bytes (\(limit / 1_048_576) MiB). Trim it, or raise the limit with --max-size MIB."
+        case .conflict(let message):
+            return message
+        case .io(let message):
+            return message
+        case .internalFailure(let message):
+            return "Internal error: \(message)"
+        }
+    }
+
+    /// The process exit code the CLI uses for this error (sysexits.h).
+    public var exitCode: Int32 {
+        switch self {
+        case .databaseMissing, .fileMissing: return 66
+        case .notAnEvidenceDatabase, .databaseTooNew, .unknown, .invalidValue, .secretRefused, .fileTooLarge, .conflict: return 65
+        case .io: return 74
+        case .internalFailure: return 70
+        }
+    }
+
+    /// Maps a SQLite failure to a user-facing error.
+    public static func storage(_ error: SQLiteError, path: String) -> EvidenceError {
+        if error.isFull {
+            return .io("The disk holding '\(path)' is full (or the database reached its size limit). Nothing was written; free space and record again.")
+        }
+        if error.isBusy {
+            return .io("The database '\(path)' stayed locked by another growcert process for too long. Nothing was written; try again.")
+        }
+        if error.isIO {
+            return .io("Cannot write the database '\(path)': \(error.message). Nothing was written; check the file's permissions and the disk.")
+        }
+        return .internalFailure(error.description)
+    }
+}

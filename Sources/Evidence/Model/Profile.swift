@@ -1,0 +1,146 @@
+/// A language of the catalog and the reports.
+public enum Language: String, Sendable, CaseIterable {
+    case en
+    case zhHans = "zh-Hans"
+}
+
+/// Text in English and Simplified Chinese.
+public struct LocalizedText: Sendable, Equatable {
+    public var en: String
+    public var zhHans: String
+
+    public func text(_ lang: Language) -> String { lang == .en ? en : zhHans }
+
+    init(_ json: JSONValue?, field: String) throws {
+        guard let en = json?["en"]?.stringValue, let zh = json?["zh-Hans"]?.stringValue else {
+            throw EvidenceError.invalidValue(field: "profile", value: field, why: "needs an 'en' and a 'zh-Hans' text")
+        }
+        self.en = en
+        self.zhHans = zh
+    }
+}
+
+/// What a scenario needs on its run before it can be judged.
+public struct ScenarioRequirements: Sendable, Equatable {
+    public var device: Bool
+    public var storeAccount: Bool
+    public var storeTransaction: Bool
+    public var serverReceipt: Bool
+    public var physicalDevice: Bool
+}
+
+/// One acceptance scenario of a vendor's table.
+public struct Scenario: Sendable, Equatable {
+    public var id: String
+    public var title: LocalizedText
+    public var expected: LocalizedText
+    /// The live checks that must pass on the scenario's run, in order.
+    public var checks: [String]
+    public var requires: ScenarioRequirements
+}
+
+/// A live check's catalog entry.
+public struct CheckInfo: Sendable, Equatable {
+    public var id: String
+    public var title: LocalizedText
+    public var proves: LocalizedText
+}
+
+/// The verdict rules of a profile, stated as data next to its scenarios.
+public struct VerdictRules: Sendable, Equatable {
+    public var certifyingProvenance: [Provenance]
+    public var checkResultProvenance: Provenance
+    public var storeTransactionProvenance: Provenance
+    public var serverReceiptProvenance: Provenance
+    public var transactionBundleMustMatchAppId: Bool
+}
+
+/// A vendor's scenario catalog: one JSON file per profile under `profiles/`.
+public struct Profile: Sendable, Equatable {
+    public var id: String
+    public var vendor: String
+    public var title: LocalizedText
+    public var source: String
+    public var scenarios: [Scenario]
+    public var checks: [CheckInfo]
+    public var rules: VerdictRules
+
+    /// The scenario with this id.
+    public func scenario(_ id: String) throws -> Scenario {
+        guard let s = scenarios.first(where: { $0.id == id }) else {
+            throw EvidenceError.unknown(what: "scenario", value: id, known: scenarios.map(\.id))
+        }
+        return s
+    }
+
+    /// The catalog entry of a check.
+    public func check(_ id: String) -> CheckInfo? { checks.first { $0.id == id } }
+
+    /// Parses a profile file.
+    public init(json: JSONValue) throws {
+        func string(_ v: JSONValue?, _ field: String) throws -> String {
+            guard let s = v?.stringValue, !s.isEmpty else {
+                throw EvidenceError.invalidValue(field: "profile", value: field, why: "missing or not a string")
+            }
+            return s
+        }
+        func provenance(_ v: JSONValue?, _ field: String) throws -> Provenance {
+            let s = try string(v, field)
+            guard let p = Provenance(rawValue: s) else {
+                throw EvidenceError.invalidValue(field: "profile", value: field, why: "'\(s)' is not a provenance")
+            }
+            return p
+        }
+        id = try string(json["id"], "id")
+        vendor = try string(json["vendor"], "vendor")
+        title = try LocalizedText(json["title"], field: "title")
+        source = try string(json["source"], "source")
+        var checks: [CheckInfo] = []
+        for c in json["checks"]?.arrayValue ?? [] {
+            let cid = try string(c["id"], "checks.id")
+            checks.append(CheckInfo(id: cid, title: try LocalizedText(c["title"], field: cid), proves: try LocalizedText(c["proves"], field: cid)))
+        }
+        self.checks = checks
+        var scenarios: [Scenario] = []
+        for s in json["scenarios"]?.arrayValue ?? [] {
+            let sid = try string(s["id"], "scenarios.id")
+            let ids = (s["checks"]?.arrayValue ?? []).compactMap(\.stringValue)
+            for c in ids where !checks.contains(where: { $0.id == c }) {
+                throw EvidenceError.invalidValue(field: "profile", value: sid, why: "check '\(c)' is not in the catalog's checks")
+            }
+            let r = s["requires"]
+            func flag(_ k: String) -> Bool { r?[k]?.boolValue ?? false }
+            scenarios.append(Scenario(
+                id: sid, title: try LocalizedText(s["title"], field: sid), expected: try LocalizedText(s["expected"], field: sid),
+                checks: ids,
+                requires: ScenarioRequirements(device: flag("device"), storeAccount: flag("storeAccount"), storeTransaction: flag("storeTransaction"),
+                                               serverReceipt: flag("serverReceipt"), physicalDevice: flag("physicalDevice"))))
+        }
+        guard !scenarios.isEmpty else { throw EvidenceError.invalidValue(field: "profile", value: id, why: "has no scenarios") }
+        self.scenarios = scenarios
+        let v = json["verdictRules"]
+        rules = VerdictRules(
+            certifyingProvenance: try (v?["certifyingProvenance"]?.arrayValue ?? []).map { try provenance($0, "verdictRules.certifyingProvenance") },
+            checkResultProvenance: try provenance(v?["checkResultProvenance"], "verdictRules.checkResultProvenance"),
+            storeTransactionProvenance: try provenance(v?["storeTransactionProvenance"], "verdictRules.storeTransactionProvenance"),
+            serverReceiptProvenance: try provenance(v?["serverReceiptProvenance"], "verdictRules.serverReceiptProvenance"),
+            transactionBundleMustMatchAppId: v?["transactionBundleMustMatchAppId"]?.boolValue ?? true)
+    }
+
+    /// Every built-in profile, by id.
+    public static func builtIn() throws -> [String: Profile] {
+        var out: [String: Profile] = [:]
+        for (_, text) in EmbeddedProfiles.files {
+            let p = try Profile(json: try JSONValue.parse(text))
+            out[p.id] = p
+        }
+        return out
+    }
+
+    /// The built-in profile with this id.
+    public static func named(_ id: String) throws -> Profile {
+        let all = try builtIn()
+        guard let p = all[id] else { throw EvidenceError.unknown(what: "profile", value: id, known: all.keys.sorted()) }
+        return p
+    }
+}

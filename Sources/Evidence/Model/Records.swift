@@ -1,0 +1,157 @@
+/// One app build under certification.
+public struct Campaign: Sendable, Equatable {
+    public var id: String
+    public var seq: Int64
+    public var profile: String
+    public var name: String
+    public var appId: String
+    public var appVersion: String
+    public var build: String
+    public var sdkName: String
+    public var sdkVersion: String
+    public var project: String
+    public var baseURL: String
+    public var createdBy: String
+    public var createdAt: String
+
+    public var json: JSONValue {
+        ["id": .string(id), "profile": .string(profile), "name": .string(name), "appId": .string(appId),
+         "appVersion": .string(appVersion), "build": .string(build), "sdkName": .string(sdkName),
+         "sdkVersion": .string(sdkVersion), "project": .string(project), "baseUrl": .string(baseURL),
+         "createdBy": .string(createdBy), "createdAt": .string(createdAt)]
+    }
+}
+
+/// `physical` or `simulator`.
+public enum DeviceKind: String, Sendable, CaseIterable { case physical, simulator }
+/// `ios` or `android`.
+public enum Platform: String, Sendable, CaseIterable { case ios, android }
+/// `apple` or `google`.
+public enum Store: String, Sendable, CaseIterable { case apple, google }
+/// A run's outcome as the tester recorded it.
+public enum RunOutcome: String, Sendable, CaseIterable { case pass, fail, blocked }
+
+/// A device that runs the test app.
+public struct Device: Sendable, Equatable {
+    public var id: String
+    public var seq: Int64
+    public var campaignId: String
+    public var label: String
+    public var kind: DeviceKind
+    public var platform: Platform
+    public var model: String
+    public var osVersion: String
+    /// A keyed hash of the device identifier, never the identifier itself.
+    public var identifierHash: String?
+    public var createdAt: String
+
+    public var json: JSONValue {
+        ["id": .string(id), "campaign": .string(campaignId), "label": .string(label), "kind": .string(kind.rawValue),
+         "platform": .string(platform.rawValue), "model": .string(model), "osVersion": .string(osVersion),
+         "identifierHash": .optional(identifierHash), "createdAt": .string(createdAt)]
+    }
+}
+
+/// A store sandbox account; the address is kept only masked and as a keyed hash.
+public struct StoreAccount: Sendable, Equatable {
+    public var id: String
+    public var seq: Int64
+    public var campaignId: String
+    public var label: String
+    public var store: Store
+    public var accountMasked: String
+    public var accountHash: String
+    public var storefront: String?
+    public var createdAt: String
+
+    public var json: JSONValue {
+        ["id": .string(id), "campaign": .string(campaignId), "label": .string(label), "store": .string(store.rawValue),
+         "account": .string(accountMasked), "accountHash": .string(accountHash), "storefront": .optional(storefront),
+         "createdAt": .string(createdAt)]
+    }
+}
+
+/// One execution of one scenario.
+public struct Run: Sendable, Equatable {
+    public var id: String
+    public var seq: Int64
+    public var campaignId: String
+    public var scenario: String
+    public var deviceId: String
+    public var accountId: String?
+    public var tester: String
+    public var startedAt: String
+    public var finishedAt: String?
+    public var outcome: RunOutcome?
+    public var note: String?
+
+    public var isFinished: Bool { finishedAt != nil }
+
+    public var json: JSONValue {
+        ["id": .string(id), "campaign": .string(campaignId), "scenario": .string(scenario), "device": .string(deviceId),
+         "account": .optional(accountId), "tester": .string(tester), "startedAt": .string(startedAt),
+         "finishedAt": .optional(finishedAt), "outcome": .optional(outcome?.rawValue), "note": .optional(note)]
+    }
+}
+
+/// The kinds of evidence item.
+public enum EvidenceType: String, Sendable, CaseIterable {
+    case transaction
+    case receipt
+    case attachment
+    case note
+    case checkResult = "check-result"
+}
+
+/// One piece of evidence on a run. `details` holds the type's fields.
+///
+/// - transaction: `store`, `transactionId`, `originalTransactionId`, `productId`, `orderId`,
+///   `bundleId`, `environment`, `signedPayload` (the raw JWS, when given), `warnings`.
+/// - receipt: `orderId`, `receiptId`, `status`, `raw` (the server JSON as received).
+/// - attachment: `filename`, `note`; the bytes are in the blob store under `attachmentSHA256`.
+/// - note: `text`.
+/// - check-result: `checkId`, `scenario`, `outcome` (`passed`/`failed`), `reason`, `durationMs`,
+///   `target`, `transcript`.
+public struct EvidenceItem: Sendable, Equatable {
+    public var id: String
+    public var seq: Int64
+    public var runId: String
+    public var type: EvidenceType
+    public var provenance: Provenance
+    public var details: JSONValue
+    public var attachmentSHA256: String?
+    public var mediaType: String?
+    public var size: Int64?
+    public var recordedBy: String
+    public var recordedAt: String
+    public var retractedSeq: Int64?
+    public var retractedReason: String?
+
+    public var isRetracted: Bool { retractedSeq != nil }
+
+    public var json: JSONValue {
+        ["id": .string(id), "run": .string(runId), "type": .string(type.rawValue), "provenance": .string(provenance.rawValue),
+         "details": details, "attachmentSha256": .optional(attachmentSHA256), "mediaType": .optional(mediaType),
+         "size": size.map { .number(String($0)) } ?? .null, "recordedBy": .string(recordedBy), "recordedAt": .string(recordedAt),
+         "retracted": .bool(isRetracted), "retractedReason": .optional(retractedReason)]
+    }
+}
+
+/// One entry of the append-only journal.
+public struct JournalEntry: Sendable, Equatable {
+    public var seq: Int64
+    public var kind: String
+    public var actor: String
+    public var at: String
+    /// Canonical JSON text.
+    public var payload: String
+    public var prevHash: String
+    public var hash: String
+}
+
+/// The newest journal entry that counts as evidence (report renders do not).
+public struct EvidenceHead: Sendable, Equatable {
+    public var seq: Int64
+    public var hash: String
+    public var at: String
+}

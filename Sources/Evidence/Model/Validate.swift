@@ -1,0 +1,92 @@
+import Foundation
+
+/// Input checks shared by the store's write methods. Each throws a clear `EvidenceError`.
+public enum Validate {
+    public static func nonEmpty(_ value: String, field: String) throws {
+        if value.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+            throw EvidenceError.invalidValue(field: field, value: value, why: "it must not be empty.")
+        }
+    }
+
+    /// A label: non-empty, at most 200 characters.
+    public static func label(_ value: String, field: String) throws {
+        try nonEmpty(value, field: field)
+        if value.count > 200 { throw EvidenceError.invalidValue(field: field, value: String(value.prefix(40)) + "…", why: "at most 200 characters.") }
+    }
+
+    /// An app id (bundle id / application id): letters, digits, `.`, `-`, `_`.
+    public static func identifierLike(_ value: String, field: String) throws {
+        let ok = !value.isEmpty && value.unicodeScalars.allSatisfy { $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "._-".unicodeScalars.contains($0)) }
+        if !ok {
+            throw EvidenceError.invalidValue(field: field, value: value, why: "use the bundle id or application id, e.g. 'com.example.app' (letters, digits, '.', '-', '_').")
+        }
+    }
+
+    /// A UUID, returned lowercase.
+    public static func uuid(_ value: String, field: String) throws -> String {
+        guard let u = UUID(uuidString: value.trimmingCharacters(in: .whitespaces)) else {
+            throw EvidenceError.invalidValue(field: field, value: value, why: "expected the GrooveGrow App UUID, e.g. '3f2b8c1e-5d4a-4e7b-9c1d-2a6f8e0b7c55'.")
+        }
+        return u.uuidString.lowercased()
+    }
+
+    /// A Sandbox base URL: `https://HOST[/PREFIX]`, or `http://` for a loopback host only.
+    public static func baseURL(_ value: String) throws -> String {
+        guard let url = URL(string: value), let scheme = url.scheme?.lowercased(), let host = url.host, !host.isEmpty,
+              url.query == nil, url.fragment == nil, url.user == nil
+        else {
+            throw EvidenceError.invalidValue(field: "base URL", value: value, why: "expected 'https://HOST[/PREFIX]'.")
+        }
+        switch scheme {
+        case "https": break
+        case "http":
+            if !isLoopback(host) {
+                throw EvidenceError.invalidValue(field: "base URL", value: value, why: "plain http is allowed only for a loopback host (127.0.0.1, ::1, localhost); use https.")
+            }
+        default:
+            throw EvidenceError.invalidValue(field: "base URL", value: value, why: "the scheme must be https.")
+        }
+        var s = value
+        while s.hasSuffix("/") { s.removeLast() }
+        return s
+    }
+
+    /// Whether `host` is a loopback name or address.
+    public static func isLoopback(_ host: String) -> Bool {
+        let h = host.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+        if h == "localhost" || h == "::1" || h.hasSuffix(".localhost") { return true }
+        let parts = h.split(separator: ".")
+        return parts.count == 4 && parts[0] == "127" && parts.allSatisfy { UInt8($0) != nil }
+    }
+
+    /// One of an enum's raw values.
+    public static func choice<E: RawRepresentable & CaseIterable>(_ value: String, _ type: E.Type, field: String) throws -> E where E.RawValue == String {
+        guard let v = E(rawValue: value) else {
+            throw EvidenceError.invalidValue(field: field, value: value, why: "expected one of: \(E.allCases.map(\.rawValue).joined(separator: ", ")).")
+        }
+        return v
+    }
+
+    /// Refuses any of the named fields that holds a credential.
+    public static func noSecrets(_ fields: [(String, String)]) throws {
+        for (field, value) in fields {
+            if let what = SecretScanner.findSecret(in: value) { throw EvidenceError.secretRefused(field: field, what: what) }
+        }
+    }
+
+    /// Refuses a JSON document any string of which holds a credential, except under `skipping` keys.
+    public static func noSecrets(in value: JSONValue, path: String, skipping: Set<String> = []) throws {
+        switch value {
+        case .string(let s):
+            if let what = SecretScanner.findSecret(in: s) { throw EvidenceError.secretRefused(field: path, what: what) }
+        case .array(let items):
+            for (i, item) in items.enumerated() { try noSecrets(in: item, path: "\(path)[\(i)]", skipping: skipping) }
+        case .object(let fields):
+            for (k, v) in fields where !skipping.contains(k) {
+                if let what = SecretScanner.findSecret(in: k) { throw EvidenceError.secretRefused(field: path, what: what) }
+                try noSecrets(in: v, path: "\(path).\(k)", skipping: skipping)
+            }
+        default: break
+        }
+    }
+}

@@ -1,0 +1,124 @@
+import CSQLite
+import Foundation
+
+/// Owns one `sqlite3*` handle. Confined to one thread or actor: not `Sendable`.
+///
+/// Opens in WAL mode with `synchronous=FULL`: evidence is the product, and a
+/// committed entry must survive a power loss, which `NORMAL` does not promise
+/// in WAL mode. The extra fsync per commit is small next to a person's pace.
+final class Connection {
+    let handle: OpaquePointer
+    let path: String
+    private var statementCache: [String: Statement] = [:]
+
+    /// Opens (or, with `create`, creates) the database file.
+    init(path: String, create: Bool, busyTimeoutMs: Int32 = 30_000) throws {
+        var db: OpaquePointer?
+        let flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0) | SQLITE_OPEN_NOMUTEX
+        let rc = sqlite3_open_v2(path, &db, flags, nil)
+        guard rc == SQLITE_OK, let db else {
+            let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
+            sqlite3_close_v2(db)
+            throw SQLiteError(code: rc, message: message, sql: nil)
+        }
+        handle = db
+        self.path = path
+        sqlite3_extended_result_codes(db, 1)
+        sqlite3_busy_timeout(db, busyTimeoutMs)
+    }
+
+    /// Sets the pragmas evidence needs. Call only once the file is known to be an evidence
+    /// database (or a new one): switching to WAL writes to the file.
+    func configure() throws {
+        try execute("PRAGMA foreign_keys=ON")
+        let mode = try scalarText("PRAGMA journal_mode=WAL")
+        guard mode?.lowercased() == "wal" else {
+            throw SQLiteError(code: SQLITE_ERROR, message: "could not switch the database to WAL mode (got '\(mode ?? "nothing")')", sql: nil)
+        }
+        try execute("PRAGMA synchronous=FULL")
+    }
+
+    deinit {
+        statementCache.removeAll()
+        sqlite3_close_v2(handle)
+    }
+
+    func error(_ rc: Int32, sql: String?) -> SQLiteError {
+        SQLiteError(code: sqlite3_extended_errcode(handle), message: String(cString: sqlite3_errmsg(handle)), sql: sql)
+    }
+
+    /// Runs one or more statements that take no parameters.
+    func execute(_ sql: String) throws {
+        var errmsg: UnsafeMutablePointer<CChar>?
+        let rc = sqlite3_exec(handle, sql, nil, nil, &errmsg)
+        if rc != SQLITE_OK {
+            let message = errmsg.map { String(cString: $0) } ?? String(cString: sqlite3_errmsg(handle))
+            sqlite3_free(errmsg)
+            throw SQLiteError(code: sqlite3_extended_errcode(handle), message: message, sql: sql)
+        }
+    }
+
+    /// Prepares (once per connection) and binds a statement.
+    func prepare(_ sql: String, _ values: [SQLValue?] = []) throws -> Statement {
+        let stmt: Statement
+        if let cached = statementCache[sql] {
+            stmt = cached
+        } else {
+            stmt = try Statement(connection: self, sql: sql)
+            statementCache[sql] = stmt
+        }
+        try stmt.bind(values)
+        return stmt
+    }
+
+    /// Runs a statement that returns no rows.
+    func run(_ sql: String, _ values: [SQLValue?] = []) throws {
+        let stmt = try prepare(sql, values)
+        while try stmt.step() {}
+    }
+
+    /// All rows of a query.
+    func query(_ sql: String, _ values: [SQLValue?] = []) throws -> [Row] {
+        let stmt = try prepare(sql, values)
+        var rows: [Row] = []
+        while try stmt.step() { rows.append(stmt.row) }
+        return rows
+    }
+
+    /// Calls `body` for each row without collecting them (for large scans).
+    func forEach(_ sql: String, _ values: [SQLValue?] = [], _ body: (Row) throws -> Void) throws {
+        let stmt = try prepare(sql, values)
+        while try stmt.step() { try body(stmt.row) }
+    }
+
+    func scalarText(_ sql: String, _ values: [SQLValue?] = []) throws -> String? {
+        try query(sql, values).first?.text(0)
+    }
+
+    func scalarInt(_ sql: String, _ values: [SQLValue?] = []) throws -> Int64? {
+        try query(sql, values).first?.int(0)
+    }
+
+    /// Runs `body` inside `BEGIN IMMEDIATE … COMMIT`; rolls back and rethrows on any error.
+    ///
+    /// IMMEDIATE takes the write lock up front, so two processes appending to
+    /// the journal serialise on the busy timeout instead of failing on upgrade.
+    func transaction<T>(_ body: () throws -> T) throws -> T {
+        try execute("BEGIN IMMEDIATE")
+        do {
+            let result = try body()
+            try execute("COMMIT")
+            return result
+        } catch {
+            try? execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    var userVersion: Int {
+        get throws { Int(try scalarInt("PRAGMA user_version") ?? 0) }
+    }
+}
+
+@available(*, unavailable)
+extension Connection: Sendable {}

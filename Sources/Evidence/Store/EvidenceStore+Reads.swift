@@ -1,0 +1,158 @@
+import Foundation
+
+extension EvidenceStore {
+    // MARK: Campaigns, devices, accounts
+
+    static let campaignColumns = "id, seq, profile, name, app_id, app_version, build, sdk_name, sdk_version, project, base_url, created_by, created_at"
+
+    static func campaign(_ r: Row) -> Campaign {
+        Campaign(id: r.string(0), seq: r.int(1) ?? 0, profile: r.string(2), name: r.string(3), appId: r.string(4), appVersion: r.string(5),
+                 build: r.string(6), sdkName: r.string(7), sdkVersion: r.string(8), project: r.string(9), baseURL: r.string(10),
+                 createdBy: r.string(11), createdAt: r.string(12))
+    }
+
+    /// Every campaign, oldest first.
+    public func campaigns() throws -> [Campaign] {
+        try read { try db.query("SELECT \(Self.campaignColumns) FROM campaigns ORDER BY seq").map(Self.campaign) }
+    }
+
+    /// The campaign with this id (case-insensitive).
+    public func campaign(_ id: String) throws -> Campaign {
+        let key = id.lowercased()
+        if let r = try read({ try db.query("SELECT \(Self.campaignColumns) FROM campaigns WHERE id=?", [.text(key)]).first }) {
+            return Self.campaign(r)
+        }
+        throw EvidenceError.unknown(what: "campaign", value: id, known: try campaigns().map(\.id))
+    }
+
+    static let deviceColumns = "id, seq, campaign_id, label, kind, platform, model, os_version, identifier_hash, created_at"
+
+    static func device(_ r: Row) -> Device {
+        Device(id: r.string(0), seq: r.int(1) ?? 0, campaignId: r.string(2), label: r.string(3), kind: DeviceKind(rawValue: r.string(4)) ?? .simulator,
+               platform: Platform(rawValue: r.string(5)) ?? .ios, model: r.string(6), osVersion: r.string(7), identifierHash: r.text(8),
+               createdAt: r.string(9))
+    }
+
+    /// A campaign's devices, oldest first.
+    public func devices(campaignId: String) throws -> [Device] {
+        try read { try db.query("SELECT \(Self.deviceColumns) FROM devices WHERE campaign_id=? ORDER BY seq", [.text(campaignId.lowercased())]).map(Self.device) }
+    }
+
+    /// The device with this id.
+    public func device(_ id: String) throws -> Device {
+        guard let r = try read({ try db.query("SELECT \(Self.deviceColumns) FROM devices WHERE id=?", [.text(id.lowercased())]).first }) else {
+            throw EvidenceError.unknown(what: "device", value: id, known: [])
+        }
+        return Self.device(r)
+    }
+
+    static let accountColumns = "id, seq, campaign_id, label, store, account_masked, account_hash, storefront, created_at"
+
+    static func account(_ r: Row) -> StoreAccount {
+        StoreAccount(id: r.string(0), seq: r.int(1) ?? 0, campaignId: r.string(2), label: r.string(3), store: Store(rawValue: r.string(4)) ?? .apple,
+                     accountMasked: r.string(5), accountHash: r.string(6), storefront: r.text(7), createdAt: r.string(8))
+    }
+
+    /// A campaign's store accounts, oldest first.
+    public func accounts(campaignId: String) throws -> [StoreAccount] {
+        try read { try db.query("SELECT \(Self.accountColumns) FROM accounts WHERE campaign_id=? ORDER BY seq", [.text(campaignId.lowercased())]).map(Self.account) }
+    }
+
+    /// The store account with this id.
+    public func account(_ id: String) throws -> StoreAccount {
+        guard let r = try read({ try db.query("SELECT \(Self.accountColumns) FROM accounts WHERE id=?", [.text(id.lowercased())]).first }) else {
+            throw EvidenceError.unknown(what: "store account", value: id, known: [])
+        }
+        return Self.account(r)
+    }
+
+    // MARK: Runs and evidence
+
+    static let runColumns = "id, seq, campaign_id, scenario, device_id, account_id, tester, started_at, finished_at, outcome, note"
+
+    static func run(_ r: Row) -> Run {
+        Run(id: r.string(0), seq: r.int(1) ?? 0, campaignId: r.string(2), scenario: r.string(3), deviceId: r.string(4), accountId: r.text(5),
+            tester: r.string(6), startedAt: r.string(7), finishedAt: r.text(8), outcome: r.text(9).flatMap(RunOutcome.init(rawValue:)), note: r.text(10))
+    }
+
+    /// A campaign's runs, oldest first.
+    public func runs(campaignId: String) throws -> [Run] {
+        try read { try db.query("SELECT \(Self.runColumns) FROM runs WHERE campaign_id=? ORDER BY seq", [.text(campaignId.lowercased())]).map(Self.run) }
+    }
+
+    /// The run with this id.
+    public func run(_ id: String) throws -> Run {
+        guard let r = try read({ try db.query("SELECT \(Self.runColumns) FROM runs WHERE id=?", [.text(id.lowercased())]).first }) else {
+            let recent = try read { try db.query("SELECT id FROM runs ORDER BY seq DESC LIMIT 10").map { $0.string(0) } }
+            throw EvidenceError.unknown(what: "run", value: id, known: recent)
+        }
+        return Self.run(r)
+    }
+
+    static let evidenceColumns = "id, seq, run_id, type, provenance, details, attachment_sha256, media_type, size, recorded_by, recorded_at, retracted_seq, retracted_reason"
+
+    static func evidence(_ r: Row) -> EvidenceItem {
+        EvidenceItem(id: r.string(0), seq: r.int(1) ?? 0, runId: r.string(2), type: EvidenceType(rawValue: r.string(3)) ?? .note,
+                     provenance: Provenance(rawValue: r.string(4)) ?? .manual, details: (try? JSONValue.parse(r.string(5))) ?? .null,
+                     attachmentSHA256: r.text(6), mediaType: r.text(7), size: r.int(8), recordedBy: r.string(9), recordedAt: r.string(10),
+                     retractedSeq: r.int(11), retractedReason: r.text(12))
+    }
+
+    /// A run's evidence items (retracted ones included, marked), oldest first.
+    public func evidence(runId: String) throws -> [EvidenceItem] {
+        try read { try db.query("SELECT \(Self.evidenceColumns) FROM evidence WHERE run_id=? ORDER BY seq", [.text(runId.lowercased())]).map(Self.evidence) }
+    }
+
+    /// Every evidence item of a campaign's runs, oldest first.
+    public func evidence(campaignId: String) throws -> [EvidenceItem] {
+        try read {
+            try db.query("SELECT \(Self.evidenceColumns.split(separator: ",").map { "e." + $0.trimmingCharacters(in: .whitespaces) }.joined(separator: ",")) FROM evidence e JOIN runs r ON r.id = e.run_id WHERE r.campaign_id=? ORDER BY e.seq",
+                         [.text(campaignId.lowercased())]).map(Self.evidence)
+        }
+    }
+
+    /// The evidence item with this id.
+    public func evidenceItem(_ id: String) throws -> EvidenceItem {
+        guard let r = try read({ try db.query("SELECT \(Self.evidenceColumns) FROM evidence WHERE id=?", [.text(id.lowercased())]).first }) else {
+            throw EvidenceError.unknown(what: "evidence item", value: id, known: [])
+        }
+        return Self.evidence(r)
+    }
+
+    /// The stored bytes with this SHA-256, if any.
+    public func blob(sha256: String) throws -> [UInt8]? {
+        try read { try db.query("SELECT bytes FROM blobs WHERE sha256=?", [.text(sha256)]).first?.blob(0) }
+    }
+
+    // MARK: The journal
+
+    /// The newest journal entry, if any.
+    public func journalHead() throws -> JournalEntry? {
+        try read { try db.query("SELECT seq, kind, actor, at, payload, prev_hash, hash FROM journal ORDER BY seq DESC LIMIT 1").first.map(Self.entry) }
+    }
+
+    /// The newest entry that counts as evidence (report renders do not), if any.
+    public func evidenceHead() throws -> EvidenceHead? {
+        try read {
+            try db.query("SELECT seq, hash, at FROM journal WHERE kind <> ? ORDER BY seq DESC LIMIT 1", [.text(JournalKind.reportRender.rawValue)]).first
+                .map { EvidenceHead(seq: $0.int(0) ?? 0, hash: $0.string(1), at: $0.string(2)) }
+        }
+    }
+
+    /// Number of journal entries.
+    public func journalCount() throws -> Int {
+        Int(try read { try db.scalarInt("SELECT COUNT(*) FROM journal") } ?? 0)
+    }
+
+    /// Journal entries with `seq` in `range`, in order.
+    public func journal(from first: Int64 = 1, limit: Int = 1000) throws -> [JournalEntry] {
+        try read {
+            try db.query("SELECT seq, kind, actor, at, payload, prev_hash, hash FROM journal WHERE seq >= ? ORDER BY seq LIMIT ?",
+                         [.integer(first), .integer(Int64(limit))]).map(Self.entry)
+        }
+    }
+
+    static func entry(_ r: Row) -> JournalEntry {
+        JournalEntry(seq: r.int(0) ?? 0, kind: r.string(1), actor: r.string(2), at: r.string(3), payload: r.string(4), prevHash: r.string(5), hash: r.string(6))
+    }
+}

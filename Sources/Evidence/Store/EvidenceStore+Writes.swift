@@ -1,0 +1,183 @@
+import Foundation
+
+extension EvidenceStore {
+    /// The default attachment size limit: 25 MiB.
+    public static let defaultAttachmentLimit = 25 * 1_048_576
+
+    /// Records a new campaign: one app build under certification.
+    public func createCampaign(_ new: NewCampaign) throws -> Campaign {
+        let profile = try profileNamed(new.profile)
+        try Validate.identifierLike(new.appId, field: "app id")
+        try Validate.nonEmpty(new.appVersion, field: "app version")
+        try Validate.nonEmpty(new.build, field: "build")
+        try Validate.nonEmpty(new.sdkVersion, field: "SDK version")
+        try Validate.nonEmpty(new.sdkName, field: "SDK name")
+        let project = try Validate.uuid(new.project, field: "project")
+        let baseURL = try Validate.baseURL(new.baseURL)
+        let name = new.name ?? "\(new.appId) \(new.appVersion) (\(new.build))"
+        try Validate.nonEmpty(name, field: "name")
+        try Validate.noSecrets([("name", name), ("app id", new.appId), ("app version", new.appVersion), ("build", new.build),
+                                ("SDK name", new.sdkName), ("SDK version", new.sdkVersion), ("base URL", baseURL)])
+        let id: String = try write {
+            let id = try nextId(Tables.campaigns)
+            try append(.campaignCreate) { _, at in
+                ["id": .string(id), "profile": .string(profile.id), "name": .string(name), "app_id": .string(new.appId),
+                 "app_version": .string(new.appVersion), "build": .string(new.build), "sdk_name": .string(new.sdkName),
+                 "sdk_version": .string(new.sdkVersion), "project": .string(project), "base_url": .string(baseURL),
+                 "created_by": .string(actor), "created_at": .string(at)]
+            }
+            return id
+        }
+        return try campaign(id)
+    }
+
+    /// Records a device of a campaign.
+    public func addDevice(_ new: NewDevice) throws -> Device {
+        let campaign = try self.campaign(new.campaignId)
+        try Validate.label(new.label, field: "device label")
+        let kind = try Validate.choice(new.kind, DeviceKind.self, field: "device kind")
+        let platform = try Validate.choice(new.platform, Platform.self, field: "platform")
+        try Validate.nonEmpty(new.model, field: "model")
+        try Validate.nonEmpty(new.osVersion, field: "OS version")
+        try Validate.noSecrets([("device label", new.label), ("model", new.model), ("OS version", new.osVersion)])
+        if let identifier = new.identifier { try Validate.nonEmpty(identifier, field: "device identifier") }
+        let identifierHash = new.identifier.map { keyedHash("device:" + $0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        let id: String = try write {
+            if try db.scalarInt("SELECT 1 FROM devices WHERE campaign_id=? AND label=?", [.text(campaign.id), .text(new.label)]) != nil {
+                throw EvidenceError.conflict("Campaign \(campaign.id) already has a device labelled '\(new.label)'. Choose another label.")
+            }
+            let id = try nextId(Tables.devices)
+            try append(.deviceAdd) { _, at in
+                ["id": .string(id), "campaign_id": .string(campaign.id), "label": .string(new.label), "kind": .string(kind.rawValue),
+                 "platform": .string(platform.rawValue), "model": .string(new.model), "os_version": .string(new.osVersion),
+                 "identifier_hash": .optional(identifierHash), "created_at": .string(at)]
+            }
+            return id
+        }
+        return try device(id)
+    }
+
+    /// Records a store sandbox account of a campaign; the address is kept masked and as a keyed hash.
+    public func addAccount(_ new: NewAccount) throws -> StoreAccount {
+        let campaign = try self.campaign(new.campaignId)
+        try Validate.label(new.label, field: "account label")
+        let store = try Validate.choice(new.store, Store.self, field: "store")
+        try Validate.nonEmpty(new.account, field: "account")
+        try Validate.noSecrets([("account label", new.label), ("account", new.account), ("storefront", new.storefront ?? "")])
+        let masked = Masking.mask(new.account)
+        let hash = keyedHash("account:" + store.rawValue + ":" + Masking.normalizedAccount(new.account))
+        let id: String = try write {
+            if try db.scalarInt("SELECT 1 FROM accounts WHERE campaign_id=? AND label=?", [.text(campaign.id), .text(new.label)]) != nil {
+                throw EvidenceError.conflict("Campaign \(campaign.id) already has a store account labelled '\(new.label)'. Choose another label.")
+            }
+            let id = try nextId(Tables.accounts)
+            try append(.accountAdd) { _, at in
+                ["id": .string(id), "campaign_id": .string(campaign.id), "label": .string(new.label), "store": .string(store.rawValue),
+                 "account_masked": .string(masked), "account_hash": .string(hash), "storefront": .optional(new.storefront),
+                 "created_at": .string(at)]
+            }
+            return id
+        }
+        return try account(id)
+    }
+
+    /// Starts a run of one scenario.
+    public func startRun(_ new: NewRun) throws -> Run {
+        let campaign = try self.campaign(new.campaignId)
+        let profile = try profileNamed(campaign.profile)
+        let scenario = try profile.scenario(new.scenario)
+        try Validate.nonEmpty(new.tester, field: "tester")
+        try Validate.noSecrets([("tester", new.tester)])
+        let devices = try self.devices(campaignId: campaign.id)
+        guard let device = devices.first(where: { $0.label == new.deviceLabel }) else {
+            throw EvidenceError.unknown(what: "device", value: new.deviceLabel, known: devices.map(\.label))
+        }
+        var account: StoreAccount?
+        if let label = new.accountLabel {
+            let accounts = try self.accounts(campaignId: campaign.id)
+            guard let a = accounts.first(where: { $0.label == label }) else {
+                throw EvidenceError.unknown(what: "store account", value: label, known: accounts.map(\.label))
+            }
+            account = a
+        }
+        let id: String = try write {
+            let id = try nextId(Tables.runs)
+            try append(.runStart) { _, at in
+                ["id": .string(id), "campaign_id": .string(campaign.id), "scenario": .string(scenario.id), "device_id": .string(device.id),
+                 "account_id": .optional(account?.id), "tester": .string(new.tester), "started_at": .string(at),
+                 "finished_at": .null, "outcome": .null, "note": .null]
+            }
+            return id
+        }
+        return try run(id)
+    }
+
+    /// Finishes a run with the tester's outcome.
+    public func finishRun(id: String, outcome: String, note: String?) throws -> Run {
+        let run = try self.run(id)
+        let outcome = try Validate.choice(outcome, RunOutcome.self, field: "outcome")
+        if let note { try Validate.noSecrets([("note", note)]) }
+        try write {
+            // Checked inside the write lock so two processes cannot both finish the run.
+            if try db.scalarText("SELECT finished_at FROM runs WHERE id=?", [.text(run.id)]) != nil {
+                let done = try self.run(run.id)
+                throw EvidenceError.conflict("Run \(run.id) was already finished at \(done.finishedAt ?? "?") with outcome '\(done.outcome?.rawValue ?? "?")'. Start a new run to record another result.")
+            }
+            try append(.runFinish) { _, at in
+                ["id": .string(run.id), "finished_at": .string(at), "outcome": .string(outcome.rawValue), "note": .optional(note)]
+            }
+        }
+        return try self.run(run.id)
+    }
+
+    /// Records an evidence item on a run, storing an attachment's bytes once by SHA-256.
+    public func addEvidence(_ new: NewEvidence, attachmentLimit: Int = EvidenceStore.defaultAttachmentLimit) throws -> EvidenceItem {
+        let run = try self.run(new.runId)
+        try Validate.noSecrets(in: new.details, path: "details", skipping: new.signedPayloadKeys)
+        var sha: String?
+        if let a = new.attachment {
+            if a.bytes.count > attachmentLimit {
+                throw EvidenceError.fileTooLarge(path: a.filename, size: a.bytes.count, limit: attachmentLimit)
+            }
+            if let text = String(validating: a.bytes, as: UTF8.self), let what = SecretScanner.findSecret(in: text) {
+                throw EvidenceError.secretRefused(field: "attachment '\(a.filename)'", what: what)
+            }
+            sha = Digest.sha256Hex(a.bytes)
+        }
+        let id: String = try write {
+            if let a = new.attachment, let sha {
+                try db.run("INSERT OR IGNORE INTO blobs(sha256, bytes) VALUES (?, ?)", [.text(sha), .blob(a.bytes)])
+            }
+            let id = try nextId(Tables.evidence)
+            try append(.evidenceAdd) { _, at in
+                ["id": .string(id), "run_id": .string(run.id), "type": .string(new.type.rawValue), "provenance": .string(new.provenance.rawValue),
+                 "details": new.details, "attachment_sha256": .optional(sha), "media_type": .optional(new.attachment?.mediaType),
+                 "size": new.attachment.map { .number(String($0.bytes.count)) } ?? .null,
+                 "recorded_by": .string(actor), "recorded_at": .string(at), "retracted_seq": .null, "retracted_reason": .null]
+            }
+            return id
+        }
+        return try evidenceItem(id)
+    }
+
+    /// Retracts an evidence item: a new journal entry that references it. The item stays in the record.
+    public func retract(evidenceId: String, reason: String) throws -> EvidenceItem {
+        let item = try self.evidenceItem(evidenceId)
+        try Validate.nonEmpty(reason, field: "reason")
+        try Validate.noSecrets([("reason", reason)])
+        try write {
+            if try db.scalarInt("SELECT retracted_seq FROM evidence WHERE id=?", [.text(item.id)]) != nil {
+                throw EvidenceError.conflict("Evidence \(item.id) is already retracted. Nothing was changed.")
+            }
+            try append(.evidenceRetract) { seq, _ in
+                ["id": .string(item.id), "retracted_seq": .number(String(seq)), "retracted_reason": .string(reason)]
+            }
+        }
+        return try evidenceItem(item.id)
+    }
+
+    func profileNamed(_ id: String) throws -> Profile {
+        guard let p = profiles[id] else { throw EvidenceError.unknown(what: "profile", value: id, known: profiles.keys.sorted()) }
+        return p
+    }
+}

@@ -1,0 +1,115 @@
+import CSQLite
+
+/// A prepared statement: prepared in `init`, finalized in `deinit`.
+final class Statement {
+    private(set) var handle: OpaquePointer?
+    let sql: String
+    unowned let connection: Connection
+
+    init(connection: Connection, sql: String) throws {
+        self.connection = connection
+        self.sql = sql
+        var stmt: OpaquePointer?
+        let rc = sqlite3_prepare_v2(connection.handle, sql, -1, &stmt, nil)
+        guard rc == SQLITE_OK, let stmt else {
+            sqlite3_finalize(stmt)
+            throw connection.error(rc, sql: sql)
+        }
+        handle = stmt
+    }
+
+    deinit { sqlite3_finalize(handle) }
+
+    /// Binds values 1-based; `nil` binds NULL.
+    func bind(_ values: [SQLValue?]) throws {
+        sqlite3_reset(handle)
+        sqlite3_clear_bindings(handle)
+        for (i, value) in values.enumerated() {
+            let index = Int32(i + 1)
+            let rc: Int32
+            switch value {
+            case .none, .some(.null): rc = sqlite3_bind_null(handle, index)
+            case .some(.integer(let v)): rc = sqlite3_bind_int64(handle, index, v)
+            case .some(.text(let s)): rc = sqlite3_bind_text(handle, index, s, Int32(s.utf8.count), SQLITE_TRANSIENT)  // explicit length: NUL bytes are stored verbatim
+            case .some(.blob(let bytes)):
+                rc = bytes.withUnsafeBytes { buf in
+                    sqlite3_bind_blob(handle, index, buf.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(buf.count), SQLITE_TRANSIENT)
+                }
+            }
+            guard rc == SQLITE_OK else { throw connection.error(rc, sql: sql) }
+        }
+    }
+
+    /// Steps once: true when a row is available, false when done.
+    func step() throws -> Bool {
+        let rc = sqlite3_step(handle)
+        switch rc {
+        case SQLITE_ROW: return true
+        case SQLITE_DONE: return false
+        default: throw connection.error(rc, sql: sql)
+        }
+    }
+
+    var columnCount: Int { Int(sqlite3_column_count(handle)) }
+
+    func column(_ i: Int) -> SQLValue {
+        let index = Int32(i)
+        switch sqlite3_column_type(handle, index) {
+        case SQLITE_NULL: return .null
+        case SQLITE_INTEGER: return .integer(sqlite3_column_int64(handle, index))
+        case SQLITE_BLOB:
+            let count = Int(sqlite3_column_bytes(handle, index))
+            guard count > 0, let p = sqlite3_column_blob(handle, index) else { return .blob([]) }
+            return .blob(Array(UnsafeRawBufferPointer(start: p, count: count)))
+        default:
+            guard let p = sqlite3_column_text(handle, index) else { return .null }
+            let count = Int(sqlite3_column_bytes(handle, index))
+            return .text(String(decoding: UnsafeRawBufferPointer(start: p, count: count), as: UTF8.self))
+        }
+    }
+
+    var row: Row {
+        Row(values: (0..<columnCount).map(column))
+    }
+}
+
+/// SQLite's `SQLITE_TRANSIENT`: SQLite copies the bound bytes before the call returns.
+let SQLITE_TRANSIENT = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+
+/// A value bound to or read from SQLite.
+enum SQLValue: Equatable, Sendable {
+    case null
+    case integer(Int64)
+    case text(String)
+    case blob([UInt8])
+}
+
+/// One result row.
+struct Row {
+    let values: [SQLValue]
+
+    func text(_ i: Int) -> String? {
+        switch values[i] {
+        case .text(let s): return s
+        case .integer(let v): return String(v)
+        case .blob(let b): return String(decoding: b, as: UTF8.self)
+        case .null: return nil
+        }
+    }
+
+    func string(_ i: Int) -> String { text(i) ?? "" }
+
+    func int(_ i: Int) -> Int64? {
+        if case .integer(let v) = values[i] { return v }
+        if case .text(let s) = values[i] { return Int64(s) }
+        return nil
+    }
+
+    func blob(_ i: Int) -> [UInt8]? {
+        switch values[i] {
+        case .blob(let b): return b
+        case .text(let s): return Array(s.utf8)
+        default: return nil
+        }
+    }
+}

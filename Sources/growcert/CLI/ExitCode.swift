@@ -1,0 +1,15 @@
+/// growcert's exit codes (sysexits.h where one fits). The README lists them.
+enum ExitCode {
+    static let success: Int32 = 0
+    /// Checks failed, or the campaign is not certified where that was required.
+    static let notCertified: Int32 = 1
+    /// `verify` found tampering.
+    static let tampered: Int32 = 2
+    static let usage: Int32 = 64
+    static let dataError: Int32 = 65
+    static let noInput: Int32 = 66
+    /// The Sandbox could not be reached.
+    static let unavailable: Int32 = 69
+    static let software: Int32 = 70
+    static let ioError: Int32 = 74
+}

@@ -1,0 +1,125 @@
+import Evidence
+import Foundation
+
+/// One call of a command: its arguments, the environment, and the output streams.
+final class Invocation: @unchecked Sendable {
+    // @unchecked: used by one task at a time (the command's run); holds no shared mutable state.
+    let command: Command
+    let args: ParsedArguments
+    let environment: [String: String]
+    let console: Console
+    let clock: Clock
+
+    init(command: Command, args: ParsedArguments, environment: [String: String], console: Console, clock: @escaping Clock) {
+        self.command = command
+        self.args = args
+        self.environment = environment
+        self.console = console
+        self.clock = clock
+    }
+
+    var json: Bool { args.has("--json") }
+    var quiet: Bool { args.has("--quiet") }
+
+    var dbPath: String { args.value("--db") ?? environment["GROWCERT_DB"] ?? "./growcert.sqlite" }
+
+    var actor: String {
+        args.value("--actor") ?? environment["GROWCERT_ACTOR"] ?? environment["USER"] ?? environment["LOGNAME"] ?? "unknown"
+    }
+
+    /// The positional arguments after the command words.
+    var positionals: [String] { Array(args.words.dropFirst(command.path.count)) }
+
+    /// The value of a required option.
+    func required(_ name: String) throws -> String {
+        guard let v = args.value(name) else {
+            throw CLIError.usage("Missing \(name). \(command.options.first { $0.name == name }?.help ?? "")", command: command.name)
+        }
+        return v
+    }
+
+    func optional(_ name: String) -> String? { args.value(name) }
+
+    /// The positional argument at `index`, required.
+    func positional(_ index: Int, _ what: String) throws -> String {
+        guard index < positionals.count else { throw CLIError.usage("Missing \(what).", command: command.name) }
+        return positionals[index]
+    }
+
+    /// Opens the existing evidence database.
+    func openStore() throws -> EvidenceStore {
+        try EvidenceStore.open(at: dbPath, actor: actor, clock: clock)
+    }
+
+    /// Prints a record: its id, or with `--json` the record as a JSON object.
+    func printRecord(_ id: String, _ json: JSONValue, human: String? = nil) {
+        if self.json { console.out(json.prettyText + "\n") } else { console.out((human ?? id) + "\n") }
+    }
+
+    /// Prints a list: a table, or with `--json` a JSON array.
+    func printList(_ items: [JSONValue], header: [String], rows: [[String]]) {
+        if json {
+            console.out(JSONValue.array(items).prettyText + "\n")
+        } else if rows.isEmpty {
+            console.out("(none)\n")
+        } else {
+            console.out(TextTable.render(header: header, rows: rows))
+        }
+    }
+
+    /// A progress line on stderr, unless `--quiet`.
+    func progress(_ line: String) {
+        if !quiet { console.err(line + "\n") }
+    }
+
+    /// Reads a file named on the command line (`-` for stdin), with a size limit.
+    func readInput(_ path: String, limit: Int) throws -> [UInt8] {
+        if path == "-" {
+            let data = FileHandle.standardInput.readDataToEndOfFile()
+            if data.count > limit { throw EvidenceError.fileTooLarge(path: "stdin", size: data.count, limit: limit) }
+            return [UInt8](data)
+        }
+        var isDir: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir), !isDir.boolValue,
+              let handle = FileHandle(forReadingAtPath: path) else {
+            throw EvidenceError.fileMissing(path: path)
+        }
+        defer { try? handle.close() }
+        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+        if size > limit { throw EvidenceError.fileTooLarge(path: path, size: size, limit: limit) }
+        let data = (try? handle.readToEnd()) ?? Data()
+        if data.count > limit { throw EvidenceError.fileTooLarge(path: path, size: data.count, limit: limit) }
+        return [UInt8](data)
+    }
+
+    /// Reads a UTF-8 text file.
+    func readText(_ path: String, limit: Int, what: String) throws -> String {
+        let bytes = try readInput(path, limit: limit)
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            throw CLIError.data("\(what) '\(path)' is not valid UTF-8 text. Nothing was written.")
+        }
+        return text
+    }
+}
+
+/// Where output goes; tests can capture it.
+struct Console: Sendable {
+    let out: @Sendable (String) -> Void
+    let err: @Sendable (String) -> Void
+
+    static let standard = Console(
+        out: { FileHandle.standardOutput.write(Data($0.utf8)) },
+        err: { FileHandle.standardError.write(Data($0.utf8)) })
+}
+
+/// Plain-text tables for list output.
+enum TextTable {
+    static func render(header: [String], rows: [[String]]) -> String {
+        let all = [header] + rows
+        let widths = header.indices.map { c in all.map { $0.indices.contains(c) ? $0[c].count : 0 }.max() ?? 0 }
+        return all.map { row in
+            row.enumerated().map { c, cell in c == row.count - 1 ? cell : cell.padding(toLength: widths[c], withPad: " ", startingAt: 0) }
+                .joined(separator: "  ")
+        }.joined(separator: "\n") + "\n"
+    }
+}

@@ -1,0 +1,68 @@
+import Evidence
+
+/// `growcert campaign create | list | show`.
+enum CampaignCommand {
+    static let all = [
+        Command(path: ["campaign", "create"], summary: "record an app build under certification",
+                options: [
+                    OptionSpec(name: "--profile", value: "NAME", help: "scenario catalog (built in: groovegrow)", required: true),
+                    OptionSpec(name: "--app-id", value: "ID", help: "bundle id / application id, e.g. com.example.app", required: true),
+                    OptionSpec(name: "--app-version", value: "V", help: "app version, e.g. 2.4.0", required: true),
+                    OptionSpec(name: "--build", value: "B", help: "build number", required: true),
+                    OptionSpec(name: "--sdk-version", value: "V", help: "GrooveGrow SDK version", required: true),
+                    OptionSpec(name: "--sdk-name", value: "NAME", help: "SDK name (default: GrooveGrow SDK)"),
+                    OptionSpec(name: "--project", value: "UUID", help: "GrooveGrow project (App UUID)", required: true),
+                    OptionSpec(name: "--base-url", value: "URL", help: "Sandbox base URL, https://HOST[/PREFIX]", required: true),
+                    OptionSpec(name: "--name", value: "TEXT", help: "a name for the campaign (default: app id, version and build)"),
+                ]) { inv in
+            let store = try inv.openStore()
+            let c = try store.createCampaign(NewCampaign(
+                profile: try inv.required("--profile"), name: inv.optional("--name"), appId: try inv.required("--app-id"),
+                appVersion: try inv.required("--app-version"), build: try inv.required("--build"),
+                sdkName: inv.optional("--sdk-name") ?? "GrooveGrow SDK", sdkVersion: try inv.required("--sdk-version"),
+                project: try inv.required("--project"), baseURL: try inv.required("--base-url")))
+            inv.printRecord(c.id, c.json)
+            return ExitCode.success
+        },
+        Command(path: ["campaign", "list"], summary: "list campaigns") { inv in
+            let cs = try inv.openStore().campaigns()
+            inv.printList(cs.map(\.json), header: ["ID", "NAME", "APP", "VERSION", "BUILD", "PROFILE", "CREATED"],
+                          rows: cs.map { [$0.id, $0.name, $0.appId, $0.appVersion, $0.build, $0.profile, $0.createdAt] })
+            return ExitCode.success
+        },
+        Command(path: ["campaign", "show"], summary: "show a campaign with its devices, accounts and runs", positionals: ["ID"]) { inv in
+            let store = try inv.openStore()
+            let c = try store.campaign(try inv.positional(0, "campaign ID"))
+            let devices = try store.devices(campaignId: c.id)
+            let accounts = try store.accounts(campaignId: c.id)
+            let runs = try store.runs(campaignId: c.id)
+            if inv.json {
+                var o = c.json.objectValue ?? [:]
+                o["devices"] = .array(devices.map(\.json))
+                o["accounts"] = .array(accounts.map(\.json))
+                o["runs"] = .array(runs.map(\.json))
+                inv.console.out(JSONValue.object(o).prettyText + "\n")
+                return ExitCode.success
+            }
+            var out = """
+            Campaign \(c.id): \(c.name)
+              profile      \(c.profile)
+              app          \(c.appId) \(c.appVersion) (build \(c.build))
+              SDK          \(c.sdkName) \(c.sdkVersion)
+              project      \(c.project)
+              Sandbox      \(c.baseURL)
+              created      \(c.createdAt) by \(c.createdBy)
+
+            Devices:
+
+            """
+            out += devices.isEmpty ? "  (none)\n" : devices.map { "  \($0.id)  \($0.label)  \($0.kind.rawValue) \($0.platform.rawValue)  \($0.model)  \($0.osVersion)" }.joined(separator: "\n") + "\n"
+            out += "\nStore accounts:\n"
+            out += accounts.isEmpty ? "  (none)\n" : accounts.map { "  \($0.id)  \($0.label)  \($0.store.rawValue)  \($0.accountMasked)  \($0.storefront ?? "")" }.joined(separator: "\n") + "\n"
+            out += "\nRuns:\n"
+            out += runs.isEmpty ? "  (none)\n" : runs.map { "  \($0.id)  \($0.scenario)  \($0.outcome?.rawValue ?? "running")  \($0.tester)  \($0.startedAt)" }.joined(separator: "\n") + "\n"
+            inv.console.out(out)
+            return ExitCode.success
+        },
+    ]
+}

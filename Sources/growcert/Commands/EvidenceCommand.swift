@@ -1,0 +1,181 @@
+import Evidence
+import Foundation
+
+/// `growcert evidence add … | retract | list | show | export`.
+enum EvidenceCommand {
+    static let runOption = OptionSpec(name: "--run", value: "ID", help: "the run", required: true)
+    /// Receipts and notes are small; attachments have their own limit.
+    static let textLimit = 5 * 1_048_576
+
+    static let all = [
+        Command(path: ["evidence", "add", "transaction"], summary: "record a store transaction",
+                options: [
+                    runOption,
+                    OptionSpec(name: "--store", value: "STORE", help: "apple or google (typed entry: provenance manual)"),
+                    OptionSpec(name: "--transaction-id", value: "T", help: "store transaction id (typed entry)"),
+                    OptionSpec(name: "--order-id", value: "O", help: "GrooveGrow order id"),
+                    OptionSpec(name: "--product-id", value: "P", help: "product id"),
+                ],
+                discussion: "A typed transaction has provenance 'manual' and can never certify a scenario.") { inv in
+            let store = try inv.openStore()
+            let storeName = try inv.required("--store")
+            _ = try Validate.choice(storeName, Evidence.Store.self, field: "store")
+            let transactionId = try inv.required("--transaction-id")
+            try Validate.nonEmpty(transactionId, field: "transaction id")
+            let details: JSONValue = ["store": .string(storeName), "transactionId": .string(transactionId), "orderId": .optional(inv.optional("--order-id")),
+                                      "productId": .optional(inv.optional("--product-id")), "source": "typed"]
+            let item = try store.addEvidence(NewEvidence(runId: try inv.required("--run"), type: .transaction, provenance: .manual, details: details))
+            if !inv.json { inv.progress("note: a typed transaction has provenance 'manual' and never certifies; record the store-signed JWS with --jws-file instead.") }
+            inv.printRecord(item.id, item.json)
+            return ExitCode.success
+        },
+        Command(path: ["evidence", "add", "receipt"], summary: "record the server's receipt JSON for an order",
+                options: [
+                    runOption,
+                    OptionSpec(name: "--order-id", value: "O", help: "GrooveGrow order id", required: true),
+                    OptionSpec(name: "--receipt-id", value: "R", help: "receipt id (default: read from the JSON)"),
+                    OptionSpec(name: "--file", value: "FILE", help: "the server JSON as received (- for stdin)", required: true),
+                ]) { inv in
+            let store = try inv.openStore()
+            let path = try inv.required("--file")
+            let raw = try inv.readText(path, limit: textLimit, what: "Receipt file")
+            let json: JSONValue
+            do { json = try JSONValue.parse(raw) } catch { throw CLIError.data("Receipt file '\(path)' is not valid JSON: \(error). Nothing was written.") }
+            let orderId = try inv.required("--order-id")
+            let parsed = try ReceiptJSON.extract(json, orderId: orderId, receiptId: inv.optional("--receipt-id"), path: path)
+            let details: JSONValue = ["orderId": .string(orderId), "receiptId": .optional(parsed.receiptId), "status": .optional(parsed.status),
+                                      "raw": .string(raw), "source": "uploaded"]
+            let item = try store.addEvidence(NewEvidence(runId: try inv.required("--run"), type: .receipt, provenance: .manual, details: details))
+            inv.printRecord(item.id, item.json)
+            return ExitCode.success
+        },
+        Command(path: ["evidence", "add", "attachment"], summary: "store a file (screenshot, video, log) with a run",
+                options: [
+                    runOption,
+                    OptionSpec(name: "--file", value: "PATH", help: "the file", required: true),
+                    OptionSpec(name: "--note", value: "TEXT", help: "what it shows"),
+                    OptionSpec(name: "--media-type", value: "TYPE", help: "media type (default: from the file name)"),
+                    OptionSpec(name: "--max-size", value: "MIB", help: "size limit in MiB (default 25)"),
+                ]) { inv in
+            let store = try inv.openStore()
+            let path = try inv.required("--file")
+            let limit = try inv.optional("--max-size").map { v -> Int in
+                guard let n = Int(v), n >= 1, n <= 2048 else { throw CLIError.usage("--max-size takes a whole number of MiB from 1 to 2048.", command: "evidence add attachment") }
+                return n * 1_048_576
+            } ?? EvidenceStore.defaultAttachmentLimit
+            let bytes = try inv.readInput(path, limit: limit)
+            let filename = URL(fileURLWithPath: path).lastPathComponent
+            let mediaType = inv.optional("--media-type") ?? MediaType.guess(filename: filename)
+            let note = inv.optional("--note")
+            if let note { try Validate.noSecrets([("note", note)]) }
+            let item = try store.addEvidence(NewEvidence(
+                runId: try inv.required("--run"), type: .attachment, provenance: .manual,
+                details: ["filename": .string(filename), "note": .optional(note)],
+                attachment: NewAttachment(bytes: bytes, mediaType: mediaType, filename: filename)), attachmentLimit: limit)
+            inv.printRecord(item.id, item.json)
+            return ExitCode.success
+        },
+        Command(path: ["evidence", "add", "note"], summary: "record a note on a run",
+                options: [runOption, OptionSpec(name: "--text", value: "TEXT", help: "the note", required: true)]) { inv in
+            let text = try inv.required("--text")
+            try Validate.nonEmpty(text, field: "note")
+            let item = try inv.openStore().addEvidence(NewEvidence(runId: try inv.required("--run"), type: .note, provenance: .manual, details: ["text": .string(text)]))
+            inv.printRecord(item.id, item.json)
+            return ExitCode.success
+        },
+        Command(path: ["evidence", "retract"], summary: "retract an evidence item (a new entry; the item stays on record)", positionals: ["ID"],
+                options: [OptionSpec(name: "--reason", value: "TEXT", help: "why it no longer counts", required: true)]) { inv in
+            let item = try inv.openStore().retract(evidenceId: try inv.positional(0, "evidence ID"), reason: try inv.required("--reason"))
+            inv.printRecord(item.id, item.json)
+            return ExitCode.success
+        },
+        Command(path: ["evidence", "list"], summary: "list a run's evidence",
+                options: [runOption]) { inv in
+            let store = try inv.openStore()
+            let items = try store.evidence(runId: try store.run(try inv.required("--run")).id)
+            inv.printList(items.map(\.json), header: ["ID", "TYPE", "PROVENANCE", "RECORDED", "SUMMARY"],
+                          rows: items.map { [$0.id, $0.type.rawValue, $0.provenance.rawValue, $0.recordedAt, (($0.isRetracted ? "[retracted] " : "") + summary($0))] })
+            return ExitCode.success
+        },
+        Command(path: ["evidence", "show"], summary: "show one evidence item", positionals: ["ID"]) { inv in
+            let item = try inv.openStore().evidenceItem(try inv.positional(0, "evidence ID"))
+            if inv.json { inv.console.out(item.json.prettyText + "\n") } else {
+                inv.console.out(line(item) + "\n\n" + item.details.prettyText + "\n")
+            }
+            return ExitCode.success
+        },
+        Command(path: ["evidence", "export"], summary: "write an attachment's stored bytes to a file", positionals: ["ID"],
+                options: [OptionSpec(name: "--out", value: "FILE", help: "where to write", required: true)]) { inv in
+            let store = try inv.openStore()
+            let item = try store.evidenceItem(try inv.positional(0, "evidence ID"))
+            guard let sha = item.attachmentSHA256, let bytes = try store.blob(sha256: sha) else {
+                throw CLIError.data("Evidence \(item.id) is a \(item.type.rawValue), not an attachment; nothing to export.")
+            }
+            let out = try inv.required("--out")
+            guard FileManager.default.createFile(atPath: out, contents: Data(bytes)) else {
+                throw CLIError.io("Cannot write '\(out)'. Check the folder exists and is writable.")
+            }
+            inv.printRecord(item.id, ["id": .string(item.id), "out": .string(out), "sha256": .string(sha)], human: "Wrote \(bytes.count) bytes to \(out) (SHA-256 \(sha))")
+            return ExitCode.success
+        },
+    ]
+
+    /// One line describing an item.
+    static func line(_ e: EvidenceItem) -> String {
+        "  \(e.id)  \(e.type.rawValue)  [\(e.provenance.rawValue)]  \(summary(e))" + (e.isRetracted ? "  (retracted: \(e.retractedReason ?? ""))" : "")
+    }
+
+    static func summary(_ e: EvidenceItem) -> String {
+        let d = e.details
+        switch e.type {
+        case .transaction: return "\(d["store"]?.stringValue ?? "") transaction \(d["transactionId"]?.scalarText ?? "?") order \(d["orderId"]?.stringValue ?? "-")"
+        case .receipt: return "receipt \(d["receiptId"]?.stringValue ?? "?") for order \(d["orderId"]?.stringValue ?? "?") (\(d["status"]?.stringValue ?? "?"))"
+        case .attachment: return "\(d["filename"]?.stringValue ?? "file") \(e.mediaType ?? "") \(e.size ?? 0) bytes"
+        case .note: return String((d["text"]?.stringValue ?? "").prefix(60))
+        case .checkResult: return "\(d["checkId"]?.stringValue ?? "?") \(d["outcome"]?.stringValue ?? "?")"
+        }
+    }
+}
+
+/// Reads what a receipt needs from the server's JSON (a receipt result or an order).
+enum ReceiptJSON {
+    static func extract(_ json: JSONValue, orderId: String, receiptId: String?, path: String) throws -> (receiptId: String?, status: String?) {
+        guard json.objectValue != nil else { throw CLIError.data("Receipt file '\(path)' must hold a JSON object (the server's receipt or order response). Nothing was written.") }
+        if let o = json["orderId"]?.scalarText, o != orderId {
+            throw CLIError.data("Receipt file '\(path)' is for order '\(o)', not '\(orderId)'. Nothing was written.")
+        }
+        var rid = json["receiptId"]?.scalarText
+        var status = json["status"]?.stringValue
+        if rid == nil, let receipts = json["receipts"]?.arrayValue {
+            let match = receipts.first { receiptId == nil || $0["receiptId"]?.scalarText == receiptId }
+            rid = match?["receiptId"]?.scalarText
+            status = match?["status"]?.stringValue ?? status
+        }
+        if let receiptId, let rid, rid != receiptId {
+            throw CLIError.data("Receipt file '\(path)' holds receipt '\(rid)', not '\(receiptId)'. Nothing was written.")
+        }
+        return (receiptId ?? rid, status)
+    }
+}
+
+/// Media types from file names, for attachments.
+enum MediaType {
+    static func guess(filename: String) -> String {
+        switch URL(fileURLWithPath: filename).pathExtension.lowercased() {
+        case "png": return "image/png"
+        case "jpg", "jpeg": return "image/jpeg"
+        case "heic": return "image/heic"
+        case "gif": return "image/gif"
+        case "mp4": return "video/mp4"
+        case "mov": return "video/quicktime"
+        case "txt", "log": return "text/plain"
+        case "json", "har": return "application/json"
+        case "pdf": return "application/pdf"
+        case "xml": return "application/xml"
+        case "html", "htm": return "text/html"
+        case "md": return "text/markdown"
+        case "zip": return "application/zip"
+        default: return "application/octet-stream"
+        }
+    }
+}

@@ -1,0 +1,66 @@
+import Evidence
+
+/// `growcert run start | finish | list | show`.
+enum RunCommand {
+    static let all = [
+        Command(path: ["run", "start"], summary: "start a run of one scenario",
+                options: [
+                    OptionSpec(name: "--campaign", value: "ID", help: "the campaign", required: true),
+                    OptionSpec(name: "--scenario", value: "S", help: "scenario id, e.g. first-connect", required: true),
+                    OptionSpec(name: "--device", value: "LABEL", help: "the device's label", required: true),
+                    OptionSpec(name: "--account", value: "LABEL", help: "the store account's label"),
+                    OptionSpec(name: "--tester", value: "NAME", help: "who runs it", required: true),
+                ]) { inv in
+            let r = try inv.openStore().startRun(NewRun(
+                campaignId: try inv.required("--campaign"), scenario: try inv.required("--scenario"), deviceLabel: try inv.required("--device"),
+                accountLabel: inv.optional("--account"), tester: try inv.required("--tester")))
+            inv.printRecord(r.id, r.json)
+            return ExitCode.success
+        },
+        Command(path: ["run", "finish"], summary: "finish a run with its outcome", positionals: ["ID"],
+                options: [
+                    OptionSpec(name: "--outcome", value: "O", help: "pass, fail or blocked", required: true),
+                    OptionSpec(name: "--note", value: "TEXT", help: "what happened"),
+                ]) { inv in
+            let r = try inv.openStore().finishRun(id: try inv.positional(0, "run ID"), outcome: try inv.required("--outcome"), note: inv.optional("--note"))
+            inv.printRecord(r.id, r.json)
+            return ExitCode.success
+        },
+        Command(path: ["run", "list"], summary: "list a campaign's runs",
+                options: [OptionSpec(name: "--campaign", value: "ID", help: "the campaign", required: true)]) { inv in
+            let store = try inv.openStore()
+            let runs = try store.runs(campaignId: try store.campaign(try inv.required("--campaign")).id)
+            inv.printList(runs.map(\.json), header: ["ID", "SCENARIO", "DEVICE", "TESTER", "STARTED", "OUTCOME"],
+                          rows: runs.map { [$0.id, $0.scenario, $0.deviceId, $0.tester, $0.startedAt, $0.outcome?.rawValue ?? "running"] })
+            return ExitCode.success
+        },
+        Command(path: ["run", "show"], summary: "show a run and its evidence", positionals: ["ID"]) { inv in
+            let store = try inv.openStore()
+            let run = try store.run(try inv.positional(0, "run ID"))
+            let items = try store.evidence(runId: run.id)
+            let device = try store.device(run.deviceId)
+            let account = try run.accountId.map { try store.account($0) }
+            if inv.json {
+                var o = run.json.objectValue ?? [:]
+                o["deviceRecord"] = device.json
+                o["accountRecord"] = account?.json ?? .null
+                o["evidence"] = .array(items.map(\.json))
+                inv.console.out(JSONValue.object(o).prettyText + "\n")
+                return ExitCode.success
+            }
+            var out = """
+            Run \(run.id): \(run.scenario) (campaign \(run.campaignId))
+              device     \(device.label): \(device.kind.rawValue) \(device.platform.rawValue) \(device.model) \(device.osVersion)
+              account    \(account.map { "\($0.label): \($0.store.rawValue) \($0.accountMasked)" } ?? "(none)")
+              tester     \(run.tester)
+              started    \(run.startedAt)
+              finished   \(run.finishedAt ?? "(running)")  \(run.outcome?.rawValue ?? "")
+            """
+            if let note = run.note { out += "\n  note       \(note)" }
+            out += "\n\nEvidence:\n"
+            out += items.isEmpty ? "  (none)\n" : items.map(EvidenceCommand.line).joined(separator: "\n") + "\n"
+            inv.console.out(out)
+            return ExitCode.success
+        },
+    ]
+}

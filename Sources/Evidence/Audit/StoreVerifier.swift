@@ -19,19 +19,15 @@ public struct VerificationResult: Sendable {
     public var ok: Bool { problems.isEmpty }
 }
 
-/// Extra checks that modules above Evidence add to `verify` (stored reports, sign-off signatures).
-public protocol VerificationExtension: Sendable {
-    func verify(_ store: EvidenceStore) throws -> [VerificationProblem]
-}
-
 extension EvidenceStore {
     /// Recomputes the hash chain, replays the journal into the query tables it should have
     /// produced and compares them with the tables as they are, re-hashes every stored blob,
-    /// and runs `PRAGMA integrity_check`.
+    /// checks every stored report's journal head and every sign-off's signature, and runs
+    /// `PRAGMA integrity_check`.
     ///
     /// Detects entries edited, deleted, reordered or inserted behind the tool's back, even
     /// with the triggers dropped. `progress` is called every 10,000 entries.
-    public func verify(extensions: [VerificationExtension] = [], progress: ((Int) -> Void)? = nil) throws -> VerificationResult {
+    public func verify(progress: ((Int) -> Void)? = nil) throws -> VerificationResult {
         try read {
             var problems: [VerificationProblem] = []
             let integrity = try db.query("PRAGMA integrity_check").map { $0.string(0) }.joined(separator: "; ")
@@ -135,9 +131,7 @@ extension EvidenceStore {
                 }
                 rowsChecked["blobs"] = blobs
             }
-            if !chainBroken {
-                for ext in extensions { problems += try ext.verify(self) }
-            }
+            if !chainBroken { problems += try verifyReportsAndSignoffs() }
             return VerificationResult(entries: count, headHash: head, integrityCheck: integrity, problems: problems, rowsChecked: rowsChecked)
         }
     }

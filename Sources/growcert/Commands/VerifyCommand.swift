@@ -2,9 +2,6 @@ import Evidence
 
 /// `growcert verify`: re-checks the chain, the query tables, the blobs, and (later) reports and sign-offs.
 enum VerifyCommand {
-    /// Checks that modules above Evidence add (reports, sign-offs).
-    static let extensions: [VerificationExtension] = []
-
     static let all = [
         Command(path: ["verify"], summary: "re-verify the whole evidence database (exit 2 on tampering)",
                 discussion: """
@@ -15,7 +12,7 @@ enum VerifyCommand {
                 """) { inv in
             let store = try inv.openStore()
             let total = try store.journalCount()
-            let result = try store.verify(extensions: extensions) { n in inv.progress("verify: \(n)/\(total) entries") }
+            let result = try store.verify { n in inv.progress("verify: \(n)/\(total) entries") }
             if inv.json {
                 let json: JSONValue = [
                     "ok": .bool(result.ok), "entries": .number(String(result.entries)), "head": .optional(result.headHash),

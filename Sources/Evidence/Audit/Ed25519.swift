@@ -1,0 +1,94 @@
+import CCrypto
+import Foundation
+
+/// Ed25519 keys and signatures through OpenSSL, in the formats OpenSSL's own tools use:
+/// PKCS#8 PEM private keys (`openssl genpkey -algorithm ed25519`) and SPKI PEM public keys.
+public enum Ed25519 {
+    /// A new private key as PKCS#8 PEM.
+    public static func generatePrivateKeyPEM() throws -> String {
+        let ctx = EVP_PKEY_CTX_new_id(EVP_PKEY_ED25519, nil)
+        defer { EVP_PKEY_CTX_free(ctx) }
+        var pkey: OpaquePointer?
+        guard ctx != nil, EVP_PKEY_keygen_init(ctx) == 1, EVP_PKEY_keygen(ctx, &pkey) == 1, let key = pkey else {
+            throw EvidenceError.internalFailure("OpenSSL could not generate an Ed25519 key")
+        }
+        defer { EVP_PKEY_free(key) }
+        return try writePEM { PEM_write_bio_PrivateKey($0, key, nil, nil, 0, nil, nil) }
+    }
+
+    /// The public key (SPKI PEM) of a private key PEM.
+    public static func publicKeyPEM(privateKeyPEM: String) throws -> String {
+        let key = try loadPrivate(privateKeyPEM)
+        defer { EVP_PKEY_free(key) }
+        return try writePEM { PEM_write_bio_PUBKEY($0, key) }
+    }
+
+    /// Signs `message`; returns the 64-byte signature.
+    public static func sign(_ message: [UInt8], privateKeyPEM: String) throws -> [UInt8] {
+        let key = try loadPrivate(privateKeyPEM)
+        defer { EVP_PKEY_free(key) }
+        let md = EVP_MD_CTX_new()
+        defer { EVP_MD_CTX_free(md) }
+        var sig = [UInt8](repeating: 0, count: 64)
+        var len = 64
+        let ok = message.withUnsafeBufferPointer { m in
+            EVP_DigestSignInit(md, nil, nil, nil, key) == 1 && EVP_DigestSign(md, &sig, &len, m.baseAddress, m.count) == 1
+        }
+        guard ok, len == 64 else { throw EvidenceError.internalFailure("OpenSSL could not sign with the Ed25519 key") }
+        return sig
+    }
+
+    /// Whether `signature` is a valid signature of `message` under the SPKI PEM public key.
+    public static func verify(_ signature: [UInt8], message: [UInt8], publicKeyPEM: String) -> Bool {
+        guard let key = loadPublic(publicKeyPEM) else { return false }
+        defer { EVP_PKEY_free(key) }
+        guard EVP_PKEY_get_id(key) == EVP_PKEY_ED25519 else { return false }
+        let md = EVP_MD_CTX_new()
+        defer { EVP_MD_CTX_free(md) }
+        return message.withUnsafeBufferPointer { m in
+            signature.withUnsafeBufferPointer { s in
+                EVP_DigestVerifyInit(md, nil, nil, nil, key) == 1 && EVP_DigestVerify(md, s.baseAddress, s.count, m.baseAddress, m.count) == 1
+            }
+        }
+    }
+
+    /// A short fingerprint of a public key: the first 16 hex digits of the SHA-256 of its PEM text.
+    public static func keyId(publicKeyPEM: String) -> String {
+        String(Digest.sha256Hex(publicKeyPEM).prefix(16))
+    }
+
+    static func loadPrivate(_ pem: String) throws -> OpaquePointer {
+        let key: OpaquePointer? = withBIO(pem) { PEM_read_bio_PrivateKey($0, nil, nil, nil) }
+        guard let key else {
+            throw EvidenceError.invalidValue(field: "key", value: "PEM", why: "not a readable private key; create one with 'growcert keys generate --out KEY.pem'.")
+        }
+        guard EVP_PKEY_get_id(key) == EVP_PKEY_ED25519 else {
+            EVP_PKEY_free(key)
+            throw EvidenceError.invalidValue(field: "key", value: "PEM", why: "not an Ed25519 key; create one with 'growcert keys generate --out KEY.pem'.")
+        }
+        return key
+    }
+
+    static func loadPublic(_ pem: String) -> OpaquePointer? {
+        withBIO(pem) { PEM_read_bio_PUBKEY($0, nil, nil, nil) }
+    }
+
+    static func withBIO<T>(_ text: String, _ body: (OpaquePointer?) -> T) -> T {
+        var bytes = Array(text.utf8)
+        return bytes.withUnsafeMutableBytes { buf in
+            let bio = BIO_new_mem_buf(buf.baseAddress, Int32(buf.count))
+            defer { BIO_free(bio) }
+            return body(bio)
+        }
+    }
+
+    static func writePEM(_ write: (OpaquePointer?) -> Int32) throws -> String {
+        let bio = BIO_new(BIO_s_mem())
+        defer { BIO_free(bio) }
+        guard write(bio) == 1 else { throw EvidenceError.internalFailure("OpenSSL could not write a PEM key") }
+        var ptr: UnsafeMutablePointer<CChar>?
+        let len = BIO_ctrl(bio, BIO_CTRL_INFO, 0, &ptr)
+        guard len > 0, let ptr else { throw EvidenceError.internalFailure("OpenSSL wrote an empty PEM key") }
+        return String(decoding: UnsafeRawBufferPointer(start: ptr, count: len), as: UTF8.self)
+    }
+}

@@ -1,0 +1,84 @@
+/// A rendered report as stored: its bytes live in the blob store under `sha256`.
+public struct ReportRecord: Sendable, Equatable {
+    public var id: String
+    public var seq: Int64
+    public var campaignId: String
+    public var format: String
+    public var lang: String
+    public var templateSHA256: String
+    public var sha256: String
+    public var size: Int64
+    /// The journal entry the report's evidence ends at, and its hash.
+    public var evidenceSeq: Int64
+    public var evidenceHead: String
+    public var verdict: String
+    public var createdBy: String
+    public var createdAt: String
+
+    public var json: JSONValue {
+        ["id": .string(id), "campaign": .string(campaignId), "format": .string(format), "lang": .string(lang),
+         "templateSha256": .string(templateSHA256), "sha256": .string(sha256), "size": .number(String(size)),
+         "evidenceSeq": .number(String(evidenceSeq)), "journalHead": .string(evidenceHead), "verdict": .string(verdict),
+         "createdBy": .string(createdBy), "createdAt": .string(createdAt)]
+    }
+}
+
+/// What `storeReport` needs.
+public struct NewReport: Sendable {
+    public var campaignId: String
+    public var format: String
+    public var lang: String
+    public var templateSHA256: String
+    public var bytes: [UInt8]
+    public var evidenceHead: EvidenceHead
+    public var verdict: String
+
+    public init(campaignId: String, format: String, lang: String, templateSHA256: String, bytes: [UInt8], evidenceHead: EvidenceHead, verdict: String) {
+        self.campaignId = campaignId
+        self.format = format
+        self.lang = lang
+        self.templateSHA256 = templateSHA256
+        self.bytes = bytes
+        self.evidenceHead = evidenceHead
+        self.verdict = verdict
+    }
+}
+
+/// Who signs off a report.
+public enum SignoffRole: String, Sendable, CaseIterable {
+    case qa
+    case releaseManager = "release-manager"
+    case auditor
+}
+
+/// A sign-off decision.
+public enum SignoffDecision: String, Sendable, CaseIterable { case approve, reject }
+
+/// A signed sign-off: the canonical JSON statement, its Ed25519 signature and the public key.
+public struct SignoffRecord: Sendable, Equatable {
+    public var id: String
+    public var seq: Int64
+    public var reportId: String
+    public var campaignId: String
+    public var role: String
+    public var name: String
+    public var decision: String
+    /// The exact bytes that were signed (canonical JSON).
+    public var statement: String
+    /// Base64 of the 64-byte Ed25519 signature.
+    public var signature: String
+    /// SPKI PEM.
+    public var publicKey: String
+    public var keyId: String
+    public var createdAt: String
+
+    var statementJSON: JSONValue { (try? JSONValue.parse(statement)) ?? .null }
+    public var comment: String? { statementJSON["comment"]?.stringValue }
+    public var acceptRisk: String? { statementJSON["acceptRisk"]?.stringValue }
+
+    public var json: JSONValue {
+        ["id": .string(id), "report": .string(reportId), "campaign": .string(campaignId), "role": .string(role), "name": .string(name),
+         "decision": .string(decision), "comment": .optional(comment), "acceptRisk": .optional(acceptRisk), "statement": statementJSON,
+         "signature": .string(signature), "publicKey": .string(publicKey), "keyId": .string(keyId), "createdAt": .string(createdAt)]
+    }
+}

@@ -1,0 +1,33 @@
+import Foundation
+
+/// A request as a transport sends it.
+public struct HTTPRequest: Sendable, Hashable {
+    public var method: HTTPMethod
+    public var url: URL
+    public var headers: HTTPHeaders
+    public var body: Data?
+    /// Seconds to wait for the response before the transport throws `TransportError.timeout`.
+    public var timeout: TimeInterval
+
+    public init(method: HTTPMethod, url: URL, headers: HTTPHeaders = [:], body: Data? = nil, timeout: TimeInterval = 30) {
+        self.method = method
+        self.url = url
+        self.headers = headers
+        self.body = body
+        self.timeout = timeout
+    }
+
+    /// The percent-encoded path, without the query (`/v1/orders/o_1`).
+    public var path: String {
+        let components = URLComponents(url: url, resolvingAgainstBaseURL: false)
+        let path = components?.percentEncodedPath ?? url.path
+        return path.isEmpty ? "/" : path
+    }
+
+    /// The path with its query, as the request line shows it (`/v1/ledger?limit=100`).
+    public var pathAndQuery: String {
+        let components = URLComponents(url: url, resolvingAgainstBaseURL: false)
+        guard let query = components?.percentEncodedQuery, !query.isEmpty else { return path }
+        return path + "?" + query
+    }
+}

@@ -31,3 +31,18 @@ public struct HTTPRequest: Sendable, Hashable {
         return path + "?" + query
     }
 }
+
+extension HTTPRequest: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    /// `GET https://host/v1/holdings`: no headers or body, so printing a request cannot leak a credential.
+    public var description: String { "\(method.rawValue) \(url.absoluteString)" }
+    public var debugDescription: String { description }
+
+    /// Reflection (`dump`, test failure output) shows headers with credentials redacted and the body size only.
+    public var customMirror: Mirror {
+        let secrets = Redactor.secrets(in: headers)
+        let shownHeaders = headers.map { "\($0.name): \(Redactor.redactHeader(name: $0.name, value: $0.value, secrets: secrets))" }
+        return Mirror(self, children: ["method": method, "url": url, "headers": shownHeaders,
+                                       "body": body.map { "\($0.count) bytes" } ?? "none", "timeout": timeout],
+                      displayStyle: .struct)
+    }
+}

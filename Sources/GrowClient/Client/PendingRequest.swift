@@ -31,9 +31,3 @@ public struct PendingRequest<Response: Decodable & Sendable>: Sendable, CustomSt
 
     public var description: String { "\(method.rawValue) \(path) (Idempotency-Key \(idempotencyKey))" }
 }
-
-/// The response type of requests whose success body carries nothing the caller needs.
-public struct NoContent: Decodable, Sendable, Equatable {
-    public init() {}
-    public init(from decoder: Decoder) throws {}
-}

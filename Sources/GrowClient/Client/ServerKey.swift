@@ -22,29 +22,3 @@ public struct ServerKey: Sendable, Hashable, CustomStringConvertible, CustomDebu
     public var debugDescription: String { description }
     public var customMirror: Mirror { Mirror(self, children: [], displayStyle: .struct) }
 }
-
-/// The host backend's credential for relay calls: its server key, sent in
-/// `GrooveGrow-Server-Key` alongside the customer's bearer token.
-public struct RelayCredentials: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
-    public let serverKey: ServerKey
-
-    public init(serverKey: ServerKey) { self.serverKey = serverKey }
-
-    /// Wraps a server key string; see `ServerKey.init(_:)`.
-    public init(serverKey: String) throws { self.serverKey = try ServerKey(serverKey) }
-
-    public var description: String { "RelayCredentials(\(Redactor.placeholder))" }
-    public var debugDescription: String { description }
-    public var customMirror: Mirror { Mirror(self, children: [], displayStyle: .struct) }
-}
-
-/// Which credentials a relay request carries. The contract requires both; the
-/// one-sided cases exist so a check can show that each alone is refused.
-public enum RelayAuthentication: Sendable, Hashable {
-    /// Customer bearer token and `GrooveGrow-Server-Key` (the correct form).
-    case customerAndServerKey(RelayCredentials)
-    /// Only the customer token.
-    case customerTokenOnly
-    /// Only the server key, no `Authorization`.
-    case serverKeyOnly(RelayCredentials)
-}

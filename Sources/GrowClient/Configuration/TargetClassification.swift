@@ -20,6 +20,7 @@ public struct TargetClassification: Sendable, Hashable, Codable, CustomStringCon
     public var channel: Channel
     public var sandboxKind: SandboxKind
 
+    /// A classification from known parts.
     public init(channel: Channel, sandboxKind: SandboxKind) {
         self.channel = channel
         self.sandboxKind = sandboxKind

@@ -1,27 +1,5 @@
 import Foundation
 
-/// A fault `FaultInjectingTransport` can impose on a request.
-public enum Fault: Sendable, Hashable {
-    /// Forward the request, then hold the response back for this long before returning it.
-    case delayResponse(Duration)
-    /// Forward the request (the server acts on it), then throw `TransportError.connectionLost`.
-    case loseResponse
-    /// Throw `TransportError.connectionRefused` without sending anything.
-    case refuseConnection
-    /// Wait `after` (zero: not at all), then throw `TransportError.timeout` without sending anything.
-    case timeout(after: Duration)
-}
-
-/// How many matching requests a fault applies to.
-public enum FaultRepetition: Sendable, Hashable {
-    /// The next matching request only.
-    case once
-    /// The next `n` matching requests.
-    case times(Int)
-    /// Every matching request until removed.
-    case always
-}
-
 /// Imposes network faults on chosen requests, passing all others straight through.
 ///
 /// This is product code: the live checks wrap the real Sandbox transport in
@@ -89,6 +67,7 @@ public final class FaultInjectingTransport: HTTPTransport {
         state.withLock { s in s.rules.contains { $0.id == id } }
     }
 
+    /// Applies the first live matching fault, or passes the request straight through.
     public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
         guard let fault = take(for: request) else {
             return try await base.send(request)

@@ -2,6 +2,7 @@
 public struct HTTPHeader: Sendable, Hashable, Codable {
     public var name: String
     public var value: String
+    /// A field as given; the name keeps its spelling.
     public init(name: String, value: String) {
         self.name = name
         self.value = value
@@ -46,5 +47,6 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
     /// Whether a field named `name` is present, whatever its case.
     public func contains(_ name: String) -> Bool { self[name] != nil }
 
+    /// Iterates the fields in order.
     public func makeIterator() -> IndexingIterator<[HTTPHeader]> { fields.makeIterator() }
 }

@@ -9,6 +9,7 @@ public struct HTTPRequest: Sendable, Hashable {
     /// Seconds to wait for the response before the transport throws `TransportError.timeout`.
     public var timeout: TimeInterval
 
+    /// A request; `timeout` is in seconds.
     public init(method: HTTPMethod, url: URL, headers: HTTPHeaders = [:], body: Data? = nil, timeout: TimeInterval = 30) {
         self.method = method
         self.url = url

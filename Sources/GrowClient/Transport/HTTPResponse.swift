@@ -6,6 +6,7 @@ public struct HTTPResponse: Sendable, Hashable {
     public var headers: HTTPHeaders
     public var body: Data
 
+    /// A response with any status.
     public init(status: Int, headers: HTTPHeaders = [:], body: Data = Data()) {
         self.status = status
         self.headers = headers

@@ -36,6 +36,7 @@ public final class RecordingTransport: HTTPTransport {
         }
     }
 
+    /// Sends through the wrapped transport and records the exchange or the failure.
     public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
         let sequence = state.withLock { s in
             defer { s.next += 1 }

@@ -30,6 +30,7 @@ public struct TranscriptEntry: Sendable, Hashable, Codable {
     /// Wall time from send to response or failure, in milliseconds.
     public var durationMilliseconds: Int
 
+    /// An entry from its parts; `RecordingTransport` builds these.
     public init(sequence: Int, method: String, path: String, project: String?, environment: String?,
                 requestHeaders: [HTTPHeader], requestBody: String?, status: Int?, sandboxKind: String?,
                 retryAfter: String?, responseBody: String?, error: String?, durationMilliseconds: Int) {

@@ -42,7 +42,16 @@ public struct ExactDecimal: Sendable, Hashable, Codable, CustomStringConvertible
     /// The same amount with the sign flipped (a refund books the negative of a grant).
     public var negated: ExactDecimal {
         let flipped = text.hasPrefix("-") ? String(text.dropFirst()) : "-" + text
-        return ExactDecimal(flipped)!
+        // Flipping the sign of valid decimal text keeps it valid, so no re-parse (and no force-unwrap) is needed.
+        return ExactDecimal(validText: flipped, negative: !negative && !(integerDigits == "0" && fractionDigits.isEmpty),
+                            integerDigits: integerDigits, fractionDigits: fractionDigits)
+    }
+
+    private init(validText: String, negative: Bool, integerDigits: String, fractionDigits: String) {
+        self.text = validText
+        self.negative = negative
+        self.integerDigits = integerDigits
+        self.fractionDigits = fractionDigits
     }
 
     public var isNegative: Bool { negative }

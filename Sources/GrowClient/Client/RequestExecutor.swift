@@ -1,0 +1,134 @@
+import Foundation
+
+/// Builds contract requests, sends them, and turns responses into values or `GrowClientError`.
+///
+/// Shared by `GrowClient`, `ServerClient` and `EmulatorControl` so every
+/// header, status and error code is handled in one place.
+struct RequestExecutor: Sendable {
+    /// The secrets one request carries; used for headers and for redaction.
+    struct Credentials: Sendable {
+        var bearer: String?
+        var serverKey: String?
+        var secrets: [String] { [bearer, serverKey].compactMap { $0 } }
+    }
+
+    let configuration: GrowClientConfiguration
+    let transport: any HTTPTransport
+    let makeIdempotencyKey: @Sendable () -> String
+    let observer = SandboxKindObserver()
+
+    static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }()
+
+    /// Encodes a POST body and fixes its idempotency key (the caller's, validated, or a fresh one).
+    func prepare<Body: Encodable, Response>(path: String, body: Body, idempotencyKey: String?,
+                                            authentication: PendingRequest<Response>.Authentication) throws -> PendingRequest<Response> {
+        let key = idempotencyKey ?? makeIdempotencyKey()
+        guard (1...255).contains(key.utf8.count), key.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7f }) else {
+            throw GrowClientError.invalidArgument("The idempotency key must be 1–255 printable ASCII characters without spaces.")
+        }
+        let data: Data
+        do {
+            data = try Self.encoder.encode(body)
+        } catch {
+            throw GrowClientError.invalidArgument("The request body could not be encoded.")
+        }
+        return PendingRequest(path: path, body: data, idempotencyKey: key, authentication: authentication)
+    }
+
+    /// The HTTP request with scope headers, credentials, and for bodies the content type.
+    func request(method: HTTPMethod, path: String, query: [(String, String)] = [], body: Data? = nil,
+                 idempotencyKey: String? = nil, credentials: Credentials) throws -> HTTPRequest {
+        guard let url = configuration.url(path: path, query: query) else {
+            throw GrowClientError.invalidArgument("The request path could not be formed into a URL.")
+        }
+        for secret in credentials.secrets where !GrowClientConfiguration.isHeaderSafe(secret) || secret.isEmpty {
+            throw GrowClientError.invalidArgument("A credential is not a single line of printable ASCII.")
+        }
+        var headers = HTTPHeaders()
+        headers[Wire.Header.project] = configuration.projectHeaderValue
+        headers[Wire.Header.environment] = configuration.environment
+        if let bearer = credentials.bearer { headers[Wire.Header.authorization] = "Bearer \(bearer)" }
+        if let key = credentials.serverKey { headers[Wire.Header.serverKey] = key }
+        if let idempotencyKey { headers[Wire.Header.idempotencyKey] = idempotencyKey }
+        if body != nil { headers[Wire.Header.contentType] = "application/json" }
+        headers["Accept"] = "application/json"
+        return HTTPRequest(method: method, url: url, headers: headers, body: body, timeout: configuration.requestTimeout)
+    }
+
+    /// Sends through the transport; transport failures become `GrowClientError`.
+    func exchange(_ request: HTTPRequest) async throws -> HTTPResponse {
+        // Checked again here so no path can bypass the HTTPS rule, even with a hand-built configuration.
+        if let host = request.url.host, TargetClassification.channel(of: request.url) == .plainHTTP {
+            throw GrowClientError.insecureTarget(host: host)
+        }
+        do {
+            let response = try await transport.send(request)
+            observer.observe(response.sandboxKind)
+            return response
+        } catch let error as TransportError {
+            throw Self.map(error)
+        } catch let error as GrowClientError {
+            throw error
+        } catch is CancellationError {
+            throw GrowClientError.transportFailed(.cancelled)
+        } catch {
+            throw GrowClientError.transportFailed(.failed(String(describing: type(of: error))))
+        }
+    }
+
+    static func map(_ error: TransportError) -> GrowClientError {
+        switch error {
+        case .timeout: return .retryable(reason: .timeout)
+        case .connectionLost: return .retryable(reason: .connectionLost)
+        case .connectionRefused: return .retryable(reason: .connectionRefused)
+        default: return .transportFailed(error)
+        }
+    }
+
+    /// The decoded success body, or the contract error the response stands for.
+    func decode<Response: Decodable>(_ response: HTTPResponse, as type: Response.Type, secrets: [String]) throws -> Response {
+        guard (200...299).contains(response.status) else {
+            throw ResponseErrorMapper.error(for: response, secrets: secrets)
+        }
+        if type == NoContent.self, let none = NoContent() as? Response { return none }
+        guard !response.body.isEmpty else {
+            throw GrowClientError.invalidResponse("status \(response.status) has an empty body where \(Response.self) was expected.")
+        }
+        do {
+            return try JSONDecoder().decode(Response.self, from: response.body)
+        } catch let error as DecodingError {
+            throw GrowClientError.invalidResponse(Redactor.redact(Self.explain(error, type: Response.self), secrets: secrets))
+        } catch {
+            throw GrowClientError.invalidResponse("the body of status \(response.status) is not valid JSON.")
+        }
+    }
+
+    /// Sends `request` and decodes its answer.
+    func perform<Response: Decodable>(_ request: HTTPRequest, as type: Response.Type, credentials: Credentials) async throws -> Response {
+        let response = try await exchange(request)
+        return try decode(response, as: type, secrets: credentials.secrets)
+    }
+
+    static func explain<T>(_ error: DecodingError, type: T.Type) -> String {
+        func path(_ codingPath: [CodingKey]) -> String {
+            let text = codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
+            return text.isEmpty ? "the top level" : String(text.drop { $0 == "." })
+        }
+        switch error {
+        case .typeMismatch(let expected, let context):
+            return "\(T.self): expected \(expected) at \(path(context.codingPath)). \(context.debugDescription)"
+        case .valueNotFound(let expected, let context):
+            return "\(T.self): missing \(expected) value at \(path(context.codingPath))."
+        case .keyNotFound(let key, let context):
+            return "\(T.self): missing field '\(key.stringValue)' at \(path(context.codingPath))."
+        case .dataCorrupted(let context):
+            return "\(T.self): \(context.debugDescription) (at \(path(context.codingPath)))."
+        @unknown default:
+            return "\(T.self) could not be decoded."
+        }
+    }
+}

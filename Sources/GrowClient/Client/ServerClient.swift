@@ -1,0 +1,67 @@
+import Foundation
+
+/// The host backend's side of the contract, authenticated with a server key.
+///
+/// Issues short-lived customer tokens and reads the console's view of a
+/// customer. The key stays in memory and never appears in a description.
+public final class ServerClient: Sendable, CustomStringConvertible {
+    /// Target and scope of every request.
+    public let configuration: GrowClientConfiguration
+    private let serverKey: ServerKey
+    private let executor: RequestExecutor
+
+    /// Creates a client that authenticates with `serverKey`.
+    public init(configuration: GrowClientConfiguration, serverKey: ServerKey,
+                transport: any HTTPTransport = URLSessionTransport(),
+                makeIdempotencyKey: @escaping @Sendable () -> String = { UUID().uuidString.lowercased() }) {
+        self.configuration = configuration
+        self.serverKey = serverKey
+        self.executor = RequestExecutor(configuration: configuration, transport: transport, makeIdempotencyKey: makeIdempotencyKey)
+    }
+
+    /// The target's classification from its URL and the sandbox kinds its responses declared so far.
+    public var targetClassification: TargetClassification {
+        TargetClassification(channel: configuration.channel, sandboxKind: executor.observer.kind)
+    }
+
+    /// Issues a customer token (`POST /v1/server/customer-tokens`); `ttlSeconds` must be 1–86400.
+    public func issueCustomerToken(customerId: String, ttlSeconds: Int = 900, idempotencyKey: String? = nil) async throws -> WireIssuedToken {
+        try await send(prepareIssueCustomerToken(customerId: customerId, ttlSeconds: ttlSeconds, idempotencyKey: idempotencyKey))
+    }
+
+    /// Prepares `POST /v1/server/customer-tokens` for `send(_:)`.
+    public func prepareIssueCustomerToken(customerId: String, ttlSeconds: Int = 900, idempotencyKey: String? = nil) throws -> PendingRequest<WireIssuedToken> {
+        guard (1...86_400).contains(ttlSeconds) else {
+            throw GrowClientError.invalidArgument("The token lifetime must be 1–86400 seconds; got \(ttlSeconds).")
+        }
+        return try executor.prepare(path: Wire.Path.customerTokens, body: WireTokenRequest(customerId: customerId, ttlSeconds: ttlSeconds),
+                                    idempotencyKey: idempotencyKey, authentication: .server)
+    }
+
+    /// The console's view of a customer (`GET /v1/server/customers/{id}`), shaped like holdings.
+    public func consoleCustomer(id customerId: String) async throws -> WireHoldings {
+        let credentials = RequestExecutor.Credentials(bearer: serverKey.value)
+        let request = try executor.request(method: .get, path: Wire.Path.consoleCustomer(customerId), credentials: credentials)
+        return try await executor.perform(request, as: WireHoldings.self, credentials: credentials)
+    }
+
+    /// Sends (or resends, unchanged) a request prepared by this client.
+    public func send<Response>(_ pending: PendingRequest<Response>) async throws -> Response {
+        try await executor.sendServer(pending, serverKey: serverKey)
+    }
+
+    public var description: String { "ServerClient(\(configuration.baseURL.absoluteString), key \(Redactor.placeholder))" }
+}
+
+extension RequestExecutor {
+    /// Sends a server-authenticated prepared request: `Authorization: Bearer <server key>`.
+    func sendServer<Response>(_ pending: PendingRequest<Response>, serverKey: ServerKey) async throws -> Response {
+        guard case .server = pending.authentication else {
+            throw GrowClientError.invalidArgument("\(pending) was prepared by a GrowClient; send it there.")
+        }
+        let credentials = Credentials(bearer: serverKey.value)
+        let request = try request(method: pending.method, path: pending.path, body: pending.body,
+                                  idempotencyKey: pending.idempotencyKey, credentials: credentials)
+        return try await perform(request, as: Response.self, credentials: credentials)
+    }
+}

@@ -1,0 +1,52 @@
+/// One header field as sent or received.
+public struct HTTPHeader: Sendable, Hashable, Codable {
+    public var name: String
+    public var value: String
+    /// A field as given; the name keeps its spelling.
+    public init(name: String, value: String) {
+        self.name = name
+        self.value = value
+    }
+}
+
+/// Header fields in their original order, looked up case-insensitively.
+///
+/// HTTP field names are case-insensitive and servers (and URLSession on
+/// different platforms) spell them differently, so every lookup ignores case.
+public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionaryLiteral {
+    /// The fields in order.
+    public private(set) var fields: [HTTPHeader]
+
+    /// Creates headers from fields, keeping their order.
+    public init(_ fields: [HTTPHeader] = []) { self.fields = fields }
+
+    /// Creates headers from literal pairs, keeping their order.
+    public init(dictionaryLiteral elements: (String, String)...) {
+        fields = elements.map { HTTPHeader(name: $0.0, value: $0.1) }
+    }
+
+    /// The first value of the field `name`, whatever its case; nil when absent.
+    ///
+    /// Setting replaces every field of that name (nil removes them).
+    public subscript(name: String) -> String? {
+        get { fields.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value }
+        set {
+            let index = fields.firstIndex { $0.name.caseInsensitiveCompare(name) == .orderedSame }
+            fields.removeAll { $0.name.caseInsensitiveCompare(name) == .orderedSame }
+            if let newValue {
+                fields.insert(HTTPHeader(name: name, value: newValue), at: index ?? fields.count)
+            }
+        }
+    }
+
+    /// Appends a field without replacing existing ones of the same name.
+    public mutating func add(name: String, value: String) {
+        fields.append(HTTPHeader(name: name, value: value))
+    }
+
+    /// Whether a field named `name` is present, whatever its case.
+    public func contains(_ name: String) -> Bool { self[name] != nil }
+
+    /// Iterates the fields in order.
+    public func makeIterator() -> IndexingIterator<[HTTPHeader]> { fields.makeIterator() }
+}

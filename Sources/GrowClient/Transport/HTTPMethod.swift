@@ -1,0 +1,9 @@
+/// An HTTP request method.
+public enum HTTPMethod: String, Sendable, Hashable, Codable {
+    case get = "GET"
+    case post = "POST"
+    case put = "PUT"
+    case patch = "PATCH"
+    case delete = "DELETE"
+    case head = "HEAD"
+}

@@ -1,0 +1,49 @@
+import Foundation
+
+/// A request as a transport sends it.
+public struct HTTPRequest: Sendable, Hashable {
+    public var method: HTTPMethod
+    public var url: URL
+    public var headers: HTTPHeaders
+    public var body: Data?
+    /// Seconds to wait for the response before the transport throws `TransportError.timeout`.
+    public var timeout: TimeInterval
+
+    /// A request; `timeout` is in seconds.
+    public init(method: HTTPMethod, url: URL, headers: HTTPHeaders = [:], body: Data? = nil, timeout: TimeInterval = 30) {
+        self.method = method
+        self.url = url
+        self.headers = headers
+        self.body = body
+        self.timeout = timeout
+    }
+
+    /// The percent-encoded path, without the query (`/v1/orders/o_1`).
+    public var path: String {
+        let components = URLComponents(url: url, resolvingAgainstBaseURL: false)
+        let path = components?.percentEncodedPath ?? url.path
+        return path.isEmpty ? "/" : path
+    }
+
+    /// The path with its query, as the request line shows it (`/v1/ledger?limit=100`).
+    public var pathAndQuery: String {
+        let components = URLComponents(url: url, resolvingAgainstBaseURL: false)
+        guard let query = components?.percentEncodedQuery, !query.isEmpty else { return path }
+        return path + "?" + query
+    }
+}
+
+extension HTTPRequest: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    /// `GET https://host/v1/holdings`: no headers or body, so printing a request cannot leak a credential.
+    public var description: String { "\(method.rawValue) \(url.absoluteString)" }
+    public var debugDescription: String { description }
+
+    /// Reflection (`dump`, test failure output) shows headers with credentials redacted and the body size only.
+    public var customMirror: Mirror {
+        let secrets = Redactor.secrets(in: headers)
+        let shownHeaders = headers.map { "\($0.name): \(Redactor.redactHeader(name: $0.name, value: $0.value, secrets: secrets))" }
+        return Mirror(self, children: ["method": method, "url": url, "headers": shownHeaders,
+                                       "body": body.map { "\($0.count) bytes" } ?? "none", "timeout": timeout],
+                      displayStyle: .struct)
+    }
+}

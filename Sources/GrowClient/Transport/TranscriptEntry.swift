@@ -1,0 +1,62 @@
+import Foundation
+
+/// One request/response exchange (or failed attempt) as `RecordingTransport` saw it, credentials removed.
+///
+/// Safe to store and publish: `Authorization` and `GrooveGrow-Server-Key`
+/// are `<redacted>`, and bodies have customer tokens, server keys, bearer
+/// values and JWT-shaped strings replaced by `<redacted>`.
+public struct TranscriptEntry: Sendable, Hashable, Codable {
+    /// Position in the transcript, from 1.
+    public var sequence: Int
+    public var method: String
+    /// The path with its query, credentials redacted.
+    public var path: String
+    /// `GrooveGrow-Project` as sent.
+    public var project: String?
+    /// `GrooveGrow-Environment` as sent.
+    public var environment: String?
+    /// Every request header in order, credential values redacted.
+    public var requestHeaders: [HTTPHeader]
+    public var requestBody: String?
+    /// The HTTP status; nil when no response arrived.
+    public var status: Int?
+    /// `GrooveGrow-Sandbox-Kind` as received; nil when absent or no response.
+    public var sandboxKind: String?
+    /// `Retry-After` as received, when present.
+    public var retryAfter: String?
+    public var responseBody: String?
+    /// The transport failure code (`timeout`, `connection-lost`, …) when no response arrived.
+    public var error: String?
+    /// Wall time from send to response or failure, in milliseconds.
+    public var durationMilliseconds: Int
+
+    /// An entry from its parts; `RecordingTransport` builds these.
+    public init(sequence: Int, method: String, path: String, project: String?, environment: String?,
+                requestHeaders: [HTTPHeader], requestBody: String?, status: Int?, sandboxKind: String?,
+                retryAfter: String?, responseBody: String?, error: String?, durationMilliseconds: Int) {
+        self.sequence = sequence
+        self.method = method
+        self.path = path
+        self.project = project
+        self.environment = environment
+        self.requestHeaders = requestHeaders
+        self.requestBody = requestBody
+        self.status = status
+        self.sandboxKind = sandboxKind
+        self.retryAfter = retryAfter
+        self.responseBody = responseBody
+        self.error = error
+        self.durationMilliseconds = durationMilliseconds
+    }
+
+    /// A one-line summary: `GET /v1/holdings → 200 (hosted, 12 ms)` or `GET /v1/holdings → error: timeout`.
+    public var summary: String {
+        let outcome: String
+        if let status {
+            outcome = "\(status) (\(sandboxKind ?? "no sandbox kind"), \(durationMilliseconds) ms)"
+        } else {
+            outcome = "error: \(error ?? "unknown") (\(durationMilliseconds) ms)"
+        }
+        return "\(method) \(path) → \(outcome)"
+    }
+}

@@ -1,0 +1,56 @@
+import Foundation
+
+/// Why a transport produced no HTTP response.
+///
+/// This is the transport layer's own vocabulary, thrown by every
+/// `HTTPTransport` (including the fault injector, which imitates these
+/// failures exactly); `GrowClient` maps it to `GrowClientError`.
+/// Descriptions never contain URLs, headers or bodies.
+public enum TransportError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// No response within the request's timeout.
+    case timeout
+    /// The connection could not be made (refused, unreachable, unknown host, offline); nothing was sent.
+    case connectionRefused
+    /// The connection broke after the request may have been sent; the server may have acted on it.
+    case connectionLost
+    /// TLS failed, for example the certificate did not validate. Never retried, never bypassed.
+    case tlsFailure(String)
+    /// The request was cancelled by the caller.
+    case cancelled
+    /// The request could not be built or sent (for example an unsupported URL).
+    case invalidRequest(String)
+    /// Any other failure, with a short reason.
+    case failed(String)
+
+    /// A short, stable code for transcripts: `timeout`, `connection-refused`, `connection-lost`, ….
+    public var code: String {
+        switch self {
+        case .timeout: return "timeout"
+        case .connectionRefused: return "connection-refused"
+        case .connectionLost: return "connection-lost"
+        case .tlsFailure: return "tls-failure"
+        case .cancelled: return "cancelled"
+        case .invalidRequest: return "invalid-request"
+        case .failed: return "failed"
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .timeout:
+            return "The server did not answer in time. Check that the Sandbox is reachable, or retry."
+        case .connectionRefused:
+            return "Could not connect to the server. Check the base URL and the network, then retry."
+        case .connectionLost:
+            return "The connection was lost before the response arrived; the server may have processed the request. Retry with the same idempotency key."
+        case .tlsFailure(let why):
+            return "The TLS connection failed (\(why)). The server's certificate must validate; growcert never bypasses certificate checks."
+        case .cancelled:
+            return "The request was cancelled."
+        case .invalidRequest(let why):
+            return "The request could not be sent: \(why)."
+        case .failed(let why):
+            return "The request failed: \(why)."
+        }
+    }
+}

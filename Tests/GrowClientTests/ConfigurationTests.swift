@@ -1,0 +1,105 @@
+import Foundation
+import Testing
+@testable import GrowClient
+
+@Suite struct ConfigurationTests {
+    @Test(arguments: ["http://sandbox.example.com", "http://10.0.0.5:8080", "http://127.0.0.1.example.com", "HTTP://api.groovegrow.dev/v1"])
+    func plainHTTPToARemoteHostIsRefusedAsInsecure(_ url: String) throws {
+        #expect {
+            _ = try GrowClientConfiguration(baseURL: url, project: Fixture.project.uuidString)
+        } throws: { error in
+            guard case GrowClientError.insecureTarget = error else { return false }
+            return true
+        }
+    }
+
+    @Test(arguments: ["http://127.0.0.1:8080", "http://127.9.8.7", "http://localhost:9000/prefix", "http://[::1]:8080", "https://sandbox.example.com/api/"])
+    func httpsAndLoopbackTargetsAreAccepted(_ url: String) throws {
+        let configuration = try GrowClientConfiguration(baseURL: url, project: Fixture.project.uuidString)
+        #expect(!configuration.baseURL.absoluteString.hasSuffix("/"))
+    }
+
+    @Test func plainHTTPRefusalNamesTheHostAndWhatIsAllowed() {
+        let error = GrowClientError.insecureTarget(host: "sandbox.example.com")
+        #expect(error.description == "Refusing plain HTTP to 'sandbox.example.com': HTTPS is required except for loopback hosts (127.0.0.1, ::1, localhost).")
+    }
+
+    @Test(arguments: ["ftp://sandbox.example.com", "https://user:pw@sandbox.example.com", "https://sandbox.example.com?x=1", "sandbox.example.com"])
+    func unusableBaseURLsAreInvalidConfiguration(_ url: String) {
+        #expect {
+            _ = try GrowClientConfiguration(baseURL: url, project: Fixture.project.uuidString)
+        } throws: { error in
+            guard case GrowClientError.invalidConfiguration = error else { return false }
+            return true
+        }
+    }
+
+    @Test func aProjectThatIsNotAUUIDIsRejectedWithTheValueQuoted() {
+        #expect(throws: GrowClientError.invalidConfiguration("'my-app' is not a project UUID. Copy the App UUID from the GrooveGrow console.")) {
+            _ = try GrowClientConfiguration(baseURL: "https://sandbox.example.com", project: "my-app")
+        }
+    }
+
+    @Test func requestURLsKeepTheBasePrefixAndEscapeIdentifiers() throws {
+        let configuration = try Fixture.configuration("https://sandbox.example.com/api/")
+        let url = configuration.url(path: Wire.Path.order("o/1 2"), query: [("after", "a&b")])
+        #expect(url?.absoluteString == "https://sandbox.example.com/api/v1/orders/o%2F1%202?after=a%26b")
+    }
+
+    @Test func plainHTTPToLoopbackIsAllowedAndSendsRequests() async throws {
+        let stub = StubTransport { _ in Fixture.json(200, Fixture.session("c_A"), kind: "emulator") }
+        let client = GrowClient(configuration: try Fixture.configuration("http://127.0.0.1:8089"), transport: stub)
+        _ = try await client.identify(customerToken: Fixture.tokenA)
+        #expect(stub.requests.first?.url.absoluteString == "http://127.0.0.1:8089/v1/session")
+    }
+
+    @Test(arguments: [
+        ("localhost", true), ("LOCALHOST.", true), ("127.0.0.1", true), ("127.255.0.9", true), ("[::1]", true), ("::1", true),
+        ("0:0:0:0:0:0:0:1", true), ("::ffff:127.0.0.1", true), ("128.0.0.1", false), ("127.0.0", false), ("::2", false),
+        ("example.com", false), ("127.0.0.1.nip.io", false),
+    ])
+    func loopbackHostsAreRecognised(_ host: String, _ loopback: Bool) {
+        #expect(Loopback.isLoopback(host: host) == loopback)
+    }
+}
+
+@Suite struct TargetClassificationTests {
+    @Test(arguments: [
+        ("https://sandbox.groovegrow.com", "hosted", true),
+        ("https://sandbox.groovegrow.com", "HOSTED ", true),
+        ("https://sandbox.groovegrow.com", "emulator", false),
+        ("https://sandbox.groovegrow.com", nil, false),
+        ("https://sandbox.groovegrow.com", "staging", false),
+        ("https://127.0.0.1:8443", "hosted", false),
+        ("http://localhost:8080", "hosted", false),
+        ("http://sandbox.groovegrow.com", "hosted", false),
+    ] as [(String, String?, Bool)])
+    func onlyHTTPSToARemoteHostedSandboxIsLiveHosted(_ url: String, _ header: String?, _ live: Bool) {
+        let classification = TargetClassification(url: URL(string: url)!, sandboxKindHeader: header)
+        #expect(classification.isLiveHosted == live)
+        #expect((classification.notLiveReason == nil) == live)
+    }
+
+    @Test func channelsAreClassifiedFromTheURL() {
+        #expect(TargetClassification.channel(of: URL(string: "https://a.example")!) == .httpsRemote)
+        #expect(TargetClassification.channel(of: URL(string: "https://[::1]:9/")!) == .loopback)
+        #expect(TargetClassification.channel(of: URL(string: "http://a.example")!) == .plainHTTP)
+    }
+
+    @Test func aClientIsLiveHostedOnlyWhileEveryResponseSaidHosted() async throws {
+        let kinds = ["hosted", "hosted", "emulator"]
+        let counter = KeySequence()
+        let stub = StubTransport { request in
+            let index = Int(counter.make().dropFirst(4))! - 1
+            return Fixture.json(200, Fixture.session("c_A"), kind: kinds[min(index, 2)])
+        }
+        let client = GrowClient(configuration: try Fixture.configuration(), transport: stub)
+        #expect(client.targetClassification.sandboxKind == .unknown)
+        try await client.identify(customerToken: Fixture.tokenA)
+        try await client.identify(customerToken: Fixture.tokenA)
+        #expect(client.targetClassification.isLiveHosted)
+        try await client.identify(customerToken: Fixture.tokenA)
+        #expect(client.targetClassification.sandboxKind == .emulator)
+        #expect(!client.targetClassification.isLiveHosted)
+    }
+}

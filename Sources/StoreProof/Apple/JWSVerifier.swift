@@ -59,11 +59,19 @@ public struct JWSVerifier: Sendable {
                     ? "found \(segments.count) of 3 segments; the token looks truncated"
                     : "found \(segments.count) segments, expected 3")
         }
-        for (index, name) in ["header", "payload", "signature"].enumerated() where segments[index].isEmpty {
-            throw StoreProofError.malformedToken(reason: "the \(name) is empty; the token looks truncated")
-        }
+        guard !segments[0].isEmpty else { throw StoreProofError.malformedToken(reason: "the header is empty; the token looks truncated") }
         guard let headerBytes = StrictBase64.decode(segments[0].utf8, alphabet: .url) else {
             throw StoreProofError.malformedBase64(part: "header")
+        }
+        // The algorithm is judged before anything else, so `alg: none` tokens (empty signature) are named as such.
+        let header = try Self.jsonObject(headerBytes, part: "header")
+        guard let alg = header["alg"]?.stringValue else {
+            throw StoreProofError.unsupportedAlgorithm(header["alg"].map { $0.canonicalText } ?? "")
+        }
+        guard alg == "ES256" else { throw StoreProofError.unsupportedAlgorithm(alg) }
+        guard header["crit"] == nil else { throw StoreProofError.unsupportedCriticalHeader }
+        for (index, name) in [(1, "payload"), (2, "signature")] where segments[index].isEmpty {
+            throw StoreProofError.malformedToken(reason: "the \(name) is empty; the token looks truncated")
         }
         guard let payloadBytes = StrictBase64.decode(segments[1].utf8, alphabet: .url) else {
             throw StoreProofError.malformedBase64(part: "payload")
@@ -71,13 +79,6 @@ public struct JWSVerifier: Sendable {
         guard let signature = StrictBase64.decode(segments[2].utf8, alphabet: .url) else {
             throw StoreProofError.malformedBase64(part: "signature")
         }
-
-        let header = try Self.jsonObject(headerBytes, part: "header")
-        guard let alg = header["alg"]?.stringValue else {
-            throw StoreProofError.unsupportedAlgorithm(header["alg"].map { $0.canonicalText } ?? "")
-        }
-        guard alg == "ES256" else { throw StoreProofError.unsupportedAlgorithm(alg) }
-        guard header["crit"] == nil else { throw StoreProofError.unsupportedCriticalHeader }
         let certificates = try Self.certificates(header["x5c"])
 
         let leaf = certificates[0]
@@ -85,7 +86,7 @@ public struct JWSVerifier: Sendable {
             throw StoreProofError.malformedSignature(reason: "the leaf certificate's key is not an EC P-256 key, so it cannot verify ES256")
         }
         guard signature.count == ES256.signatureLength else {
-            throw StoreProofError.malformedSignature(reason: "ES256 signatures are 64 bytes (r‖s); this one is \(signature.count)")
+            throw StoreProofError.malformedSignature(reason: "ES256 signatures are 64 bytes (r‖s); this one is \(signature.count), so the token was truncated or altered")
         }
         let signingInput = Array(segments[0].utf8) + [UInt8(ascii: ".")] + Array(segments[1].utf8)
         guard ES256.verify(signature: signature, message: signingInput, publicKey: leafKey) else {

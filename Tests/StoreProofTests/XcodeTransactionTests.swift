@@ -51,3 +51,19 @@ import Testing
         if let file = try? Data(contentsOf: shared) { #expect(file == der) }
     }
 }
+
+@Suite struct SummaryTests {
+    @Test func theXcodeTransactionSummaryNamesProvenanceAndChain() throws {
+        let summary = try JWSVerifier().verify(try XcodeTransactionTests.fixture(), expectedBundleId: nil).summary
+        #expect(summary["provenance"] == "xcode-local")
+        #expect(summary["canCertify"] == false)
+        #expect(summary["environment"] == "Xcode")
+        #expect(summary["transactionId"] == "0")
+        #expect(summary["bundleId"] == "com.example.naturelab.backyardbirds.example")
+        #expect(summary["productId"] == "pass.premium")
+        #expect(summary["purchaseDate"] == "2023-10-19T01:45:36.0497297Z")
+        #expect(summary["purchaseDateMillis"] == "1697679936049.7297")
+        #expect(summary["chainSubjects"] == ["CN=StoreKit Testing in Xcode, O=StoreKit Testing in Xcode"])
+        #expect(summary["jws"] == nil)
+    }
+}

@@ -48,9 +48,9 @@ public struct JWSVerifier: Sendable {
     ///
     /// - Parameter expectedBundleId: the app under test; when given, a transaction for another app is refused.
     public func verify(_ jws: String, expectedBundleId: String?) throws -> VerifiedAppleTransaction {
-        let bytes = Array(jws.utf8)
-        guard bytes.count <= Self.maximumTokenBytes else {
-            throw StoreProofError.tokenTooLarge(bytes: bytes.count, limit: Self.maximumTokenBytes)
+        let byteCount = jws.utf8.count
+        guard byteCount <= Self.maximumTokenBytes else {
+            throw StoreProofError.tokenTooLarge(bytes: byteCount, limit: Self.maximumTokenBytes)
         }
         let segments = jws.split(separator: ".", omittingEmptySubsequences: false)
         guard segments.count == 3 else {

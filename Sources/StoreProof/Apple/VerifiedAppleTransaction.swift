@@ -48,3 +48,34 @@ public struct VerifiedAppleTransaction: Sendable, Equatable {
     /// Whether this transaction can make a scenario CERTIFIED on its own provenance.
     public var canCertify: Bool { provenance.canCertify }
 }
+
+extension VerifiedAppleTransaction {
+    /// The fields a report or `--json` output shows, dates in RFC 3339 with their millisecond text beside them.
+    ///
+    /// Leaves out `jws` and `payload`, which the evidence record keeps whole.
+    public var summary: JSONValue {
+        var fields: [String: JSONValue] = [
+            "provenance": .string(provenance.rawValue),
+            "canCertify": .bool(canCertify),
+            "environment": .string(environment.rawValue),
+            "transactionId": .string(transactionId),
+            "bundleId": .string(bundleId),
+            "productId": .string(productId),
+            "signedDate": .string(signedDate.rfc3339),
+            "signedDateMillis": .string(signedDate.millisecondsText),
+            "chainSubjects": .array(chainSubjects.map(JSONValue.string)),
+            "warnings": .array(warnings.map(JSONValue.string)),
+        ]
+        let optional: [(String, String?)] = [
+            ("originalTransactionId", originalTransactionId), ("type", type),
+            ("purchaseDate", purchaseDate?.rfc3339), ("purchaseDateMillis", purchaseDate?.millisecondsText),
+            ("storefront", storefront), ("currency", currency),
+            ("revocationDate", revocationDate?.rfc3339), ("revocationDateMillis", revocationDate?.millisecondsText),
+            ("appAccountToken", appAccountToken),
+        ]
+        for (key, value) in optional { if let value { fields[key] = .string(value) } }
+        if let price { fields["price"] = .number(price) }
+        if let revocationReason { fields["revocationReason"] = .number(revocationReason) }
+        return .object(fields)
+    }
+}

@@ -86,7 +86,7 @@ public enum StoreProofError: Error, CustomStringConvertible, Equatable, Sendable
         case .malformedBase64(let part):
             return "the JWS \(part) is not valid unpadded base64url; the token was altered or truncated"
         case .malformedJSON(let part, let detail):
-            return "the JWS \(part) is not a valid JSON object (\(detail)); the token was altered or is not a StoreKit transaction"
+            return "the JWS \(part) is not a valid JSON object (\(oneLine(detail))); the token was altered or is not a StoreKit transaction"
         case .unsupportedAlgorithm(let alg) where alg.isEmpty:
             return "the JWS header has no alg; only ES256 is accepted, so this token cannot be a store-signed transaction"
         case .unsupportedAlgorithm(let alg):
@@ -134,7 +134,7 @@ public enum StoreProofError: Error, CustomStringConvertible, Equatable, Sendable
         case .googleDocumentTooLarge(let bytes, let limit):
             return "the Google Play purchase file is \(bytes) bytes, over the \(limit)-byte limit; save only the API response"
         case .googleMalformedJSON(let detail):
-            return "the Google Play purchase file is not valid JSON (\(detail)); save the Play Developer API response unchanged"
+            return "the Google Play purchase file is not valid JSON (\(oneLine(detail))); save the Play Developer API response unchanged"
         case .googleUnrecognisedDocument(let kind):
             let what = kind.map { "kind \(quoted($0))" } ?? "a document without a recognisable kind"
             return "the Google Play purchase file is \(what); expected a purchases.products.get, purchases.subscriptionsv2.get or voidedpurchases.list response"
@@ -151,18 +151,28 @@ public enum StoreProofError: Error, CustomStringConvertible, Equatable, Sendable
     }
 }
 
-/// Quotes a value for an error message: single quotes, control characters escaped, long values cut.
+/// Quotes a value for an error message: single quotes, control characters escaped, values over 200 characters cut.
 func quoted(_ value: String) -> String {
+    "'" + oneLine(value, escapingQuotes: true) + "'"
+}
+
+/// Text from the input made safe for a one-line message: control characters escaped, at most `limit` characters.
+func oneLine(_ value: String, escapingQuotes: Bool = false, limit: Int = 200) -> String {
     var out = ""
     var count = 0
     for scalar in value.unicodeScalars {
-        if count == 120 { out += "…"; break }
-        if scalar.value < 0x20 || scalar.value == 0x7F || scalar == "'" || scalar == "\\" {
-            out += scalar == "'" ? "\\'" : scalar == "\\" ? "\\\\" : "\\u{\(String(scalar.value, radix: 16))}"
+        if count == limit {
+            out += "…"
+            break
+        }
+        if escapingQuotes && (scalar == "'" || scalar == "\\") {
+            out += "\\" + String(scalar)
+        } else if scalar.value < 0x20 || scalar.value == 0x7F || (0x80...0x9F).contains(scalar.value) || scalar == "\u{2028}" || scalar == "\u{2029}" {
+            out += "\\u{\(String(scalar.value, radix: 16))}"
         } else {
             out.unicodeScalars.append(scalar)
         }
         count += 1
     }
-    return "'" + out + "'"
+    return out
 }

@@ -200,6 +200,14 @@ import Testing
             reason: "environment Emulator must be signed by a certificate named 'growcert Sandbox Emulator'"))
     }
 
+    @Test func aCertificateNameWithALineBreakCannotBreakTheMessage() throws {
+        let hostile = try TestPKI.issue(commonName: "evil\nCERTIFIED", issuer: nil, ca: false, markerOIDs: [])
+        let jws = try TestPKI.sign(header: TestPKI.header(x5c: [hostile.certificateBase64]), payload: TestPKI.payload(environment: "Emulator"), signer: hostile)
+        let message = try #require(refusal(jws)).description
+        #expect(message.contains("\n") == false)
+        #expect(message.hasPrefix("the single certificate 'CN=evil\\\\0ACERTIFIED, O=growcert tests' does not match environment 'Emulator'"))
+    }
+
     @Test func aLocalEnvironmentSignedByAStoreChainIsRefused() throws {
         #expect(refusal(try token(environment: "Xcode")) == .localEnvironmentWithStoreChain(environment: "Xcode"))
     }

@@ -187,10 +187,10 @@ public struct JWSVerifier: Sendable {
             throw StoreProofError.untrustedRoot(found: found, trusted: trusted.subjectLine)
         }
         guard leaf.isIssued(by: intermediate) else {
-            throw StoreProofError.chainBroken(reason: "the leaf '\(leaf.subjectLine)' is not signed by the intermediate '\(intermediate.subjectLine)'")
+            throw StoreProofError.chainBroken(reason: "the leaf \(quoted(leaf.subjectLine)) is not signed by the intermediate \(quoted(intermediate.subjectLine))")
         }
         guard intermediate.isIssued(by: trusted) else {
-            throw StoreProofError.chainBroken(reason: "the intermediate '\(intermediate.subjectLine)' is not signed by the root '\(trusted.subjectLine)'")
+            throw StoreProofError.chainBroken(reason: "the intermediate \(quoted(intermediate.subjectLine)) is not signed by the root \(quoted(trusted.subjectLine))")
         }
         guard leaf.hasExtension(oid: StoreProofNames.appleLeafMarkerOID) else {
             throw StoreProofError.missingMarkerExtension(certificate: "leaf", oid: StoreProofNames.appleLeafMarkerOID)

@@ -33,10 +33,7 @@ final class X509Certificate {
     deinit { X509_free(handle) }
 
     /// The subject on one line, e.g. `CN=StoreKit Testing in Xcode, O=StoreKit Testing in Xcode`.
-    var subjectLine: String { Self.oneLine(X509_get_subject_name(handle)) }
-
-    /// The issuer on one line.
-    var issuerLine: String { Self.oneLine(X509_get_issuer_name(handle)) }
+    var subjectLine: String { oneLine(Self.printName(X509_get_subject_name(handle)), limit: 4096) }
 
     /// The subject's common name when there is exactly one, else nil.
     var commonName: String? {
@@ -121,7 +118,7 @@ final class X509Certificate {
     private static let nameFlags: UInt = UInt(ASN1_STRFLGS_ESC_2253 | ASN1_STRFLGS_ESC_CTRL | ASN1_STRFLGS_UTF8_CONVERT
         | ASN1_STRFLGS_DUMP_UNKNOWN | ASN1_STRFLGS_DUMP_DER) | UInt(XN_FLAG_SEP_CPLUS_SPC)
 
-    private static func oneLine(_ name: OpaquePointer?) -> String {
+    private static func printName(_ name: OpaquePointer?) -> String {
         guard let name, let bio = BIO_new(BIO_s_mem()) else { return "" }
         defer { BIO_free(bio) }
         guard X509_NAME_print_ex(bio, name, 0, nameFlags) >= 0 else {

@@ -333,6 +333,8 @@ import Testing
         #expect(refusal(noDate) == .missingField("signedDate"))
         let noId = try TestPKI.sign(header: TestPKI.header(x5c: chain.x5c), payload: #"{"environment":"Sandbox","signedDate":1718000000000,"bundleId":"com.example.birds","productId":"p"}"#, signer: chain.leaf)
         #expect(refusal(noId) == .missingField("transactionId"))
+        let emptyProduct = try TestPKI.sign(header: TestPKI.header(x5c: chain.x5c), payload: #"{"environment":"Sandbox","signedDate":1718000000000,"transactionId":"1","bundleId":"com.example.birds","productId":""}"#, signer: chain.leaf)
+        #expect(refusal(emptyProduct) == .invalidField(name: "productId", reason: "it is empty"))
         let badDate = try TestPKI.sign(header: TestPKI.header(x5c: chain.x5c), payload: #"{"environment":"Sandbox","signedDate":-5,"transactionId":"1","bundleId":"com.example.birds","productId":"p"}"#, signer: chain.leaf)
         #expect(refusal(badDate) == .invalidField(name: "signedDate", reason: "expected milliseconds since 1970 such as 1697679936049.7297"))
     }

@@ -95,7 +95,7 @@ public struct JWSVerifier: Sendable {
 
         let payload = try Self.jsonObject(payloadBytes, part: "payload")
         guard let fields = payload.objectValue else { throw StoreProofError.malformedJSON(part: "payload", detail: "not an object") }
-        let environmentText = try Self.string(fields, "environment") ?? { throw StoreProofError.missingField("environment") }()
+        guard let environmentText = try Self.string(fields, "environment") else { throw StoreProofError.missingField("environment") }
         guard let environment = AppleEnvironment(rawValue: environmentText) else {
             throw StoreProofError.unknownEnvironment(environmentText)
         }
@@ -119,9 +119,9 @@ public struct JWSVerifier: Sendable {
             break
         }
 
-        guard let transactionId = try Self.identifier(fields, "transactionId") else { throw StoreProofError.missingField("transactionId") }
-        guard let bundleId = try Self.string(fields, "bundleId") else { throw StoreProofError.missingField("bundleId") }
-        guard let productId = try Self.string(fields, "productId") else { throw StoreProofError.missingField("productId") }
+        let transactionId = try Self.required(Self.identifier(fields, "transactionId"), "transactionId")
+        let bundleId = try Self.required(Self.string(fields, "bundleId"), "bundleId")
+        let productId = try Self.required(Self.string(fields, "productId"), "productId")
         if let expectedBundleId, bundleId != expectedBundleId {
             throw StoreProofError.bundleIdMismatch(expected: expectedBundleId, found: bundleId)
         }
@@ -249,6 +249,12 @@ public struct JWSVerifier: Sendable {
             }
             return certificate
         }
+    }
+
+    private static func required(_ value: String?, _ name: String) throws -> String {
+        guard let value else { throw StoreProofError.missingField(name) }
+        guard !value.isEmpty else { throw StoreProofError.invalidField(name: name, reason: "it is empty") }
+        return value
     }
 
     private static func string(_ fields: [String: JSONValue], _ name: String) throws -> String? {

@@ -1,0 +1,81 @@
+import Evidence
+
+/// A StoreKit 2 signed transaction whose signature and certificate chain growcert verified.
+///
+/// `provenance` says what the signature proves: only `storeSignedSandbox`
+/// can certify. Identifiers are kept as text (a JSON number's literal text
+/// when the store wrote a number), dates keep their fractional milliseconds.
+public struct VerifiedAppleTransaction: Sendable, Equatable {
+    /// What signed the transaction: storeSignedSandbox, storeSignedProduction, xcodeLocal or emulatorSigned.
+    public let provenance: Provenance
+    /// The payload's `environment`.
+    public let environment: AppleEnvironment
+    /// `transactionId`.
+    public let transactionId: String
+    /// `originalTransactionId`, when present.
+    public let originalTransactionId: String?
+    /// `bundleId`, the app the transaction belongs to.
+    public let bundleId: String
+    /// `productId`.
+    public let productId: String
+    /// `type`, e.g. `Consumable` or `Auto-Renewable Subscription`.
+    public let type: String?
+    /// `purchaseDate`, when present.
+    public let purchaseDate: StoreTimestamp?
+    /// `signedDate`: certificate validity is checked at this instant.
+    public let signedDate: StoreTimestamp
+    /// `storefront`, the three-letter App Store country code.
+    public let storefront: String?
+    /// `price` in milliunits of `currency`, as its literal text.
+    public let price: String?
+    /// `currency`, ISO 4217.
+    public let currency: String?
+    /// `revocationDate`: present when Apple refunded or revoked the transaction.
+    public let revocationDate: StoreTimestamp?
+    /// `revocationReason` as its literal text (0 other, 1 app issue).
+    public let revocationReason: String?
+    /// `appAccountToken`, the UUID the app attached to the purchase.
+    public let appAccountToken: String?
+    /// Subject names of the `x5c` certificates, leaf first, one line each.
+    public let chainSubjects: [String]
+    /// Things a reviewer must know that do not refuse the transaction (e.g. a Production purchase).
+    public let warnings: [String]
+    /// The token exactly as verified.
+    public let jws: String
+    /// The decoded payload, numbers kept as their literal text.
+    public let payload: JSONValue
+
+    /// Whether this transaction can make a scenario CERTIFIED on its own provenance.
+    public var canCertify: Bool { provenance.canCertify }
+}
+
+extension VerifiedAppleTransaction {
+    /// The fields a report or `--json` output shows, dates in RFC 3339 with their millisecond text beside them.
+    ///
+    /// Leaves out `jws` and `payload`, which the evidence record keeps whole.
+    public var summary: JSONValue {
+        var fields: [String: JSONValue] = [
+            "provenance": .string(provenance.rawValue),
+            "canCertify": .bool(canCertify),
+            "environment": .string(environment.rawValue),
+            "transactionId": .string(transactionId),
+            "bundleId": .string(bundleId),
+            "productId": .string(productId),
+            "signedDate": .string(signedDate.rfc3339),
+            "signedDateMillis": .string(signedDate.millisecondsText),
+            "chainSubjects": .array(chainSubjects.map(JSONValue.string)),
+            "warnings": .array(warnings.map(JSONValue.string)),
+        ]
+        let optional: [(String, String?)] = [
+            ("originalTransactionId", originalTransactionId), ("type", type),
+            ("purchaseDate", purchaseDate?.rfc3339), ("purchaseDateMillis", purchaseDate?.millisecondsText),
+            ("storefront", storefront), ("currency", currency),
+            ("revocationDate", revocationDate?.rfc3339), ("revocationDateMillis", revocationDate?.millisecondsText),
+            ("appAccountToken", appAccountToken),
+        ]
+        for (key, value) in optional { if let value { fields[key] = .string(value) } }
+        if let price { fields["price"] = .number(price) }
+        if let revocationReason { fields["revocationReason"] = .number(revocationReason) }
+        return .object(fields)
+    }
+}

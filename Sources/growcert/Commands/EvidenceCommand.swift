@@ -8,27 +8,7 @@ enum EvidenceCommand {
     static let textLimit = 5 * 1_048_576
 
     static let all = [
-        Command(path: ["evidence", "add", "transaction"], summary: "record a store transaction",
-                options: [
-                    runOption,
-                    OptionSpec(name: "--store", value: "STORE", help: "apple or google (typed entry: provenance manual)"),
-                    OptionSpec(name: "--transaction-id", value: "T", help: "store transaction id (typed entry)"),
-                    OptionSpec(name: "--order-id", value: "O", help: "GrooveGrow order id"),
-                    OptionSpec(name: "--product-id", value: "P", help: "product id"),
-                ],
-                discussion: "A typed transaction has provenance 'manual' and can never certify a scenario.") { inv in
-            let store = try inv.openStore()
-            let storeName = try inv.required("--store")
-            _ = try Validate.choice(storeName, Evidence.Store.self, field: "store")
-            let transactionId = try inv.required("--transaction-id")
-            try Validate.nonEmpty(transactionId, field: "transaction id")
-            let details: JSONValue = ["store": .string(storeName), "transactionId": .string(transactionId), "orderId": .optional(inv.optional("--order-id")),
-                                      "productId": .optional(inv.optional("--product-id")), "source": "typed"]
-            let item = try store.addEvidence(NewEvidence(runId: try inv.required("--run"), type: .transaction, provenance: .manual, details: details))
-            if !inv.json { inv.progress("note: a typed transaction has provenance 'manual' and never certifies; record the store-signed JWS with --jws-file instead.") }
-            inv.printRecord(item.id, item.json)
-            return ExitCode.success
-        },
+        TransactionEvidenceCommand.command,
         Command(path: ["evidence", "add", "receipt"], summary: "record the server's receipt JSON for an order",
                 options: [
                     runOption,

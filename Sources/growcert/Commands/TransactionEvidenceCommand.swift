@@ -1,0 +1,104 @@
+import Evidence
+import Foundation
+import StoreProof
+
+extension StoreProofError: ServiceError {
+    var exitCode: Int32 { ExitCode.dataError }
+}
+
+/// `growcert evidence add transaction`: a store-signed App Store JWS, a Google Play purchase, or a typed entry.
+enum TransactionEvidenceCommand {
+    static let command = Command(
+        path: ["evidence", "add", "transaction"], summary: "record a store transaction (App Store JWS, Google Play purchase, or typed)",
+        options: [
+            EvidenceCommand.runOption,
+            OptionSpec(name: "--jws-file", value: "FILE", help: "App Store signed transaction (StoreKit 2 jwsRepresentation); - for stdin"),
+            OptionSpec(name: "--google-purchase-file", value: "FILE", help: "Play Developer API purchase JSON, or a voidedPurchases entry"),
+            OptionSpec(name: "--store", value: "STORE", help: "apple or google (typed entry, provenance manual)"),
+            OptionSpec(name: "--transaction-id", value: "T", help: "store transaction id (typed entry)"),
+            OptionSpec(name: "--order-id", value: "O", help: "GrooveGrow order id the transaction paid for"),
+            OptionSpec(name: "--product-id", value: "P", help: "product id (required with --google-purchase-file)"),
+        ],
+        discussion: """
+        With --jws-file the JWS is verified: ES256 signature, x5c chain to the embedded Apple Root CA - G3 with
+        Apple's marker OIDs, validity at the transaction's signedDate, and the bundle id equal to the campaign's
+        app id. Sandbox → store-signed-sandbox (certifying); Production → store-signed-production (flagged);
+        StoreKit Testing in Xcode → xcode-local; the growcert emulator → emulator-signed. Anything else is refused
+        (exit 65, nothing written) with the rule that failed.
+        Google Play purchase JSON carries no store signature: its provenance is manual.
+        A typed transaction (--store, --transaction-id) has provenance manual and never certifies.
+        """,
+        run: run)
+
+    static func run(_ inv: Invocation) async throws -> Int32 {
+        let modes = [inv.optional("--jws-file") != nil, inv.optional("--google-purchase-file") != nil, inv.optional("--transaction-id") != nil]
+        guard modes.filter({ $0 }).count == 1 else {
+            throw CLIError.usage("Give exactly one of --jws-file, --google-purchase-file, or --store with --transaction-id.", command: "evidence add transaction")
+        }
+        let store = try inv.openStore()
+        let run = try store.run(try inv.required("--run"))
+        let campaign = try store.campaign(run.campaignId)
+        let orderId = inv.optional("--order-id")
+        if let orderId { try Validate.nonEmpty(orderId, field: "order id") }
+        let new: NewEvidence
+        let proof: JSONValue
+        if let path = inv.optional("--jws-file") {
+            let bytes = try inv.readInput(path, limit: JWSVerifier.maximumTokenBytes + 4096)
+            let token = try JWSVerifier.token(fromFileContents: Data(bytes))
+            let verified = try JWSVerifier().verify(token, expectedBundleId: campaign.appId)
+            proof = verified.summary
+            var details = verified.summary.objectValue ?? [:]
+            details["store"] = "apple"
+            details["source"] = "jws"
+            details["orderId"] = .optional(orderId)
+            details["signedPayload"] = .string(verified.jws)
+            new = NewEvidence(runId: run.id, type: .transaction, provenance: verified.provenance, details: .object(details), signedPayloadKeys: ["signedPayload"])
+        } else if let path = inv.optional("--google-purchase-file") {
+            let productId = try inv.required("--product-id")
+            let bytes = try inv.readInput(path, limit: GooglePlayDocument.maximumBytes)
+            switch try GooglePlayDocument.parse(Data(bytes), expectedProductId: productId) {
+            case .purchase(let p):
+                proof = p.summary
+                var details = p.summary.objectValue ?? [:]
+                details["googleOrderId"] = .string(p.orderId)
+                details["transactionId"] = .string(p.orderId)
+                details["orderId"] = .optional(orderId)
+                details["store"] = "google"
+                details["source"] = "google"
+                if let token = p.purchaseToken { details["purchaseTokenSha256"] = .string(Digest.sha256Hex(token)) }
+                new = NewEvidence(runId: run.id, type: .transaction, provenance: p.provenance, details: .object(details))
+            case .voided(let entries):
+                guard !entries.isEmpty else { throw CLIError.data("The voided-purchases file '\(path)' lists no purchases. Nothing was written.") }
+                proof = .array(entries.map(\.summary))
+                let details: JSONValue = [
+                    "store": "google", "source": "google", "kind": "refund", "productId": .string(productId), "orderId": .optional(orderId),
+                    "transactionId": .string(entries[0].orderId), "voided": .array(entries.map(\.summary)),
+                    "note": .string(entries[0].note), "warnings": [],
+                ]
+                new = NewEvidence(runId: run.id, type: .transaction, provenance: .manual, details: details)
+            }
+        } else {
+            let storeName = try inv.required("--store")
+            _ = try Validate.choice(storeName, Evidence.Store.self, field: "store")
+            let transactionId = try inv.required("--transaction-id")
+            try Validate.nonEmpty(transactionId, field: "transaction id")
+            proof = ["provenance": "manual", "canCertify": false]
+            new = NewEvidence(runId: run.id, type: .transaction, provenance: .manual, details: [
+                "store": .string(storeName), "transactionId": .string(transactionId), "orderId": .optional(orderId),
+                "productId": .optional(inv.optional("--product-id")), "source": "typed",
+                "warnings": ["typed by a person with no store signature: provenance manual, never certifies"],
+            ])
+        }
+        let item = try store.addEvidence(new)
+        if inv.json {
+            var o = item.json.objectValue ?? [:]
+            o["proof"] = proof
+            inv.console.out(JSONValue.object(o).prettyText + "\n")
+        } else {
+            inv.console.out(item.id + "\n")
+            inv.progress("recorded \(item.id): provenance \(item.provenance.rawValue) (\(item.provenance.canCertify ? "can certify" : "never certifies"): \(item.provenance.explanation))")
+            for w in item.details["warnings"]?.arrayValue?.compactMap(\.stringValue) ?? [] { inv.progress("warning: \(w)") }
+        }
+        return ExitCode.success
+    }
+}

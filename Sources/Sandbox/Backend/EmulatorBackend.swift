@@ -212,7 +212,7 @@ public final class EmulatorBackend: @unchecked Sendable {
         }
         let storeKey = caller.credentialKey + "\n" + key
         if let stored = state.idempotency[storeKey] {
-            guard stored.method == request.method, stored.path == request.path, stored.body == request.body else {
+            guard stored.method == request.method, stored.path == request.path, stored.body == Self.canonicalBody(request.body) else {
                 throw APIFailure(.idempotencyConflict, "\(Wire.Header.idempotencyKey) '\(key)' was already used with a different request; use a new key.")
             }
             return stored.reply
@@ -224,9 +224,20 @@ public final class EmulatorBackend: @unchecked Sendable {
             reply = .failure(error)
         }
         if reply.status < 500 {
-            state.idempotency[storeKey] = .init(method: request.method, path: request.path, body: request.body, reply: reply)
+            state.idempotency[storeKey] = .init(method: request.method, path: request.path,
+                                                body: Self.canonicalBody(request.body), reply: reply)
         }
         return reply
+    }
+
+    /// The body with JSON object keys sorted, so that a client re-encoding the same request
+    /// (key order is not stable across JSON encoders) still counts as the same body.
+    /// Bodies that are not JSON are compared byte for byte.
+    private static func canonicalBody(_ body: Data) -> Data {
+        guard let object = try? JSONSerialization.jsonObject(with: body, options: [.fragmentsAllowed]),
+              let canonical = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .fragmentsAllowed])
+        else { return body }
+        return canonical
     }
 
     // MARK: Helpers shared by the endpoints

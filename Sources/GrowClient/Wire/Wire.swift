@@ -39,8 +39,8 @@ public enum Wire {
 
         /// Percent-escapes an identifier for use as one path segment.
         public static func escape(_ segment: String) -> String {
-            var allowed = CharacterSet.alphanumerics
-            allowed.insert(charactersIn: "-._~")
+            // RFC 3986 unreserved characters only (ASCII): `alphanumerics` would let non-ASCII letters through.
+            let allowed = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
             return segment.addingPercentEncoding(withAllowedCharacters: allowed) ?? segment
         }
     }

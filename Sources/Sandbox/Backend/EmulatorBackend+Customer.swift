@@ -26,8 +26,8 @@ extension EmulatorBackend {
         for step in runToken.steps {
             let orderId = counters.make("o_")
             state.orders[orderId] = EmulatorState.Order(orderId: orderId, customerId: customerId, step: step,
-                                                        status: Vocabulary.OrderStatus.created)
-            steps.append(WireFunnelStep(stepId: counters.make("s_"), kind: Vocabulary.nativePurchase,
+                                                        status: WireVocabulary.OrderStatus.created)
+            steps.append(WireFunnelStep(stepId: counters.make("s_"), kind: WireVocabulary.nativePurchase,
                                         store: step.store, productId: step.productId, orderId: orderId))
         }
         return .json(201, WireFunnel(funnelId: counters.make("f_"), customerId: customerId, steps: steps))
@@ -39,14 +39,14 @@ extension EmulatorBackend {
         let presentedId: String
         let verdict: Result<String, Rejection>
         switch submission.store {
-        case Vocabulary.Store.apple:
+        case WireVocabulary.Store.apple:
             guard let transactionId = submission.transactionId, !transactionId.isEmpty,
                   let jws = submission.signedTransaction, !jws.isEmpty else {
                 throw APIFailure(.invalidRequest, "An Apple receipt needs 'transactionId' and 'signedTransaction'.")
             }
             presentedId = transactionId
             verdict = verifyApple(order: order, transactionId: transactionId, jws: jws)
-        case Vocabulary.Store.google:
+        case WireVocabulary.Store.google:
             guard let productId = submission.productId, !productId.isEmpty,
                   let token = submission.purchaseToken, !token.isEmpty else {
                 throw APIFailure(.invalidRequest, "A Google receipt needs 'productId' and 'purchaseToken'.")
@@ -54,18 +54,18 @@ extension EmulatorBackend {
             presentedId = token
             verdict = verifyGoogle(order: order, productId: productId, purchaseToken: token)
         default:
-            throw APIFailure(.invalidRequest, "'store' must be '\(Vocabulary.Store.apple)' or '\(Vocabulary.Store.google)'.")
+            throw APIFailure(.invalidRequest, "'store' must be '\(WireVocabulary.Store.apple)' or '\(WireVocabulary.Store.google)'.")
         }
         switch verdict {
         case .success(let transactionKey):
             let delivery = deliver(orderId: orderId, transactionKey: transactionKey)
             return .json(delivery.newlyGranted ? 201 : 200,
                          WireReceiptResult(orderId: orderId, receiptId: delivery.receiptId,
-                                           status: Vocabulary.ReceiptResult.delivered, rejectReason: nil))
+                                           status: WireVocabulary.ReceiptResult.delivered, rejectReason: nil))
         case .failure(let rejection):
             let receiptId = reject(orderId: orderId, transactionId: presentedId, reason: rejection.reason)
             return .json(201, WireReceiptResult(orderId: orderId, receiptId: receiptId,
-                                                status: Vocabulary.ReceiptResult.rejected, rejectReason: rejection.reason))
+                                                status: WireVocabulary.ReceiptResult.rejected, rejectReason: rejection.reason))
         }
     }
 
@@ -76,20 +76,20 @@ extension EmulatorBackend {
 
     func ledger(customerId: String, query: [String: String]) throws(APIFailure) -> Reply {
         var limit = Wire.defaultLedgerLimit
-        if let text = query[Vocabulary.Query.limit] {
+        if let text = query[WireVocabulary.Query.limit] {
             guard let value = Int(text), (1...Wire.maxLedgerLimit).contains(value) else {
-                throw APIFailure(.invalidRequest, "'\(Vocabulary.Query.limit)' must be a whole number from 1 to \(Wire.maxLedgerLimit).")
+                throw APIFailure(.invalidRequest, "'\(WireVocabulary.Query.limit)' must be a whole number from 1 to \(Wire.maxLedgerLimit).")
             }
             limit = value
         }
         var after: String?
-        if let text = query[Vocabulary.Query.after] {
+        if let text = query[WireVocabulary.Query.after] {
             guard !text.isEmpty, text.count <= 40, text.allSatisfy({ $0.isASCII && $0.isNumber }) else {
-                throw APIFailure(.invalidRequest, "'\(Vocabulary.Query.after)' must be a ledger eventId (digits only).")
+                throw APIFailure(.invalidRequest, "'\(WireVocabulary.Query.after)' must be a ledger eventId (digits only).")
             }
             after = text
         }
-        let orderFilter = query[Vocabulary.Query.orderId]
+        let orderFilter = query[WireVocabulary.Query.orderId]
         if let orderFilter, let order = state.orders[orderFilter], order.customerId != customerId {
             throw APIFailure(.forbidden, "Order '\(orderFilter)' belongs to another customer.")
         }
@@ -117,7 +117,7 @@ extension EmulatorBackend {
             }
             seen.insert(transaction.transactionId)
             let verdict: Result<String, Rejection>
-            if transaction.store == Vocabulary.Store.apple {
+            if transaction.store == WireVocabulary.Store.apple {
                 if let jws = transaction.signedTransaction {
                     verdict = verifyApple(order: order, transactionId: transaction.transactionId, jws: jws)
                 } else if request.synchronizeStore {
@@ -132,11 +132,11 @@ extension EmulatorBackend {
             case .success(let key):
                 let delivery = deliver(orderId: order.orderId, transactionKey: key)
                 recovered.append(WireRecoveredOrder(orderId: order.orderId, receiptId: delivery.receiptId,
-                                                    status: Vocabulary.ReceiptResult.delivered, newlyGranted: delivery.newlyGranted))
+                                                    status: WireVocabulary.ReceiptResult.delivered, newlyGranted: delivery.newlyGranted))
             case .failure(let rejection):
                 let receiptId = reject(orderId: order.orderId, transactionId: transaction.transactionId, reason: rejection.reason)
                 recovered.append(WireRecoveredOrder(orderId: order.orderId, receiptId: receiptId,
-                                                    status: Vocabulary.ReceiptResult.rejected, newlyGranted: false))
+                                                    status: WireVocabulary.ReceiptResult.rejected, newlyGranted: false))
             }
         }
         if request.synchronizeStore {
@@ -146,7 +146,7 @@ extension EmulatorBackend {
                       order.customerId == customerId, !purchase.refunded else { continue }
                 let delivery = deliver(orderId: order.orderId, transactionKey: key)
                 recovered.append(WireRecoveredOrder(orderId: order.orderId, receiptId: delivery.receiptId,
-                                                    status: Vocabulary.ReceiptResult.delivered, newlyGranted: delivery.newlyGranted))
+                                                    status: WireVocabulary.ReceiptResult.delivered, newlyGranted: delivery.newlyGranted))
             }
         }
         return .json(200, WireRecoverResult(recovered: recovered))
@@ -167,8 +167,8 @@ extension EmulatorBackend {
     func wireOrder(_ order: EmulatorState.Order) -> WireOrder {
         let receipts = order.receiptIds.compactMap { state.receipts[$0] }.map { receipt in
             WireOrderReceipt(receiptId: receipt.receiptId, transactionId: receipt.transactionId,
-                             status: receipt.verified ? Vocabulary.ReceiptStatus.verified : Vocabulary.ReceiptStatus.rejected,
-                             verifiedAt: receipt.verifiedAt.map(RFC3339.format), storeEnvironment: Vocabulary.storeEnvironment)
+                             status: receipt.verified ? WireVocabulary.ReceiptStatus.verified : WireVocabulary.ReceiptStatus.rejected,
+                             verifiedAt: receipt.verifiedAt.map(RFC3339.format), storeEnvironment: WireVocabulary.storeEnvironment)
         }
         return WireOrder(orderId: order.orderId, customerId: order.customerId, productId: order.step.productId,
                          store: order.step.store, status: order.status, receipts: receipts, ledgerEventIds: order.ledgerEventIds)

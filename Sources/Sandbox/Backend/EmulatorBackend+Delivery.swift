@@ -11,7 +11,7 @@ struct Rejection: Error {
 extension EmulatorBackend {
     /// The transaction key when `jws` is this emulator's signature over this order's transaction.
     func verifyApple(order: EmulatorState.Order, transactionId: String, jws: String) -> Result<String, Rejection> {
-        guard order.step.store == Vocabulary.Store.apple else {
+        guard order.step.store == WireVocabulary.Store.apple else {
             return .failure(Rejection("Order \(order.orderId) is a \(order.step.store) order, not an Apple one."))
         }
         guard let payload = signer.verify(jws) else {
@@ -31,7 +31,7 @@ extension EmulatorBackend {
 
     /// The transaction key when `purchaseToken` is a token this emulator issued for this order.
     func verifyGoogle(order: EmulatorState.Order, productId: String, purchaseToken: String) -> Result<String, Rejection> {
-        guard order.step.store == Vocabulary.Store.google else {
+        guard order.step.store == WireVocabulary.Store.google else {
             return .failure(Rejection("Order \(order.orderId) is a \(order.step.store) order, not a Google one."))
         }
         guard productId == order.step.productId else {
@@ -66,28 +66,28 @@ extension EmulatorBackend {
         state.receiptByTransaction[transactionKey] = receiptId
 
         let eventId = counters.eventId()
-        state.ledger.append(WireLedgerEntry(eventId: eventId, customerId: order.customerId, kind: Vocabulary.LedgerKind.grant,
-                                            orderId: orderId, receiptId: receiptId, currency: Vocabulary.points,
+        state.ledger.append(WireLedgerEntry(eventId: eventId, customerId: order.customerId, kind: WireVocabulary.LedgerKind.grant,
+                                            orderId: orderId, receiptId: receiptId, currency: WireVocabulary.points,
                                             amount: order.step.points, occurredAt: RFC3339.format(now)))
         var customer = state.customers[order.customerId] ?? EmulatorState.Customer()
         addToBalance(&customer, customerId: order.customerId, amount: order.step.points)
         if !order.step.tier.isEmpty {
             let expiresAt = RFC3339.format(now.addingTimeInterval(Self.subscriptionPeriod))
             if let index = customer.memberships.firstIndex(where: { $0.customerId == order.customerId && $0.tier == order.step.tier }) {
-                customer.memberships[index].status = Vocabulary.MembershipStatus.active
+                customer.memberships[index].status = WireVocabulary.MembershipStatus.active
                 customer.memberships[index].expiresAt = expiresAt
                 order.membershipId = customer.memberships[index].membershipId
             } else {
                 let membershipId = counters.make("m_")
                 customer.memberships.append(WireMembership(membershipId: membershipId, customerId: order.customerId,
-                                                           tier: order.step.tier, status: Vocabulary.MembershipStatus.active,
+                                                           tier: order.step.tier, status: WireVocabulary.MembershipStatus.active,
                                                            expiresAt: expiresAt))
                 order.membershipId = membershipId
             }
         }
         state.customers[order.customerId] = customer
 
-        order.status = Vocabulary.OrderStatus.delivered
+        order.status = WireVocabulary.OrderStatus.delivered
         order.receiptIds.append(receiptId)
         order.ledgerEventIds.append(eventId)
         order.grantEventId = eventId
@@ -111,12 +111,12 @@ extension EmulatorBackend {
         guard !purchase.refunded else { return order }
         purchase.refunded = true
         state.purchases[transactionKey] = purchase
-        order.status = Vocabulary.OrderStatus.refunded
+        order.status = WireVocabulary.OrderStatus.refunded
 
         if let grantId = order.grantEventId, let grant = state.ledger.first(where: { $0.eventId == grantId }) {
             let eventId = counters.eventId()
             let refundAmount = grant.amount.negated
-            state.ledger.append(WireLedgerEntry(eventId: eventId, customerId: order.customerId, kind: Vocabulary.LedgerKind.refund,
+            state.ledger.append(WireLedgerEntry(eventId: eventId, customerId: order.customerId, kind: WireVocabulary.LedgerKind.refund,
                                                 orderId: order.orderId, receiptId: grant.receiptId, currency: grant.currency,
                                                 amount: refundAmount, occurredAt: RFC3339.format(clock.now())))
             order.ledgerEventIds.append(eventId)
@@ -124,7 +124,7 @@ extension EmulatorBackend {
             addToBalance(&customer, customerId: order.customerId, amount: refundAmount)
             if let membershipId = order.membershipId,
                let index = customer.memberships.firstIndex(where: { $0.membershipId == membershipId }) {
-                customer.memberships[index].status = Vocabulary.MembershipStatus.revoked
+                customer.memberships[index].status = WireVocabulary.MembershipStatus.revoked
             }
             state.customers[order.customerId] = customer
         }
@@ -133,10 +133,10 @@ extension EmulatorBackend {
     }
 
     private func addToBalance(_ customer: inout EmulatorState.Customer, customerId: String, amount: ExactDecimal) {
-        if let index = customer.balances.firstIndex(where: { $0.customerId == customerId && $0.currency == Vocabulary.points }) {
+        if let index = customer.balances.firstIndex(where: { $0.customerId == customerId && $0.currency == WireVocabulary.points }) {
             customer.balances[index].amount = DecimalMath.add(customer.balances[index].amount, amount)
         } else {
-            customer.balances.append(WireBalance(customerId: customerId, currency: Vocabulary.points, amount: amount))
+            customer.balances.append(WireBalance(customerId: customerId, currency: WireVocabulary.points, amount: amount))
         }
     }
 

@@ -53,8 +53,8 @@ extension EmulatorBackend {
             throw APIFailure(.invalidRequest, "A run token needs 1 to 50 steps.")
         }
         for (index, step) in request.steps.enumerated() {
-            guard step.store == Vocabulary.Store.apple || step.store == Vocabulary.Store.google else {
-                throw APIFailure(.invalidRequest, "steps[\(index)].store must be '\(Vocabulary.Store.apple)' or '\(Vocabulary.Store.google)'.")
+            guard step.store == WireVocabulary.Store.apple || step.store == WireVocabulary.Store.google else {
+                throw APIFailure(.invalidRequest, "steps[\(index)].store must be '\(WireVocabulary.Store.apple)' or '\(WireVocabulary.Store.google)'.")
             }
             guard Self.isValidIdentifier(step.productId) else {
                 throw APIFailure(.invalidRequest, "steps[\(index)].productId must be 1 to 128 visible ASCII characters without '/'.")
@@ -81,7 +81,7 @@ extension EmulatorBackend {
         }
         let key: String
         let wire: WireEmulatorPurchase
-        if order.step.store == Vocabulary.Store.apple {
+        if order.step.store == WireVocabulary.Store.apple {
             key = counters.transactionId()
             let jws: String
             do {
@@ -98,8 +98,8 @@ extension EmulatorBackend {
                                                       productId: order.step.productId, wire: wire)
         state.purchaseOrder.append(key)
         order.transactionKey = key
-        if order.status == Vocabulary.OrderStatus.created {
-            order.status = Vocabulary.OrderStatus.pending
+        if order.status == WireVocabulary.OrderStatus.created {
+            order.status = WireVocabulary.OrderStatus.pending
         }
         state.orders[order.orderId] = order
         return .json(201, wire)

@@ -59,8 +59,8 @@ public final class EmulatorBackend: @unchecked Sendable {
 
     private static func finish(_ reply: Reply, delay: Int) -> HTTPServerResponse {
         var headers: [(name: String, value: String)] = [
-            (Wire.Header.contentType, Vocabulary.jsonMediaType),
-            (Wire.Header.sandboxKind, Vocabulary.sandboxKind),
+            (Wire.Header.contentType, WireVocabulary.jsonMediaType),
+            (Wire.Header.sandboxKind, WireVocabulary.sandboxKind),
         ]
         headers.append(contentsOf: reply.headers)
         return HTTPServerResponse(status: reply.status, headers: headers, body: reply.body, delayMilliseconds: delay)
@@ -159,7 +159,7 @@ public final class EmulatorBackend: @unchecked Sendable {
     private static func bearer(_ value: String?) -> String? {
         guard let value = value?.trimmingCharacters(in: .whitespaces) else { return nil }
         let parts = value.split(separator: " ", maxSplits: 1)
-        guard parts.count == 2, parts[0].caseInsensitiveCompare(Vocabulary.bearer) == .orderedSame else { return nil }
+        guard parts.count == 2, parts[0].caseInsensitiveCompare(WireVocabulary.bearer) == .orderedSame else { return nil }
         let credential = parts[1].trimmingCharacters(in: .whitespaces)
         return credential.isEmpty ? nil : credential
     }
@@ -169,7 +169,7 @@ public final class EmulatorBackend: @unchecked Sendable {
         switch credential {
         case .server:
             guard let presented, Self.sameSecret(presented, serverKey) else {
-                throw APIFailure(.serverKeyInvalid, "A valid server key is required: send 'Authorization: \(Vocabulary.bearer) \(Wire.serverKeyPrefix)…'.")
+                throw APIFailure(.serverKeyInvalid, "A valid server key is required: send 'Authorization: \(WireVocabulary.bearer) \(Wire.serverKeyPrefix)…'.")
             }
             return Caller(customerId: nil, credentialKey: "server")
         case .customer:
@@ -187,7 +187,7 @@ public final class EmulatorBackend: @unchecked Sendable {
 
     private func customerToken(_ token: String?) throws(APIFailure) -> EmulatorState.Token {
         guard let token, let record = state.tokens[token] else {
-            throw APIFailure(.tokenInvalid, "A valid customer token is required: send 'Authorization: \(Vocabulary.bearer) <customerToken>'.")
+            throw APIFailure(.tokenInvalid, "A valid customer token is required: send 'Authorization: \(WireVocabulary.bearer) <customerToken>'.")
         }
         guard clock.now() < record.expiresAt else {
             throw APIFailure(.tokenExpired, "The customer token expired at \(RFC3339.format(record.expiresAt)); issue a new one.")

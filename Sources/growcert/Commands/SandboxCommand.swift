@@ -1,0 +1,96 @@
+import Evidence
+import Foundation
+import Sandbox
+
+extension SandboxError: ServiceError {
+    var exitCode: Int32 {
+        switch self {
+        case .invalidConfiguration: return ExitCode.usage
+        case .bindFailed, .serverStartFailed, .alreadyStarted: return ExitCode.unavailable
+        case .crypto: return ExitCode.software
+        }
+    }
+}
+
+/// `growcert sandbox serve`: the local emulator of the GrooveGrow Sandbox, until Ctrl-C.
+enum SandboxCommand {
+    static let all = [
+        Command(path: ["sandbox", "serve"], summary: "serve the local Sandbox emulator on 127.0.0.1 (never certifying)",
+                options: [
+                    OptionSpec(name: "--port", value: "N", help: "port on 127.0.0.1 (default 0: any free port, printed)"),
+                    OptionSpec(name: "--project", value: "UUID", help: "the project (App UUID) it serves (default: random, printed)"),
+                    OptionSpec(name: "--server-key", value: "KEY", help: "its server key, gg_sk_… (default: random, printed)"),
+                    OptionSpec(name: "--bundle-id", value: "ID", help: "bundle id in its signed purchases (default com.example.app)"),
+                ],
+                discussion: """
+                Implements the whole GrooveGrow Sandbox v1 contract in memory, including the /_emulator controls.
+                Every response carries 'GrooveGrow-Sandbox-Kind: emulator', and its store purchases are signed by its
+                own key with environment 'Emulator': evidence from it is recorded as live-emulator / emulator-signed and
+                never certifies. Stop it with Ctrl-C.
+                """) { inv in
+            let port = try inv.optional("--port").map { v -> UInt16 in
+                guard let p = UInt16(v) else { throw CLIError.usage("--port takes a number from 0 to 65535.", command: "sandbox serve") }
+                return p
+            } ?? 0
+            let project = try inv.optional("--project").map { v -> UUID in
+                guard let u = UUID(uuidString: v) else { throw CLIError.usage("--project takes a UUID, e.g. 3f2b8c1e-5d4a-4e7b-9c1d-2a6f8e0b7c55.", command: "sandbox serve") }
+                return u
+            }
+            let emulator = try SandboxEmulator(configuration: SandboxConfiguration(
+                projectId: project, serverKey: inv.optional("--server-key"), port: port, bundleId: inv.optional("--bundle-id") ?? "com.example.app"))
+            let url = try emulator.start()
+            let info: JSONValue = ["baseUrl": .string(url.absoluteString), "project": .string(emulator.projectId.uuidString.lowercased()),
+                                   "serverKey": .string(emulator.serverKey), "kind": "emulator"]
+            if inv.json {
+                inv.console.out(info.canonicalText + "\n")
+            } else {
+                inv.console.out("""
+                growcert Sandbox emulator (not certifying) listening on \(url.absoluteString)
+                  project     \(emulator.projectId.uuidString.lowercased())
+                  server key  \(emulator.serverKey)   (export GROWCERT_SERVER_KEY=… to run checks against it)
+                Press Ctrl-C to stop.
+
+                """)
+            }
+            await SignalWaiter.waitForInterrupt()
+            emulator.stop()
+            inv.progress("emulator stopped")
+            return ExitCode.success
+        },
+    ]
+}
+
+/// Suspends until SIGINT or SIGTERM arrives.
+enum SignalWaiter {
+    static func waitForInterrupt() async {
+        signal(SIGINT, SIG_IGN)
+        signal(SIGTERM, SIG_IGN)
+        let box = SignalSources()
+        await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
+            box.start(signals: [SIGINT, SIGTERM]) { c.resume() }
+        }
+    }
+}
+
+/// Holds the dispatch sources while waiting; resumes its continuation once.
+private final class SignalSources: @unchecked Sendable {
+    // @unchecked: `sources` and `fired` are touched only on `queue`.
+    private let queue = DispatchQueue(label: "growcert.signals")
+    private var sources: [DispatchSourceSignal] = []
+    private var fired = false
+
+    func start(signals: [Int32], onFirst: @escaping @Sendable () -> Void) {
+        queue.sync {
+            for s in signals {
+                let source = DispatchSource.makeSignalSource(signal: s, queue: queue)
+                source.setEventHandler { [unowned self] in
+                    guard !self.fired else { return }
+                    self.fired = true
+                    onFirst()
+                }
+                source.resume()
+                sources.append(source)
+            }
+        }
+    }
+}

@@ -114,7 +114,8 @@ extension EvidenceStore {
     /// The evidence item with this id.
     public func evidenceItem(_ id: String) throws -> EvidenceItem {
         guard let r = try read({ try db.query("SELECT \(Self.evidenceColumns) FROM evidence WHERE id=?", [.text(id.lowercased())]).first }) else {
-            throw EvidenceError.unknown(what: "evidence item", value: id, known: [])
+            let recent = try read { try db.query("SELECT id FROM evidence ORDER BY seq DESC LIMIT 10").map { $0.string(0) } }
+            throw EvidenceError.unknown(what: "evidence item", value: id, known: recent)
         }
         return Self.evidence(r)
     }

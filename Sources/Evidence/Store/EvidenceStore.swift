@@ -65,11 +65,11 @@ public final class EvidenceStore {
             guard try db.scalarInt("PRAGMA application_id") == Schema.applicationId else {
                 throw EvidenceError.notAnEvidenceDatabase(path: path)
             }
-            try db.configure()
             let version = try db.userVersion
             if version > Schema.currentVersion {
                 throw EvidenceError.databaseTooNew(path: path, found: version, supported: Schema.currentVersion)
             }
+            try db.configure()
             try migrate(db, path: path, upTo: target)
             return try EvidenceStore(path: path, db: db, clock: clock, actor: actor)
         }
@@ -129,6 +129,7 @@ public final class EvidenceStore {
     /// `build` receives the new entry's sequence number and time and returns its payload.
     @discardableResult
     func append(_ kind: JournalKind, _ build: (Int64, String) throws -> JSONValue) throws -> (seq: Int64, at: String, payload: JSONValue) {
+        try Validate.noSecrets([("actor", actor)])
         let head = try db.query("SELECT seq, hash FROM journal ORDER BY seq DESC LIMIT 1").first
         let seq = (head?.int(0) ?? 0) + 1
         let prev = head?.text(1) ?? Chain.genesis

@@ -115,7 +115,7 @@ struct CLI {
     /// The one place errors become messages and exit codes.
     static func describe(_ error: Error) -> (String, Int32) {
         switch error {
-        case let e as CLIError: return (e.description, e.exitCode)
+        case let e as CLIError: return (SecretScanner.redact(e.description), e.exitCode)
         case let e as EvidenceError: return (e.description, e.exitCode)
         case let e as SQLiteError: return (EvidenceError.storage(e, path: "the database").description, EvidenceError.storage(e, path: "").exitCode)
         case let e as ServiceError: return (e.description, e.exitCode)

@@ -1,0 +1,184 @@
+import Foundation
+import Testing
+@testable import Evidence
+
+@Suite("Schema versions and foreign files")
+struct SchemaTests {
+    @Test("A version-1 database is migrated forward on open and verifies after new records")
+    func versionOneIsMigrated() throws {
+        try withTempDir { dir in
+            let path = dir.appendingPathComponent("v1.sqlite").path
+            try EvidenceStore.createForTesting(at: path, schemaVersion: 1)
+            #expect(try rawScalar(path, "PRAGMA user_version") == "1")
+            #expect(try rawScalar(path, "SELECT COUNT(*) FROM sqlite_master WHERE name = 'reports'") == "0")
+
+            let store = try EvidenceStore.open(at: path, actor: "qa", clock: fixedClock)
+            #expect(try rawScalar(path, "PRAGMA user_version") == String(EvidenceStore.schemaVersion))
+            #expect(try rawScalar(path, "SELECT COUNT(*) FROM sqlite_master WHERE name IN ('reports', 'signoffs')") == "2")
+            #expect(try rawScalar(path, "PRAGMA application_id") == String(Schema.applicationId))
+
+            let c = try store.createCampaign(newCampaign())
+            _ = try store.addDevice(NewDevice(campaignId: c.id, label: "sim", kind: "simulator", platform: "ios", model: "iPhone 16", osVersion: "18.2"))
+            let r = try store.startRun(NewRun(campaignId: c.id, scenario: "first-connect", deviceLabel: "sim", accountLabel: nil, tester: "Ann"))
+            _ = try store.addEvidence(note(r.id, "after the migration"))
+            let result = try store.verify()
+            #expect(result.ok, "\(result.problems)")
+            #expect(result.entries == 4)
+        }
+    }
+
+    @Test("A database migrated to the current version opens again without change")
+    func reopeningIsStable() throws {
+        try withTempDir { dir in
+            let path = dir.appendingPathComponent("v1.sqlite").path
+            try EvidenceStore.createForTesting(at: path, schemaVersion: 1)
+            _ = try EvidenceStore.open(at: path, actor: "qa")
+            let schema = try rawQuery(path, "SELECT type, name, sql FROM sqlite_master ORDER BY name")
+            _ = try EvidenceStore.open(at: path, actor: "qa")
+            #expect(try rawQuery(path, "SELECT type, name, sql FROM sqlite_master ORDER BY name") == schema)
+            // A freshly created database has the same schema as a migrated one.
+            let fresh = try makeStore(in: dir, name: "fresh.sqlite")
+            #expect(try rawQuery(fresh.path, "SELECT type, name, sql FROM sqlite_master ORDER BY name") == schema)
+        }
+    }
+
+    @Test("A database from a newer growcert is refused with databaseTooNew and left byte-identical")
+    func newerDatabaseIsRefused() throws {
+        try withTempDir { dir in
+            let path = try populatedDatabase(in: dir)
+            let newer = EvidenceStore.schemaVersion + 1
+            try rawExecute(path, "PRAGMA user_version = \(newer)")
+            let before = fileDigest(path)
+            let error = #expect(throws: EvidenceError.self) { try EvidenceStore.open(at: path, actor: "qa") }
+            #expect(error == .databaseTooNew(path: path, found: newer, supported: EvidenceStore.schemaVersion))
+            #expect(error?.description == "The database '\(path)' has schema version \(newer), but this growcert supports up to \(EvidenceStore.schemaVersion). Use a newer growcert; nothing was changed.")
+            #expect(fileDigest(path) == before)
+            #expect(try rawScalar(path, "PRAGMA user_version") == String(newer))
+            // create() on it is refused the same way rather than overwriting it.
+            #expect(throws: EvidenceError.databaseTooNew(path: path, found: newer, supported: EvidenceStore.schemaVersion)) {
+                _ = try EvidenceStore.create(at: path, actor: "qa")
+            }
+            #expect(fileDigest(path) == before)
+        }
+    }
+
+    @Test("A newer database in rollback-journal mode is refused without being switched to WAL")
+    func newerDatabaseKeepsItsJournalMode() throws {
+        try withTempDir { dir in
+            let path = try populatedDatabase(in: dir)
+            try rawExecute(path, "PRAGMA journal_mode = DELETE; PRAGMA user_version = \(EvidenceStore.schemaVersion + 1)")
+            #expect(try rawScalar(path, "PRAGMA journal_mode") == "delete")
+            let before = fileDigest(path)
+            #expect(throws: EvidenceError.self) { try EvidenceStore.open(at: path, actor: "qa") }
+            #expect(try rawScalar(path, "PRAGMA journal_mode") == "delete")
+            #expect(fileDigest(path) == before)
+        }
+    }
+
+    @Test("Another application's SQLite file is refused, unchanged and not switched to WAL")
+    func foreignSQLiteFileIsRefused() throws {
+        try withTempDir { dir in
+            let path = dir.appendingPathComponent("app.db").path
+            try {
+                let c = try Connection(path: path, create: true)
+                try c.execute("CREATE TABLE notes(id INTEGER PRIMARY KEY, body TEXT); INSERT INTO notes(body) VALUES ('mine')")
+            }()
+            #expect(try rawScalar(path, "PRAGMA journal_mode") == "delete")
+            let before = fileDigest(path)
+            let error = #expect(throws: EvidenceError.self) { try EvidenceStore.open(at: path, actor: "qa") }
+            #expect(error == .notAnEvidenceDatabase(path: path))
+            #expect(error?.description == "'\(path)' is not a growcert evidence database. Check the --db path; growcert never writes into other files.")
+            #expect(throws: EvidenceError.notAnEvidenceDatabase(path: path)) { _ = try EvidenceStore.create(at: path, actor: "qa") }
+            #expect(fileDigest(path) == before)
+            #expect(try rawScalar(path, "PRAGMA journal_mode") == "delete")
+            #expect(!FileManager.default.fileExists(atPath: path + "-wal"))
+            #expect(try rawScalar(path, "SELECT body FROM notes") == "mine")
+        }
+    }
+
+    @Test("A file that is not SQLite at all is refused and left alone")
+    func nonSQLiteFileIsRefused() throws {
+        try withTempDir { dir in
+            let path = dir.appendingPathComponent("notes.txt").path
+            let text = Data(String(repeating: "just some text, not a database\n", count: 200).utf8)
+            #expect(FileManager.default.createFile(atPath: path, contents: text))
+            #expect(throws: EvidenceError.notAnEvidenceDatabase(path: path)) { _ = try EvidenceStore.open(at: path, actor: "qa") }
+            #expect(throws: EvidenceError.notAnEvidenceDatabase(path: path)) { _ = try EvidenceStore.create(at: path, actor: "qa") }
+            #expect(FileManager.default.contents(atPath: path) == text)
+        }
+    }
+
+    @Test("A growcert-marked database without its hashing key is refused")
+    func databaseWithoutKeyIsRefused() throws {
+        try withTempDir { dir in
+            let path = try populatedDatabase(in: dir)
+            try rawExecute(path, "DELETE FROM meta WHERE key = 'hmac_key'")
+            #expect(throws: EvidenceError.notAnEvidenceDatabase(path: path)) { _ = try EvidenceStore.open(at: path, actor: "qa") }
+        }
+    }
+
+    @Test("A new database is created in WAL mode with the growcert application id")
+    func newDatabaseIsMarked() throws {
+        try withTempDir { dir in
+            let store = try makeStore(in: dir)
+            #expect(try rawScalar(store.path, "PRAGMA journal_mode") == "wal")
+            #expect(try rawScalar(store.path, "PRAGMA application_id") == String(0x4752_4F57))
+            #expect(try rawScalar(store.path, "PRAGMA user_version") == String(EvidenceStore.schemaVersion))
+        }
+    }
+}
+
+@Suite("Concurrent writers")
+struct ConcurrencyTests {
+    @Test("Several stores on one file, each on its own thread, all append; every entry is present and the chain verifies")
+    func concurrentStoresAllAppend() throws {
+        try withTempDir { dir in
+            let path = try seeded(in: dir).path
+            let threads = 4, perThread = 25
+            let errors = Collector<String>()
+            let ids = Collector<String>()
+            onThreads(threads) { t in
+                do {
+                    let store = try EvidenceStore.open(at: path, actor: "writer-\(t)")
+                    for i in 0..<perThread { ids.append(try store.addEvidence(note("r1", "writer \(t) note \(i)")).id) }
+                } catch {
+                    errors.append("\(error)")
+                }
+            }
+            #expect(errors.all.isEmpty)
+            #expect(Set(ids.all).count == threads * perThread)
+            let store = try EvidenceStore.open(at: path, actor: "auditor")
+            let items = try store.evidence(runId: "r1")
+            #expect(items.count == threads * perThread)
+            let texts = Set(items.compactMap { $0.details["text"]?.stringValue })
+            for t in 0..<threads { for i in 0..<perThread { #expect(texts.contains("writer \(t) note \(i)")) } }
+            #expect(items.map(\.id) == (1...(threads * perThread)).map { "e\($0)" })
+            #expect(try store.journalCount() == 5 + threads * perThread)
+            let result = try store.verify()
+            #expect(result.ok, "\(result.problems)")
+        }
+    }
+
+    @Test("Two stores finishing the same run at once: exactly one succeeds, the other is refused")
+    func concurrentFinishesConflict() throws {
+        try withTempDir { dir in
+            let path = try seeded(in: dir).path
+            let outcomes = Collector<String>()
+            onThreads(2) { t in
+                do {
+                    let store = try EvidenceStore.open(at: path, actor: "writer-\(t)")
+                    _ = try store.finishRun(id: "r1", outcome: t == 0 ? "pass" : "fail", note: nil)
+                    outcomes.append("ok")
+                } catch let e as EvidenceError {
+                    if case .conflict = e { outcomes.append("conflict") } else { outcomes.append("\(e)") }
+                } catch {
+                    outcomes.append("\(error)")
+                }
+            }
+            #expect(outcomes.all.sorted() == ["conflict", "ok"])
+            let store = try EvidenceStore.open(at: path, actor: "auditor")
+            #expect(try store.journal().filter { $0.kind == "run.finish" }.count == 1)
+            #expect(try store.verify().ok)
+        }
+    }
+}

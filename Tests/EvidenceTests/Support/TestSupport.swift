@@ -1,0 +1,158 @@
+import Foundation
+import Testing
+@testable import Evidence
+
+/// A fixed instant, so journal timestamps (and so hashes) are reproducible.
+let fixedDate = Date(timeIntervalSince1970: 1_796_025_600)  // 2026-11-30T08:00:00Z
+let fixedClock: Clock = { fixedDate }
+
+let projectUUID = "3f2b8c1e-5d4a-4e7b-9c1d-2a6f8e0b7c55"
+let baseURL = "https://sandbox.groovegrow.example"
+
+/// Runs `body` with a fresh temporary directory that is removed afterwards.
+func withTempDir<T>(_ body: (URL) throws -> T) throws -> T {
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("evidence-tests-\(UUID().uuidString)", isDirectory: true)
+    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: dir) }
+    return try body(dir)
+}
+
+func newCampaign(project: String = projectUUID, baseURL: String = baseURL, name: String? = nil, appId: String = "com.example.app",
+                 profile: String = "groovegrow") -> NewCampaign {
+    NewCampaign(profile: profile, name: name, appId: appId, appVersion: "2.4.0", build: "311", sdkVersion: "0.0.1", project: project, baseURL: baseURL)
+}
+
+/// A store with one campaign (`c1`), one device (`iphone15`), one account (`tester1`) and one running run (`r1`).
+struct Seeded {
+    let path: String
+    let store: EvidenceStore
+    let campaign: Campaign
+    let device: Device
+    let account: StoreAccount
+    let run: Run
+}
+
+func makeStore(in dir: URL, name: String = "evidence.sqlite", actor: String = "qa", clock: @escaping Clock = fixedClock) throws -> EvidenceStore {
+    let (store, created) = try EvidenceStore.create(at: dir.appendingPathComponent(name).path, actor: actor, clock: clock)
+    #expect(created)
+    return store
+}
+
+func seeded(in dir: URL, name: String = "evidence.sqlite", clock: @escaping Clock = fixedClock) throws -> Seeded {
+    let store = try makeStore(in: dir, name: name, clock: clock)
+    let campaign = try store.createCampaign(newCampaign())
+    let device = try store.addDevice(NewDevice(campaignId: campaign.id, label: "iphone15", kind: "physical", platform: "ios",
+                                               model: "iPhone 15", osVersion: "18.1", identifier: "00008120-001A2B3C4D5E6F70"))
+    let account = try store.addAccount(NewAccount(campaignId: campaign.id, label: "tester1", store: "apple", account: "sandbox.tester@icloud.com",
+                                                  storefront: "USA"))
+    let run = try store.startRun(NewRun(campaignId: campaign.id, scenario: "purchase-restore-refund", deviceLabel: "iphone15",
+                                        accountLabel: "tester1", tester: "Ann"))
+    return Seeded(path: store.path, store: store, campaign: campaign, device: device, account: account, run: run)
+}
+
+func note(_ runId: String, _ text: String) -> NewEvidence {
+    NewEvidence(runId: runId, type: .note, provenance: .manual, details: ["text": .string(text)])
+}
+
+// MARK: Raw SQLite, behind the store's back
+
+/// Runs SQL on the file directly (no growcert checks), as a tamperer would.
+func rawExecute(_ path: String, _ sql: String) throws {
+    let c = try Connection(path: path, create: false)
+    try c.execute(sql)
+}
+
+/// The rows of a query run on the file directly, each column as text (nil for NULL).
+func rawQuery(_ path: String, _ sql: String) throws -> [[String?]] {
+    let c = try Connection(path: path, create: false)
+    return try c.query(sql).map { row in row.values.map { $0.columnText } }
+}
+
+func rawScalar(_ path: String, _ sql: String) throws -> String? {
+    try rawQuery(path, sql).first?.first ?? nil
+}
+
+/// Everything a refused write must leave as it was: the journal's length and head, and every table's row count.
+struct StoreSnapshot: Equatable, CustomStringConvertible {
+    var journalCount: Int
+    var head: String?
+    var rowCounts: [String: Int]
+
+    init(_ store: EvidenceStore) throws {
+        journalCount = try store.journalCount()
+        head = try store.journalHead()?.hash
+        var counts: [String: Int] = [:]
+        for table in ["campaigns", "devices", "accounts", "runs", "evidence", "blobs", "meta"] {
+            counts[table] = Int(try rawScalar(store.path, "SELECT COUNT(*) FROM \(table)") ?? "") ?? -1
+        }
+        rowCounts = counts
+    }
+
+    var description: String { "journal \(journalCount) entries, head \(head ?? "nil"), rows \(rowCounts.sorted { $0.key < $1.key })" }
+}
+
+/// Expects `body` to throw an `EvidenceError` (equal to `expected` and/or described as `message`, when given),
+/// and the store to be exactly as it was before.
+func expectRefused(_ store: EvidenceStore, _ expected: EvidenceError? = nil, message: String? = nil,
+                   sourceLocation: SourceLocation = #_sourceLocation, _ body: () throws -> Void) throws {
+    let before = try StoreSnapshot(store)
+    do {
+        try body()
+        Issue.record("expected the write to be refused, but it succeeded", sourceLocation: sourceLocation)
+    } catch let error as EvidenceError {
+        if let expected { #expect(error == expected, sourceLocation: sourceLocation) }
+        if let message { #expect(error.description == message, sourceLocation: sourceLocation) }
+    } catch {
+        Issue.record("expected an EvidenceError, got \(error)", sourceLocation: sourceLocation)
+    }
+    let after = try StoreSnapshot(store)
+    #expect(after == before, "a refused write changed the store", sourceLocation: sourceLocation)
+}
+
+/// The bytes of the database file and its WAL, for "nothing at rest" checks.
+func fileBytes(_ path: String) -> [UInt8] {
+    var out: [UInt8] = []
+    for p in [path, path + "-wal"] {
+        if let d = FileManager.default.contents(atPath: p) { out += d }
+    }
+    return out
+}
+
+/// Whether the database file or its WAL holds `needle`'s UTF-8 bytes anywhere.
+func fileContains(_ path: String, _ needle: String) -> Bool { fileBytes(path).contains(needle) }
+
+/// The SHA-256 of the database file and its WAL, to check a file was left untouched.
+func fileDigest(_ path: String) -> String { Digest.sha256Hex(fileBytes(path)) }
+
+extension Array where Element == UInt8 {
+    func contains(_ needle: String) -> Bool {
+        let n = Array(needle.utf8)
+        guard !n.isEmpty, n.count <= count else { return false }
+        for i in 0...(count - n.count) where self[i] == n[0] && Array(self[i..<(i + n.count)]) == n { return true }
+        return false
+    }
+}
+
+/// Runs `body(i)` for i in 0..<count, each on its own thread, and waits for all.
+func onThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
+    let group = DispatchGroup()
+    for i in 0..<count {
+        group.enter()
+        let t = Thread {
+            body(i)
+            group.leave()
+        }
+        t.start()
+    }
+    group.wait()
+}
+
+/// Collects values from several threads.
+final class Collector<T: Sendable>: @unchecked Sendable {
+    // @unchecked: `items` is only touched with `lock` held.
+    private let lock = NSLock()
+    private var items: [T] = []
+
+    func append(_ item: T) { lock.withLock { items.append(item) } }
+    var all: [T] { lock.withLock { items } }
+}

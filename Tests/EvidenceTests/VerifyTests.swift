@@ -1,0 +1,202 @@
+import Foundation
+import Testing
+@testable import Evidence
+
+/// Builds a closed database with a finished run, notes, an attachment and a retraction, and returns its path.
+///
+/// Entries: 1 init, 2 campaign, 3 device, 4 account, 5 run r1, 6 e1 note "hello", 7 e2 note "second",
+/// 8 e3 attachment, 9 retract e2, 10 finish r1 (fail).
+func populatedDatabase(in dir: URL, name: String = "evidence.sqlite") throws -> String {
+    let s = try seeded(in: dir, name: name)
+    _ = try s.store.addEvidence(note("r1", "hello"))
+    _ = try s.store.addEvidence(note("r1", "second"))
+    _ = try s.store.addEvidence(NewEvidence(runId: "r1", type: .attachment, provenance: .manual, details: ["filename": "shot.png"],
+                                            attachment: NewAttachment(bytes: Array("PNG bytes".utf8), mediaType: "image/png", filename: "shot.png")))
+    _ = try s.store.retract(evidenceId: "e2", reason: "duplicate")
+    _ = try s.store.finishRun(id: "r1", outcome: "fail", note: "no refund")
+    #expect(try s.store.journalCount() == 10)
+    return s.path
+}
+
+/// A copy of `path` (the store is closed, so the WAL has been checkpointed into the main file).
+func copyOf(_ path: String, as name: String) throws -> String {
+    let copy = URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent(name).path
+    try FileManager.default.copyItem(atPath: path, toPath: copy)
+    if FileManager.default.fileExists(atPath: path + "-wal") {
+        try FileManager.default.copyItem(atPath: path + "-wal", toPath: copy + "-wal")
+    }
+    return copy
+}
+
+let journalTriggers = """
+    CREATE TRIGGER journal_no_update BEFORE UPDATE ON journal
+        BEGIN SELECT RAISE(ABORT, 'the evidence journal is append-only: record a correction instead'); END;
+    CREATE TRIGGER journal_no_delete BEFORE DELETE ON journal
+        BEGIN SELECT RAISE(ABORT, 'the evidence journal is append-only: record a correction instead'); END;
+    """
+
+/// One way of changing a database behind growcert's back, and what verify must say about it.
+struct Tamper: Sendable, CustomTestStringConvertible {
+    let name: String
+    /// SQL run on the copy (the journal triggers are dropped first and put back after, so only the edit itself can be caught).
+    let sql: @Sendable (_ path: String) throws -> String
+    /// The journal entry verify must name first, if the problem concerns one.
+    let seq: Int64?
+    /// The message of that problem.
+    let message: String
+
+    var testDescription: String { name }
+
+    static let all: [Tamper] = [
+        Tamper(name: "edited journal payload", sql: { _ in "UPDATE journal SET payload = replace(payload, 'hello', 'HELLO') WHERE seq = 6" },
+               seq: 6, message: "hash does not match its content (the entry was edited)"),
+        Tamper(name: "edited journal payload with the query table edited to match",
+               sql: { _ in "UPDATE journal SET payload = replace(payload, 'hello', 'HELLO') WHERE seq = 6; UPDATE evidence SET details = '{\"text\":\"HELLO\"}' WHERE id = 'e1'" },
+               seq: 6, message: "hash does not match its content (the entry was edited)"),
+        Tamper(name: "edited journal actor", sql: { _ in "UPDATE journal SET actor = 'mallory' WHERE seq = 4" },
+               seq: 4, message: "hash does not match its content (the entry was edited)"),
+        Tamper(name: "deleted journal row", sql: { _ in "DELETE FROM journal WHERE seq = 7" },
+               seq: 8, message: "entry 7 is missing (deleted)"),
+        Tamper(name: "deleted journal rows", sql: { _ in "DELETE FROM journal WHERE seq IN (6, 7)" },
+               seq: 8, message: "entries 6…7 are missing (deleted)"),
+        Tamper(name: "swapped journal entries", sql: { _ in
+            """
+            CREATE TEMP TABLE j AS SELECT * FROM journal WHERE seq IN (6, 7);
+            UPDATE journal SET kind = (SELECT kind FROM j WHERE seq = 7), actor = (SELECT actor FROM j WHERE seq = 7), at = (SELECT at FROM j WHERE seq = 7),
+                payload = (SELECT payload FROM j WHERE seq = 7), prev_hash = (SELECT prev_hash FROM j WHERE seq = 7), hash = 'x' WHERE seq = 6;
+            UPDATE journal SET kind = (SELECT kind FROM j WHERE seq = 6), actor = (SELECT actor FROM j WHERE seq = 6), at = (SELECT at FROM j WHERE seq = 6),
+                payload = (SELECT payload FROM j WHERE seq = 6), prev_hash = (SELECT prev_hash FROM j WHERE seq = 6), hash = (SELECT hash FROM j WHERE seq = 6) WHERE seq = 7;
+            UPDATE journal SET hash = (SELECT hash FROM j WHERE seq = 7) WHERE seq = 6;
+            """
+        }, seq: 6, message: "prev_hash does not match the previous entry's hash (an entry was removed, inserted or reordered)"),
+        Tamper(name: "inserted journal row in the middle, correctly hashed", sql: { path in
+            // Shift entries 6… up by one, then forge a well-formed entry 6 chained to entry 5.
+            let prev = try rawScalar(path, "SELECT hash FROM journal WHERE seq = 5") ?? ""
+            let at = "2026-11-30T08:00:00.000Z"
+            let payload = #"{"schemaVersion":2}"#
+            let hash = Chain.hash(seq: 6, kind: "store.init", actor: "mallory", at: at, payload: payload, prev: prev)
+            return """
+            UPDATE journal SET seq = -seq WHERE seq >= 6;
+            UPDATE journal SET seq = 1 - seq WHERE seq < 0;
+            INSERT INTO journal(seq, kind, actor, at, payload, prev_hash, hash) VALUES (6, 'store.init', 'mallory', '\(at)', '\(payload)', '\(prev)', '\(hash)');
+            """
+        }, seq: 7, message: "prev_hash does not match the previous entry's hash (an entry was removed, inserted or reordered)"),
+        Tamper(name: "appended journal row with a made-up hash", sql: { path in
+            let prev = try rawScalar(path, "SELECT hash FROM journal WHERE seq = 10") ?? ""
+            return "INSERT INTO journal VALUES (11, 'store.init', 'mallory', '2026-11-30T08:00:00.000Z', '{\"schemaVersion\":2}', '\(prev)', '\(String(repeating: "ab", count: 32))')"
+        }, seq: 11, message: "hash does not match its content (the entry was edited)"),
+        Tamper(name: "appended journal row with a gap", sql: { _ in
+            "INSERT INTO journal VALUES (12, 'store.init', 'mallory', '2026-11-30T08:00:00.000Z', '{}', 'x', 'y')"
+        }, seq: 12, message: "entry 11 is missing (deleted)"),
+        Tamper(name: "edited evidence details", sql: { _ in "UPDATE evidence SET details = '{\"text\":\"goodbye\"}' WHERE id = 'e1'" },
+               seq: 6, message: "evidence row 'e1' column details differs from the journal (edited behind the tool's back)"),
+        Tamper(name: "edited run outcome", sql: { _ in "UPDATE runs SET outcome = 'pass' WHERE id = 'r1'" },
+               seq: 5, message: "runs row 'r1' column outcome differs from the journal (edited behind the tool's back)"),
+        Tamper(name: "un-retracted evidence", sql: { _ in "UPDATE evidence SET retracted_seq = NULL, retracted_reason = NULL WHERE id = 'e2'" },
+               seq: 7, message: "evidence row 'e2' column retracted_seq differs from the journal (edited behind the tool's back)"),
+        Tamper(name: "edited campaign name", sql: { _ in "UPDATE campaigns SET name = 'Other app' WHERE id = 'c1'" },
+               seq: 2, message: "campaigns row 'c1' column name differs from the journal (edited behind the tool's back)"),
+        Tamper(name: "edited account hash", sql: { _ in "UPDATE accounts SET account_hash = 'x' WHERE id = 'a1'" },
+               seq: 4, message: "accounts row 'a1' column account_hash differs from the journal (edited behind the tool's back)"),
+        Tamper(name: "deleted evidence row", sql: { _ in
+            "DROP TRIGGER evidence_no_delete; DELETE FROM evidence WHERE id = 'e1'; CREATE TRIGGER evidence_no_delete BEFORE DELETE ON evidence BEGIN SELECT RAISE(ABORT, 'evidence is append-only'); END;"
+        }, seq: nil, message: "evidence row 'e1' is in the journal but missing from the table (deleted behind the tool's back)"),
+        Tamper(name: "extra evidence row", sql: { _ in
+            "INSERT INTO evidence VALUES ('e9', 99, 'r1', 'note', 'live-hosted', '{\"text\":\"forged\"}', NULL, NULL, NULL, 'mallory', '2026-11-30T08:00:00.000Z', NULL, NULL)"
+        }, seq: nil, message: "evidence row 'e9' has no journal entry (inserted behind the tool's back)"),
+        Tamper(name: "extra run row", sql: { _ in
+            "INSERT INTO runs VALUES ('r2', 99, 'c1', 'first-connect', 'd1', NULL, 'mallory', '2026-11-30T08:00:00.000Z', '2026-11-30T08:00:00.000Z', 'pass', NULL)"
+        }, seq: nil, message: "runs row 'r2' has no journal entry (inserted behind the tool's back)"),
+        Tamper(name: "edited blob", sql: { _ in
+            "DROP TRIGGER blobs_no_update; UPDATE blobs SET bytes = X'00'; CREATE TRIGGER blobs_no_update BEFORE UPDATE ON blobs BEGIN SELECT RAISE(ABORT, 'evidence is append-only'); END;"
+        }, seq: nil, message: "stored bytes \(Digest.sha256Hex("PNG bytes").prefix(12))… do not match their SHA-256 (edited behind the tool's back)"),
+        Tamper(name: "deleted blob", sql: { _ in
+            "DROP TRIGGER blobs_no_delete; DELETE FROM blobs; CREATE TRIGGER blobs_no_delete BEFORE DELETE ON blobs BEGIN SELECT RAISE(ABORT, 'evidence is append-only'); END;"
+        }, seq: nil, message: "stored bytes \(Digest.sha256Hex("PNG bytes").prefix(12))… are missing"),
+        Tamper(name: "extra blob", sql: { _ in "INSERT INTO blobs VALUES ('\(Digest.sha256Hex("x"))', X'78')" },
+               seq: nil, message: "stored bytes \(Digest.sha256Hex("x").prefix(12))… are referenced by no journal entry"),
+    ]
+}
+
+@Suite("verify finds tampering")
+struct VerifyTests {
+    @Test("A clean database verifies, counting every entry and row")
+    func cleanDatabaseVerifies() throws {
+        try withTempDir { dir in
+            let path = try populatedDatabase(in: dir)
+            let store = try EvidenceStore.open(at: path, actor: "auditor")
+            let result = try store.verify()
+            #expect(result.ok, "\(result.problems)")
+            #expect(result.problems.isEmpty)
+            #expect(result.entries == 10)
+            #expect(result.integrityCheck == "ok")
+            #expect(result.headHash == (try store.journalHead()?.hash))
+            #expect(result.rowsChecked == ["campaigns": 1, "devices": 1, "accounts": 1, "runs": 1, "evidence": 3, "reports": 0, "signoffs": 0, "blobs": 1])
+            // verify only reads.
+            #expect(try store.journalCount() == 10)
+        }
+    }
+
+    @Test("An empty database verifies")
+    func emptyDatabaseVerifies() throws {
+        try withTempDir { dir in
+            let store = try makeStore(in: dir)
+            let result = try store.verify()
+            #expect(result.ok)
+            #expect(result.entries == 1)
+        }
+    }
+
+    @Test("Tampering behind the tool's back is reported, naming the entry or the table and row", arguments: Tamper.all)
+    func tamperingIsFound(tamper: Tamper) throws {
+        try withTempDir { dir in
+            let original = try populatedDatabase(in: dir)
+            let copy = try copyOf(original, as: "tampered.sqlite")
+            let sql = try tamper.sql(copy)
+            try rawExecute(copy, "DROP TRIGGER journal_no_update; DROP TRIGGER journal_no_delete;\n" + sql + ";\n" + journalTriggers)
+            let result = try EvidenceStore.open(at: copy, actor: "auditor").verify()
+            #expect(!result.ok)
+            let first = try #require(result.problems.first)
+            #expect(first.seq == tamper.seq, "\(result.problems)")
+            #expect(first.message == tamper.message, "\(result.problems)")
+            if let seq = tamper.seq {
+                #expect(result.problems.first { $0.seq != nil }?.description == "entry \(seq): \(tamper.message)")
+            }
+            // The original is untouched and still verifies.
+            #expect(try EvidenceStore.open(at: original, actor: "auditor").verify().ok)
+        }
+    }
+
+    @Test("A dropped append-only trigger is itself reported")
+    func droppedTriggerIsReported() throws {
+        try withTempDir { dir in
+            let path = try populatedDatabase(in: dir)
+            try rawExecute(path, "DROP TRIGGER journal_no_delete")
+            let result = try EvidenceStore.open(at: path, actor: "auditor").verify()
+            #expect(result.problems == [VerificationProblem(seq: nil, message: "the append-only trigger 'journal_no_delete' was removed from the database")])
+        }
+    }
+
+    @Test("The triggers refuse UPDATE and DELETE on the journal, and DELETE on the query tables", arguments: [
+        "UPDATE journal SET payload = '{}' WHERE seq = 1",
+        "UPDATE journal SET seq = 99 WHERE seq = 10",
+        "DELETE FROM journal WHERE seq = 10",
+        "DELETE FROM journal",
+        "DELETE FROM evidence WHERE id = 'e1'",
+        "DELETE FROM runs",
+        "DELETE FROM campaigns",
+        "DELETE FROM devices",
+        "DELETE FROM accounts",
+        "DELETE FROM blobs",
+        "UPDATE blobs SET bytes = X'00'",
+    ])
+    func triggersRefuseEdits(sql: String) throws {
+        try withTempDir { dir in
+            let path = try populatedDatabase(in: dir)
+            let error = #expect(throws: SQLiteError.self) { try rawExecute(path, sql) }
+            #expect(error?.message.contains("append-only") == true)
+            #expect(try rawScalar(path, "SELECT COUNT(*) FROM journal") == "10")
+            #expect(try EvidenceStore.open(at: path, actor: "auditor").verify().ok)
+        }
+    }
+}

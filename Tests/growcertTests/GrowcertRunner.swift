@@ -1,0 +1,159 @@
+import Foundation
+import Testing
+
+/// What one run of the built binary did.
+struct Outcome: CustomStringConvertible {
+    let code: Int32
+    let stdout: String
+    let stderr: String
+
+    var description: String { "exit \(code)\n--- stdout\n\(stdout)--- stderr\n\(stderr)" }
+}
+
+/// Runs the built `growcert` binary in a temporary directory with its own database.
+///
+/// The binary is the one `swift build --build-tests` left in `.build/debug` of this package
+/// (or `GROWCERT_BIN` when set). Output goes to files, so a large output cannot block the child.
+final class Growcert {
+    static let packageRoot: URL = {
+        var url = URL(fileURLWithPath: #filePath)
+        while url.path != "/" {
+            url.deleteLastPathComponent()
+            if FileManager.default.fileExists(atPath: url.appendingPathComponent("Package.swift").path) { return url }
+        }
+        return URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+    }()
+
+    static let binary: String = {
+        if let b = ProcessInfo.processInfo.environment["GROWCERT_BIN"] { return b }
+        return packageRoot.appendingPathComponent(".build/debug/growcert").path
+    }()
+
+    let dir: URL
+    let db: String
+
+    init() throws {
+        try #require(FileManager.default.isExecutableFile(atPath: Self.binary), "no growcert binary at \(Self.binary): run 'swift build --build-tests' first")
+        dir = FileManager.default.temporaryDirectory.appendingPathComponent("growcert-e2e-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        db = dir.appendingPathComponent("evidence.sqlite").path
+    }
+
+    deinit { try? FileManager.default.removeItem(at: dir) }
+
+    func path(_ name: String) -> String { dir.appendingPathComponent(name).path }
+
+    /// The environment the binary sees: no GROWCERT_DB unless given, a fixed actor.
+    func environment(_ extra: [String: String]) -> [String: String] {
+        var env = ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin", "HOME": dir.path, "GROWCERT_ACTOR": "qa", "LANG": "C.UTF-8"]
+        for (k, v) in extra { env[k] = v }
+        return env
+    }
+
+    /// Runs `growcert ARGS` with `--db` pointing at this directory's database (unless `db` is false).
+    @discardableResult
+    func run(_ args: [String], db: Bool = true, env: [String: String] = [:], stdin: String? = nil) throws -> Outcome {
+        try execute(Self.binary, (db ? ["--db", self.db] : []) + args, env: env, stdin: stdin)
+    }
+
+    /// Runs a shell command line with `$G` set to the binary and `$DB` to the database.
+    @discardableResult
+    func shell(_ script: String) throws -> Outcome {
+        try execute("/bin/sh", ["-c", script], env: ["G": Self.binary, "DB": db])
+    }
+
+    /// Starts a shell command line without waiting; call `finish` on the result.
+    func start(_ script: String) throws -> Running {
+        try Running(self, "/bin/sh", ["-c", script], env: ["G": Self.binary, "DB": db], stdin: nil)
+    }
+
+    func execute(_ executable: String, _ args: [String], env: [String: String], stdin: String? = nil) throws -> Outcome {
+        try Running(self, executable, args, env: env, stdin: stdin).finish()
+    }
+
+    /// Runs SQL on the database with the sqlite3 command-line tool, as a tamperer would.
+    @discardableResult
+    func sqlite(_ sql: String) throws -> Outcome {
+        try execute("/usr/bin/env", ["sqlite3", db, sql], env: [:])
+    }
+
+    /// Creates the database and a campaign `c1` with device `iphone15`, account `tester1` and a running run `r1`.
+    func seed() throws {
+        for args in [
+            ["init"],
+            ["campaign", "create", "--profile", "groovegrow", "--app-id", "com.example.app", "--app-version", "2.4.0", "--build", "311",
+             "--sdk-version", "0.0.1", "--project", "3f2b8c1e-5d4a-4e7b-9c1d-2a6f8e0b7c55", "--base-url", "https://sandbox.groovegrow.example"],
+            ["device", "add", "--campaign", "c1", "--label", "iphone15", "--kind", "physical", "--platform", "ios", "--model", "iPhone 15", "--os-version", "18.1"],
+            ["account", "add", "--campaign", "c1", "--label", "tester1", "--store", "apple", "--account", "sandbox.tester@icloud.com"],
+            ["run", "start", "--campaign", "c1", "--scenario", "purchase-restore-refund", "--device", "iphone15", "--account", "tester1", "--tester", "Ann"],
+        ] {
+            let o = try run(args)
+            try #require(o.code == 0, "\(args): \(o)")
+        }
+    }
+
+    /// The number of journal entries and the head hash, read with `--json`.
+    func journalState() throws -> (count: Int, head: String?) {
+        let o = try run(["journal", "list", "--json", "--limit", "100000"])
+        let entries = try #require(try JSONSerialization.jsonObject(with: Data(o.stdout.utf8)) as? [[String: Any]], "\(o)")
+        return (entries.count, entries.last?["hash"] as? String)
+    }
+
+    /// A parsed `--json` output.
+    func json(_ args: [String]) throws -> Any {
+        let o = try run(args + ["--json"])
+        try #require(o.code == 0, "\(args): \(o)")
+        return try JSONSerialization.jsonObject(with: Data(o.stdout.utf8))
+    }
+}
+
+/// A child process whose output goes to files.
+final class Running {
+    let process = Process()
+    let outPath: String
+    let errPath: String
+    let inPath: String?
+    let out: FileHandle
+    let err: FileHandle
+
+    init(_ g: Growcert, _ executable: String, _ args: [String], env: [String: String], stdin: String?) throws {
+        let id = UUID().uuidString
+        outPath = g.path(".out-\(id)")
+        errPath = g.path(".err-\(id)")
+        _ = FileManager.default.createFile(atPath: outPath, contents: nil)
+        _ = FileManager.default.createFile(atPath: errPath, contents: nil)
+        out = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
+        err = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath))
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = args
+        process.environment = g.environment(env)
+        process.currentDirectoryURL = g.dir
+        process.standardOutput = out
+        process.standardError = err
+        if let stdin {
+            let p = g.path(".in-\(id)")
+            _ = FileManager.default.createFile(atPath: p, contents: Data(stdin.utf8))
+            process.standardInput = try FileHandle(forReadingFrom: URL(fileURLWithPath: p))
+            inPath = p
+        } else {
+            process.standardInput = FileHandle.nullDevice
+            inPath = nil
+        }
+        try process.run()
+    }
+
+    func finish() throws -> Outcome {
+        process.waitUntilExit()
+        try out.close()
+        try err.close()
+        defer {
+            for p in [outPath, errPath, inPath].compactMap({ $0 }) { try? FileManager.default.removeItem(atPath: p) }
+        }
+        let stdout = String(decoding: FileManager.default.contents(atPath: outPath) ?? Data(), as: UTF8.self)
+        let stderr = String(decoding: FileManager.default.contents(atPath: errPath) ?? Data(), as: UTF8.self)
+        return Outcome(code: process.terminationStatus, stdout: stdout, stderr: stderr)
+    }
+}
+
+/// A receipt as the Sandbox returns it.
+let receiptJSON = #"{"orderId": "o_5001", "receiptId": "r_7001", "status": "delivered", "rejectReason": null, "ledgerEventIds": ["9007199254740993"]}"#

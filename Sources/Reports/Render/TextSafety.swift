@@ -103,15 +103,19 @@ public enum TextSafety {
             if atLineStart {
                 if s == " " { out += " "; continue }
                 atLineStart = false
-                if "#-+=".unicodeScalars.contains(s) {
+                // A block marker counts only when followed by a space, a tab or the end of the line.
+                func endsMarker(_ k: Int) -> Bool { k >= scalars.count || scalars[k] == " " || scalars[k] == "\t" || scalars[k] == "\n" }
+                var run = i
+                while run < scalars.count, scalars[run] == s { run += 1 }
+                if "#-+=".unicodeScalars.contains(s), endsMarker(s == "#" || s == "=" || s == "-" ? run : i + 1) {
                     out += "\\"
                     out.unicodeScalars.append(s)
                     continue
                 }
-                // An ordered-list start: digits then `.` or `)`.
+                // An ordered-list start: digits then `.` or `)`, then a space.
                 var j = i
                 while j < scalars.count, ("0"..."9").contains(scalars[j]) { j += 1 }
-                if j > i, j < scalars.count, scalars[j] == "." || scalars[j] == ")" {
+                if j > i, j < scalars.count, scalars[j] == "." || scalars[j] == ")", endsMarker(j + 1) {
                     for k in i..<j { out.unicodeScalars.append(scalars[k]) }
                     out += "\\"
                     out.unicodeScalars.append(scalars[j])

@@ -180,6 +180,9 @@ final class ReportFixture {
         try f.transaction(pr, provenance: .storeSignedProduction, orderId: "GG-ORDER-2", transactionId: "3000000000000001",
                           environment: "Production")
         try f.note(pr, "Refund requested from reportaproblem.apple.com at 10:02.")
+        _ = try f.store.addEvidence(NewEvidence(
+            runId: pr.id, type: .attachment, provenance: .manual, details: ["filename": "refund-screen.png", "note": "refund confirmation"],
+            attachment: NewAttachment(bytes: Array("not really a PNG".utf8), mediaType: "image/png", filename: "refund-screen.png")))
         try f.finish(pr, "pass")
 
         // A stored report and a sign-off that accepts the risk.

@@ -34,6 +34,12 @@ struct JSONReportWriter {
     }
 
     private func s(_ text: String) -> JSONValue { .string(TextSafety.visible(text)) }
+
+    /// A JSON number when the text is one, else the text as a string.
+    private func number(_ text: String) -> JSONValue {
+        if case .number? = try? JSONValue.parse(text) { return .number(text) }
+        return s(text)
+    }
     private func opt(_ text: String?) -> JSONValue { text.map(s) ?? .null }
 
     private func reason(_ r: Reason) -> JSONValue {
@@ -55,7 +61,7 @@ struct JSONReportWriter {
             "history": .array(sc.history.map(run)),
             "checks": .array(sc.checks.map { c in
                 ["id": s(c.id), "status": s(c.status.rawValue), "evidence": opt(c.evidenceId), "provenance": opt(c.provenance?.rawValue),
-                 "certifying": .bool(c.certifying), "durationMs": c.durationMs.map { .string($0) } ?? .null, "reason": opt(c.reason),
+                 "certifying": .bool(c.certifying), "durationMs": c.durationMs.map(number) ?? .null, "reason": opt(c.reason),
                  "transcriptExcerpt": .array(c.transcriptExcerpt.map(s)), "transcriptCount": .number(String(c.transcriptCount))]
             }),
             "requirements": .array(sc.requirements.map { r in

@@ -42,4 +42,9 @@ public struct ReportRenderer: Sendable {
         return RenderedReport(bytes: bytes, format: format, lang: lang, templateSHA256: templates.templateSHA256(format: format, lang: lang),
                               verdict: model.campaignVerdict.rawValue)
     }
+
+    /// The sentence for a reason in `lang`, from the set's strings (for command-line summaries).
+    public func text(of reason: Reason, lang: Language) throws -> String {
+        try templates.strings(lang).reason(reason)
+    }
 }

@@ -1,0 +1,86 @@
+import Evidence
+
+/// Everything a report shows about one campaign, as a pure value.
+///
+/// Built by `ReportBuilder` from an evidence store; rendered by
+/// `ReportRenderer` in any format and language. It holds no language-specific
+/// text except the catalog's own `LocalizedText`, and nothing that depends on
+/// the time it was built, so the same evidence gives the same model.
+public struct ReportModel: Sendable, Equatable {
+    public var header: ReportHeader
+    /// One entry per scenario of the campaign's profile, in catalog order.
+    public var scenarios: [ScenarioReport]
+    /// Things to notice that do not change a verdict: production transactions, store warnings, accepted risk.
+    public var warnings: [Reason]
+    /// The campaign's sign-offs, oldest first.
+    public var signoffs: [SignoffSummary]
+
+    /// The campaign's verdict: the worst of its scenarios'.
+    public var campaignVerdict: Verdict { Verdict.worst(of: scenarios.map(\.verdict)) }
+
+    /// Creates a model.
+    public init(header: ReportHeader, scenarios: [ScenarioReport], warnings: [Reason], signoffs: [SignoffSummary]) {
+        self.header = header
+        self.scenarios = scenarios
+        self.warnings = warnings
+        self.signoffs = signoffs
+    }
+}
+
+/// What a report is about and which evidence it reflects.
+public struct ReportHeader: Sendable, Equatable {
+    public var campaignId: String
+    public var campaignName: String
+    public var profileId: String
+    public var profileTitle: LocalizedText
+    public var appId: String
+    public var appVersion: String
+    public var build: String
+    public var sdkName: String
+    public var sdkVersion: String
+    public var project: String
+    /// The GrooveGrow Sandbox base URL the campaign targets.
+    public var baseURL: String
+    public var toolVersion: String
+    /// The time of the newest evidence journal entry (`evidenceHead().at`).
+    public var evidenceAsOf: String
+    /// The sequence number of that entry.
+    public var evidenceSeq: Int64
+    /// Its hash: the journal head the report reflects.
+    public var journalHead: String
+
+    /// Creates a header.
+    public init(campaignId: String, campaignName: String, profileId: String, profileTitle: LocalizedText, appId: String, appVersion: String,
+                build: String, sdkName: String, sdkVersion: String, project: String, baseURL: String, toolVersion: String,
+                evidenceAsOf: String, evidenceSeq: Int64, journalHead: String) {
+        self.campaignId = campaignId
+        self.campaignName = campaignName
+        self.profileId = profileId
+        self.profileTitle = profileTitle
+        self.appId = appId
+        self.appVersion = appVersion
+        self.build = build
+        self.sdkName = sdkName
+        self.sdkVersion = sdkVersion
+        self.project = project
+        self.baseURL = baseURL
+        self.toolVersion = toolVersion
+        self.evidenceAsOf = evidenceAsOf
+        self.evidenceSeq = evidenceSeq
+        self.journalHead = journalHead
+    }
+}
+
+/// A sign-off as a report shows it.
+public struct SignoffSummary: Sendable, Equatable {
+    public var id: String
+    public var reportId: String
+    public var role: String
+    public var name: String
+    public var decision: String
+    public var comment: String?
+    /// The risk the signer accepted when approving a report that is not CERTIFIED.
+    public var acceptRisk: String?
+    public var keyId: String
+    public var createdAt: String
+}

@@ -1,0 +1,83 @@
+import Evidence
+
+/// The body hash of a Markdown or HTML report: how it is embedded and how it is checked.
+///
+/// A report's body is every byte before the line `<!-- growcert-integrity -->`.
+/// After that line the report states the body's SHA-256 in a comment
+/// `<!-- growcert-body-sha256: HEX -->` (and again in words). Anyone can
+/// recompute it: `awk '/<!-- growcert-integrity -->/{exit} {print}' report.md | sha256sum`.
+public enum IntegrityCheck {
+    /// The marker line (without its line break).
+    public static let marker = "<!-- growcert-integrity -->"
+    /// What precedes the hash in the machine-readable comment after the marker.
+    public static let claimPrefix = "<!-- growcert-body-sha256: "
+
+    /// The text templates render where the hash goes; replaced after the body is hashed.
+    static let placeholder = String(String(repeating: "PENDINGBODYSHA256", count: 4).prefix(64))
+
+    /// The body hash a report claims (nil when it has no marker line or no claim after it),
+    /// and the actual SHA-256 of its body (of all its bytes when it has no marker line).
+    public static func bodySHA256(ofReport bytes: [UInt8]) -> (claimed: String?, actual: String) {
+        guard let start = markerLineStart(bytes) else { return (nil, Digest.sha256Hex(bytes)) }
+        let actual = Digest.sha256Hex(bytes[..<start])
+        let tail = String(decoding: bytes[start...], as: UTF8.self)
+        guard let range = tail.range(of: claimPrefix) else { return (nil, actual) }
+        let hex = tail[range.upperBound...].prefix(64)
+        guard hex.count == 64, hex.allSatisfy({ $0.isHexDigit }) else { return (nil, actual) }
+        return (hex.lowercased(), actual)
+    }
+
+    /// The offset of the first line that is exactly the marker (optionally ending CR LF).
+    static func markerLineStart(_ bytes: [UInt8]) -> Int? {
+        let m = Array(marker.utf8)
+        var lineStart = 0
+        while lineStart <= bytes.count {
+            var end = lineStart
+            while end < bytes.count, bytes[end] != 0x0A { end += 1 }
+            var contentEnd = end
+            if contentEnd > lineStart, bytes[contentEnd - 1] == 0x0D { contentEnd -= 1 }
+            if contentEnd - lineStart == m.count, bytes[lineStart..<contentEnd].elementsEqual(m) { return lineStart }
+            if end >= bytes.count { return nil }
+            lineStart = end + 1
+        }
+        return nil
+    }
+
+    /// Replaces the placeholder after the marker line with the body's SHA-256.
+    static func seal(_ text: String, file: String) throws -> [UInt8] {
+        let bytes = Array(text.utf8)
+        guard let start = markerLineStart(bytes) else {
+            throw ReportError.integrity(file: file, why: "has no line '\(marker)'")
+        }
+        let p = Array(placeholder.utf8)
+        if contains(bytes[..<start], p) {
+            throw ReportError.integrity(file: file, why: "puts the body hash before the integrity marker line, where it cannot be known")
+        }
+        let hash = Array(Digest.sha256Hex(bytes[..<start]).utf8)
+        var out = Array(bytes[..<start])
+        var i = start
+        var replaced = false
+        while i < bytes.count {
+            if i + p.count <= bytes.count, bytes[i..<(i + p.count)].elementsEqual(p) {
+                out += hash
+                i += p.count
+                replaced = true
+            } else {
+                out.append(bytes[i])
+                i += 1
+            }
+        }
+        if !replaced { throw ReportError.integrity(file: file, why: "does not state the body hash after the integrity marker line") }
+        return out
+    }
+
+    private static func contains(_ hay: ArraySlice<UInt8>, _ needle: [UInt8]) -> Bool {
+        guard hay.count >= needle.count else { return false }
+        var i = hay.startIndex
+        while i + needle.count <= hay.endIndex {
+            if hay[i..<(i + needle.count)].elementsEqual(needle) { return true }
+            i += 1
+        }
+        return false
+    }
+}

@@ -1,0 +1,144 @@
+import Evidence
+
+/// Turns a `ReportModel` into the Mustache context the Markdown and HTML templates read.
+///
+/// Every word comes from the language's strings; every value is plain text
+/// (the template's escape function makes it safe for its format).
+struct ReportContext {
+    let model: ReportModel
+    let strings: ReportStrings
+    let lang: Language
+    let reportFile: String
+
+    func value() -> MustacheValue {
+        let h = model.header
+        let risks = model.signoffs.filter { $0.acceptRisk != nil }
+        return .dictionary([
+            "lang": .string(lang.rawValue),
+            "s": MustacheValue(json: strings.json),
+            "header": [
+                "campaignId": .string(h.campaignId), "name": .string(h.campaignName), "profile": .string(h.profileTitle.text(lang)),
+                "profileId": .string(h.profileId), "appId": .string(h.appId), "appVersion": .string(h.appVersion), "build": .string(h.build),
+                "sdk": .string("\(h.sdkName) \(h.sdkVersion)"), "project": .string(h.project), "baseURL": .string(h.baseURL),
+                "toolVersion": .string(h.toolVersion), "evidenceAsOf": .string(h.evidenceAsOf), "evidenceSeq": .string(String(h.evidenceSeq)),
+                "journalHead": .string(h.journalHead),
+            ],
+            "verdict": verdict(model.campaignVerdict),
+            "hasAcceptedRisk": .bool(!risks.isEmpty),
+            "acceptedRisks": .list(risks.map(signoff)),
+            "hasWarnings": .bool(!model.warnings.isEmpty),
+            "warnings": .list(model.warnings.map { ["text": .string(strings.reason($0))] }),
+            "summary": .list(model.scenarios.map { s in
+                ["id": .string(s.id), "title": .string(s.title.text(lang)), "verdict": verdict(s.verdict), "reason": .string(summaryLine(s))]
+            }),
+            "scenarios": .list(model.scenarios.map(scenario)),
+            "hasSignoffs": .bool(!model.signoffs.isEmpty),
+            "signoffs": .list(model.signoffs.map(signoff)),
+            "integrity": [
+                "bodySHA256": .string(IntegrityCheck.placeholder),
+                "journalHead": .string(h.journalHead),
+                "evidenceSeq": .string(String(h.evidenceSeq)),
+                "evidenceAsOf": .string(h.evidenceAsOf),
+                "verifyDatabase": "growcert verify --db DB",
+                "verifyReport": .string("growcert report verify \(reportFile) --db DB"),
+                "verifyStandard": .string("awk '/\(IntegrityCheck.marker)/{exit} {print}' \(reportFile) | sha256sum"),
+            ],
+        ])
+    }
+
+    func verdict(_ v: Verdict) -> MustacheValue {
+        ["key": .string(v.key), "code": .string(v.rawValue), "text": .string(strings.text("verdict.\(v.key)")),
+         "meaning": .string(strings.text("verdictMeaning.\(v.key)"))]
+    }
+
+    /// The first, worst reason, with a count of the others.
+    func summaryLine(_ s: ScenarioReport) -> String {
+        let first = strings.reason(s.summaryReason)
+        return s.reasons.count > 1 ? "\(first) (+\(s.reasons.count - 1))" : first
+    }
+
+    func scenario(_ s: ScenarioReport) -> MustacheValue {
+        let reasons = s.verdict == .certified ? [] : s.reasons
+        return .dictionary([
+            "id": .string(s.id), "title": .string(s.title.text(lang)), "expected": .string(s.expected.text(lang)),
+            "verdict": verdict(s.verdict), "reasonLine": .string(summaryLine(s)),
+            "hasReasons": .bool(!reasons.isEmpty),
+            "reasons": .list(reasons.map { ["text": .string(strings.reason($0)), "verdictKey": .string($0.verdict?.key ?? "")] }),
+            "hasRun": .bool(s.judgedRun != nil), "run": s.judgedRun.map(run) ?? .null,
+            "hasHistory": .bool(!s.history.isEmpty), "history": .list(s.history.map(run)),
+            "hasChecks": .bool(!s.checks.isEmpty), "checks": .list(s.checks.map(check)),
+            "hasRequirements": .bool(!s.requirements.isEmpty), "requirements": .list(s.requirements.map(requirement)),
+            "hasEvidence": .bool(!s.evidence.isEmpty), "evidence": .list(s.evidence.map(evidence)),
+            "hasWarnings": .bool(!s.warnings.isEmpty), "warnings": .list(s.warnings.map { ["text": .string(strings.reason($0))] }),
+        ])
+    }
+
+    func run(_ r: RunSummary) -> MustacheValue {
+        let none = strings.text("common.none")
+        let device = r.device.map {
+            "\($0.label) — \(strings.text("deviceKind.\($0.kind.rawValue)")), \($0.platform.rawValue), \($0.model), \($0.osVersion)"
+        } ?? none
+        let account = r.accountMasked.map { masked in
+            [masked, r.accountStore, r.accountLabel].compactMap { $0 }.joined(separator: ", ")
+        } ?? strings.text("run.noAccount")
+        let outcomeKey = r.outcome?.rawValue ?? "open"
+        return .dictionary([
+            "id": .string(r.id), "device": .string(device), "appBuild": .string(r.appBuild), "account": .string(account), "tester": .string(r.tester),
+            "started": .string(r.startedAt), "finished": .string(r.finishedAt ?? strings.text("run.unfinished")),
+            "outcome": .string(strings.text("outcome.\(outcomeKey)")), "outcomeKey": .string(outcomeKey),
+            "hasNote": .bool(!(r.note ?? "").isEmpty), "note": .string(r.note ?? ""),
+        ])
+    }
+
+    func check(_ c: CheckReport) -> MustacheValue {
+        let none = strings.text("common.none")
+        let more = c.transcriptCount - c.transcriptExcerpt.count
+        return .dictionary([
+            "id": .string(c.id), "title": .string(c.title?.text(lang) ?? c.id),
+            "status": .string(strings.text("checkStatus", c.status.rawValue)), "statusKey": .string(c.status.rawValue),
+            "duration": .string(c.durationMs.map { "\(MustacheValue.decimalText($0)) ms" } ?? none),
+            "provenance": .string(c.provenance?.rawValue ?? none),
+            "provenanceWhy": .string(c.provenance.map { strings.text("provenance", $0.rawValue) } ?? ""),
+            "certifying": .bool(c.certifying),
+            "reason": .string(c.reason ?? none),
+            "transcript": .list(c.transcriptExcerpt.map { ["line": .string($0)] }),
+            "hasTranscript": .bool(!c.transcriptExcerpt.isEmpty),
+            "more": .string(more > 0 ? "+\(more) \(strings.text("check.moreExchanges"))" : ""),
+        ])
+    }
+
+    func requirement(_ r: RequirementReport) -> MustacheValue {
+        let none = strings.text("common.none")
+        let detail = r.reasons.map(strings.reason).joined(separator: "; ")
+        return .dictionary([
+            "kind": .string(strings.json["requirement"]?["kind"]?[r.kind.rawValue]?.stringValue ?? r.kind.rawValue),
+            "status": .string(strings.text("requirementStatus", r.status.rawValue)), "statusKey": .string(r.status.rawValue),
+            "subject": .string(r.subject.isEmpty ? none : r.subject),
+            "provenance": .string(r.provenance?.rawValue ?? none),
+            "evidenceId": .string(r.evidenceId ?? none),
+            "detail": .string(detail),
+        ])
+    }
+
+    func evidence(_ e: EvidenceSummary) -> MustacheValue {
+        .dictionary([
+            "id": .string(e.id), "type": .string(e.type.rawValue), "provenance": .string(e.provenance.rawValue),
+            "certifies": .string(strings.text(e.certifyingProvenance ? "evidence.certifies" : "evidence.doesNotCertify")),
+            "certifyingKey": .string(e.certifyingProvenance ? "yes" : "no"),
+            "fields": .list(e.fields.map { ["name": .string($0.name), "value": .string($0.value)] }),
+            "recordedBy": .string(e.recordedBy), "recordedAt": .string(e.recordedAt),
+            "retracted": .bool(e.retracted), "retractedReason": .string(e.retractedReason ?? ""),
+        ])
+    }
+
+    func signoff(_ s: SignoffSummary) -> MustacheValue {
+        .dictionary([
+            "id": .string(s.id), "report": .string(s.reportId),
+            "role": .string(strings.json["signoffs"]?["roles"]?[s.role]?.stringValue ?? s.role), "name": .string(s.name),
+            "decision": .string(strings.json["signoffs"]?["decisions"]?[s.decision]?.stringValue ?? s.decision),
+            "decisionKey": .string(s.decision),
+            "comment": .string(s.comment ?? strings.text("common.none")), "hasRisk": .bool(s.acceptRisk != nil), "acceptRisk": .string(s.acceptRisk ?? ""),
+            "keyId": .string(s.keyId), "time": .string(s.createdAt),
+        ])
+    }
+}

@@ -1,0 +1,17 @@
+/// An output format of a report.
+public enum ReportFormat: String, Sendable, CaseIterable {
+    case md
+    case html
+    case junit
+    case json
+
+    /// The usual file name extension.
+    public var fileExtension: String {
+        switch self {
+        case .md: return "md"
+        case .html: return "html"
+        case .junit: return "xml"
+        case .json: return "json"
+        }
+    }
+}

@@ -1,0 +1,50 @@
+import Evidence
+
+/// Renders a `ReportModel` as Markdown, HTML, JUnit XML or JSON.
+///
+/// Pure: the output depends only on the model, the templates, the format and
+/// the language, so the same evidence renders the same bytes. Markdown and HTML
+/// come from the Mustache templates of the `TemplateSet` and end with an
+/// integrity section holding the SHA-256 of the body (see `IntegrityCheck`).
+public struct ReportRenderer: Sendable {
+    public let templates: TemplateSet
+
+    /// A renderer using `templates` (the built-in ones by default).
+    public init(templates: TemplateSet = .embedded) {
+        self.templates = templates
+    }
+
+    /// Renders `model` in `format` and `lang`.
+    ///
+    /// - Throws: `ReportError` when a template is invalid, exceeds a rendering limit,
+    ///   or (Markdown, HTML) lacks the integrity marker line.
+    public func render(_ model: ReportModel, format: ReportFormat, lang: Language) throws -> RenderedReport {
+        let strings = try templates.strings(lang)
+        let bytes: [UInt8]
+        switch format {
+        case .md, .html:
+            let name = TemplateSet.templateFile(format) ?? ""
+            let template = try templates.template(name)
+            let context = ReportContext(model: model, strings: strings, lang: lang, reportFile: "report.\(format.fileExtension)").value()
+            let text: String
+            do {
+                text = try template.render(context, escape: format == .md ? TextSafety.markdown : TextSafety.html)
+            } catch let e as MustacheError {
+                throw ReportError.templateRender(file: templates.origin(name), error: e)
+            }
+            bytes = try IntegrityCheck.seal(text, file: templates.origin(name))
+        case .junit:
+            bytes = Array(JUnitWriter(model: model, strings: strings).render().utf8)
+        case .json:
+            let english = try templates.strings(.en)
+            bytes = Array(JSONReportWriter(model: model, english: english, localized: lang == .en ? nil : strings, lang: lang).render().utf8)
+        }
+        return RenderedReport(bytes: bytes, format: format, lang: lang, templateSHA256: templates.templateSHA256(format: format, lang: lang),
+                              verdict: model.campaignVerdict.rawValue)
+    }
+
+    /// The sentence for a reason in `lang`, from the set's strings (for command-line summaries).
+    public func text(of reason: Reason, lang: Language) throws -> String {
+        try templates.strings(lang).reason(reason)
+    }
+}

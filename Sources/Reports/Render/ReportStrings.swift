@@ -1,0 +1,56 @@
+import Evidence
+
+/// The words of one report language, from `templates/strings/<lang>.json`.
+struct ReportStrings: Sendable {
+    let json: JSONValue
+
+    /// The text at a dotted path, e.g. `verdict.failed`; the path itself when missing, so a gap shows.
+    func text(_ path: String) -> String {
+        var v: JSONValue? = json
+        for part in path.split(separator: ".", omittingEmptySubsequences: false) { v = v?[String(part)] }
+        return v?.stringValue ?? path
+    }
+
+    /// The text at `section` → `key`, where the key may itself contain dots.
+    func text(_ section: String, _ key: String) -> String {
+        json[section]?[key]?.stringValue ?? "\(section).\(key)"
+    }
+
+    /// A reason's text: its template from `reasons`, with `{name}` replaced by parameters.
+    ///
+    /// `provenanceWhy` is the strings' explanation of the `provenance` parameter; a
+    /// missing parameter reads "not recorded".
+    func reason(_ r: Reason) -> String {
+        var params = r.parameters
+        if let p = params["provenance"] { params["provenanceWhy"] = text("provenance", p) }
+        if r.code == .acceptedRisk {
+            if let role = params["role"] { params["role"] = json["signoffs"]?["roles"]?[role]?.stringValue ?? role }
+            if let d = params["decision"] { params["decision"] = json["signoffs"]?["decisions"]?[d]?.stringValue ?? d }
+        }
+        return Self.fill(text("reasons", r.code.rawValue), params, missing: text("common.notRecorded"))
+    }
+
+    static func fill(_ template: String, _ params: [String: String], missing: String) -> String {
+        var out = ""
+        var rest = Substring(template)
+        while let open = rest.firstIndex(of: "{") {
+            out += rest[..<open]
+            let after = rest[rest.index(after: open)...]
+            guard let close = after.firstIndex(of: "}") else { out += rest[open...]; return out }
+            let name = String(after[..<close])
+            out += params[name] ?? missing
+            rest = after[after.index(after: close)...]
+        }
+        out += rest
+        return out
+    }
+
+    /// `top` with every key it lacks taken from `base`, recursively.
+    static func merge(_ top: JSONValue, over base: JSONValue) -> JSONValue {
+        guard case .object(var t) = top, case .object(let b) = base else { return top }
+        for (k, v) in b {
+            if let existing = t[k] { t[k] = merge(existing, over: v) } else { t[k] = v }
+        }
+        return .object(t)
+    }
+}

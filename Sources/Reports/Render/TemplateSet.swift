@@ -1,0 +1,121 @@
+import Evidence
+import Foundation
+
+/// The Mustache templates and strings files reports are rendered with.
+///
+/// `embedded` holds the built-in `templates/` files. `init(directory:)` loads a
+/// user's own files (`--templates DIR`): any file it lacks falls back to the
+/// built-in one, and every file it has is checked up front, so a syntax error
+/// is reported with the file and line before anything is rendered.
+public struct TemplateSet: Sendable {
+    /// Relative path (e.g. `report.md.mustache`, `strings/en.json`) → text.
+    let files: [String: String]
+    /// Relative path → how errors name the file.
+    let origins: [String: String]
+
+    /// The paths a set can hold.
+    public static let knownFiles = ["report.md.mustache", "report.html.mustache"] + Language.allCases.map { "strings/\($0.rawValue).json" }
+
+    /// The built-in templates.
+    public static let embedded = TemplateSet(
+        files: EmbeddedTemplates.files,
+        origins: Dictionary(uniqueKeysWithValues: EmbeddedTemplates.files.keys.map { ($0, "templates/\($0) (built-in)") }))
+
+    private init(files: [String: String], origins: [String: String]) {
+        self.files = files
+        self.origins = origins
+    }
+
+    /// Loads a user's templates from `directory`, falling back to the built-in file for each one missing.
+    ///
+    /// - Throws: `ReportError` when the directory is missing, or a file is unreadable or invalid.
+    public init(directory: String) throws {
+        var isDir: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDir), isDir.boolValue else {
+            throw ReportError.templateDirectoryMissing(path: directory)
+        }
+        var files = EmbeddedTemplates.files
+        var origins = TemplateSet.embedded.origins
+        let base = URL(fileURLWithPath: directory)
+        for name in Self.knownFiles {
+            let url = base.appendingPathComponent(name)
+            guard FileManager.default.fileExists(atPath: url.path) else { continue }
+            let data: Data
+            do { data = try Data(contentsOf: url) } catch {
+                throw ReportError.unreadable(file: url.path, why: "\(error.localizedDescription)")
+            }
+            guard let text = String(data: data, encoding: .utf8) else {
+                throw ReportError.unreadable(file: url.path, why: "it is not UTF-8")
+            }
+            files[name] = text
+            origins[name] = url.path
+        }
+        self.init(files: files, origins: origins)
+        for name in Self.knownFiles {
+            if name.hasSuffix(".mustache") { _ = try template(name) } else { _ = try stringsJSON(name) }
+        }
+    }
+
+    // MARK: Access
+
+    func origin(_ name: String) -> String { origins[name] ?? name }
+
+    func template(_ name: String) throws -> MustacheTemplate {
+        do {
+            return try MustacheTemplate(source: files[name] ?? "")
+        } catch let e as MustacheError {
+            throw ReportError.templateSyntax(file: origin(name), error: e)
+        }
+    }
+
+    func stringsJSON(_ name: String) throws -> JSONValue {
+        let value: JSONValue
+        do {
+            value = try JSONValue.parse(files[name] ?? "{}")
+        } catch {
+            throw ReportError.stringsInvalid(file: origin(name), why: String(describing: error))
+        }
+        guard value.objectValue != nil else { throw ReportError.stringsInvalid(file: origin(name), why: "the top level is not an object") }
+        return value
+    }
+
+    static func stringsFile(_ lang: Language) -> String { "strings/\(lang.rawValue).json" }
+
+    static func templateFile(_ format: ReportFormat) -> String? {
+        switch format {
+        case .md: return "report.md.mustache"
+        case .html: return "report.html.mustache"
+        case .junit, .json: return nil
+        }
+    }
+
+    /// The strings of a language, with the built-in ones for any key the set's file lacks.
+    func strings(_ lang: Language) throws -> ReportStrings {
+        let name = Self.stringsFile(lang)
+        let fallback = (try? TemplateSet.embedded.stringsJSON(name)) ?? .object([:])
+        return ReportStrings(json: ReportStrings.merge(try stringsJSON(name), over: fallback))
+    }
+
+    /// The files a render of `format` in `lang` uses, in order.
+    func filesUsed(format: ReportFormat, lang: Language) -> [String] {
+        switch format {
+        case .md, .html: return [Self.templateFile(format) ?? "", Self.stringsFile(lang)]
+        case .junit: return [Self.stringsFile(lang)]
+        case .json: return lang == .en ? [Self.stringsFile(.en)] : [Self.stringsFile(.en), Self.stringsFile(lang)]
+        }
+    }
+
+    /// SHA-256 over the template and strings files a render of `format` in `lang` uses.
+    ///
+    /// For each file in order: its relative path, a NUL byte, its length in bytes
+    /// as decimal text, a NUL byte, then its bytes. Two renders with the same value
+    /// used the same template text.
+    public func templateSHA256(format: ReportFormat, lang: Language) -> String {
+        var bytes: [UInt8] = []
+        for name in filesUsed(format: format, lang: lang) {
+            let text = Array((files[name] ?? "").utf8)
+            bytes += Array(name.utf8) + [0] + Array(String(text.count).utf8) + [0] + text
+        }
+        return Digest.sha256Hex(bytes)
+    }
+}

@@ -1,0 +1,137 @@
+/// Makes recorded text safe to show: invisible controls become visible, and
+/// each format's special characters are escaped.
+///
+/// Evidence text comes from testers, servers and stores. Bidirectional
+/// overrides (U+202A–U+202E, U+2066–U+2069, and the marks U+200E, U+200F,
+/// U+061C) could make a report read differently from what it says, and
+/// control characters could corrupt a file, so every format replaces them
+/// with a visible `⟨U+XXXX⟩`.
+public enum TextSafety {
+    /// `text` with bidirectional controls, C0/C1 controls (except newline and tab), DEL and
+    /// non-characters replaced by `⟨U+XXXX⟩`; CR LF and lone CR become LF.
+    public static func visible(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: needsReplacing) else { return text }
+        var out = String.UnicodeScalarView()
+        var previousCR = false
+        for scalar in text.unicodeScalars {
+            if scalar == "\r" {
+                out.append("\n")
+                previousCR = true
+                continue
+            }
+            defer { previousCR = false }
+            if scalar == "\n" {
+                if !previousCR { out.append(scalar) }
+                continue
+            }
+            if needsReplacing(scalar) {
+                out.append(contentsOf: marker(scalar).unicodeScalars)
+            } else {
+                out.append(scalar)
+            }
+        }
+        return String(out)
+    }
+
+    static func needsReplacing(_ s: Unicode.Scalar) -> Bool {
+        let v = s.value
+        if v == 0x0A || v == 0x09 { return false }
+        if v == 0x0D { return true }
+        return v < 0x20 || (0x7F...0x9F).contains(v) || (0x202A...0x202E).contains(v) || (0x2066...0x2069).contains(v)
+            || v == 0x200E || v == 0x200F || v == 0x061C || v == 0xFFFE || v == 0xFFFF
+    }
+
+    static func marker(_ s: Unicode.Scalar) -> String {
+        let hex = String(s.value, radix: 16, uppercase: true)
+        return "⟨U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex + "⟩"
+    }
+
+    /// For HTML element content and quoted attributes: `visible`, then `&` (first), `<`, `>`, `"`, `'`.
+    public static func html(_ text: String) -> String {
+        var out = ""
+        for scalar in visible(text).unicodeScalars {
+            switch scalar {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&#39;"
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+
+    /// For XML attribute values and text: like `html`, and newlines and tabs as character
+    /// references so attribute values keep them.
+    public static func xml(_ text: String) -> String {
+        var out = ""
+        for scalar in visible(text).unicodeScalars {
+            switch scalar {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&apos;"
+            case "\n": out += "&#10;"
+            case "\t": out += "&#9;"
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+
+    /// For Markdown text and table cells, so a value cannot add structure.
+    ///
+    /// `visible`; `&`, `<`, `>` as HTML entities (many viewers render inline HTML);
+    /// backslash before every character with Markdown meaning inline
+    /// (`\` `` ` `` `*` `_` `[` `]` `|` `~` `$`); a line-starting `#`, `-`, `+`, `=`
+    /// or `1.` escaped too; newlines as `<br>` and tabs as a space.
+    public static func markdown(_ text: String) -> String {
+        let scalars = Array(visible(text).unicodeScalars)
+        var out = ""
+        var atLineStart = true
+        var i = 0
+        while i < scalars.count {
+            let s = scalars[i]
+            defer { i += 1 }
+            if s == "\n" {
+                out += "<br>"
+                atLineStart = true
+                continue
+            }
+            if atLineStart {
+                if s == " " { out += " "; continue }
+                atLineStart = false
+                // A block marker counts only when followed by a space, a tab or the end of the line.
+                func endsMarker(_ k: Int) -> Bool { k >= scalars.count || scalars[k] == " " || scalars[k] == "\t" || scalars[k] == "\n" }
+                var run = i
+                while run < scalars.count, scalars[run] == s { run += 1 }
+                if "#-+=".unicodeScalars.contains(s), endsMarker(s == "#" || s == "=" || s == "-" ? run : i + 1) {
+                    out += "\\"
+                    out.unicodeScalars.append(s)
+                    continue
+                }
+                // An ordered-list start: digits then `.` or `)`, then a space.
+                var j = i
+                while j < scalars.count, ("0"..."9").contains(scalars[j]) { j += 1 }
+                if j > i, j < scalars.count, scalars[j] == "." || scalars[j] == ")", endsMarker(j + 1) {
+                    for k in i..<j { out.unicodeScalars.append(scalars[k]) }
+                    out += "\\"
+                    out.unicodeScalars.append(scalars[j])
+                    i = j
+                    continue
+                }
+            }
+            switch s {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\t": out += " "
+            case "\\", "`", "*", "_", "[", "]", "|", "~", "$": out += "\\"; out.unicodeScalars.append(s)
+            default: out.unicodeScalars.append(s)
+            }
+        }
+        return out
+    }
+}

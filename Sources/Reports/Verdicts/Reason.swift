@@ -1,0 +1,65 @@
+/// Why a scenario has its verdict, or something a reader should notice: a code
+/// and its parameters, so the text can be written in any report language.
+///
+/// Parameter values are evidence as recorded (ids, provenance names, what a
+/// tester typed); renderers escape them for their format.
+public struct Reason: Sendable, Equatable {
+    public var code: Code
+    /// Named values the text refers to, e.g. `check`, `provenance`, `run`.
+    public var parameters: [String: String]
+
+    /// Creates a reason.
+    public init(_ code: Code, _ parameters: [String: String] = [:]) {
+        self.code = code
+        self.parameters = parameters
+    }
+
+    /// The verdict this reason forces at best, or nil for a warning or the CERTIFIED summary.
+    public var verdict: Verdict? { code.verdict }
+
+    /// Every reason a report can give. The raw value is the stable code in JSON and the strings files.
+    public enum Code: String, Sendable, CaseIterable {
+        // FAILED
+        case runFailed = "run-failed"
+        case checkFailed = "check-failed"
+        // INCOMPLETE
+        case noFinishedRun = "no-finished-run"
+        case runBlocked = "run-blocked"
+        case checkNotRun = "check-not-run"
+        case checkOutcomeUnknown = "check-outcome-unknown"
+        case noDevice = "no-device"
+        case noStoreAccount = "no-store-account"
+        case noStoreTransaction = "no-store-transaction"
+        case noServerReceipt = "no-server-receipt"
+        case noOrderToMatch = "no-order-to-match"
+        // NOT CERTIFIABLE
+        case checkNotCertifying = "check-not-certifying"
+        case transactionNotCertifying = "transaction-not-certifying"
+        case receiptNotCertifying = "receipt-not-certifying"
+        case simulatorDevice = "simulator-device"
+        case bundleMismatch = "bundle-mismatch"
+        case bundleMissing = "bundle-missing"
+        // CERTIFIED
+        case certified = "certified"
+        // Warnings
+        case productionTransaction = "production-transaction"
+        case transactionWarning = "transaction-warning"
+        case acceptedRisk = "accepted-risk"
+        case openRunIgnored = "open-run-ignored"
+
+        /// The verdict a reason of this code forces, or nil.
+        public var verdict: Verdict? {
+            switch self {
+            case .runFailed, .checkFailed: return .failed
+            case .noFinishedRun, .runBlocked, .checkNotRun, .checkOutcomeUnknown, .noDevice, .noStoreAccount,
+                 .noStoreTransaction, .noServerReceipt, .noOrderToMatch:
+                return .incomplete
+            case .checkNotCertifying, .transactionNotCertifying, .receiptNotCertifying, .simulatorDevice, .bundleMismatch,
+                 .bundleMissing:
+                return .notCertifiable
+            case .certified, .productionTransaction, .transactionWarning, .acceptedRisk, .openRunIgnored:
+                return nil
+            }
+        }
+    }
+}

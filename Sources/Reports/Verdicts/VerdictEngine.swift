@@ -1,0 +1,323 @@
+import Evidence
+
+/// Judges each scenario of a campaign from its recorded evidence.
+///
+/// Pure: the same records give the same verdicts. The rules (which provenance
+/// certifies which requirement, what each scenario requires) come from the
+/// profile's data, not from scenario ids. The rules in plain words are in
+/// `docs/verdicts.md`.
+public struct VerdictEngine: Sendable {
+    /// The campaign's records, as read from the store.
+    public struct Input: Sendable {
+        public var campaign: Campaign
+        public var devices: [Device]
+        public var accounts: [StoreAccount]
+        /// Oldest first.
+        public var runs: [Run]
+        /// Oldest first, retracted items included.
+        public var evidence: [EvidenceItem]
+
+        /// Creates the input.
+        public init(campaign: Campaign, devices: [Device], accounts: [StoreAccount], runs: [Run], evidence: [EvidenceItem]) {
+            self.campaign = campaign
+            self.devices = devices
+            self.accounts = accounts
+            self.runs = runs
+            self.evidence = evidence
+        }
+    }
+
+    public let profile: Profile
+
+    /// An engine for one profile's scenarios and rules.
+    public init(profile: Profile) {
+        self.profile = profile
+    }
+
+    /// Every scenario of the profile, judged, in catalog order.
+    public func judge(_ input: Input) -> [ScenarioReport] {
+        let evidenceByRun = Dictionary(grouping: input.evidence, by: \.runId)
+        return profile.scenarios.map { scenario in
+            let runs = input.runs.filter { $0.scenario == scenario.id }
+            return judge(scenario, runs: runs, input: input, evidenceByRun: evidenceByRun)
+        }
+    }
+
+    /// The campaign verdict for judged scenarios: FAILED if any failed, else INCOMPLETE if any is,
+    /// else NOT CERTIFIABLE if any is, else CERTIFIED.
+    public static func campaignVerdict(_ scenarios: [ScenarioReport]) -> Verdict {
+        Verdict.worst(of: scenarios.map(\.verdict))
+    }
+
+    // MARK: One scenario
+
+    private func judge(_ scenario: Scenario, runs: [Run], input: Input, evidenceByRun: [String: [EvidenceItem]]) -> ScenarioReport {
+        let judged = runs.filter(\.isFinished).max { $0.seq < $1.seq }
+        var reasons: [Reason] = []
+        var warnings: [Reason] = []
+        let items = judged.map { evidenceByRun[$0.id] ?? [] } ?? []
+        let live = items.filter { !$0.isRetracted }
+
+        if let judged {
+            switch judged.outcome {
+            case .fail?: reasons.append(Reason(.runFailed, ["run": judged.id]))
+            case .blocked?: reasons.append(Reason(.runBlocked, ["run": judged.id].merging(judged.note.map { ["note": $0] } ?? [:]) { a, _ in a }))
+            case .pass?, nil: break
+            }
+            for open in runs where !open.isFinished && open.seq > judged.seq {
+                warnings.append(Reason(.openRunIgnored, ["run": open.id, "scenario": scenario.id]))
+            }
+        } else {
+            reasons.append(Reason(.noFinishedRun, ["scenario": scenario.id, "openRuns": String(runs.count)]))
+        }
+
+        let checks = scenario.checks.map { judgeCheck($0, results: live) }
+        for c in checks {
+            switch c.status {
+            case .failed: reasons.append(Reason(.checkFailed, ["check": c.id].merging(c.reason.map { ["reason": $0] } ?? [:]) { a, _ in a }))
+            case .notRun: reasons.append(Reason(.checkNotRun, ["check": c.id]))
+            case .unknown: reasons.append(Reason(.checkOutcomeUnknown, ["check": c.id]))
+            case .passed:
+                if !c.certifying, let p = c.provenance {
+                    reasons.append(Reason(.checkNotCertifying, ["check": c.id, "provenance": p.rawValue, "required": profile.rules.checkResultProvenance.rawValue]))
+                }
+            }
+        }
+
+        let requirements = judgeRequirements(scenario.requires, run: judged, live: live, input: input)
+        for r in requirements { reasons += r.reasons }
+
+        if judged != nil {
+            for t in live where t.type == .transaction {
+                let tid = t.details["transactionId"]?.scalarText ?? t.id
+                if t.provenance == .storeSignedProduction {
+                    warnings.append(Reason(.productionTransaction, ["transaction": tid, "evidence": t.id, "scenario": scenario.id]))
+                }
+                for w in t.details["warnings"]?.arrayValue ?? [] {
+                    if let text = w.stringValue {
+                        warnings.append(Reason(.transactionWarning, ["transaction": tid, "evidence": t.id, "warning": text, "scenario": scenario.id]))
+                    }
+                }
+            }
+        }
+
+        // Stable: worst first, then in the order found.
+        let ordered = reasons.enumerated().sorted { a, b in
+            let va = a.element.verdict ?? .certified, vb = b.element.verdict ?? .certified
+            return va != vb ? va < vb : a.offset < b.offset
+        }.map(\.element)
+        let verdict = Verdict.worst(of: ordered.compactMap(\.verdict))
+        let final = ordered.isEmpty
+            ? [Reason(.certified, ["checks": String(checks.count), "provenance": profile.rules.checkResultProvenance.rawValue])]
+            : ordered
+
+        let history = runs.filter { $0.id != judged?.id }.sorted { $0.seq > $1.seq }.map { summary($0, input: input) }
+        return ScenarioReport(
+            id: scenario.id, title: scenario.title, expected: scenario.expected, verdict: verdict, reasons: final,
+            judgedRun: judged.map { summary($0, input: input) }, history: history, checks: checks, requirements: requirements,
+            evidence: items.map(summary), warnings: warnings)
+    }
+
+    // MARK: Checks
+
+    private func judgeCheck(_ id: String, results: [EvidenceItem]) -> CheckReport {
+        let info = profile.check(id)
+        guard let item = results.last(where: { $0.type == .checkResult && $0.details["checkId"]?.stringValue == id }) else {
+            return CheckReport(id: id, title: info?.title, status: .notRun, evidenceId: nil, provenance: nil, certifying: false,
+                               durationMs: nil, reason: nil, transcriptExcerpt: [], transcriptCount: 0)
+        }
+        let d = item.details
+        let status: CheckReport.Status
+        switch d["outcome"]?.stringValue {
+        case "passed": status = .passed
+        case "failed": status = .failed
+        default: status = .unknown
+        }
+        let transcript = d["transcript"]?.arrayValue ?? []
+        let excerpt = transcript.prefix(Self.transcriptExcerptLength).map { ex -> String in
+            let method = ex["method"]?.scalarText ?? "?"
+            let path = ex["path"]?.scalarText ?? "?"
+            let result = ex["status"]?.scalarText ?? ex["error"]?.scalarText.map { "error: " + $0 } ?? "?"
+            return "\(method) \(path) → \(result)"
+        }
+        return CheckReport(
+            id: id, title: info?.title, status: status, evidenceId: item.id, provenance: item.provenance,
+            certifying: item.provenance == profile.rules.checkResultProvenance && profile.rules.certifyingProvenance.contains(item.provenance),
+            durationMs: d["durationMs"]?.numberText ?? d["durationMs"]?.stringValue, reason: d["reason"]?.stringValue,
+            transcriptExcerpt: excerpt, transcriptCount: transcript.count)
+    }
+
+    /// How many exchanges of a check's transcript a report shows.
+    static let transcriptExcerptLength = 3
+
+    // MARK: Requirements
+
+    private func certifies(_ p: Provenance, as required: Provenance) -> Bool {
+        p == required && profile.rules.certifyingProvenance.contains(p)
+    }
+
+    private func judgeRequirements(_ req: ScenarioRequirements, run: Run?, live: [EvidenceItem], input: Input) -> [RequirementReport] {
+        var out: [RequirementReport] = []
+        let device = run.flatMap { r in input.devices.first { $0.id == r.deviceId } }
+        if req.device || req.physicalDevice {
+            if let device {
+                out.append(RequirementReport(kind: .device, status: .met, subject: device.label, evidenceId: nil, provenance: nil, reasons: []))
+            } else {
+                out.append(RequirementReport(kind: .device, status: .missing, subject: "", evidenceId: nil, provenance: nil, reasons: [Reason(.noDevice)]))
+            }
+        }
+        if req.physicalDevice, let device {
+            if device.kind == .physical {
+                out.append(RequirementReport(kind: .physicalDevice, status: .met, subject: device.label, evidenceId: nil, provenance: nil, reasons: []))
+            } else {
+                out.append(RequirementReport(kind: .physicalDevice, status: .notCertifying, subject: device.label, evidenceId: nil, provenance: nil,
+                                             reasons: [Reason(.simulatorDevice, ["device": device.label, "kind": device.kind.rawValue])]))
+            }
+        }
+        if req.storeAccount {
+            if let account = run?.accountId.flatMap({ id in input.accounts.first { $0.id == id } }) {
+                out.append(RequirementReport(kind: .storeAccount, status: .met, subject: account.accountMasked, evidenceId: nil, provenance: nil, reasons: []))
+            } else {
+                out.append(RequirementReport(kind: .storeAccount, status: .missing, subject: "", evidenceId: nil, provenance: nil, reasons: [Reason(.noStoreAccount)]))
+            }
+        }
+        guard req.storeTransaction || req.serverReceipt else { return out }
+
+        let transactions = live.filter { $0.type == .transaction }
+        let allReceipts = live.filter { $0.type == .receipt }
+        func orderId(_ e: EvidenceItem) -> String? {
+            guard let o = e.details["orderId"]?.scalarText, !o.isEmpty else { return nil }
+            return o
+        }
+        func receipts(for t: EvidenceItem) -> [EvidenceItem] {
+            guard let o = orderId(t) else { return [] }
+            return allReceipts.filter { orderId($0) == o }
+        }
+        func bundleOK(_ t: EvidenceItem) -> Bool {
+            !profile.rules.transactionBundleMustMatchAppId || t.details["bundleId"]?.scalarText == input.campaign.appId
+        }
+        // The best transaction on the run: one that certifies with its receipt, else the most complete, else the latest.
+        func score(_ t: EvidenceItem) -> Int {
+            let txOK = certifies(t.provenance, as: profile.rules.storeTransactionProvenance) && bundleOK(t)
+            let rs = receipts(for: t)
+            let rOK = rs.contains { certifies($0.provenance, as: profile.rules.serverReceiptProvenance) }
+            return (txOK ? 4 : 0) + (rOK ? 2 : 0) + (rs.isEmpty ? 0 : 1)
+        }
+        let chosen = transactions.enumerated().max { a, b in
+            let sa = score(a.element), sb = score(b.element)
+            return sa != sb ? sa < sb : a.offset < b.offset
+        }?.element
+
+        if req.storeTransaction {
+            if let t = chosen {
+                let tid = t.details["transactionId"]?.scalarText ?? t.id
+                var why: [Reason] = []
+                if !certifies(t.provenance, as: profile.rules.storeTransactionProvenance) {
+                    why.append(Reason(.transactionNotCertifying, ["transaction": tid, "evidence": t.id, "provenance": t.provenance.rawValue,
+                                                                   "required": profile.rules.storeTransactionProvenance.rawValue]))
+                }
+                if profile.rules.transactionBundleMustMatchAppId {
+                    if let bundle = t.details["bundleId"]?.scalarText, !bundle.isEmpty {
+                        if bundle != input.campaign.appId {
+                            why.append(Reason(.bundleMismatch, ["transaction": tid, "bundleId": bundle, "appId": input.campaign.appId]))
+                        }
+                    } else {
+                        why.append(Reason(.bundleMissing, ["transaction": tid, "appId": input.campaign.appId]))
+                    }
+                }
+                out.append(RequirementReport(kind: .storeTransaction, status: why.isEmpty ? .met : .notCertifying, subject: tid, evidenceId: t.id,
+                                             provenance: t.provenance, reasons: why))
+            } else {
+                out.append(RequirementReport(kind: .storeTransaction, status: .missing, subject: "", evidenceId: nil, provenance: nil,
+                                             reasons: [Reason(.noStoreTransaction)]))
+            }
+        }
+        if req.serverReceipt {
+            guard let t = chosen, let order = orderId(t) else {
+                out.append(RequirementReport(kind: .serverReceipt, status: .missing, subject: "", evidenceId: nil, provenance: nil,
+                                             reasons: [Reason(.noOrderToMatch)]))
+                return out
+            }
+            let matching = receipts(for: t)
+            guard let r = matching.last(where: { certifies($0.provenance, as: profile.rules.serverReceiptProvenance) }) ?? matching.last else {
+                out.append(RequirementReport(kind: .serverReceipt, status: .missing, subject: "", evidenceId: nil, provenance: nil,
+                                             reasons: [Reason(.noServerReceipt, ["orderId": order])]))
+                return out
+            }
+            let subject = r.details["receiptId"]?.scalarText ?? r.id
+            if certifies(r.provenance, as: profile.rules.serverReceiptProvenance) {
+                out.append(RequirementReport(kind: .serverReceipt, status: .met, subject: subject, evidenceId: r.id, provenance: r.provenance, reasons: []))
+            } else {
+                out.append(RequirementReport(kind: .serverReceipt, status: .notCertifying, subject: subject, evidenceId: r.id, provenance: r.provenance,
+                                             reasons: [Reason(.receiptNotCertifying, ["receipt": subject, "orderId": order, "evidence": r.id,
+                                                                                      "provenance": r.provenance.rawValue,
+                                                                                      "required": profile.rules.serverReceiptProvenance.rawValue])]))
+            }
+        }
+        return out
+    }
+
+    // MARK: Summaries
+
+    private func summary(_ run: Run, input: Input) -> RunSummary {
+        let device = input.devices.first { $0.id == run.deviceId }
+        let account = run.accountId.flatMap { id in input.accounts.first { $0.id == id } }
+        return RunSummary(
+            id: run.id, tester: run.tester, startedAt: run.startedAt, finishedAt: run.finishedAt, outcome: run.outcome, note: run.note,
+            device: device.map { DeviceSummary(label: $0.label, kind: $0.kind, platform: $0.platform, model: $0.model, osVersion: $0.osVersion) },
+            accountMasked: account?.accountMasked, accountLabel: account?.label, accountStore: account?.store.rawValue,
+            appBuild: "\(input.campaign.appVersion) (\(input.campaign.build))")
+    }
+
+    private func summary(_ item: EvidenceItem) -> EvidenceSummary {
+        EvidenceSummary(
+            id: item.id, type: item.type, provenance: item.provenance,
+            certifyingProvenance: profile.rules.certifyingProvenance.contains(item.provenance),
+            fields: Self.fields(of: item), recordedBy: item.recordedBy, recordedAt: item.recordedAt,
+            retracted: item.isRetracted, retractedReason: item.retractedReason)
+    }
+
+    /// The longest detail value a report prints whole.
+    static let fieldLimit = 200
+
+    static func fields(of item: EvidenceItem) -> [EvidenceSummary.Field] {
+        let d = item.details
+        let names: [String]
+        switch item.type {
+        case .transaction: names = ["store", "source", "transactionId", "originalTransactionId", "orderId", "productId", "bundleId", "environment", "warnings"]
+        case .receipt: names = ["orderId", "receiptId", "status"]
+        case .checkResult: names = ["checkId", "outcome", "reason", "durationMs"]
+        case .attachment: names = ["filename", "note"]
+        case .note: names = ["text"]
+        }
+        var out: [EvidenceSummary.Field] = []
+        for name in names {
+            guard let v = d[name], !v.isNull else { continue }
+            let text: String
+            if let a = v.arrayValue {
+                text = a.map { $0.scalarText ?? $0.canonicalText }.joined(separator: "; ")
+            } else {
+                text = v.scalarText ?? v.canonicalText
+            }
+            if text.isEmpty { continue }
+            out.append(EvidenceSummary.Field(name: name, value: shorten(text)))
+        }
+        if item.type == .checkResult, let base = d["target"]?["baseUrl"]?.scalarText {
+            out.append(EvidenceSummary.Field(name: "target", value: shorten(base + (d["target"]?["kind"]?.scalarText.map { " (\($0))" } ?? ""))))
+        }
+        if item.type == .transaction, let jws = d["signedPayload"]?.stringValue {
+            out.append(EvidenceSummary.Field(name: "signedPayload", value: "JWS, \(jws.utf8.count) bytes, SHA-256 \(Digest.sha256Hex(jws).prefix(16))…"))
+        }
+        if item.type == .receipt, let raw = d["raw"]?.stringValue {
+            out.append(EvidenceSummary.Field(name: "raw", value: "\(raw.utf8.count) bytes, SHA-256 \(Digest.sha256Hex(raw).prefix(16))…"))
+        }
+        if let sha = item.attachmentSHA256 {
+            out.append(EvidenceSummary.Field(name: "attachment", value: "\(item.mediaType ?? "?"), \(item.size.map(String.init) ?? "?") bytes, SHA-256 \(sha)"))
+        }
+        return out
+    }
+
+    static func shorten(_ s: String) -> String {
+        s.count <= fieldLimit ? s : String(s.prefix(fieldLimit)) + "…"
+    }
+}

@@ -44,7 +44,7 @@ struct WalkthroughTests {
                        "--product-id", "gold_monthly"])
         #expect(o.code == 0, "\(o)")
         #expect(o.stdout == "e4\n")
-        #expect(o.stderr.contains("provenance 'manual'"))
+        #expect(o.stderr.contains("provenance manual (never certifies"))
         o = try g.run(["run", "finish", "r1", "--outcome", "pass", "--note", "refund arrived"])
         #expect(o.code == 0, "\(o)")
         #expect(o.stdout == "r1\n")

@@ -56,7 +56,7 @@ public enum SecretScanner {
                 while j < b.count, b[j] == 0x20 || b[j] == 0x09 { j += 1 }
                 var n = 0
                 while j < b.count, isTokenChar(b[j]) || b[j] == 0x2E || b[j] == 0x2B || b[j] == 0x2F || b[j] == 0x3D || b[j] == 0x7E { j += 1; n += 1 }
-                if n >= 8 { return true }
+                if n >= 4 { return true }
             }
             i += 1
         }

@@ -37,6 +37,7 @@ public final class EvidenceStore {
     ///
     /// - Returns: the store, and whether it was newly created.
     public static func create(at path: String, actor: String, clock: @escaping Clock = { Date() }) throws -> (EvidenceStore, created: Bool) {
+        try Validate.noSecrets([("actor", actor)])
         if FileManager.default.fileExists(atPath: path), (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0 > 0 {
             return (try open(at: path, actor: actor, clock: clock), false)
         }
@@ -44,11 +45,16 @@ public final class EvidenceStore {
             let db = try Connection(path: path, create: true)
             try db.configure()
             try migrate(db, path: path, upTo: Schema.currentVersion)
+            // OR IGNORE and the empty-journal test: two `init`s racing on one new file both succeed, once.
             try db.transaction {
-                try db.run("INSERT INTO meta(key, value) VALUES ('hmac_key', ?)", [.text(Digest.hex(try Digest.randomBytes(32)))])
+                try db.run("INSERT OR IGNORE INTO meta(key, value) VALUES ('hmac_key', ?)", [.text(Digest.hex(try Digest.randomBytes(32)))])
             }
             let store = try EvidenceStore(path: path, db: db, clock: clock, actor: actor)
-            try store.write { try store.append(.storeInit) { _, _ in ["schemaVersion": .number(String(Schema.currentVersion))] } }
+            try store.write {
+                if try store.db.scalarInt("SELECT COUNT(*) FROM journal") == 0 {
+                    try store.append(.storeInit) { _, _ in ["schemaVersion": .number(String(Schema.currentVersion))] }
+                }
+            }
             return store
         }, true)
     }
@@ -59,6 +65,7 @@ public final class EvidenceStore {
     }
 
     static func open(at path: String, actor: String, clock: @escaping Clock, migrateUpTo target: Int) throws -> EvidenceStore {
+        try Validate.noSecrets([("actor", actor)])
         guard FileManager.default.fileExists(atPath: path) else { throw EvidenceError.databaseMissing(path: path) }
         return try guarded(path) {
             let db = try Connection(path: path, create: false)

@@ -16,7 +16,7 @@ struct CLI {
     /// Runs one call and returns the exit code.
     func run(arguments raw: [String?]) async -> Int32 {
         if let bad = raw.firstIndex(where: { $0 == nil }) {
-            console.err("Argument \(bad + 1) is not valid UTF-8. Nothing was done.\n")
+            console.err("growcert: Argument \(bad + 1) is not valid UTF-8. Nothing was done.\n")
             return ExitCode.dataError
         }
         let arguments = raw.compactMap { $0 }
@@ -59,7 +59,7 @@ struct CLI {
                 console.out(Self.overview)
                 return wantsHelp ? ExitCode.success : ExitCode.usage
             }
-            throw CLIError.usage("Unknown command '\(words.joined(separator: " "))'. Commands: \(Self.topLevelNames.joined(separator: ", ")).", command: "")
+            throw CLIError.usage("Unknown command '\(words.joined(separator: " "))'.", command: "")
         }
         let text = "Commands of 'growcert \(group.joined())':\n" + members.map { "  " + $0.name.padding(toLength: 28, withPad: " ", startingAt: 0) + $0.summary }.joined(separator: "\n") + "\n"
         if wantsHelp {
@@ -94,12 +94,6 @@ struct CLI {
         for o in command.options where o.required && args.options[o.name] == nil {
             throw CLIError.usage("Missing \(o.name) \(o.value ?? ""): \(o.help).", command: command.name)
         }
-    }
-
-    static var topLevelNames: [String] {
-        var seen: [String] = []
-        for c in commands where !seen.contains(c.path[0]) { seen.append(c.path[0]) }
-        return seen
     }
 
     static var overview: String {

@@ -1,0 +1,115 @@
+import Evidence
+import Foundation
+import Reports
+
+extension ReportError: ServiceError {
+    var exitCode: Int32 {
+        switch self {
+        case .templateDirectoryMissing: return ExitCode.noInput
+        default: return ExitCode.dataError
+        }
+    }
+}
+
+/// `growcert report render | list | show | verify`.
+enum ReportCommand {
+    static let all = [
+        Command(path: ["report", "render"], summary: "judge a campaign and render its certification report (stored, reproducible)",
+                options: [
+                    OptionSpec(name: "--campaign", value: "ID", help: "the campaign", required: true),
+                    OptionSpec(name: "--format", value: "F", help: "md, html, junit or json", required: true),
+                    OptionSpec(name: "--lang", value: "L", help: "en or zh-Hans (default en)"),
+                    OptionSpec(name: "--out", value: "FILE", help: "write the report here (default: stdout)"),
+                    OptionSpec(name: "--templates", value: "DIR", help: "your own report.md.mustache / report.html.mustache / strings/<lang>.json"),
+                    OptionSpec(name: "--require-certified", value: nil, help: "exit 1 unless the campaign verdict is CERTIFIED"),
+                ],
+                discussion: """
+                Every rendered report is stored in the database with its SHA-256 and the journal head it was judged at;
+                rendering again without new evidence gives the same bytes (and the same stored report).
+                Sign it with 'growcert signoff --report ID …'. Verdicts: see docs/verdicts.md.
+                """) { inv in
+            let store = try inv.openStore()
+            let campaign = try store.campaign(try inv.required("--campaign"))
+            let formatName = try inv.required("--format")
+            guard let format = ReportFormat(rawValue: formatName) else {
+                throw CLIError.usage("Unknown format '\(formatName)'. Formats: md, html, junit, json.", command: "report render")
+            }
+            let langName = inv.optional("--lang") ?? "en"
+            guard let lang = Language(rawValue: langName) else {
+                throw CLIError.usage("Unknown language '\(langName)'. Languages: en, zh-Hans.", command: "report render")
+            }
+            let templates = try inv.optional("--templates").map { try TemplateSet(directory: $0) } ?? .embedded
+            guard let head = try store.evidenceHead() else { throw CLIError.data("The database has no evidence yet.") }
+            let model = try ReportBuilder.build(store: store, campaignId: campaign.id, toolVersion: CLI.version)
+            let rendered = try ReportRenderer(templates: templates).render(model, format: format, lang: lang)
+            let (record, reused) = try store.storeReport(NewReport(
+                campaignId: campaign.id, format: format.rawValue, lang: lang.rawValue, templateSHA256: rendered.templateSHA256,
+                bytes: rendered.bytes, evidenceHead: head, verdict: rendered.verdict))
+            if let out = inv.optional("--out") {
+                guard FileManager.default.createFile(atPath: out, contents: Data(rendered.bytes)) else {
+                    throw CLIError.io("Cannot write '\(out)'. Check the folder exists and is writable.")
+                }
+                var o = record.json.objectValue ?? [:]
+                o["out"] = .string(out)
+                o["reused"] = .bool(reused)
+                inv.printRecord(record.id, .object(o))
+            } else {
+                inv.console.out(String(decoding: rendered.bytes, as: UTF8.self))
+            }
+            inv.progress("report \(record.id)\(reused ? " (same bytes as before)" : ""): campaign \(campaign.id) is \(rendered.verdict); SHA-256 \(record.sha256)")
+            if inv.args.has("--require-certified"), rendered.verdict != Verdict.certified.rawValue {
+                inv.progress("not certified: --require-certified fails")
+                return ExitCode.notCertified
+            }
+            return ExitCode.success
+        },
+        Command(path: ["report", "list"], summary: "list stored reports",
+                options: [OptionSpec(name: "--campaign", value: "ID", help: "only this campaign's")]) { inv in
+            let store = try inv.openStore()
+            let list = try store.reports(campaignId: try inv.optional("--campaign").map { try store.campaign($0).id })
+            inv.printList(list.map(\.json), header: ["ID", "CAMPAIGN", "FORMAT", "LANG", "VERDICT", "SHA-256", "CREATED"],
+                          rows: list.map { [$0.id, $0.campaignId, $0.format, $0.lang, $0.verdict, String($0.sha256.prefix(16)) + "…", $0.createdAt] })
+            return ExitCode.success
+        },
+        Command(path: ["report", "show"], summary: "print a stored report's exact bytes", positionals: ["ID"]) { inv in
+            let bytes = try inv.openStore().reportBytes(try inv.positional(0, "report ID"))
+            inv.console.out(String(decoding: bytes, as: UTF8.self))  // reports are UTF-8: the bytes come out unchanged
+            return ExitCode.success
+        },
+        Command(path: ["report", "verify"], summary: "check that a report file is one stored here, unchanged (exit 2 if not)", positionals: ["FILE"],
+                discussion: """
+                Finds the stored report with the file's SHA-256, checks the body hash written in its integrity section,
+                checks that the journal head it names is in this database's chain, and lists its sign-offs.
+                """) { inv in
+            let path = try inv.positional(0, "report file")
+            let bytes = try inv.readInput(path, limit: 512 * 1_048_576)
+            let store = try inv.openStore()
+            let sha = Digest.sha256Hex(bytes)
+            let body = IntegrityCheck.bodySHA256(ofReport: bytes)
+            var problems: [String] = []
+            if let claimed = body.claimed, claimed != body.actual {
+                problems.append("the body SHA-256 written in the report (\(claimed)) does not match its content (\(body.actual)): the file was edited")
+            }
+            let match = try store.reports().first { $0.sha256 == sha }
+            if match == nil { problems.append("no report with SHA-256 \(sha) is stored in \(store.path): the file was changed, or comes from another database") }
+            let verification = try store.verify()
+            if !verification.ok { problems.append("the database itself does not verify: run 'growcert verify'") }
+            let signoffs = try match.map { r in try store.signoffs(campaignId: r.campaignId).filter { $0.reportId == r.id } } ?? []
+            if inv.json {
+                inv.console.out(JSONValue.object([
+                    "ok": .bool(problems.isEmpty), "sha256": .string(sha), "report": match?.json ?? .null,
+                    "bodySha256": .string(body.actual), "claimedBodySha256": .optional(body.claimed),
+                    "signoffs": .array(signoffs.map(\.json)), "problems": .array(problems.map(JSONValue.string)),
+                ]).prettyText + "\n")
+            } else if problems.isEmpty, let r = match {
+                var out = "OK: \(path) is report \(r.id) of campaign \(r.campaignId) (\(r.format), \(r.lang)), verdict \(r.verdict),\n"
+                out += "    judged at journal entry \(r.evidenceSeq), head \(r.evidenceHead)\n"
+                out += signoffs.isEmpty ? "    not signed yet\n" : signoffs.map { "    signed \($0.decision) by \($0.name) (\($0.role)), key \($0.keyId), \($0.createdAt)" + ($0.acceptRisk.map { "; accepted risk: \($0)" } ?? "") }.joined(separator: "\n") + "\n"
+                inv.console.out(out)
+            } else {
+                inv.console.out("NOT VERIFIED: \(path)\n" + problems.map { "  - \($0)\n" }.joined())
+            }
+            return problems.isEmpty ? ExitCode.success : ExitCode.tampered
+        },
+    ]
+}

@@ -3,3 +3,5 @@
 #include <sys/types.h>
 #include <sys/socket.h>
 #include <microhttpd.h>
+#include <netinet/in.h>
+#include <arpa/inet.h>

@@ -1,0 +1,184 @@
+import Foundation
+import GrowClient
+
+// Customer endpoints. Called with the backend's lock held.
+extension EmulatorBackend {
+    func session(caller: Caller) -> Reply {
+        .json(200, WireSession(customerId: caller.customerId ?? "", projectId: projectText, environment: Wire.environment,
+                               expiresAt: RFC3339.format(caller.tokenExpiresAt ?? clock.now())))
+    }
+
+    func holdings(customerId: String) throws(APIFailure) -> Reply {
+        .json(200, holdingsBody(customerId: customerId))
+    }
+
+    func createFunnel(customerId: String, body: Data) throws(APIFailure) -> Reply {
+        let request = try decode(WireFunnelRequest.self, from: body)
+        guard var runToken = state.runTokens[request.runToken], !runToken.used else {
+            throw APIFailure(.notFound, "The run token is unknown or already used; create a new one.")
+        }
+        guard runToken.customerId == customerId else {
+            throw APIFailure(.forbidden, "The run token belongs to another customer.")
+        }
+        runToken.used = true
+        state.runTokens[request.runToken] = runToken
+        var steps: [WireFunnelStep] = []
+        for step in runToken.steps {
+            let orderId = counters.make("o_")
+            state.orders[orderId] = EmulatorState.Order(orderId: orderId, customerId: customerId, step: step,
+                                                        status: Vocabulary.OrderStatus.created)
+            steps.append(WireFunnelStep(stepId: counters.make("s_"), kind: Vocabulary.nativePurchase,
+                                        store: step.store, productId: step.productId, orderId: orderId))
+        }
+        return .json(201, WireFunnel(funnelId: counters.make("f_"), customerId: customerId, steps: steps))
+    }
+
+    func submitReceipt(customerId: String, orderId: String, body: Data) throws(APIFailure) -> Reply {
+        let order = try ownOrder(customerId: customerId, orderId: orderId)
+        let submission = try decode(WireReceiptSubmission.self, from: body)
+        let presentedId: String
+        let verdict: Result<String, Rejection>
+        switch submission.store {
+        case Vocabulary.Store.apple:
+            guard let transactionId = submission.transactionId, !transactionId.isEmpty,
+                  let jws = submission.signedTransaction, !jws.isEmpty else {
+                throw APIFailure(.invalidRequest, "An Apple receipt needs 'transactionId' and 'signedTransaction'.")
+            }
+            presentedId = transactionId
+            verdict = verifyApple(order: order, transactionId: transactionId, jws: jws)
+        case Vocabulary.Store.google:
+            guard let productId = submission.productId, !productId.isEmpty,
+                  let token = submission.purchaseToken, !token.isEmpty else {
+                throw APIFailure(.invalidRequest, "A Google receipt needs 'productId' and 'purchaseToken'.")
+            }
+            presentedId = token
+            verdict = verifyGoogle(order: order, productId: productId, purchaseToken: token)
+        default:
+            throw APIFailure(.invalidRequest, "'store' must be '\(Vocabulary.Store.apple)' or '\(Vocabulary.Store.google)'.")
+        }
+        switch verdict {
+        case .success(let transactionKey):
+            let delivery = deliver(orderId: orderId, transactionKey: transactionKey)
+            return .json(delivery.newlyGranted ? 201 : 200,
+                         WireReceiptResult(orderId: orderId, receiptId: delivery.receiptId,
+                                           status: Vocabulary.ReceiptResult.delivered, rejectReason: nil))
+        case .failure(let rejection):
+            let receiptId = reject(orderId: orderId, transactionId: presentedId, reason: rejection.reason)
+            return .json(201, WireReceiptResult(orderId: orderId, receiptId: receiptId,
+                                                status: Vocabulary.ReceiptResult.rejected, rejectReason: rejection.reason))
+        }
+    }
+
+    func order(customerId: String, orderId: String) throws(APIFailure) -> Reply {
+        let order = try ownOrder(customerId: customerId, orderId: orderId)
+        return .json(200, wireOrder(order))
+    }
+
+    func ledger(customerId: String, query: [String: String]) throws(APIFailure) -> Reply {
+        var limit = Wire.defaultLedgerLimit
+        if let text = query[Vocabulary.Query.limit] {
+            guard let value = Int(text), (1...Wire.maxLedgerLimit).contains(value) else {
+                throw APIFailure(.invalidRequest, "'\(Vocabulary.Query.limit)' must be a whole number from 1 to \(Wire.maxLedgerLimit).")
+            }
+            limit = value
+        }
+        var after: String?
+        if let text = query[Vocabulary.Query.after] {
+            guard !text.isEmpty, text.count <= 40, text.allSatisfy({ $0.isASCII && $0.isNumber }) else {
+                throw APIFailure(.invalidRequest, "'\(Vocabulary.Query.after)' must be a ledger eventId (digits only).")
+            }
+            after = text
+        }
+        let orderFilter = query[Vocabulary.Query.orderId]
+        if let orderFilter, let order = state.orders[orderFilter], order.customerId != customerId {
+            throw APIFailure(.forbidden, "Order '\(orderFilter)' belongs to another customer.")
+        }
+        let matching = state.ledger.filter { entry in
+            entry.customerId == customerId
+                && (orderFilter == nil || entry.orderId == orderFilter)
+                && (after.map { Self.digitsGreater(entry.eventId, than: $0) } ?? true)
+        }
+        let page = Array(matching.prefix(limit))
+        let nextAfter = matching.count > limit ? page.last?.eventId : nil
+        return .json(200, WireLedgerPage(entries: page, nextAfter: nextAfter))
+    }
+
+    func recover(customerId: String, body: Data) throws(APIFailure) -> Reply {
+        let request = try decode(WireRecoverRequest.self, from: body)
+        guard request.transactions.count <= 100 else {
+            throw APIFailure(.invalidRequest, "Send at most 100 transactions per recover request.")
+        }
+        var recovered: [WireRecoveredOrder] = []
+        var seen = Set<String>()
+        for transaction in request.transactions {
+            guard let purchase = state.purchases[transaction.transactionId], purchase.store == transaction.store,
+                  let order = state.orders[purchase.orderId], order.customerId == customerId else {
+                continue  // not a purchase this customer made in this emulator
+            }
+            seen.insert(transaction.transactionId)
+            let verdict: Result<String, Rejection>
+            if transaction.store == Vocabulary.Store.apple {
+                if let jws = transaction.signedTransaction {
+                    verdict = verifyApple(order: order, transactionId: transaction.transactionId, jws: jws)
+                } else if request.synchronizeStore {
+                    verdict = .success(transaction.transactionId)
+                } else {
+                    verdict = .failure(Rejection("No signedTransaction, and synchronizeStore is false."))
+                }
+            } else {
+                verdict = verifyGoogle(order: order, productId: purchase.productId, purchaseToken: transaction.transactionId)
+            }
+            switch verdict {
+            case .success(let key):
+                let delivery = deliver(orderId: order.orderId, transactionKey: key)
+                recovered.append(WireRecoveredOrder(orderId: order.orderId, receiptId: delivery.receiptId,
+                                                    status: Vocabulary.ReceiptResult.delivered, newlyGranted: delivery.newlyGranted))
+            case .failure(let rejection):
+                let receiptId = reject(orderId: order.orderId, transactionId: transaction.transactionId, reason: rejection.reason)
+                recovered.append(WireRecoveredOrder(orderId: order.orderId, receiptId: receiptId,
+                                                    status: Vocabulary.ReceiptResult.rejected, newlyGranted: false))
+            }
+        }
+        if request.synchronizeStore {
+            // The store reports every purchase of this customer; deliver the ones the app did not send.
+            for key in state.purchaseOrder where !seen.contains(key) {
+                guard let purchase = state.purchases[key], let order = state.orders[purchase.orderId],
+                      order.customerId == customerId, !purchase.refunded else { continue }
+                let delivery = deliver(orderId: order.orderId, transactionKey: key)
+                recovered.append(WireRecoveredOrder(orderId: order.orderId, receiptId: delivery.receiptId,
+                                                    status: Vocabulary.ReceiptResult.delivered, newlyGranted: delivery.newlyGranted))
+            }
+        }
+        return .json(200, WireRecoverResult(recovered: recovered))
+    }
+
+    // MARK: Shared
+
+    func ownOrder(customerId: String, orderId: String) throws(APIFailure) -> EmulatorState.Order {
+        guard let order = state.orders[orderId] else {
+            throw APIFailure(.notFound, "No order '\(orderId)'.")
+        }
+        guard order.customerId == customerId else {
+            throw APIFailure(.forbidden, "Order '\(orderId)' belongs to another customer.")
+        }
+        return order
+    }
+
+    func wireOrder(_ order: EmulatorState.Order) -> WireOrder {
+        let receipts = order.receiptIds.compactMap { state.receipts[$0] }.map { receipt in
+            WireOrderReceipt(receiptId: receipt.receiptId, transactionId: receipt.transactionId,
+                             status: receipt.verified ? Vocabulary.ReceiptStatus.verified : Vocabulary.ReceiptStatus.rejected,
+                             verifiedAt: receipt.verifiedAt.map(RFC3339.format), storeEnvironment: Vocabulary.storeEnvironment)
+        }
+        return WireOrder(orderId: order.orderId, customerId: order.customerId, productId: order.step.productId,
+                         store: order.step.store, status: order.status, receipts: receipts, ledgerEventIds: order.ledgerEventIds)
+    }
+
+    /// Compares two all-digit identifiers as numbers, without a size limit.
+    static func digitsGreater(_ a: String, than b: String) -> Bool {
+        let x = a.drop { $0 == "0" }
+        let y = b.drop { $0 == "0" }
+        if x.count != y.count { return x.count > y.count }
+        return x > y
+    }
+}

@@ -1,0 +1,145 @@
+import Foundation
+import GrowClient
+
+/// Why a store receipt did not verify; becomes `rejectReason`.
+struct Rejection: Error {
+    var reason: String
+    init(_ reason: String) { self.reason = reason }
+}
+
+// Receipt verification, grants and refunds. Called with the backend's lock held.
+extension EmulatorBackend {
+    /// The transaction key when `jws` is this emulator's signature over this order's transaction.
+    func verifyApple(order: EmulatorState.Order, transactionId: String, jws: String) -> Result<String, Rejection> {
+        guard order.step.store == Vocabulary.Store.apple else {
+            return .failure(Rejection("Order \(order.orderId) is a \(order.step.store) order, not an Apple one."))
+        }
+        guard let payload = signer.verify(jws) else {
+            return .failure(Rejection("The signed transaction is not a valid ES256 JWS signed by this emulator."))
+        }
+        guard payload.transactionId == transactionId else {
+            return .failure(Rejection("transactionId does not match the signed transaction."))
+        }
+        guard payload.productId == order.step.productId else {
+            return .failure(Rejection("The signed transaction is for product '\(payload.productId)', not '\(order.step.productId)'."))
+        }
+        guard payload.bundleId == bundleId else {
+            return .failure(Rejection("The signed transaction is for bundle '\(payload.bundleId)', not '\(bundleId)'."))
+        }
+        return purchaseCheck(order: order, key: transactionId)
+    }
+
+    /// The transaction key when `purchaseToken` is a token this emulator issued for this order.
+    func verifyGoogle(order: EmulatorState.Order, productId: String, purchaseToken: String) -> Result<String, Rejection> {
+        guard order.step.store == Vocabulary.Store.google else {
+            return .failure(Rejection("Order \(order.orderId) is a \(order.step.store) order, not a Google one."))
+        }
+        guard productId == order.step.productId else {
+            return .failure(Rejection("The purchase is for product '\(productId)', not '\(order.step.productId)'."))
+        }
+        return purchaseCheck(order: order, key: purchaseToken)
+    }
+
+    private func purchaseCheck(order: EmulatorState.Order, key: String) -> Result<String, Rejection> {
+        guard let purchase = state.purchases[key], purchase.store == order.step.store else {
+            return .failure(Rejection("The store has no record of this purchase."))
+        }
+        guard purchase.orderId == order.orderId else {
+            return .failure(Rejection("The purchase belongs to another order."))
+        }
+        if purchase.refunded, state.receiptByTransaction[key] == nil {
+            return .failure(Rejection("The purchase was refunded before it was delivered."))
+        }
+        return .success(key)
+    }
+
+    /// Books a verified transaction: the first time a receipt and one grant, later the same receipt again.
+    func deliver(orderId: String, transactionKey: String) -> (receiptId: String, newlyGranted: Bool) {
+        if let existing = state.receiptByTransaction[transactionKey] {
+            return (existing, false)
+        }
+        guard var order = state.orders[orderId] else { return ("", false) }
+        let now = clock.now()
+        let receiptId = counters.make("r_")
+        state.receipts[receiptId] = EmulatorState.Receipt(receiptId: receiptId, orderId: orderId, transactionId: transactionKey,
+                                                          verified: true, verifiedAt: now, rejectReason: nil)
+        state.receiptByTransaction[transactionKey] = receiptId
+
+        let eventId = counters.eventId()
+        state.ledger.append(WireLedgerEntry(eventId: eventId, customerId: order.customerId, kind: Vocabulary.LedgerKind.grant,
+                                            orderId: orderId, receiptId: receiptId, currency: Vocabulary.points,
+                                            amount: order.step.points, occurredAt: RFC3339.format(now)))
+        var customer = state.customers[order.customerId] ?? EmulatorState.Customer()
+        addToBalance(&customer, customerId: order.customerId, amount: order.step.points)
+        if !order.step.tier.isEmpty {
+            let expiresAt = RFC3339.format(now.addingTimeInterval(Self.subscriptionPeriod))
+            if let index = customer.memberships.firstIndex(where: { $0.customerId == order.customerId && $0.tier == order.step.tier }) {
+                customer.memberships[index].status = Vocabulary.MembershipStatus.active
+                customer.memberships[index].expiresAt = expiresAt
+                order.membershipId = customer.memberships[index].membershipId
+            } else {
+                let membershipId = counters.make("m_")
+                customer.memberships.append(WireMembership(membershipId: membershipId, customerId: order.customerId,
+                                                           tier: order.step.tier, status: Vocabulary.MembershipStatus.active,
+                                                           expiresAt: expiresAt))
+                order.membershipId = membershipId
+            }
+        }
+        state.customers[order.customerId] = customer
+
+        order.status = Vocabulary.OrderStatus.delivered
+        order.receiptIds.append(receiptId)
+        order.ledgerEventIds.append(eventId)
+        order.grantEventId = eventId
+        state.orders[orderId] = order
+        return (receiptId, true)
+    }
+
+    /// Records a receipt that did not verify; it changes nothing else.
+    func reject(orderId: String, transactionId: String, reason: String) -> String {
+        let receiptId = counters.make("r_")
+        state.receipts[receiptId] = EmulatorState.Receipt(receiptId: receiptId, orderId: orderId, transactionId: transactionId,
+                                                          verified: false, verifiedAt: nil, rejectReason: reason)
+        state.orders[orderId]?.receiptIds.append(receiptId)
+        return receiptId
+    }
+
+    /// The store reports a refund: one `refund` entry with the negated grant, order `refunded`,
+    /// membership `revoked`. A second report of the same refund changes nothing.
+    func applyRefund(transactionKey: String) -> EmulatorState.Order? {
+        guard var purchase = state.purchases[transactionKey], var order = state.orders[purchase.orderId] else { return nil }
+        guard !purchase.refunded else { return order }
+        purchase.refunded = true
+        state.purchases[transactionKey] = purchase
+        order.status = Vocabulary.OrderStatus.refunded
+
+        if let grantId = order.grantEventId, let grant = state.ledger.first(where: { $0.eventId == grantId }) {
+            let eventId = counters.eventId()
+            let refundAmount = grant.amount.negated
+            state.ledger.append(WireLedgerEntry(eventId: eventId, customerId: order.customerId, kind: Vocabulary.LedgerKind.refund,
+                                                orderId: order.orderId, receiptId: grant.receiptId, currency: grant.currency,
+                                                amount: refundAmount, occurredAt: RFC3339.format(clock.now())))
+            order.ledgerEventIds.append(eventId)
+            var customer = state.customers[order.customerId] ?? EmulatorState.Customer()
+            addToBalance(&customer, customerId: order.customerId, amount: refundAmount)
+            if let membershipId = order.membershipId,
+               let index = customer.memberships.firstIndex(where: { $0.membershipId == membershipId }) {
+                customer.memberships[index].status = Vocabulary.MembershipStatus.revoked
+            }
+            state.customers[order.customerId] = customer
+        }
+        state.orders[order.orderId] = order
+        return order
+    }
+
+    private func addToBalance(_ customer: inout EmulatorState.Customer, customerId: String, amount: ExactDecimal) {
+        if let index = customer.balances.firstIndex(where: { $0.customerId == customerId && $0.currency == Vocabulary.points }) {
+            customer.balances[index].amount = DecimalMath.add(customer.balances[index].amount, amount)
+        } else {
+            customer.balances.append(WireBalance(customerId: customerId, currency: Vocabulary.points, amount: amount))
+        }
+    }
+
+    /// How long an emulated subscription runs from its purchase.
+    static let subscriptionPeriod: TimeInterval = 30 * 24 * 3600
+}

@@ -1,0 +1,111 @@
+import Foundation
+import GrowClient
+
+/// Everything the emulator remembers; `reset` replaces it with an empty one.
+///
+/// Identifier counters live in `IdentifierCounters` instead, so identifiers stay unique
+/// across resets (an old signed transaction must never match a new purchase).
+struct EmulatorState {
+    struct Customer {
+        var memberships: [WireMembership] = []
+        var balances: [WireBalance] = []
+        /// The App Store `appAccountToken` for this customer's purchases.
+        var appAccountToken = UUID()
+    }
+
+    struct Token {
+        var customerId: String
+        var expiresAt: Date
+    }
+
+    struct RunToken {
+        var customerId: String
+        var steps: [WireEmulatorStep]
+        var used = false
+    }
+
+    struct Order {
+        var orderId: String
+        var customerId: String
+        var step: WireEmulatorStep
+        var status: String
+        var receiptIds: [String] = []
+        var ledgerEventIds: [String] = []
+        /// The store transaction (Apple transactionId or Google purchaseToken) once purchased.
+        var transactionKey: String?
+        var membershipId: String?
+        var grantEventId: String?
+    }
+
+    struct Purchase {
+        var orderId: String
+        var store: String
+        var productId: String
+        /// What `/_emulator/store/purchases` returned, replayed for a repeated purchase call.
+        var wire: WireEmulatorPurchase
+        var refunded = false
+    }
+
+    struct Receipt {
+        var receiptId: String
+        var orderId: String
+        var transactionId: String
+        var verified: Bool
+        var verifiedAt: Date?
+        var rejectReason: String?
+    }
+
+    struct IdempotentReply {
+        var method: String
+        var path: String
+        var body: Data
+        var reply: Reply
+    }
+
+    struct Fault {
+        var delayMs: Int = 0
+        var failNext: Int = 0
+        var status: Int = 503
+    }
+
+    var customers: [String: Customer] = [:]
+    var tokens: [String: Token] = [:]
+    var runTokens: [String: RunToken] = [:]
+    var orders: [String: Order] = [:]
+    var purchases: [String: Purchase] = [:]
+    /// Purchase keys in the order the store made them, for `synchronizeStore`.
+    var purchaseOrder: [String] = []
+    var receipts: [String: Receipt] = [:]
+    /// The verified receipt of each store transaction: one grant per transaction.
+    var receiptByTransaction: [String: String] = [:]
+    /// In eventId order.
+    var ledger: [WireLedgerEntry] = []
+    /// Keyed by credential and `Idempotency-Key`.
+    var idempotency: [String: IdempotentReply] = [:]
+    var faults: [String: Fault] = [:]
+}
+
+/// Identifier sources; never reset.
+struct IdentifierCounters {
+    /// Ledger eventIds start just above 2^53 so that clients must keep them as strings.
+    private var nextEventId: UInt64 = 9_007_199_254_740_993
+    private var nextTransactionId: UInt64 = 2_000_000_847_061_981
+    private var next: [String: Int] = [:]
+
+    mutating func eventId() -> String {
+        defer { nextEventId += 1 }
+        return String(nextEventId)
+    }
+
+    mutating func transactionId() -> String {
+        defer { nextTransactionId += 1 }
+        return String(nextTransactionId)
+    }
+
+    /// `o_1`, `r_1`, `f_1`, `m_1`, `s_1`, … one sequence per prefix.
+    mutating func make(_ prefix: String) -> String {
+        let value = (next[prefix] ?? 0) + 1
+        next[prefix] = value
+        return prefix + String(value)
+    }
+}

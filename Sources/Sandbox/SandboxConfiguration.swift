@@ -1,0 +1,64 @@
+import Foundation
+import GrowClient
+
+/// How a `SandboxEmulator` (or an `EmulatorBackend`) is set up.
+///
+/// Every value has a default, so `SandboxConfiguration()` gives a fresh project,
+/// a fresh random server key and any free port.
+public struct SandboxConfiguration: Sendable {
+    /// The project (App UUID) the emulator serves; requests must name it, in lower case.
+    public var projectId: UUID
+    /// The server key (`gg_sk_…`) that server and relay requests must present.
+    public var serverKey: String
+    /// The port on 127.0.0.1; 0 picks any free port.
+    public var port: UInt16
+    /// The `bundleId` written into emulated App Store transactions.
+    public var bundleId: String
+    /// Where the emulator reads the time.
+    public var clock: any SandboxClock
+    /// The largest request body accepted; larger ones get `400 invalid_request`.
+    public var maxBodyBytes: Int
+
+    /// Creates a configuration; nil `projectId` or `serverKey` means a fresh random one.
+    public init(
+        projectId: UUID? = nil,
+        serverKey: String? = nil,
+        port: UInt16 = 0,
+        bundleId: String = "com.example.app",
+        clock: any SandboxClock = SystemSandboxClock(),
+        maxBodyBytes: Int = 1 << 20
+    ) {
+        self.projectId = projectId ?? UUID()
+        self.serverKey = serverKey ?? Wire.serverKeyPrefix + RandomText.base62(count: 32)
+        self.port = port
+        self.bundleId = bundleId
+        self.clock = clock
+        self.maxBodyBytes = maxBodyBytes
+    }
+
+    /// Throws `SandboxError.invalidConfiguration` when a value cannot work.
+    func validate() throws {
+        let keyBody = serverKey.dropFirst(Wire.serverKeyPrefix.count)
+        guard serverKey.hasPrefix(Wire.serverKeyPrefix), !keyBody.isEmpty,
+              keyBody.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-") }) else {
+            throw SandboxError.invalidConfiguration(
+                "the server key must be '\(Wire.serverKeyPrefix)' followed by letters, digits, '_' or '-'. Leave it out to get a random one.")
+        }
+        guard !bundleId.isEmpty, bundleId.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "." || $0 == "-") }) else {
+            throw SandboxError.invalidConfiguration("bundle ID '\(bundleId)' is not a reverse-DNS name such as 'com.example.app'.")
+        }
+        guard maxBodyBytes >= 1024 else {
+            throw SandboxError.invalidConfiguration("maxBodyBytes \(maxBodyBytes) is too small; use at least 1024.")
+        }
+    }
+}
+
+/// Random text from the system's secure generator.
+enum RandomText {
+    private static let alphabet = Array("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
+
+    static func base62(count: Int) -> String {
+        var generator = SystemRandomNumberGenerator()
+        return String((0..<count).map { _ in alphabet[Int.random(in: 0..<alphabet.count, using: &generator)] })
+    }
+}

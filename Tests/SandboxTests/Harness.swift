@@ -1,0 +1,115 @@
+import Foundation
+import GrowClient
+@testable import Sandbox
+
+/// Drives an `EmulatorBackend` directly, with a manual clock and the right scope headers.
+final class Harness {
+    let clock = ManualSandboxClock(Date(timeIntervalSince1970: 1_796_025_600))  // 2026-11-30T08:00:00Z
+    let backend: EmulatorBackend
+    private var keys = 0
+
+    init(bundleId: String = "com.example.app") throws {
+        backend = try EmulatorBackend(configuration: .init(bundleId: bundleId, clock: clock))
+    }
+
+    var project: String { backend.projectId.uuidString.lowercased() }
+
+    enum Auth {
+        case none
+        case server
+        case customer(String)
+        case raw(String)
+    }
+
+    func nextKey() -> String {
+        keys += 1
+        return "key-\(keys)"
+    }
+
+    func send(
+        _ method: String, _ path: String, auth: Auth = .none, query: [String: String] = [:],
+        body: Data = Data(), idempotencyKey: String? = nil, serverKeyHeader: String? = nil,
+        project: String? = nil, environment: String? = Wire.environment, omitScope: Bool = false
+    ) -> HTTPServerResponse {
+        var headers: [String: String] = [:]
+        if !omitScope {
+            headers[Wire.Header.project] = project ?? self.project
+            if let environment { headers[Wire.Header.environment] = environment }
+        }
+        switch auth {
+        case .none: break
+        case .server: headers[Wire.Header.authorization] = "Bearer " + backend.serverKey
+        case .customer(let token): headers[Wire.Header.authorization] = "Bearer " + token
+        case .raw(let value): headers[Wire.Header.authorization] = value
+        }
+        if let serverKeyHeader { headers[Wire.Header.serverKey] = serverKeyHeader }
+        if method == "POST" { headers[Wire.Header.idempotencyKey] = idempotencyKey ?? nextKey() }
+        return backend.handle(HTTPServerRequest(method: method, path: path, query: query, headers: headers, body: body))
+    }
+
+    func post(_ path: String, _ body: some Encodable, auth: Auth = .server, idempotencyKey: String? = nil,
+              serverKeyHeader: String? = nil, project: String? = nil, environment: String? = Wire.environment) throws -> HTTPServerResponse {
+        send("POST", path, auth: auth, body: try JSONEncoder().encode(body), idempotencyKey: idempotencyKey,
+             serverKeyHeader: serverKeyHeader, project: project, environment: environment)
+    }
+
+    func get(_ path: String, auth: Auth, query: [String: String] = [:], project: String? = nil,
+             environment: String? = Wire.environment) -> HTTPServerResponse {
+        send("GET", path, auth: auth, query: query, project: project, environment: environment)
+    }
+
+    // MARK: Setup shortcuts
+
+    func issueToken(_ customerId: String = "c_1001", ttlSeconds: Int = 900) throws -> String {
+        let response = try post(Wire.Path.customerTokens, WireTokenRequest(customerId: customerId, ttlSeconds: ttlSeconds))
+        return try decode(WireIssuedToken.self, response, status: 201).customerToken
+    }
+
+    func funnel(for customerId: String = "c_1001", token: String, steps: [WireEmulatorStep]) throws -> WireFunnel {
+        let runToken = try decode(WireEmulatorRunToken.self,
+                                  try post(Wire.Path.emulatorRunTokens, WireEmulatorRunTokenRequest(customerId: customerId, steps: steps)),
+                                  status: 201).runToken
+        return try decode(WireFunnel.self, try post(Wire.Path.funnels, WireFunnelRequest(runToken: runToken), auth: .customer(token)), status: 201)
+    }
+
+    func purchase(_ orderId: String) throws -> WireEmulatorPurchase {
+        let response = try post(Wire.Path.emulatorPurchases, WireEmulatorPurchaseRequest(orderId: orderId))
+        return try decode(WireEmulatorPurchase.self, response)
+    }
+
+    /// One Apple step bought and delivered; returns the order, the purchase and the receipt result.
+    func deliveredAppleOrder(token: String, points: String = "10.5", tier: String = "gold")
+        throws -> (orderId: String, purchase: WireEmulatorPurchase, receipt: WireReceiptResult) {
+        let funnel = try funnel(token: token, steps: [step(.apple, points: points, tier: tier)])
+        let orderId = funnel.steps[0].orderId
+        let purchase = try purchase(orderId)
+        let submission = WireReceiptSubmission.apple(transactionId: purchase.transactionId ?? "", signedTransaction: purchase.signedTransaction ?? "")
+        let receipt = try decode(WireReceiptResult.self, try post(Wire.Path.receipts(orderId), submission, auth: .customer(token)), status: 201)
+        return (orderId, purchase, receipt)
+    }
+
+    enum Store: String { case apple, google }
+
+    func step(_ store: Store, product: String = "gold_monthly", points: String = "10.5", tier: String = "gold") -> WireEmulatorStep {
+        WireEmulatorStep(store: store.rawValue, productId: product, tier: tier, points: ExactDecimal(points) ?? ExactDecimal("0")!)
+    }
+}
+
+struct UnexpectedResponse: Error, CustomStringConvertible {
+    var description: String
+}
+
+func decode<T: Decodable>(_ type: T.Type, _ response: HTTPServerResponse, status: Int? = nil) throws -> T {
+    if let status, response.status != status {
+        throw UnexpectedResponse(description: "expected \(status), got \(response.status): \(String(decoding: response.body, as: UTF8.self))")
+    }
+    guard (200..<300).contains(response.status) else {
+        throw UnexpectedResponse(description: "status \(response.status): \(String(decoding: response.body, as: UTF8.self))")
+    }
+    return try JSONDecoder().decode(T.self, from: response.body)
+}
+
+/// The contract error code of a response, or nil when its body is not an error body.
+func errorCode(_ response: HTTPServerResponse) -> String? {
+    (try? JSONDecoder().decode(WireErrorBody.self, from: response.body))?.error.code
+}

@@ -13,6 +13,7 @@ public enum SandboxError: Error, CustomStringConvertible, Equatable {
     /// OpenSSL failed while making the signing key, certificate or a signature.
     case crypto(String)
 
+    /// What went wrong and what to do about it.
     public var description: String {
         switch self {
         case .invalidConfiguration(let text):

@@ -132,3 +132,44 @@ private final class Flag: @unchecked Sendable {
         #expect(throws: SandboxError.self) { try second.start() }
     }
 }
+
+@Suite struct HostileRequestTests {
+    /// Sends raw bytes over TCP and reads until the server closes or 64 KiB arrive.
+    private func rawExchange(port: UInt16, _ bytes: [UInt8]) -> [UInt8] {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { return [] }
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = port.bigEndian
+        address.sin_addr = in_addr(s_addr: UInt32(0x7F00_0001).bigEndian)
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else { return [] }
+        _ = bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        shutdown(fd, Int32(SHUT_WR))
+        var received: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while received.count < 65_536 {
+            let count = recv(fd, &buffer, buffer.count, 0)
+            if count <= 0 { break }
+            received += buffer[0..<count]
+        }
+        return received
+    }
+
+    @Test func garbageAndTruncatedRequestsLeaveTheServerAnswering() async throws {
+        let emulator = try SandboxEmulator()
+        let base = try emulator.start()
+        defer { emulator.stop() }
+        let port = UInt16(base.port ?? 0)
+        _ = rawExchange(port: port, Array("GARBAGE\r\n\r\n".utf8))
+        _ = rawExchange(port: port, Array("POST /v1/funnels HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n\r\nabc".utf8))
+        _ = rawExchange(port: port, [UInt8](repeating: 0xFF, count: 10_000))
+        let reply = rawExchange(port: port, Array("GET /v1/session HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".utf8))
+        let text = String(decoding: reply, as: UTF8.self)
+        #expect(text.hasPrefix("HTTP/1.1 400"))
+        #expect(text.contains("invalid_request"))
+    }
+}

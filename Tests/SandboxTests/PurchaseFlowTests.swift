@@ -225,4 +225,25 @@ import Testing
         #expect(try harness.post(Wire.Path.emulatorReset, [String: String]()).status == 200)
         #expect(errorCode(harness.get(Wire.Path.holdings, auth: .customer(token))) == "token_invalid")
     }
+
+    @Test func synchronizingWithTheStoreDeliversPurchasesTheAppDidNotSend() throws {
+        let harness = try Harness()
+        let token = try harness.issueToken()
+        let funnel = try harness.funnel(token: token, steps: [harness.step(.google, product: "coins_100", points: "5", tier: "")])
+        _ = try harness.purchase(funnel.steps[0].orderId)
+        let body = WireRecoverRequest(synchronizeStore: true, transactions: [])
+        let result = try decode(WireRecoverResult.self, try harness.post(Wire.Path.relayRecover, body, auth: .customer(token), serverKeyHeader: harness.backend.serverKey))
+        #expect(result.recovered.map(\.orderId) == [funnel.steps[0].orderId])
+        #expect(result.recovered.map(\.newlyGranted) == [true])
+    }
+
+    @Test func aRunTokenCannotBeRedeemedByAnotherCustomer() throws {
+        let harness = try Harness()
+        let bob = try harness.issueToken("c_bob")
+        let runToken = try decode(WireEmulatorRunToken.self,
+                                  try harness.post(Wire.Path.emulatorRunTokens, WireEmulatorRunTokenRequest(customerId: "c_alice", steps: [harness.step(.apple)])))
+        let response = try harness.post(Wire.Path.funnels, WireFunnelRequest(runToken: runToken.runToken), auth: .customer(bob))
+        #expect(response.status == 403)
+        #expect(errorCode(response) == "forbidden")
+    }
 }

@@ -219,7 +219,7 @@ private func httpServerAccess(
         response = context.handler(request)
     }
     if response.delayMilliseconds > 0 {
-        usleep(useconds_t(min(response.delayMilliseconds, 600_000)) * 1000)
+        Thread.sleep(forTimeInterval: Double(min(response.delayMilliseconds, 600_000)) / 1000)
     }
     return queue(response, on: connection)
 }

@@ -27,6 +27,7 @@ public struct HTTPServerResponse: Sendable, Equatable {
         headers.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
     }
 
+    /// Equal when status, headers (in order), body and delay are equal.
     public static func == (a: HTTPServerResponse, b: HTTPServerResponse) -> Bool {
         a.status == b.status && a.body == b.body && a.delayMilliseconds == b.delayMilliseconds
             && a.headers.map { [$0.name, $0.value] } == b.headers.map { [$0.name, $0.value] }

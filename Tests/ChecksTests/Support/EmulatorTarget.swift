@@ -4,7 +4,7 @@ import Sandbox
 @testable import Checks
 
 /// An in-process emulator and a check context pointed at it.
-final class EmulatorTarget {
+final class EmulatorTarget: Sendable {
     let emulator: SandboxEmulator
     let baseURL: URL
     let configuration: GrowClientConfiguration

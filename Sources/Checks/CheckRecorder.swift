@@ -13,6 +13,7 @@ public struct CheckRecorder {
     /// Bodies longer than this many UTF-8 bytes are cut, with a note of their full size.
     public static let bodyLimit = 4096
 
+    /// The evidence database written to.
     public let store: EvidenceStore
 
     /// A recorder writing into `store`.

@@ -3,7 +3,9 @@ import GrowClient
 
 /// A check's catalog identity: its id and the scenario it belongs to.
 public struct CheckDescriptor: Sendable, Hashable {
+    /// The catalog id, e.g. `session.identify`; titles are in `Profile.check(id)`.
     public var id: String
+    /// The scenario id, e.g. `first-connect`.
     public var scenario: String
 }
 

@@ -10,7 +10,7 @@ struct CheckDefinition: Sendable {
     let body: @Sendable (CheckRun) async throws -> Void
 }
 
-/// Runs `body` and returns its error, or nil when it succeeded (the value is passed to `onSuccess`).
+/// Runs `body` and returns what happened as a value, so a check can inspect an expected failure.
 func outcome<T>(_ body: () async throws -> T) async -> Result<T, any Error> {
     do {
         return .success(try await body())

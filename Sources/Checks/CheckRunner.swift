@@ -55,16 +55,8 @@ public struct CheckRunner: Sendable {
     /// Sends `GET /v1/session` without credentials and returns the sandbox kind the answer declares.
     static func probe(_ context: CheckContext) async throws -> SandboxKind {
         let baseURL = context.configuration.baseURL.absoluteString
-        guard let url = URL(string: baseURL + Wire.Path.session) else {
-            throw CheckError.unreachable(baseURL: baseURL, reason: "the base URL cannot be combined with \(Wire.Path.session).")
-        }
-        var headers = HTTPHeaders()
-        headers[Wire.Header.project] = context.configuration.projectHeaderValue
-        headers[Wire.Header.environment] = context.configuration.environment
-        headers["Accept"] = "application/json"
-        let request = HTTPRequest(method: .get, url: url, headers: headers, timeout: context.configuration.requestTimeout)
         do {
-            return try await context.transport.send(request).sandboxKind
+            return try await SandboxProbe.kind(configuration: context.configuration, transport: context.transport)
         } catch let error as TransportError {
             throw CheckError.unreachable(baseURL: baseURL, reason: error.description)
         } catch is CancellationError {

@@ -114,11 +114,11 @@ final class Growcert: Sendable {
         throw E2EFailure("\(names.joined(separator: " or ")) is not installed: \(install)")
     }
 
-    /// Creates the database and a campaign `c1` with device `iphone15`, account `tester1` and a running run `r1`.
-    func seed() throws {
+    /// Creates the database and a campaign `c1` (app `appId`) with device `iphone15`, account `tester1` and a running run `r1`.
+    func seed(appId: String = "com.example.app") throws {
         for args in [
             ["init"],
-            ["campaign", "create", "--profile", "groovegrow", "--app-id", "com.example.app", "--app-version", "2.4.0", "--build", "311",
+            ["campaign", "create", "--profile", "groovegrow", "--app-id", appId, "--app-version", "2.4.0", "--build", "311",
              "--sdk-version", "0.0.1", "--project", "3f2b8c1e-5d4a-4e7b-9c1d-2a6f8e0b7c55", "--base-url", "https://sandbox.groovegrow.example"],
             ["device", "add", "--campaign", "c1", "--label", "iphone15", "--kind", "physical", "--platform", "ios", "--model", "iPhone 15", "--os-version", "18.1"],
             ["account", "add", "--campaign", "c1", "--label", "tester1", "--store", "apple", "--account", "sandbox.tester@icloud.com"],

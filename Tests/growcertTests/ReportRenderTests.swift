@@ -59,6 +59,20 @@ struct ReportRenderTests {
         #expect((try g.json(["report", "list"]) as? [Any])?.isEmpty == true)
     }
 
+    @Test("A render whose --out cannot be written exits 74 and stores no report")
+    func unwritableOutStoresNothing() throws {
+        let g = try Growcert()
+        try g.seed()
+        #expect(try g.run(["evidence", "add", "note", "--run", "r1", "--text", "hello"]).code == 0)
+        let before = try g.journalState()
+        let out = g.path("no-such-folder/r.md")
+        let o = try g.run(["report", "render", "--campaign", "c1", "--format", "md", "--out", out])
+        #expect(o.code == 74, "\(o)")
+        #expect(o.stderr == "growcert: Cannot write '\(out)'. Check the folder exists and is writable.\n")
+        #expect(try g.journalState() == before, "the failed render stored a report")
+        #expect((try g.json(["report", "list"]) as? [Any])?.isEmpty == true)
+    }
+
     /// The SHA-256 of a file, hex, from the coreutils tool (not from growcert's own code).
     func sha256(_ path: String) throws -> String {
         let g = try Growcert()

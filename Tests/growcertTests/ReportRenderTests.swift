@@ -34,7 +34,7 @@ struct ReportRenderTests {
         try g.copyDatabase(from: try DemoRun.get().database)
         let o = try g.run(["report", "render", "--campaign", "c1", "--format", "md", "--out", g.path("r.md"), "--require-certified"])
         #expect(o.code == 1, "\(o)")
-        #expect(o.stderr.hasSuffix("campaign c1 is NOT CERTIFIABLE; SHA-256 \(try sha256(g.path("r.md")))\nnot certified: --require-certified fails\n"), "\(o)")
+        #expect(o.stderr.hasSuffix("campaign c1 is NOT CERTIFIABLE; SHA-256 \(try sha256(g, g.path("r.md")))\nnot certified: --require-certified fails\n"), "\(o)")
         let without = try g.run(["report", "render", "--campaign", "c1", "--format", "md", "--out", g.path("r2.md")])
         #expect(without.code == 0, "\(without)")
     }
@@ -74,8 +74,7 @@ struct ReportRenderTests {
     }
 
     /// The SHA-256 of a file, hex, from the coreutils tool (not from growcert's own code).
-    func sha256(_ path: String) throws -> String {
-        let g = try Growcert()
-        return String(try g.execute("/usr/bin/env", ["sha256sum", path], env: [:]).stdout.prefix(64))
+    func sha256(_ g: Growcert, _ path: String) throws -> String {
+        String(try g.execute("/usr/bin/env", ["sha256sum", path], env: [:]).stdout.prefix(64))
     }
 }

@@ -14,7 +14,7 @@ struct Outcome: CustomStringConvertible {
 ///
 /// The binary is the one `swift build --build-tests` left in `.build/debug` of this package
 /// (or `GROWCERT_BIN` when set). Output goes to files, so a large output cannot block the child.
-final class Growcert {
+final class Growcert: Sendable {
     static let packageRoot: URL = {
         var url = URL(fileURLWithPath: #filePath)
         while url.path != "/" {
@@ -74,14 +74,51 @@ final class Growcert {
     /// Runs SQL on the database with the sqlite3 command-line tool, as a tamperer would.
     @discardableResult
     func sqlite(_ sql: String) throws -> Outcome {
-        try execute("/usr/bin/env", ["sqlite3", db, sql], env: [:])
+        try sqlite(sql, database: db)
     }
 
-    /// Creates the database and a campaign `c1` with device `iphone15`, account `tester1` and a running run `r1`.
-    func seed() throws {
+    /// Runs SQL with the sqlite3 command-line tool on another database file.
+    @discardableResult
+    func sqlite(_ sql: String, database: String) throws -> Outcome {
+        try execute("/usr/bin/env", ["sqlite3", database, sql], env: [:])
+    }
+
+    /// Copies a closed database (and its WAL, if one was left) to `to`, by default this directory's database.
+    func copyDatabase(from source: String, to target: String? = nil) throws {
+        let target = target ?? db
+        for suffix in ["", "-wal"] where FileManager.default.fileExists(atPath: source + suffix) {
+            try? FileManager.default.removeItem(atPath: target + suffix)
+            try FileManager.default.copyItem(atPath: source + suffix, toPath: target + suffix)
+        }
+    }
+
+    /// The raw bytes of a database and its WAL and shared-memory files, as a thief would read them.
+    func databaseBytes(_ path: String? = nil) -> Data {
+        let path = path ?? db
+        return ["", "-wal", "-shm", "-journal"].reduce(into: Data()) { all, suffix in
+            all += FileManager.default.contents(atPath: path + suffix) ?? Data()
+        }
+    }
+
+    /// The folder holding the project's outside test data (`../shared` next to the package).
+    static var sharedFolder: URL { packageRoot.deletingLastPathComponent().appendingPathComponent("shared") }
+
+    /// The full path of an outside tool from PATH; fails the test with what to install when it is missing.
+    static func tool(_ names: [String], install: String) throws -> String {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        for name in names {
+            for dir in path.split(separator: ":") where FileManager.default.isExecutableFile(atPath: "\(dir)/\(name)") {
+                return "\(dir)/\(name)"
+            }
+        }
+        throw E2EFailure("\(names.joined(separator: " or ")) is not installed: \(install)")
+    }
+
+    /// Creates the database and a campaign `c1` (app `appId`) with device `iphone15`, account `tester1` and a running run `r1`.
+    func seed(appId: String = "com.example.app") throws {
         for args in [
             ["init"],
-            ["campaign", "create", "--profile", "groovegrow", "--app-id", "com.example.app", "--app-version", "2.4.0", "--build", "311",
+            ["campaign", "create", "--profile", "groovegrow", "--app-id", appId, "--app-version", "2.4.0", "--build", "311",
              "--sdk-version", "0.0.1", "--project", "3f2b8c1e-5d4a-4e7b-9c1d-2a6f8e0b7c55", "--base-url", "https://sandbox.groovegrow.example"],
             ["device", "add", "--campaign", "c1", "--label", "iphone15", "--kind", "physical", "--platform", "ios", "--model", "iPhone 15", "--os-version", "18.1"],
             ["account", "add", "--campaign", "c1", "--label", "tester1", "--store", "apple", "--account", "sandbox.tester@icloud.com"],
@@ -105,6 +142,12 @@ final class Growcert {
         try #require(o.code == 0, "\(args): \(o)")
         return try JSONSerialization.jsonObject(with: Data(o.stdout.utf8))
     }
+}
+
+/// Why an end-to-end test could not go on; the test fails with this message.
+struct E2EFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
 }
 
 /// A child process whose output goes to files.
@@ -140,6 +183,21 @@ final class Running {
             inPath = nil
         }
         try process.run()
+    }
+
+    /// Waits for the child's first line of standard output, and returns it without the newline.
+    ///
+    /// The deadline only guards against a child that never prints; it is not a speed assertion.
+    func firstLine(waitingUpTo seconds: Double = 60) throws -> String {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            let text = String(decoding: FileManager.default.contents(atPath: outPath) ?? Data(), as: UTF8.self)
+            if let newline = text.firstIndex(of: "\n") { return String(text[..<newline]) }
+            if !process.isRunning { break }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        let stderr = String(decoding: FileManager.default.contents(atPath: errPath) ?? Data(), as: UTF8.self)
+        throw E2EFailure("the child printed no line on stdout (running: \(process.isRunning)); stderr:\n\(stderr)")
     }
 
     func finish() throws -> Outcome {

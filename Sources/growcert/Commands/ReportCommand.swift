@@ -42,13 +42,14 @@ enum ReportCommand {
             guard let head = try store.evidenceHead() else { throw CLIError.data("The database has no evidence yet.") }
             let model = try ReportBuilder.build(store: store, campaignId: campaign.id, toolVersion: CLI.version)
             let rendered = try ReportRenderer(templates: templates).render(model, format: format, lang: lang)
+            // Write the file before storing the report, so that a file that cannot be written stores nothing.
+            if let out = inv.optional("--out"), !FileManager.default.createFile(atPath: out, contents: Data(rendered.bytes)) {
+                throw CLIError.io("Cannot write '\(out)'. Check the folder exists and is writable.")
+            }
             let (record, reused) = try store.storeReport(NewReport(
                 campaignId: campaign.id, format: format.rawValue, lang: lang.rawValue, templateSHA256: rendered.templateSHA256,
                 bytes: rendered.bytes, evidenceHead: head, verdict: rendered.verdict))
             if let out = inv.optional("--out") {
-                guard FileManager.default.createFile(atPath: out, contents: Data(rendered.bytes)) else {
-                    throw CLIError.io("Cannot write '\(out)'. Check the folder exists and is writable.")
-                }
                 var o = record.json.objectValue ?? [:]
                 o["out"] = .string(out)
                 o["reused"] = .bool(reused)

@@ -150,7 +150,7 @@ struct CheckRunTests {
     @Test("A token command that fails or gives a bad token makes identify FAIL (exit 1), and nothing it printed is stored", arguments: [
         (#"printf '{"customerToken": "tok_bogus_7f3a9c1e5d", "expiresAt": "2030-01-01T00:00:00Z"}'"#, "token_invalid"),
         ("echo tok_bogus_7f3a9c1e5d; exit 3", "The token command exited with status 3 for customer 'c_1001'."),
-        ("echo tok_bogus_7f3a9c1e5d", "The token command did not print {\"customerToken\""),
+        ("echo tok_bogus_7f3a9c1e5d", "The token command did not print a JSON object with the string fields customerToken and expiresAt"),
     ])
     func badTokenCommandFailsTheCheck(command: String, reason: String) throws {
         let g = try Growcert()

@@ -34,7 +34,7 @@ extension EvidenceStore {
             if integrity != "ok" { problems.append(VerificationProblem(seq: nil, message: "SQLite integrity_check: \(integrity)")) }
 
             let triggers = Set(try db.query("SELECT name FROM sqlite_master WHERE type='trigger'").map { $0.string(0) })
-            for t in ["journal_no_update", "journal_no_delete"] where !triggers.contains(t) {
+            for t in Schema.triggerNames where !triggers.contains(t) {
                 problems.append(VerificationProblem(seq: nil, message: "the append-only trigger '\(t)' was removed from the database"))
             }
 

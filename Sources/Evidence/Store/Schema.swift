@@ -78,4 +78,13 @@ enum Schema {
     ]
 
     static var currentVersion: Int { migrations.count }
+
+    /// Every append-only trigger the migrations create; `verify` reports any that was dropped.
+    static let triggerNames: [String] = migrations.flatMap { sql in
+        sql.split(separator: "\n").compactMap { line -> String? in
+            let words = line.split(separator: " ")
+            guard let i = words.firstIndex(of: "TRIGGER"), i > 0, words[i - 1] == "CREATE", i + 1 < words.count else { return nil }
+            return String(words[i + 1])
+        }
+    }
 }

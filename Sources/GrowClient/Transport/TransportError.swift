@@ -40,7 +40,7 @@ public enum TransportError: Error, Sendable, Hashable, CustomStringConvertible {
         case .timeout:
             return "The server did not answer in time. Check that the Sandbox is reachable, or retry."
         case .connectionRefused:
-            return "Could not connect to the server. Check the base URL and the network, then retry."
+            return "Could not connect to the server."
         case .connectionLost:
             return "The connection was lost before the response arrived; the server may have processed the request. Retry with the same idempotency key."
         case .tlsFailure(let why):

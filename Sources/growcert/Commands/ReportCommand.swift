@@ -46,9 +46,17 @@ enum ReportCommand {
             if let out = inv.optional("--out"), !FileManager.default.createFile(atPath: out, contents: Data(rendered.bytes)) {
                 throw CLIError.io("Cannot write '\(out)'. Check the folder exists and is writable.")
             }
-            let (record, reused) = try store.storeReport(NewReport(
-                campaignId: campaign.id, format: format.rawValue, lang: lang.rawValue, templateSHA256: rendered.templateSHA256,
-                bytes: rendered.bytes, evidenceHead: head, verdict: rendered.verdict))
+            let record: ReportRecord
+            let reused: Bool
+            do {
+                (record, reused) = try store.storeReport(NewReport(
+                    campaignId: campaign.id, format: format.rawValue, lang: lang.rawValue, templateSHA256: rendered.templateSHA256,
+                    bytes: rendered.bytes, evidenceHead: head, verdict: rendered.verdict))
+            } catch {
+                // Nothing stored: leave no report file behind that the database does not know.
+                if let out = inv.optional("--out") { try? FileManager.default.removeItem(atPath: out) }
+                throw error
+            }
             if let out = inv.optional("--out") {
                 var o = record.json.objectValue ?? [:]
                 o["out"] = .string(out)

@@ -33,7 +33,7 @@ struct TokenCommand: Sendable {
         }
         guard let json = try? JSONValue.parse(data), let token = json["customerToken"]?.stringValue, !token.isEmpty,
               let expiresAt = json["expiresAt"]?.stringValue else {
-            throw Failure(description: "The token command did not print {\"customerToken\": \"…\", \"expiresAt\": \"…\"} as JSON for customer '\(customerId)'.")
+            throw Failure(description: "The token command did not print a JSON object with the string fields customerToken and expiresAt for customer '\(customerId)'.")
         }
         return IssuedCustomerToken(customerToken: token, expiresAt: expiresAt)
     }

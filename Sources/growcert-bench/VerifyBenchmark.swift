@@ -24,7 +24,7 @@ struct VerifyBenchmark: Benchmark {
         }
         context.log("verify: built \(count) entries in \(String(format: "%.1f", buildSeconds)) s")
         let envelopes = context.path("verify-envelopes.bin")
-        FileManager.default.createFile(atPath: envelopes, contents: nil)
+        _ = FileManager.default.createFile(atPath: envelopes, contents: nil)
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: envelopes))
         var bytes = 0
         var seq: Int64 = 1

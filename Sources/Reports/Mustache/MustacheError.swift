@@ -29,6 +29,7 @@ public indirect enum MustacheError: Error, CustomStringConvertible, Equatable, S
     /// Rendering took more steps than the limit (usually sections nested over large lists).
     case tooManySteps(limit: Int)
 
+    /// The message for the template author: what is wrong, where, and what to do.
     public var description: String {
         switch self {
         case .unclosedTag(let opening, let closing, let line, let column):

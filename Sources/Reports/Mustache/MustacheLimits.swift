@@ -10,7 +10,8 @@ public struct MustacheLimits: Sendable, Equatable {
     public var maximumPartialDepth: Int
     /// The most bytes of UTF-8 output one render may produce.
     public var maximumOutputBytes: Int
-    /// The most template nodes one render may visit (bounds work that produces no output).
+    /// The most work one render may do, counted as template nodes visited plus
+    /// contexts examined by name lookups (bounds work that produces no output).
     public var maximumSteps: Int
 
     /// Creates limits; omitted values take the defaults.

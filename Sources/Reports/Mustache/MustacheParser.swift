@@ -120,10 +120,10 @@ struct MustacheParser {
 
     private func validate(_ name: String, isPartial: Bool, at offset: Int) throws {
         guard !name.isEmpty else { throw MustacheError.emptyTag(line: line(of: offset), column: column(of: offset)) }
-        let invalid = MustacheError.invalidTagName(name: name, line: line(of: offset), column: column(of: offset))
-        if name.utf8.contains(where: isWhitespace) { throw invalid }
-        if !isPartial, name != ".", name.split(separator: ".", omittingEmptySubsequences: false).contains(where: \.isEmpty) {
-            throw invalid
+        let hasEmptyPart =
+            !isPartial && name != "." && name.split(separator: ".", omittingEmptySubsequences: false).contains(where: \.isEmpty)
+        if hasEmptyPart || name.utf8.contains(where: isWhitespace) {
+            throw MustacheError.invalidTagName(name: name, line: line(of: offset), column: column(of: offset))
         }
     }
 

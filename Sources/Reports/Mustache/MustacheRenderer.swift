@@ -56,8 +56,7 @@ struct MustacheRenderer {
             }
             let node = frames[top].nodes[frames[top].index]
             frames[top].index += 1
-            steps += 1
-            guard steps <= limits.maximumSteps else { throw MustacheError.tooManySteps(limit: limits.maximumSteps) }
+            try count(steps: 1)
 
             switch node {
             case .text(let text):
@@ -65,10 +64,10 @@ struct MustacheRenderer {
             case .lineStart:
                 if !indent.isEmpty { try append(indent) }
             case .variable(let path, let escaped):
-                let text = lookup(path)?.renderedText ?? ""
+                let text = try lookup(path)?.renderedText ?? ""
                 if !text.isEmpty { try append(escaped ? escape(text) : text) }
             case .section(let path, let inverted, let children):
-                let value = lookup(path) ?? .null
+                let value = try lookup(path) ?? .null
                 if inverted {
                     if !value.isTruthy { frames.append(Frame(nodes: children)) }
                 } else if case .list(let items) = value {
@@ -92,6 +91,11 @@ struct MustacheRenderer {
         return output
     }
 
+    private mutating func count(steps more: Int) throws {
+        steps += more
+        guard steps <= limits.maximumSteps else { throw MustacheError.tooManySteps(limit: limits.maximumSteps) }
+    }
+
     private mutating func append(_ text: String) throws {
         output += text
         guard output.utf8.count <= limits.maximumOutputBytes else {
@@ -101,15 +105,21 @@ struct MustacheRenderer {
 
     /// Resolves a dotted name per the spec: the first part through the context
     /// stack from the top, the remaining parts only inside that value.
-    private func lookup(_ path: [String]) -> MustacheValue? {
+    ///
+    /// Each context examined counts as a step: a miss deep inside nested
+    /// sections and partials walks the whole stack, and that work must be bounded too.
+    private mutating func lookup(_ path: [String]) throws -> MustacheValue? {
         guard let first = path.first else { return contexts.last }
         var found: MustacheValue?
+        var examined = 0
         for context in contexts.reversed() {
+            examined += 1
             if case .dictionary(let fields) = context, let value = fields[first] {
                 found = value
                 break
             }
         }
+        try count(steps: examined)
         guard var value = found else { return nil }
         for part in path.dropFirst() {
             guard case .dictionary(let fields) = value, let next = fields[part] else { return nil }

@@ -10,12 +10,17 @@ import Evidence
 /// an empty `.list` and an empty `.string` are falsy; everything else,
 /// including the number zero and an empty dictionary, is truthy.
 public enum MustacheValue: Sendable, Equatable {
+    /// No value: falsy, interpolates as the empty string.
     case null
+    /// `true` or `false`; interpolates as that word.
     case bool(Bool)
     /// A number, kept as its literal text (for example JSON number text).
     case number(String)
+    /// Text; falsy when empty.
     case string(String)
+    /// A section over a non-empty list renders once per item, with the item on top of the context stack.
     case list([MustacheValue])
+    /// A section over a dictionary renders once with it on top of the context stack.
     case dictionary([String: MustacheValue])
 
     /// Converts a JSON value: objects become dictionaries, arrays lists, and
@@ -131,16 +136,22 @@ public enum MustacheValue: Sendable, Equatable {
 extension MustacheValue: ExpressibleByStringLiteral, ExpressibleByBooleanLiteral, ExpressibleByIntegerLiteral,
     ExpressibleByFloatLiteral, ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral, ExpressibleByNilLiteral
 {
+    /// A `.string`.
     public init(stringLiteral value: String) { self = .string(value) }
+    /// A `.bool`.
     public init(booleanLiteral value: Bool) { self = .bool(value) }
+    /// A `.number` with the integer's decimal text.
     public init(integerLiteral value: Int) { self.init(value) }
+    /// A `.number` with the double's shortest round-tripping text.
     public init(floatLiteral value: Double) { self.init(value) }
+    /// A `.list`.
     public init(arrayLiteral elements: MustacheValue...) { self = .list(elements) }
-    /// Later duplicate keys win.
+    /// A `.dictionary`; later duplicate keys win.
     public init(dictionaryLiteral elements: (String, MustacheValue)...) {
         var fields: [String: MustacheValue] = [:]
         for (key, value) in elements { fields[key] = value }
         self = .dictionary(fields)
     }
+    /// `.null`.
     public init(nilLiteral: ()) { self = .null }
 }

@@ -48,18 +48,7 @@ public enum TextSafety {
 
     /// For HTML element content and quoted attributes: `visible`, then `&` (first), `<`, `>`, `"`, `'`.
     public static func html(_ text: String) -> String {
-        var out = ""
-        for scalar in visible(text).unicodeScalars {
-            switch scalar {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out
+        MustacheEscaping.html(visible(text))
     }
 
     /// For XML attribute values and text: like `html`, and newlines and tabs as character

@@ -30,7 +30,7 @@ th { background: var(--bg-soft); }
 .kv th { width: 14rem; }
 .text { white-space: pre-wrap; }
 .mono { font-family: ui-monospace, "SFMono-Regular", "DejaVu Sans Mono", Menlo, Consolas, monospace; font-size: .85em; overflow-wrap: anywhere; }
-.verdict { display: inline-block; padding: .1rem .5rem; border-radius: .25rem; font-weight: 700; border: 2px solid currentColor; }
+.verdict { display: inline-block; white-space: nowrap; padding: .1rem .5rem; border-radius: .25rem; font-weight: 700; border: 2px solid currentColor; }
 .verdict::before { margin-right: .3rem; }
 .v-failed { color: var(--failed); background: var(--failed-bg); }
 .v-failed::before { content: "✗"; }

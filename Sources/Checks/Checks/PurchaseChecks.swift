@@ -1,0 +1,161 @@
+import Foundation
+import GrowClient
+
+/// Purchase, restore, relay and refund: one store transaction, one grant, one refund.
+enum PurchaseChecks {
+    static let scenario = "purchase-restore-refund"
+
+    static let all: [CheckDefinition] = [
+        CheckDefinition(id: "purchase.delivered-once", scenario: scenario, body: deliveredOnce),
+        CheckDefinition(id: "purchase.resubmit-idempotent", scenario: scenario, body: resubmitIdempotent),
+        CheckDefinition(id: "restore.no-double-grant", scenario: scenario, body: restoreNoDoubleGrant),
+        CheckDefinition(id: "relay.requires-double-auth", scenario: scenario, body: relayRequiresDoubleAuth),
+        CheckDefinition(id: "refund.revokes-and-records", scenario: scenario, body: refundRevokesAndRecords),
+    ]
+
+    static let needsJWS = "This check needs the store-signed transaction recorded on the run (growcert evidence add transaction --jws-file)."
+
+    static func deliveredOnce(_ run: CheckRun) async throws {
+        let purchase = try await run.purchase()
+        let client = try await identifiedClient(run)
+        let order = try await step("read order '\(purchase.orderId)'") { try await client.order(id: purchase.orderId) }
+        try require(order.status == "delivered", "Order '\(order.orderId)' is '\(order.status)', not delivered.")
+        let receipt = try verifiedReceipt(of: order, purchase: purchase)
+        let grants = try await ledger(client, orderId: purchase.orderId).filter { $0.kind == "grant" }
+        try require(grants.count == 1, "The ledger has \(grants.count) grants for order '\(purchase.orderId)'; exactly one is required.")
+        if let receiptId = grants[0].receiptId {
+            try require(receiptId == receipt.receiptId,
+                        "The ledger's grant names receipt '\(receiptId)', but the order's verified receipt is '\(receipt.receiptId)'.")
+        }
+        let raw = run.capture.exchanges(path: Wire.Path.order(purchase.orderId)).last?.response?.body ?? Data()
+        run.observe(receipt: ObservedReceipt(orderId: order.orderId, receiptId: receipt.receiptId, status: order.status,
+                                             rawOrderJSON: String(decoding: raw, as: UTF8.self)))
+    }
+
+    static func resubmitIdempotent(_ run: CheckRun) async throws {
+        let purchase = try await run.purchase()
+        let client = try await identifiedClient(run)
+        let order = try await step("read order '\(purchase.orderId)'") { try await client.order(id: purchase.orderId) }
+        let original = try verifiedReceipt(of: order, purchase: purchase)
+        let grantsBefore = try await ledger(client, orderId: purchase.orderId).filter { $0.kind == "grant" }.count
+        let submission = try submission(for: purchase, productId: order.productId)
+        // No idempotency key given: the client makes a fresh one, so only the store transaction is the same.
+        let result = try await step("resubmit the store transaction of order '\(purchase.orderId)' under a new key") {
+            try await client.submitReceipt(orderId: purchase.orderId, submission: submission)
+        }
+        try require(result.receiptId == original.receiptId,
+                    "Resubmitting the same store transaction under a new key returned receipt '\(result.receiptId)'; the original is '\(original.receiptId)'.")
+        try require(result.status == "delivered", "The resubmission's status is '\(result.status)', not delivered.")
+        let grantsAfter = try await ledger(client, orderId: purchase.orderId).filter { $0.kind == "grant" }.count
+        try require(grantsAfter == grantsBefore,
+                    "The resubmission granted again: the ledger had \(grantsBefore) grant(s) for order '\(purchase.orderId)', now \(grantsAfter).")
+    }
+
+    static func restoreNoDoubleGrant(_ run: CheckRun) async throws {
+        let relay = try run.relayCredentials()
+        let purchase = try await run.purchase()
+        let transaction = try recoverTransaction(for: purchase)
+        let client = try await identifiedClient(run)
+        let result = try await step("recover native orders through the relay") {
+            try await client.recoverNativeOrders(using: relay, transactions: [transaction])
+        }
+        guard let recovered = result.recovered.first(where: { $0.orderId == purchase.orderId }) else {
+            throw CheckFailure("The relay did not report order '\(purchase.orderId)' among the recovered orders.")
+        }
+        try require(!recovered.newlyGranted,
+                    "The relay reported newlyGranted: true for order '\(purchase.orderId)', which was already delivered.")
+        let grants = try await ledger(client, orderId: purchase.orderId).filter { $0.kind == "grant" }
+        try require(grants.count == 1, "After the restore the ledger has \(grants.count) grants for order '\(purchase.orderId)'; exactly one is required.")
+    }
+
+    static func relayRequiresDoubleAuth(_ run: CheckRun) async throws {
+        let relay = try run.relayCredentials()
+        let purchase = try await run.purchase()
+        let transaction = try recoverTransaction(for: purchase)
+        let client = try await identifiedClient(run)
+        _ = try await step("call the relay with both credentials (the control for this check)") {
+            try await client.recoverNativeOrders(using: relay, transactions: [transaction])
+        }
+        for (label, authentication) in [("only the customer token", RelayAuthentication.customerTokenOnly),
+                                        ("only the server key", RelayAuthentication.serverKeyOnly(relay))] {
+            let pending = try await client.prepareRecoverNativeOrders(authentication: authentication, transactions: [transaction])
+            switch await outcome({ try await client.send(pending) }) {
+            case .success:
+                throw CheckFailure("The relay accepted a recover request with \(label); it must answer 401.")
+            case .failure(let error):
+                guard case .unauthorized? = error as? GrowClientError else {
+                    throw CheckFailure("The relay answered a recover request with \(label) with \(summary(error)) instead of 401.")
+                }
+            }
+        }
+    }
+
+    static func refundRevokesAndRecords(_ run: CheckRun) async throws {
+        let purchase: PurchaseFixture
+        if run.isEmulator {
+            // Its own purchase, so the refund does not depend on (or disturb) the other checks' order.
+            purchase = try await Fixtures.makeDeliveredPurchase(in: run)
+            let control = try run.emulator()
+            try await step("refund the transaction in the emulated store") { try await control.refund(transactionId: purchase.transactionId) }
+        } else {
+            purchase = try await run.purchase()
+        }
+        let client = try await identifiedClient(run)
+        let order = try await step("read order '\(purchase.orderId)'") { try await client.order(id: purchase.orderId) }
+        try require(order.status == "refunded", "Order '\(order.orderId)' is '\(order.status)', not refunded."
+                        + (run.isEmulator ? "" : " Refund the purchase in the store sandbox, wait for the store's notification, then run this check again."))
+        let entries = try await ledger(client, orderId: purchase.orderId)
+        let refunds = entries.filter { $0.kind == "refund" }
+        try require(refunds.count == 1, "The ledger has \(refunds.count) refund entries for order '\(purchase.orderId)'; exactly one is required.")
+        try require(refunds[0].amount.isNegative, "The refund entry books \(refunds[0].amount.text), which is not a negative amount.")
+        if let grant = entries.first(where: { $0.kind == "grant" }) {
+            try require(refunds[0].amount == grant.amount.negated,
+                        "The refund entry books \(refunds[0].amount.text), not the negative of the grant (\(grant.amount.text)).")
+        }
+        let holdings = try await step("read holdings") { try await client.readHoldings() }
+        try require(holdings.memberships.contains { $0.status == "revoked" },
+                    "After the refund no membership in holdings is revoked (statuses: \(holdings.memberships.map(\.status).joined(separator: ", "))).")
+    }
+
+    // MARK: Helpers
+
+    private static func identifiedClient(_ run: CheckRun) async throws -> GrowClient {
+        let token = try await run.token(for: run.customerId)
+        let client = run.growClient()
+        _ = try await step("identify as '\(run.customerId)'") { try await client.identify(customerToken: token.customerToken) }
+        return client
+    }
+
+    private static func ledger(_ client: GrowClient, orderId: String) async throws -> [WireLedgerEntry] {
+        try await step("read the ledger of order '\(orderId)'") { try await client.ledger(orderId: orderId) }
+            .filter { $0.orderId == orderId }
+    }
+
+    /// The order's one verified receipt (for Apple, the one for the purchase's transaction).
+    private static func verifiedReceipt(of order: WireOrder, purchase: PurchaseFixture) throws -> WireOrderReceipt {
+        let verified = order.receipts.filter { $0.status == "verified" }
+        try require(verified.count == 1, "Order '\(order.orderId)' has \(verified.count) verified receipts; exactly one is required.")
+        if purchase.store == "apple" {
+            try require(verified[0].transactionId == purchase.transactionId,
+                        "The verified receipt of order '\(order.orderId)' is for transaction '\(verified[0].transactionId)', not '\(purchase.transactionId)'.")
+        }
+        return verified[0]
+    }
+
+    private static func submission(for purchase: PurchaseFixture, productId: String) throws -> WireReceiptSubmission {
+        switch purchase.store {
+        case "apple":
+            guard let jws = purchase.signedTransaction else { throw CheckFailure(needsJWS) }
+            return .apple(transactionId: purchase.transactionId, signedTransaction: jws)
+        case "google":
+            return .google(productId: productId, purchaseToken: purchase.transactionId)
+        default:
+            throw CheckFailure("The recorded purchase's store '\(purchase.store)' is neither 'apple' nor 'google'.")
+        }
+    }
+
+    private static func recoverTransaction(for purchase: PurchaseFixture) throws -> WireRecoverTransaction {
+        if purchase.store == "apple", purchase.signedTransaction == nil { throw CheckFailure(needsJWS) }
+        return WireRecoverTransaction(store: purchase.store, transactionId: purchase.transactionId, signedTransaction: purchase.signedTransaction)
+    }
+}

@@ -1,0 +1,90 @@
+import Foundation
+import GrowClient
+
+/// First connection: identify, and the three ways a session must be refused.
+enum SessionChecks {
+    static let scenario = "first-connect"
+
+    static let all: [CheckDefinition] = [
+        CheckDefinition(id: "session.identify", scenario: scenario, body: identify),
+        CheckDefinition(id: "session.rejects-invalid", scenario: scenario, body: rejectsInvalid),
+        CheckDefinition(id: "session.rejects-expired", scenario: scenario, body: rejectsExpired),
+        CheckDefinition(id: "session.rejects-cross-scope", scenario: scenario, body: rejectsCrossScope),
+    ]
+
+    static func identify(_ run: CheckRun) async throws {
+        let customerId = run.customerId
+        let token = try await run.token(for: customerId)
+        let client = run.sessionClient()
+        let session = try await step("identify as '\(customerId)'") { try await client.identify(customerToken: token.customerToken) }
+        try require(session.customerId == customerId,
+                    "The session names customer '\(session.customerId)', not the expected '\(customerId)'.")
+        try require(session.projectId.lowercased() == run.configuration.projectHeaderValue,
+                    "The session names project '\(session.projectId)', not the campaign's project '\(run.configuration.projectHeaderValue)'.")
+        try require(session.environment == Wire.environment,
+                    "The session names environment '\(session.environment)', not '\(Wire.environment)'.")
+        try require(await client.currentSession == session, "The client does not hold the session the Sandbox returned.")
+    }
+
+    static func rejectsInvalid(_ run: CheckRun) async throws {
+        let unknown = "growcert" + UUID().uuidString.replacingOccurrences(of: "-", with: "") + "0unknown"
+        for (label, token) in [("a malformed token", "not a token %%"), ("an unknown token", unknown)] {
+            run.remember(secret: token)
+            let client = run.sessionClient()
+            switch await outcome({ try await client.identify(customerToken: token) }) {
+            case .success:
+                throw CheckFailure("The Sandbox accepted \(label): identify succeeded where 401 token_invalid is required.")
+            case .failure(let error):
+                try require((error as? GrowClientError) == .unauthorized(code: .tokenInvalid),
+                            "\(label.prefix(1).uppercased() + label.dropFirst()) got \(summary(error)) instead of 401 token_invalid.")
+            }
+            let held = await leftovers(of: client)
+            try require(held.isEmpty, "After refusing \(label) the client still holds \(held.joined(separator: ", ")).")
+        }
+    }
+
+    static func rejectsExpired(_ run: CheckRun) async throws {
+        let token = try await run.token(for: run.customerId, ttlSeconds: 1)
+        guard let expiresAt = Timestamps.parse(token.expiresAt) else {
+            throw CheckFailure("The token's expiresAt '\(token.expiresAt)' is not an RFC 3339 timestamp.")
+        }
+        // A whole second past expiresAt: the contract's timestamps have second precision.
+        let wait = expiresAt.timeIntervalSince(run.context.clock.now()) + 1.0
+        try require(wait <= 120, "The token expires at \(token.expiresAt), more than two minutes away, although a 1-second lifetime was asked for. The token command must honour its TTL argument.")
+        if wait > 0 {
+            try await run.context.clock.sleep(.milliseconds(Int((wait * 1000).rounded(.up))))
+        }
+        let client = run.sessionClient()
+        switch await outcome({ try await client.identify(customerToken: token.customerToken) }) {
+        case .success:
+            throw CheckFailure("The Sandbox accepted a token after its expiresAt (\(token.expiresAt)); it must answer 401 token_expired.")
+        case .failure(let error):
+            try require((error as? GrowClientError) == .unauthorized(code: .tokenExpired),
+                        "The expired token got \(summary(error)) instead of 401 token_expired.")
+        }
+        let held = await leftovers(of: client)
+        try require(held.isEmpty, "After refusing the expired token the client still holds \(held.joined(separator: ", ")).")
+    }
+
+    static func rejectsCrossScope(_ run: CheckRun) async throws {
+        let token = try await run.token(for: run.customerId)
+        let own = run.sessionClient()
+        _ = try await step("identify under the token's own scope (the control for this check)") {
+            try await own.identify(customerToken: token.customerToken)
+        }
+        var otherProject = UUID()
+        while otherProject == run.configuration.project { otherProject = UUID() }
+        let scopes = [("another project UUID (\(otherProject.uuidString.lowercased()))", try run.configuration.withScope(project: otherProject)),
+                      ("environment 'production'", try run.configuration.withScope(environment: "production"))]
+        for (label, configuration) in scopes {
+            let client = run.sessionClient(configuration: configuration)
+            switch await outcome({ try await client.identify(customerToken: token.customerToken) }) {
+            case .success:
+                throw CheckFailure("The Sandbox accepted a valid token under \(label); it must answer 403 scope_mismatch.")
+            case .failure(let error):
+                try require((error as? GrowClientError) == .scopeMismatch,
+                            "The token under \(label) got \(summary(error)) instead of 403 scope_mismatch.")
+            }
+        }
+    }
+}

@@ -1,0 +1,16 @@
+/// Why the checks could not run at all. A check that ran and failed is a `CheckOutcome`, not this.
+public enum CheckError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The first probe got no HTTP response from the target.
+    case unreachable(baseURL: String, reason: String)
+    /// A check id that is not in the catalog.
+    case unknownCheck(String, known: [String])
+
+    public var description: String {
+        switch self {
+        case .unreachable(let baseURL, let reason):
+            return "The Sandbox at '\(baseURL)' is unreachable: \(reason) No check was run; check the campaign's base URL and the network, then run again."
+        case .unknownCheck(let id, let known):
+            return "Unknown check '\(id)'. Known checks: \(known.joined(separator: ", "))."
+        }
+    }
+}

@@ -1,0 +1,24 @@
+/// Ends a check early with a failure reason; `CheckRunner` turns it into `CheckOutcome.failed`.
+///
+/// Internal only: the public result of a check is data, never this error.
+struct CheckFailure: Error, CustomStringConvertible {
+    let reason: String
+    init(_ reason: String) { self.reason = reason }
+    var description: String { reason }
+}
+
+/// Fails the check with `reason` unless `condition` holds.
+func require(_ condition: Bool, _ reason: @autoclosure () -> String) throws {
+    if !condition { throw CheckFailure(reason()) }
+}
+
+/// Runs a step whose failure means the check cannot go on, naming the step in the reason.
+func step<T>(_ what: String, _ body: () async throws -> T) async throws -> T {
+    do {
+        return try await body()
+    } catch let failure as CheckFailure {
+        throw failure
+    } catch {
+        throw CheckFailure("Could not \(what): \(error)")
+    }
+}

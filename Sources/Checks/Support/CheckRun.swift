@@ -1,0 +1,126 @@
+import Foundation
+import GrowClient
+
+/// One check's working environment: its transports, credentials and fixtures.
+///
+/// Requests go through `recorder` (the evidence transcript, redacted), then
+/// `faults` (faults the check provokes), then `capture` (what really reached the
+/// target, in memory only), then the context's transport.
+final class CheckRun: Sendable {
+    let context: CheckContext
+    let recorder: RecordingTransport
+    let faults: FaultInjectingTransport
+    let capture: CaptureTransport
+    let fixtures: FixtureCache
+    // Guards the secrets this check handled (for a final scrub) and the receipt it observed.
+    private let state = Protected<(secrets: [String], receipt: ObservedReceipt?)>(([], nil))
+
+    init(context: CheckContext, fixtures: FixtureCache) {
+        self.context = context
+        self.fixtures = fixtures
+        capture = CaptureTransport(wrapping: context.transport)
+        faults = FaultInjectingTransport(wrapping: capture, sleep: context.clock.sleep)
+        recorder = RecordingTransport(wrapping: faults, now: context.clock.instant)
+    }
+
+    var configuration: GrowClientConfiguration { context.configuration }
+    var customerId: String { context.customerId }
+    var isEmulator: Bool { context.isEmulatorTarget }
+
+    var secrets: [String] { state.withLock { $0.secrets } }
+    var receipt: ObservedReceipt? { state.withLock { $0.receipt } }
+
+    func remember(secret: String) { state.withLock { $0.secrets.append(secret) } }
+    func observe(receipt: ObservedReceipt) { state.withLock { $0.receipt = receipt } }
+
+    // MARK: Clients
+
+    /// A session client (through the factory) on the check's transport.
+    func sessionClient(configuration: GrowClientConfiguration? = nil) -> any SessionClient {
+        context.makeSessionClient(configuration ?? self.configuration, recorder)
+    }
+
+    /// A `GrowClient` on the check's transport, for order, ledger, receipt and relay calls.
+    func growClient() -> GrowClient {
+        GrowClient(configuration: configuration, transport: recorder)
+    }
+
+    /// The server key, or a failure that says what it is needed for.
+    func serverKey(for purpose: String) throws -> ServerKey {
+        guard let key = context.credentials.serverKey else {
+            throw CheckFailure("This check needs GROWCERT_SERVER_KEY \(purpose); a --token-command alone is not enough.")
+        }
+        return key
+    }
+
+    func serverClient(for purpose: String) throws -> ServerClient {
+        ServerClient(configuration: configuration, serverKey: try serverKey(for: purpose), transport: recorder)
+    }
+
+    func relayCredentials() throws -> RelayCredentials {
+        RelayCredentials(serverKey: try serverKey(for: "to call the relay (GrooveGrow-Server-Key)"))
+    }
+
+    /// The emulator's controls; only on an emulator target.
+    func emulator() throws -> EmulatorControl {
+        guard isEmulator else {
+            throw CheckFailure("Internal: emulator controls were requested on a target that is not an emulator.")
+        }
+        return EmulatorControl(configuration: configuration, serverKey: try serverKey(for: "to drive the emulator"), transport: recorder)
+    }
+
+    // MARK: Customers and tokens
+
+    /// A customer token for `customerId`, from the token provider or minted with the server key.
+    func token(for customerId: String, ttlSeconds: Int? = nil) async throws -> IssuedCustomerToken {
+        let issued: IssuedCustomerToken
+        if let provider = context.credentials.tokenProvider {
+            issued = try await step("obtain a customer token for '\(customerId)' from the token command") {
+                try await provider(customerId, ttlSeconds)
+            }
+        } else if let key = context.credentials.serverKey {
+            let server = ServerClient(configuration: configuration, serverKey: key, transport: recorder)
+            let wire = try await step("issue a customer token for '\(customerId)'") {
+                try await server.issueCustomerToken(customerId: customerId, ttlSeconds: ttlSeconds ?? 900)
+            }
+            issued = IssuedCustomerToken(customerToken: wire.customerToken, expiresAt: wire.expiresAt)
+        } else {
+            throw CheckFailure("No way to obtain customer tokens: set GROWCERT_SERVER_KEY or pass --token-command.")
+        }
+        remember(secret: issued.customerToken)
+        return issued
+    }
+
+    /// The second customer for the switch checks: the one given, or on an emulator a seeded one.
+    func secondCustomerId() throws -> String {
+        if let second = context.secondCustomerId {
+            try require(second != customerId, "The second customer must differ from --customer '\(customerId)'.")
+            return second
+        }
+        guard isEmulator else {
+            throw CheckFailure("This check needs a second customer: pass --second-customer CUSTOMER_ID.")
+        }
+        return customerId + "-second"
+    }
+
+    /// On an emulator, (re)seeds `customerId` with the fixture holdings; elsewhere does nothing.
+    func seedHoldingsIfEmulator(_ customerId: String) async throws {
+        guard isEmulator else { return }
+        let control = try emulator()
+        try await step("seed customer '\(customerId)' on the emulator") {
+            try await control.seedCustomer(Fixtures.holdings(for: customerId))
+        }
+    }
+
+    /// The purchase the purchase checks examine: the suite's emulator purchase, or the recorded one.
+    func purchase() async throws -> PurchaseFixture {
+        if isEmulator {
+            return try await fixtures.sharedPurchase { try await Fixtures.makeDeliveredPurchase(in: self) }
+        }
+        guard let recorded = context.recordedPurchase else {
+            throw CheckFailure("This check needs the purchase made on the device: pass --order-id ORDER_ID --transaction-id TRANSACTION_ID.")
+        }
+        return PurchaseFixture(orderId: recorded.orderId, transactionId: recorded.transactionId, store: recorded.store,
+                               signedTransaction: recorded.signedTransaction)
+    }
+}

@@ -1,0 +1,92 @@
+import Checks
+import Evidence
+import Foundation
+import GrowClient
+
+extension CheckError: ServiceError {
+    var exitCode: Int32 {
+        switch self {
+        case .unreachable: return ExitCode.unavailable
+        case .unknownCheck: return ExitCode.usage
+        }
+    }
+}
+
+extension GrowClientError: ServiceError {
+    var exitCode: Int32 { ExitCode.dataError }
+}
+
+/// What `growcert check run` asks for.
+struct CheckRunRequest: Sendable {
+    var runId: String
+    var checkIds: [String] = []
+    var customerId: String
+    var secondCustomerId: String?
+    var orderId: String?
+    var transactionId: String?
+    var serverKey: String?
+    var tokenCommand: String?
+}
+
+/// Runs a run's live checks against its campaign's Sandbox and records the results as evidence.
+struct CheckRunService {
+    let store: EvidenceStore
+    var transport: any HTTPTransport = URLSessionTransport()
+
+    /// Runs the checks and records them; `progress` sees each result as it finishes.
+    func run(_ request: CheckRunRequest, progress: @escaping @Sendable (CheckResult) -> Void) async throws -> [(CheckResult, [EvidenceItem])] {
+        let run = try store.run(request.runId)
+        let campaign = try store.campaign(run.campaignId)
+        guard let profile = store.profiles[campaign.profile] else {
+            throw EvidenceError.unknown(what: "profile", value: campaign.profile, known: store.profiles.keys.sorted())
+        }
+        let scenario = try profile.scenario(run.scenario)
+        for id in request.checkIds where !scenario.checks.contains(id) {
+            throw CLIError.usage("Check '\(id)' is not a check of scenario '\(scenario.id)'. Its checks: \(scenario.checks.joined(separator: ", ")).", command: "check run")
+        }
+        try Validate.nonEmpty(request.customerId, field: "customer")
+        let configuration = try GrowClientConfiguration(baseURL: campaign.baseURL, project: campaign.project)
+        let credentials = try Self.credentials(serverKey: request.serverKey, tokenCommand: request.tokenCommand)
+        let context = CheckContext(
+            configuration: configuration, transport: transport, credentials: credentials, customerId: request.customerId,
+            secondCustomerId: request.secondCustomerId, recordedPurchase: try recordedPurchase(run: run, request: request))
+        let results = try await CheckRunner().run(checkIds: request.checkIds.isEmpty ? scenario.checks : request.checkIds,
+                                                  context: context, progress: progress)
+        let recorder = CheckRecorder(store: store)
+        return try results.map { ($0, try recorder.record([$0], runId: run.id)) }
+    }
+
+    static func credentials(serverKey: String?, tokenCommand: String?) throws -> CheckCredentials {
+        let key = try serverKey.map { value -> ServerKey in
+            do { return try ServerKey(value) } catch {
+                throw CLIError.data("GROWCERT_SERVER_KEY is not a usable server key (\(error)).")
+            }
+        }
+        let provider: CheckCredentials.TokenProvider? = tokenCommand.map { cmd in
+            let command = TokenCommand(command: cmd)
+            return { customerId, ttl in try await command.issue(customerId: customerId, ttlSeconds: ttl) }
+        }
+        guard key != nil || provider != nil else {
+            throw CLIError.usage("No credentials: set GROWCERT_SERVER_KEY in the environment (growcert mints short-lived customer tokens with it), or pass --token-command CMD.", command: "check run")
+        }
+        return CheckCredentials(serverKey: key, tokenProvider: provider)
+    }
+
+    /// The purchase the purchase checks examine: `--order-id`/`--transaction-id`, else the newest
+    /// transaction recorded on the run that names an order.
+    func recordedPurchase(run: Run, request: CheckRunRequest) throws -> RecordedPurchase? {
+        let transactions = try store.evidence(runId: run.id).filter { $0.type == .transaction && !$0.isRetracted }
+        if let orderId = request.orderId, let transactionId = request.transactionId {
+            let match = transactions.last { $0.details["transactionId"]?.scalarText == transactionId }
+            return RecordedPurchase(orderId: orderId, transactionId: transactionId, store: match?.details["store"]?.stringValue ?? "apple",
+                                    signedTransaction: match?.details["signedPayload"]?.stringValue)
+        }
+        if (request.orderId == nil) != (request.transactionId == nil) {
+            throw CLIError.usage("Give --order-id and --transaction-id together.", command: "check run")
+        }
+        guard let t = transactions.last(where: { $0.details["orderId"]?.stringValue != nil }),
+              let orderId = t.details["orderId"]?.stringValue, let transactionId = t.details["transactionId"]?.scalarText else { return nil }
+        return RecordedPurchase(orderId: orderId, transactionId: transactionId, store: t.details["store"]?.stringValue ?? "apple",
+                                signedTransaction: t.details["signedPayload"]?.stringValue)
+    }
+}

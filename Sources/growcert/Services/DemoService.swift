@@ -1,0 +1,120 @@
+import Checks
+import Evidence
+import Foundation
+import GrowClient
+import Reports
+import Sandbox
+import StoreProof
+
+/// `growcert demo`: the whole job end to end on the embedded emulator.
+///
+/// A fresh database, the emulator in-process, one campaign, a simulator, a sandbox
+/// account, one run per scenario with every check, the emulator's signed purchase
+/// recorded as the store transaction, and the reports rendered. Everything it
+/// records is honestly non-certifying, and the report says why.
+struct DemoService {
+    let outDirectory: String
+    let actor: String
+    let clock: Clock
+    let say: @Sendable (String) -> Void
+
+    static let appId = "com.example.groovegrow.demo"
+    static let customer = "c_demo_1001"
+    static let secondCustomer = "c_demo_1002"
+
+    struct Outcome {
+        var databasePath: String
+        var campaignId: String
+        var checksPassed: Int
+        var checksRun: Int
+        var verdict: String
+        var reports: [(path: String, record: ReportRecord)]
+        var reasons: [String]
+    }
+
+    func run() async throws -> Outcome {
+        let fm = FileManager.default
+        do { try fm.createDirectory(atPath: outDirectory, withIntermediateDirectories: true) } catch {
+            throw CLIError.io("Cannot create '\(outDirectory)': \(error.localizedDescription)")
+        }
+        let dbPath = (outDirectory as NSString).appendingPathComponent("growcert.sqlite")
+        if fm.fileExists(atPath: dbPath) {
+            throw CLIError.data("'\(dbPath)' already exists; the demo starts from a fresh database. Remove it or choose another --out.")
+        }
+        let emulator = try SandboxEmulator(configuration: SandboxConfiguration(bundleId: Self.appId))
+        let url = try emulator.start()
+        defer { emulator.stop() }
+        say("Started the GrooveGrow Sandbox emulator on \(url.absoluteString) (in-process, not certifying)")
+
+        let (store, _) = try EvidenceStore.create(at: dbPath, actor: actor, clock: clock)
+        let campaign = try store.createCampaign(NewCampaign(
+            profile: "groovegrow", name: "GrooveGrow demo app 1.0.0 (100)", appId: Self.appId, appVersion: "1.0.0", build: "100",
+            sdkVersion: "0.0.1", project: emulator.projectId.uuidString, baseURL: url.absoluteString))
+        _ = try store.addDevice(NewDevice(campaignId: campaign.id, label: "iphone-sim", kind: "simulator", platform: "ios",
+                                          model: "iPhone 15 Simulator", osVersion: "18.1"))
+        _ = try store.addAccount(NewAccount(campaignId: campaign.id, label: "sandbox-us", store: "apple",
+                                            account: "demo.tester@icloud.com", storefront: "USA"))
+        say("Recorded campaign \(campaign.id) (\(Self.appId) 1.0.0 build 100), a simulator and a sandbox account in \(dbPath)")
+
+        let service = CheckRunService(store: store)
+        let profile = try Profile.named(campaign.profile)
+        var passed = 0
+        var total = 0
+        for scenario in profile.scenarios {
+            let run = try store.startRun(NewRun(campaignId: campaign.id, scenario: scenario.id, deviceLabel: "iphone-sim",
+                                                accountLabel: scenario.requires.storeAccount ? "sandbox-us" : nil, tester: "growcert demo"))
+            say("Run \(run.id): \(scenario.id)")
+            let sayLine = say
+            let results = try await service.run(
+                CheckRunRequest(runId: run.id, customerId: Self.customer, secondCustomerId: Self.secondCustomer, serverKey: emulator.serverKey)
+            ) { result in sayLine("  " + CheckCommand.progressLine(result)) }
+            total += results.count
+            passed += results.filter { $0.0.outcome.isPassed }.count
+            if let receipt = results.compactMap({ $0.0.receipt }).first {
+                try await recordStoreTransaction(orderId: receipt.orderId, emulator: emulator, url: url, store: store, runId: run.id)
+            }
+            let allPassed = results.allSatisfy { $0.0.outcome.isPassed }
+            _ = try store.finishRun(id: run.id, outcome: allPassed ? "pass" : "fail",
+                                    note: "Recorded by growcert demo against the in-process emulator.")
+        }
+
+        var reports: [(String, ReportRecord)] = []
+        guard let head = try store.evidenceHead() else { throw CLIError.data("The demo recorded no evidence.") }
+        let model = try ReportBuilder.build(store: store, campaignId: campaign.id, toolVersion: CLI.version)
+        let renderer = ReportRenderer()
+        for (format, lang, name) in [(ReportFormat.md, Language.en, "report.md"), (.html, .en, "report.html"),
+                                     (.md, .zhHans, "report.zh-Hans.md"), (.html, .zhHans, "report.zh-Hans.html"),
+                                     (.junit, .en, "report.junit.xml"), (.json, .en, "report.json")] {
+            let rendered = try renderer.render(model, format: format, lang: lang)
+            let (record, _) = try store.storeReport(NewReport(campaignId: campaign.id, format: format.rawValue, lang: lang.rawValue,
+                                                              templateSHA256: rendered.templateSHA256, bytes: rendered.bytes,
+                                                              evidenceHead: head, verdict: rendered.verdict))
+            let path = (outDirectory as NSString).appendingPathComponent(name)
+            guard fm.createFile(atPath: path, contents: Data(rendered.bytes)) else { throw CLIError.io("Cannot write '\(path)'.") }
+            reports.append((path, record))
+        }
+        let verification = try store.verify()
+        guard verification.ok else { throw CLIError.io("The demo database does not verify: \(verification.problems.map(\.description).joined(separator: "; "))") }
+        let reasons = try model.scenarios.map { "\($0.id): \($0.verdict.rawValue) — \(try renderer.text(of: $0.summaryReason, lang: .en))" }
+        return Outcome(databasePath: dbPath, campaignId: campaign.id, checksPassed: passed, checksRun: total,
+                       verdict: model.campaignVerdict.rawValue, reports: reports, reasons: reasons)
+    }
+
+    /// Asks the emulator for the store purchase behind the order the checks delivered and records
+    /// its signed transaction, verified like any App Store JWS (it verifies as emulator-signed).
+    func recordStoreTransaction(orderId: String, emulator: SandboxEmulator, url: URL, store: EvidenceStore, runId: String) async throws {
+        let control = EmulatorControl(configuration: try GrowClientConfiguration(baseURL: url, project: emulator.projectId),
+                                      serverKey: try ServerKey(emulator.serverKey))
+        let purchase = try await control.purchase(orderId: orderId)
+        guard let jws = purchase.signedTransaction else { return }
+        let verified = try JWSVerifier().verify(jws, expectedBundleId: Self.appId)
+        var details = verified.summary.objectValue ?? [:]
+        details["store"] = "apple"
+        details["source"] = "jws"
+        details["orderId"] = .string(orderId)
+        details["signedPayload"] = .string(jws)
+        let item = try store.addEvidence(NewEvidence(runId: runId, type: .transaction, provenance: verified.provenance,
+                                                     details: .object(details), signedPayloadKeys: ["signedPayload"]))
+        say("  recorded the emulator's signed purchase for order \(orderId) as \(item.id) (\(item.provenance.rawValue))")
+    }
+}

@@ -1,0 +1,40 @@
+import Checks
+import Evidence
+import Foundation
+
+/// Runs the host's own token command (`--token-command CMD`) to obtain a customer token.
+///
+/// growcert runs `CMD CUSTOMER_ID [TTL_SECONDS]` through `/bin/sh` and reads
+/// `{"customerToken": ..., "expiresAt": ...}` from its standard output. The
+/// token stays in memory; nothing the command prints is ever stored or echoed.
+struct TokenCommand: Sendable {
+    let command: String
+
+    /// The failure of the token command, without anything it printed.
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    func issue(customerId: String, ttlSeconds: Int?) async throws -> IssuedCustomerToken {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", command + " \"$@\"", "growcert-token-command", customerId] + (ttlSeconds.map { [String($0)] } ?? [])
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
+        do { try process.run() } catch {
+            throw Failure(description: "The token command could not be started: \(error.localizedDescription).")
+        }
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw Failure(description: "The token command exited with status \(process.terminationStatus) for customer '\(customerId)'.")
+        }
+        guard let json = try? JSONValue.parse(data), let token = json["customerToken"]?.stringValue, !token.isEmpty,
+              let expiresAt = json["expiresAt"]?.stringValue else {
+            throw Failure(description: "The token command did not print {\"customerToken\": \"…\", \"expiresAt\": \"…\"} as JSON for customer '\(customerId)'.")
+        }
+        return IssuedCustomerToken(customerToken: token, expiresAt: expiresAt)
+    }
+}

@@ -1,0 +1,54 @@
+import Foundation
+import GrowClient
+import Sandbox
+@testable import Checks
+
+/// An in-process emulator and a check context pointed at it.
+final class EmulatorTarget: Sendable {
+    let emulator: SandboxEmulator
+    let baseURL: URL
+    let configuration: GrowClientConfiguration
+    let serverKey: ServerKey
+
+    init() throws {
+        emulator = try SandboxEmulator(configuration: SandboxConfiguration())
+        baseURL = try emulator.start()
+        configuration = try GrowClientConfiguration(baseURL: baseURL, project: emulator.projectId, requestTimeout: 10)
+        serverKey = try ServerKey(emulator.serverKey)
+    }
+
+    deinit { emulator.stop() }
+
+    var projectText: String { emulator.projectId.uuidString.lowercased() }
+
+    /// A context on `transport` (default: a plain URLSession transport) with the server key.
+    func context(transport: (any HTTPTransport)? = nil, credentials: CheckCredentials? = nil,
+                 secondCustomerId: String? = nil, recordedPurchase: RecordedPurchase? = nil,
+                 makeSessionClient: CheckContext.SessionClientFactory? = nil,
+                 diskScanRoots: [URL]? = nil) -> CheckContext {
+        CheckContext(configuration: configuration, transport: transport ?? URLSessionTransport(),
+                     credentials: credentials ?? .serverKey(serverKey), customerId: "c_1001",
+                     secondCustomerId: secondCustomerId, recordedPurchase: recordedPurchase,
+                     makeSessionClient: makeSessionClient ?? { GrowClient(configuration: $0, transport: $1) },
+                     diskScanRoots: diskScanRoots ?? [FileManager.default.temporaryDirectory])
+    }
+
+    /// Runs one check and returns its result.
+    func runOne(_ checkId: String, context: CheckContext) async throws -> CheckResult {
+        let results = try await CheckRunner().run(checkIds: [checkId], context: context)
+        guard let result = results.first, results.count == 1 else { throw TestFailure("expected one result for \(checkId)") }
+        return result
+    }
+}
+
+struct TestFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// A fresh empty directory under the temporary directory.
+func makeTemporaryDirectory() throws -> URL {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("growcert-checks-" + UUID().uuidString, isDirectory: true)
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    return url
+}

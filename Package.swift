@@ -20,7 +20,7 @@ let package = Package(
         .target(name: "Checks", dependencies: ["GrowClient", "Evidence"]),
         .target(name: "Reports", dependencies: ["Evidence", "CCrypto"]),
         .executableTarget(name: "growcert", dependencies: ["Evidence", "StoreProof", "GrowClient", "Checks", "Reports", "Sandbox"]),
-        .executableTarget(name: "growcert-bench", dependencies: ["Evidence", "Reports", "Checks", "Sandbox", "GrowClient"]),
+        .executableTarget(name: "growcert-bench", dependencies: ["Evidence", "Reports", "Checks", "Sandbox", "GrowClient", "CSQLite"]),
 
         .testTarget(name: "EvidenceTests", dependencies: ["Evidence"]),
         .testTarget(name: "StoreProofTests", dependencies: ["StoreProof", "Evidence"], resources: [.copy("Fixtures")]),
@@ -28,7 +28,7 @@ let package = Package(
         .testTarget(name: "SandboxTests", dependencies: ["Sandbox", "GrowClient", "CCrypto"]),
         .testTarget(name: "ChecksTests", dependencies: ["Checks", "Sandbox", "GrowClient", "Evidence"]),
         .testTarget(name: "ReportsTests", dependencies: ["Reports", "Evidence"], exclude: ["__Snapshots__"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "growcertTests", dependencies: ["Evidence"]),
+        .testTarget(name: "growcertTests", dependencies: ["Evidence", "growcert", "Reports", "StoreProof"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,1 +1,46 @@
-@main struct Bench { static func main() {} }
+import Foundation
+
+/// `growcert-bench`: runs every benchmark in one process, prints a table, writes `bench/results.json`.
+///
+/// Each benchmark measures growcert and its baseline side by side, on the same machine at the
+/// same time, so the ratio means something even on a noisy shared machine. `BENCH_SCALE=small`
+/// shrinks every size tenfold. See docs/performance.md.
+@main
+enum Bench {
+    static func main() async {
+        do {
+            let options = try BenchOptions.parse(Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment)
+            let work = FileManager.default.temporaryDirectory.appendingPathComponent("growcert-bench-\(UUID().uuidString)", isDirectory: true)
+            try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+            defer { if !options.keep { try? FileManager.default.removeItem(at: work) } }
+            let context = BenchContext(options: options, work: work)
+            var results: [BenchResult] = []
+            for benchmark in Benchmarks.all where options.only.isEmpty || options.only.contains(benchmark.name) {
+                context.log("== \(benchmark.name)")
+                do {
+                    results.append(try await benchmark.run(context))
+                } catch {
+                    context.log("\(benchmark.name) failed: \(error)")
+                    results.append(BenchResult.notRun(benchmark.name, unit: "", target: "", why: "failed: \(error)"))
+                }
+            }
+            print(BenchResult.table(results), terminator: "")
+            try BenchResult.write(results, machine: Machine.describe(), scale: options.scale, to: options.out)
+            context.log("wrote \(options.out)")
+        } catch {
+            FileHandle.standardError.write(Data("growcert-bench: \(error)\n".utf8))
+            exit(64)
+        }
+    }
+}
+
+/// The benchmarks, in the order they run.
+enum Benchmarks {
+    static let all: [Benchmark] = [IngestBenchmark(), CLIAddBenchmark(), VerifyBenchmark(), RenderBenchmark(), ChecksBenchmark()]
+}
+
+/// One benchmark: a name and a run that measures growcert and its baseline.
+protocol Benchmark: Sendable {
+    var name: String { get }
+    func run(_ context: BenchContext) async throws -> BenchResult
+}

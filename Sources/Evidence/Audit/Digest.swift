@@ -14,7 +14,11 @@ public enum Digest {
     public static func sha256Hex<B: DataProtocol>(_ bytes: B) -> String { hex(sha256(bytes)) }
 
     /// The SHA-256 of a string's UTF-8 bytes as lowercase hex.
-    public static func sha256Hex(_ text: String) -> String { hex(sha256(Array(text.utf8))) }
+    public static func sha256Hex(_ text: String) -> String {
+        var hasher = SHA256Hasher()
+        hasher.update(text)
+        return hex(hasher.finalize())
+    }
 
     /// HMAC-SHA-256 of `message` under `key`, lowercase hex.
     public static func hmacSHA256Hex(key: [UInt8], message: [UInt8]) -> String {
@@ -39,14 +43,16 @@ public enum Digest {
 
     /// Lowercase hex of `bytes`.
     public static func hex<B: Sequence>(_ bytes: B) -> String where B.Element == UInt8 {
-        let digits = Array("0123456789abcdef".utf8)
         var out = [UInt8]()
+        out.reserveCapacity(bytes.underestimatedCount * 2)
         for b in bytes {
-            out.append(digits[Int(b >> 4)])
-            out.append(digits[Int(b & 0x0F)])
+            out.append(hexDigit(b >> 4))
+            out.append(hexDigit(b & 0x0F))
         }
         return String(decoding: out, as: UTF8.self)
     }
+
+    @inline(__always) static func hexDigit(_ v: UInt8) -> UInt8 { v < 10 ? 0x30 + v : 0x57 + v }
 }
 
 /// An incremental SHA-256 (for hashing a journal or a file without holding it whole).

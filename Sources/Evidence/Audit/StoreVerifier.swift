@@ -1,3 +1,4 @@
+import CSQLite
 import Foundation
 
 /// One thing `verify` found wrong.
@@ -29,6 +30,11 @@ extension EvidenceStore {
     /// with the triggers dropped. `progress` is called every 10,000 entries.
     public func verify(progress: ((Int) -> Void)? = nil) throws -> VerificationResult {
         try read {
+            // One snapshot for every statement below, so a writer recording meanwhile cannot
+            // make the journal and the tables look inconsistent.
+            let ownTransaction = sqlite3_get_autocommit(db.handle) != 0
+            if ownTransaction { try db.execute("BEGIN") }
+            defer { if ownTransaction { try? db.execute("COMMIT") } }
             var problems: [VerificationProblem] = []
             let integrity = try db.query("PRAGMA integrity_check").map { $0.string(0) }.joined(separator: "; ")
             if integrity != "ok" { problems.append(VerificationProblem(seq: nil, message: "SQLite integrity_check: \(integrity)")) }
@@ -38,8 +44,22 @@ extension EvidenceStore {
                 problems.append(VerificationProblem(seq: nil, message: "the append-only trigger '\(t)' was removed from the database"))
             }
 
-            // 1. The chain, and the rows each entry should have produced.
-            var expected: [String: [String: [String: String?]]] = [:]
+            // 0. The updates each row receives, read ahead so that each row can be compared with the
+            //    table as soon as its insert entry passes. They are checked in order in step 1.
+            var updates: [String: [String: [String: String?]]] = [:]
+            for kind in JournalKind.allCases {
+                guard case .update(let spec, let columns) = kind.effect else { continue }
+                try db.forEach("SELECT payload FROM journal WHERE kind=? ORDER BY seq", [.text(kind.rawValue)]) { r in
+                    guard let payload = try? JSONValue.parse(r.string(0)), let id = payload["id"]?.stringValue else { return }
+                    for c in columns { updates[spec.table, default: [:]][id, default: [:]][c] = (payload[c] ?? .null).columnText }
+                }
+            }
+
+            // 1. The chain, and each row as its entry (and later updates) should have produced it.
+            var tables: [String: TableReplay] = [:]
+            for spec in Tables.all { tables[spec.table] = try TableReplay(spec: spec, connection: db) }
+            defer { for t in tables.values { t.close() } }
+            var inserted: [String: Set<String>] = [:]
             var blobRefs: Set<String> = []
             var prev = Chain.genesis
             var expectedSeq: Int64 = 1
@@ -72,18 +92,21 @@ extension EvidenceStore {
                 case .none: break
                 case .insert(let spec):
                     guard let id = payload["id"]?.stringValue else { fail("payload has no id"); return }
-                    var row: [String: String?] = ["seq": String(e.seq)]
-                    for c in spec.columns { row[c] = (payload[c] ?? .null).columnText }
-                    if expected[spec.table]?[id] != nil { fail("\(spec.table) row '\(id)' inserted twice"); return }
-                    expected[spec.table, default: [:]][id] = row
+                    if !inserted[spec.table, default: []].insert(id).inserted { fail("\(spec.table) row '\(id)' inserted twice"); return }
+                    var row: [String?] = [String(e.seq)]
+                    row.reserveCapacity(spec.columns.count + 1)
+                    let later = updates[spec.table]?[id]
+                    for c in spec.columns {
+                        if let later, let value = later[c] { row.append(value) } else { row.append((payload[c] ?? .null).columnText) }
+                    }
+                    try tables[spec.table]?.expect(id: id, row: row)
                     if let sha = payload["attachment_sha256"]?.stringValue { blobRefs.insert(sha) }
                     if spec.table == Tables.reports.table, let sha = payload["sha256"]?.stringValue { blobRefs.insert(sha) }
-                case .update(let spec, let columns):
-                    guard let id = payload["id"]?.stringValue, expected[spec.table]?[id] != nil else {
+                case .update(let spec, _):
+                    guard let id = payload["id"]?.stringValue, inserted[spec.table]?.contains(id) == true else {
                         fail("updates a \(spec.table) row that does not exist")
                         return
                     }
-                    for c in columns { expected[spec.table]?[id]?[c] = (payload[c] ?? .null).columnText }
                 }
                 prev = e.hash
                 expectedSeq += 1
@@ -93,25 +116,10 @@ extension EvidenceStore {
             var rowsChecked: [String: Int] = [:]
             if !chainBroken {
                 for spec in Tables.all {
-                    var want = expected[spec.table] ?? [:]
-                    var seen = 0
-                    try db.forEach(Tables.selectSQL(spec)) { r in
-                        seen += 1
-                        var actual: [String: String?] = ["seq": r.values[0].columnText]
-                        for (i, c) in spec.columns.enumerated() { actual[c] = r.values[i + 1].columnText }
-                        let id = actual["id"].flatMap { $0 } ?? "?"
-                        guard let w = want.removeValue(forKey: id) else {
-                            problems.append(VerificationProblem(seq: nil, message: "\(spec.table) row '\(id)' has no journal entry (inserted behind the tool's back)"))
-                            return
-                        }
-                        for c in ["seq"] + spec.columns where (w[c] ?? nil) != (actual[c] ?? nil) {
-                            problems.append(VerificationProblem(seq: Int64((w["seq"] ?? nil) ?? ""), message: "\(spec.table) row '\(id)' column \(c) differs from the journal (edited behind the tool's back)"))
-                        }
-                    }
-                    for id in want.keys.sorted() {
-                        problems.append(VerificationProblem(seq: nil, message: "\(spec.table) row '\(id)' is in the journal but missing from the table (deleted behind the tool's back)"))
-                    }
-                    rowsChecked[spec.table] = seen
+                    guard let replay = tables[spec.table] else { continue }
+                    try replay.finish()
+                    problems += replay.problems
+                    rowsChecked[spec.table] = replay.seen
                 }
                 // 3. Blobs: each referenced one present with the bytes its hash names; none extra.
                 var blobs = 0
@@ -133,6 +141,83 @@ extension EvidenceStore {
             }
             if !chainBroken { problems += try verifyReportsAndSignoffs() }
             return VerificationResult(entries: count, headHash: head, integrityCheck: integrity, problems: problems, rowsChecked: rowsChecked)
+        }
+    }
+}
+
+/// One query table, compared with the rows its journal entries produce while the journal is read.
+///
+/// Rows are normally in the table in journal order, so each expected row is compared with the
+/// table's next row at once and nothing accumulates: memory stays flat over millions of entries.
+/// From the first row out of step (tampering), the remaining expected rows are kept by id and
+/// matched at the end, which gives the same problems in the same order as matching every row by id.
+final class TableReplay {
+    let spec: TableSpec
+    private let cursor: Statement
+    private var next: [String?]?
+    private var started = false
+    private var inStep = true
+    private var pending: [String: [String?]] = [:]
+    private(set) var problems: [VerificationProblem] = []
+    private(set) var seen = 0
+
+    init(spec: TableSpec, connection: Connection) throws {
+        self.spec = spec
+        cursor = try Statement(connection: connection, sql: Tables.selectSQL(spec))
+        try cursor.bind([])
+    }
+
+    /// The table's next row (seq, then the spec's columns, as column text), without consuming it.
+    private func peek() throws -> [String?]? {
+        if !started {
+            started = true
+            next = try read()
+        }
+        return next
+    }
+
+    private func read() throws -> [String?]? {
+        guard try cursor.step() else { return nil }
+        seen += 1
+        return (0...spec.columns.count).map { cursor.column($0).columnText }
+    }
+
+    /// The row entry `id` should have produced: `row[0]` is its seq, then the spec's columns.
+    func expect(id: String, row: [String?]) throws {
+        if inStep, let actual = try peek(), actual[1] == id, actual[0] == row[0] {
+            next = try read()
+            compare(id: id, want: row, actual: actual)
+            return
+        }
+        inStep = false
+        pending[id] = row
+    }
+
+    /// Matches the rows left by id; reports rows without an entry and entries without a row.
+    func finish() throws {
+        var current = try peek()
+        while let actual = current {
+            let id = actual[1] ?? "?"
+            if let want = pending.removeValue(forKey: id) {
+                compare(id: id, want: want, actual: actual)
+            } else {
+                problems.append(VerificationProblem(seq: nil, message: "\(spec.table) row '\(id)' has no journal entry (inserted behind the tool's back)"))
+            }
+            current = try read()
+        }
+        for id in pending.keys.sorted() {
+            problems.append(VerificationProblem(seq: nil, message: "\(spec.table) row '\(id)' is in the journal but missing from the table (deleted behind the tool's back)"))
+        }
+        pending = [:]
+    }
+
+    /// Ends the table's read, so the snapshot transaction can close.
+    func close() { sqlite3_reset(cursor.handle) }
+
+    private func compare(id: String, want: [String?], actual: [String?]) {
+        let names = ["seq"] + spec.columns
+        for i in names.indices where want[i] != actual[i] {
+            problems.append(VerificationProblem(seq: Int64(want[0] ?? ""), message: "\(spec.table) row '\(id)' column \(names[i]) differs from the journal (edited behind the tool's back)"))
         }
     }
 }

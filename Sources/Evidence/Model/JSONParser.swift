@@ -140,6 +140,14 @@ struct JSONParser {
 
     mutating func parseString() throws -> String {
         i += 1
+        // Fast path: a string without escapes is one slice of the (already validated) UTF-8 input.
+        var j = i
+        while j < bytes.count, bytes[j] != UInt8(ascii: "\""), bytes[j] != UInt8(ascii: "\\"), bytes[j] >= 0x20 { j += 1 }
+        if j < bytes.count, bytes[j] == UInt8(ascii: "\"") {
+            let s = String(decoding: bytes[i..<j], as: UTF8.self)
+            i = j + 1
+            return s
+        }
         var scalars = String.UnicodeScalarView()
         var runStart = i
         func flush(_ end: Int) {

@@ -114,6 +114,12 @@ public enum JSONValue: Sendable, Equatable, Hashable {
 
     static func writeString(_ s: String, into out: inout String) {
         out += "\""
+        // Most text needs no escape: append it whole instead of scalar by scalar.
+        if !s.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) {
+            out += s
+            out += "\""
+            return
+        }
         for scalar in s.unicodeScalars {
             switch scalar {
             case "\"": out += "\\\""

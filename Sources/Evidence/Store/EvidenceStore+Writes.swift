@@ -144,20 +144,24 @@ extension EvidenceStore {
             }
             sha = Digest.sha256Hex(a.bytes)
         }
-        let id: String = try write {
+        return try write {
             if let a = new.attachment, let sha {
                 try db.run("INSERT OR IGNORE INTO blobs(sha256, bytes) VALUES (?, ?)", [.text(sha), .blob(a.bytes)])
             }
             let id = try nextId(Tables.evidence)
-            try append(.evidenceAdd) { _, at in
+            let (seq, at, payload) = try append(.evidenceAdd) { _, at in
                 ["id": .string(id), "run_id": .string(run.id), "type": .string(new.type.rawValue), "provenance": .string(new.provenance.rawValue),
                  "details": new.details, "attachment_sha256": .optional(sha), "media_type": .optional(new.attachment?.mediaType),
                  "size": new.attachment.map { .number(String($0.bytes.count)) } ?? .null,
                  "recorded_by": .string(actor), "recorded_at": .string(at), "retracted_seq": .null, "retracted_reason": .null]
             }
-            return id
+            // The item exactly as `evidenceItem(id)` would read it back (details from their stored canonical
+            // text), without a second query: bulk imports add items by the thousand.
+            let stored = payload["details"]?.sqlValue.columnText ?? "null"
+            return EvidenceItem(id: id, seq: seq, runId: run.id, type: new.type, provenance: new.provenance,
+                                details: (try? JSONValue.parse(stored)) ?? .null, attachmentSHA256: sha, mediaType: new.attachment?.mediaType,
+                                size: new.attachment.map { Int64($0.bytes.count) }, recordedBy: actor, recordedAt: at, retractedSeq: nil, retractedReason: nil)
         }
-        return try evidenceItem(id)
     }
 
     /// Retracts an evidence item: a new journal entry that references it. The item stays in the record.

@@ -1,0 +1,69 @@
+import Evidence
+import Foundation
+
+/// `render`: `growcert report render` (HTML and Markdown) for a campaign of 1,000 runs × 20 evidence items,
+/// against the same at 10,000 runs: time must grow linearly, memory and size stay bounded.
+struct RenderBenchmark: Benchmark {
+    let name = "render"
+    static let itemsPerRun = 20
+
+    func run(_ context: BenchContext) async throws -> BenchResult {
+        let small = try measure(context, runs: context.options.n(1_000))
+        let large = try measure(context, runs: context.options.n(10_000))
+        let ratio = large.seconds / small.seconds
+        let rssMiB = Double(large.peakRSS) / 1_048_576
+        let htmlMiB = Double(large.htmlBytes) / 1_048_576
+        let met = ratio <= 11 && rssMiB <= 256 && htmlMiB <= 50 && large.attachmentsByHash
+        return BenchResult(name: name, value: large.seconds, baseline: small.seconds, ratio: ratio, unit: "s",
+                           target: "ratio <= 11, RSS <= 256 MiB, HTML <= 50 MiB", met: met,
+                           extra: [("runs", Double(context.options.n(10_000))), ("peakRSSMiB", rssMiB), ("htmlMiB", htmlMiB),
+                                   ("markdownMiB", Double(large.mdBytes) / 1_048_576), ("smallPeakRSSMiB", Double(small.peakRSS) / 1_048_576)],
+                           note: large.attachmentsByHash ? nil : "attachment bytes appear in the HTML (expected references by SHA-256)")
+    }
+
+    struct Measurement {
+        var seconds: Double
+        var peakRSS: Int
+        var htmlBytes: Int
+        var mdBytes: Int
+        var attachmentsByHash: Bool
+    }
+
+    /// Builds a database with `runs` finished runs of 19 notes and 1 attachment each, then renders it twice.
+    func measure(_ context: BenchContext, runs: Int) throws -> Measurement {
+        let db = context.path("render-\(runs).sqlite")
+        let store = try BenchStore.seed(db, run: false)
+        var marker = ""
+        let build = try time {
+            var r = 0
+            while r < runs {
+                try store.batch {
+                    for _ in 0..<min(500, runs - r) {
+                        let run = try store.startRun(NewRun(campaignId: "c1", scenario: BenchStore.scenarios[r % 4], deviceLabel: "iphone15", accountLabel: nil, tester: "Ann"))
+                        for k in 0..<(Self.itemsPerRun - 1) {
+                            _ = try store.addEvidence(NewEvidence(runId: run.id, type: .note, provenance: .manual, details: ["text": .string(BenchStore.noteText(k))]))
+                        }
+                        let bytes = Array("attachment-bytes-of-\(run.id)-".utf8) + [UInt8](repeating: 0xAB, count: 1024)
+                        if marker.isEmpty { marker = "attachment-bytes-of-\(run.id)-" }
+                        _ = try store.addEvidence(NewEvidence(runId: run.id, type: .attachment, provenance: .manual, details: ["filename": "screen.png", "note": "paywall"],
+                                                              attachment: NewAttachment(bytes: bytes, mediaType: "image/png", filename: "screen.png")))
+                        _ = try store.finishRun(id: run.id, outcome: "pass", note: nil)
+                        r += 1
+                    }
+                }
+            }
+        }
+        context.log("render: built \(runs) runs in \(String(format: "%.1f", build)) s")
+        let html = context.path("render-\(runs).html")
+        let md = context.path("render-\(runs).md")
+        let err = context.path("render.err")
+        let a = try ChildProcess.check(context.options.growcert, ["--db", db, "--actor", "bench", "--quiet", "report", "render", "--campaign", "c1", "--format", "html", "--out", html], stderr: err)
+        let b = try ChildProcess.check(context.options.growcert, ["--db", db, "--actor", "bench", "--quiet", "report", "render", "--campaign", "c1", "--format", "md", "--out", md], stderr: err)
+        let htmlBytes = (try? FileManager.default.attributesOfItem(atPath: html)[.size] as? Int) ?? 0
+        let mdBytes = (try? FileManager.default.attributesOfItem(atPath: md)[.size] as? Int) ?? 0
+        let htmlText = (try? String(contentsOfFile: html, encoding: .utf8)) ?? ""
+        context.log("render: \(runs) runs: html \(String(format: "%.2f", a.seconds)) s \(a.peakRSS / 1_048_576) MiB, md \(String(format: "%.2f", b.seconds)) s \(b.peakRSS / 1_048_576) MiB")
+        return Measurement(seconds: a.seconds + b.seconds, peakRSS: max(a.peakRSS, b.peakRSS), htmlBytes: htmlBytes, mdBytes: mdBytes,
+                           attachmentsByHash: !htmlText.contains(marker))
+    }
+}

@@ -1,0 +1,51 @@
+import Evidence
+import Foundation
+
+/// `verify`: `growcert verify` over a large journal, in MB/s of journal hashed, against `openssl dgst -sha256`
+/// over the same bytes (every entry's hashed envelope, written to a file).
+struct VerifyBenchmark: Benchmark {
+    let name = "verify"
+
+    func run(_ context: BenchContext) async throws -> BenchResult {
+        let count = context.options.n(1_000_000)
+        let db = context.path("verify.sqlite")
+        let store = try BenchStore.seed(db)
+        let buildSeconds = try time {
+            var i = 0
+            while i < count {
+                let n = min(10_000, count - i)
+                try store.batch {
+                    for k in 0..<n {
+                        _ = try store.addEvidence(NewEvidence(runId: "r1", type: .note, provenance: .manual, details: ["text": .string(BenchStore.noteText(i + k))]))
+                    }
+                }
+                i += n
+            }
+        }
+        context.log("verify: built \(count) entries in \(String(format: "%.1f", buildSeconds)) s")
+        let envelopes = context.path("verify-envelopes.bin")
+        _ = FileManager.default.createFile(atPath: envelopes, contents: nil)
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: envelopes))
+        var bytes = 0
+        var seq: Int64 = 1
+        while true {
+            let page = try store.journal(from: seq, limit: 10_000)
+            guard let last = page.last else { break }
+            var chunk = ""
+            for e in page { chunk += Chain.envelope(seq: e.seq, kind: e.kind, actor: e.actor, at: e.at, payload: e.payload, prev: e.prevHash) }
+            bytes += chunk.utf8.count
+            try handle.write(contentsOf: Data(chunk.utf8))
+            seq = last.seq + 1
+        }
+        try handle.close()
+        let entries = try store.journalCount()
+        let growcert = try ChildProcess.check(context.options.growcert, ["--db", db, "--actor", "bench", "verify", "--quiet"], stderr: context.path("verify.err"))
+        let openssl = try ChildProcess.check("openssl", ["dgst", "-sha256", envelopes])
+        let mb = Double(bytes) / 1_000_000
+        let value = mb / growcert.seconds
+        let baseline = mb / openssl.seconds
+        context.log("verify: \(entries) entries, \(String(format: "%.1f", mb)) MB: growcert \(String(format: "%.2f", growcert.seconds)) s, openssl \(String(format: "%.3f", openssl.seconds)) s")
+        return BenchResult(name: name, value: value, baseline: baseline, ratio: value / baseline, unit: "MB/s", target: "ratio >= 0.5", met: value / baseline >= 0.5,
+                           extra: [("entries", Double(entries)), ("journalMB", mb), ("verifySeconds", growcert.seconds), ("verifyPeakRSSMiB", Double(growcert.peakRSS) / 1_048_576)])
+    }
+}

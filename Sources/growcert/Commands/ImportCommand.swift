@@ -1,0 +1,183 @@
+import Evidence
+import Foundation
+
+/// `growcert evidence import`: many evidence items from a JSON Lines file, one journal entry per line.
+///
+/// Each line is written in its own transaction, so an import killed part-way leaves every
+/// line's entry whole or absent. The import stops at the first bad line: what came before it
+/// stays recorded (it is evidence), and the message says how much that was.
+enum ImportCommand {
+    /// A line longer than this is refused before it is parsed (25 MiB of attachment, base64).
+    static let lineLimit = 36 * 1_048_576
+    static let progressEvery = 1_000
+
+    static let all = [
+        Command(path: ["evidence", "import"], summary: "record many evidence items from a JSON Lines file",
+                options: [OptionSpec(name: "--file", value: "FILE", help: "JSON Lines, one evidence item per line (- for stdin)", required: true)],
+                discussion: """
+                Each line is one JSON object naming an existing run:
+                  {"run":"r1","type":"note","text":"…"}
+                  {"run":"r1","type":"attachment","filename":"log.txt","data":"<base64>","mediaType":"text/plain","note":"…"}
+                (mediaType and note are optional.) Blank lines are skipped. Every line becomes its own journal entry,
+                written in its own transaction: an interrupted import leaves each line recorded whole or not at all.
+                The import stops at the first bad line (exit 65, or 74 for a full disk): nothing of that line is
+                written, the lines before it stay recorded, and the message gives the line number and the count.
+                A progress line goes to stderr every 1,000 lines; --json prints a summary.
+                """,
+                run: run),
+    ]
+
+    static func run(_ inv: Invocation) async throws -> Int32 {
+        let path = try inv.required("--file")
+        let reader = try LineReader(path: path, limit: lineLimit)
+        let store = try inv.openStore()
+        var recorded = 0
+        var lineNumber = 0
+        var first: String?
+        var last: String?
+        while true {
+            let next: ArraySlice<UInt8>?
+            do { next = try reader.next() } catch {
+                throw ImportLineError(path: path, line: lineNumber + 1, recorded: recorded, first: first, last: last, underlying: error)
+            }
+            guard let line = next else { break }
+            lineNumber += 1
+            if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { continue }
+            do {
+                let item = try store.addEvidence(try evidence(from: line), attachmentLimit: EvidenceStore.defaultAttachmentLimit)
+                recorded += 1
+                if first == nil { first = item.id }
+                last = item.id
+            } catch {
+                throw ImportLineError(path: path, line: lineNumber, recorded: recorded, first: first, last: last, underlying: error)
+            }
+            if recorded % progressEvery == 0 { inv.progress("import: \(recorded) items recorded (line \(lineNumber))") }
+        }
+        if inv.json {
+            inv.console.out(JSONValue.object([
+                "recorded": .number(String(recorded)), "lines": .number(String(lineNumber)), "first": .optional(first), "last": .optional(last),
+            ]).prettyText + "\n")
+        } else {
+            inv.console.out(recorded == 0 ? "Recorded nothing: '\(path)' has no items.\n" : "Recorded \(recorded) items (\(first ?? "")…\(last ?? "")).\n")
+        }
+        return ExitCode.success
+    }
+
+    static let noteKeys: Set<String> = ["run", "type", "text"]
+    static let attachmentKeys: Set<String> = ["run", "type", "filename", "data", "mediaType", "note"]
+
+    /// One line as a `NewEvidence`; throws `CLIError.data` for anything malformed.
+    static func evidence(from line: ArraySlice<UInt8>) throws -> NewEvidence {
+        let json: JSONValue
+        do { json = try JSONValue.parse(Data(line)) } catch { throw CLIError.data("not valid JSON: \(error).") }
+        guard let object = json.objectValue else { throw CLIError.data("expected a JSON object, e.g. {\"run\":\"r1\",\"type\":\"note\",\"text\":\"…\"}.") }
+        func string(_ key: String, required: Bool = true) throws -> String? {
+            guard let value = object[key], !value.isNull else {
+                if required { throw CLIError.data("the field \"\(key)\" is missing.") }
+                return nil
+            }
+            guard let s = value.stringValue else { throw CLIError.data("the field \"\(key)\" must be a string.") }
+            return s
+        }
+        let run = try string("run") ?? ""
+        let type = try string("type") ?? ""
+        switch type {
+        case "note":
+            if let extra = Set(object.keys).subtracting(noteKeys).sorted().first { throw CLIError.data("unknown field \"\(extra)\" for a note (fields: run, type, text).") }
+            let text = try string("text") ?? ""
+            try Validate.nonEmpty(text, field: "note")
+            return NewEvidence(runId: run, type: .note, provenance: .manual, details: ["text": .string(text)])
+        case "attachment":
+            if let extra = Set(object.keys).subtracting(attachmentKeys).sorted().first {
+                throw CLIError.data("unknown field \"\(extra)\" for an attachment (fields: run, type, filename, data, mediaType, note).")
+            }
+            let filename = try string("filename") ?? ""
+            try Validate.label(filename, field: "filename")
+            guard let bytes = Data(base64Encoded: try string("data") ?? "") else { throw CLIError.data("the field \"data\" is not valid base64.") }
+            let note = try string("note", required: false)
+            if let note { try Validate.noSecrets([("note", note)]) }
+            let mediaType = try string("mediaType", required: false) ?? MediaType.guess(filename: filename)
+            return NewEvidence(runId: run, type: .attachment, provenance: .manual, details: ["filename": .string(filename), "note": .optional(note)],
+                               attachment: NewAttachment(bytes: [UInt8](bytes), mediaType: mediaType, filename: filename))
+        default:
+            throw CLIError.data("unknown type '\(SecretScanner.redact(type))'; import takes note and attachment.")
+        }
+    }
+}
+
+/// A bad line stops an import: says which line, why, and what was recorded before it.
+struct ImportLineError: ServiceError {
+    let path: String
+    let line: Int
+    let recorded: Int
+    let first: String?
+    let last: String?
+    let underlying: Error
+
+    var description: String {
+        var (why, _) = CLI.describe(underlying)
+        for tail in [" Nothing was written; free space and record again.", " Nothing was written."] where why.hasSuffix(tail) {
+            why.removeLast(tail.count)
+        }
+        let items = recorded == 1 ? "the 1 item" : "the \(recorded) items"
+        let before = recorded == 0 ? "nothing was recorded before it" : "\(items) before it were recorded (\(first ?? "")…\(last ?? ""))"
+        return "Line \(line) of '\(path)': \(why) Nothing of that line was written; \(before). \(exitCode == ExitCode.ioError ? "Free space (or fix the file) and" : "Fix the line and") import the rest from line \(line)."
+    }
+
+    var exitCode: Int32 { CLI.describe(underlying).1 }
+}
+
+/// Reads a file (or stdin) one line at a time, without holding the whole file.
+final class LineReader {
+    private let handle: FileHandle
+    private let limit: Int
+    private let path: String
+    private var buffer: [UInt8] = []
+    private var start = 0
+    private var eof = false
+
+    init(path: String, limit: Int) throws {
+        self.path = path
+        self.limit = limit
+        if path == "-" {
+            handle = FileHandle.standardInput
+            return
+        }
+        var isDir: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir), !isDir.boolValue, let h = FileHandle(forReadingAtPath: path) else {
+            throw EvidenceError.fileMissing(path: path)
+        }
+        handle = h
+    }
+
+    deinit { if path != "-" { try? handle.close() } }
+
+    /// The next line without its `\n`, or nil at the end.
+    func next() throws -> ArraySlice<UInt8>? {
+        while true {
+            if let nl = buffer[start...].firstIndex(of: 0x0A) {
+                let line = buffer[start..<nl]
+                start = nl + 1
+                return line
+            }
+            if buffer.count - start > limit {
+                throw CLIError.data("the line is longer than \(limit / 1_048_576) MiB.")
+            }
+            if eof {
+                guard start < buffer.count else { return nil }
+                let line = buffer[start...]
+                start = buffer.count
+                return line
+            }
+            if start > 0 {
+                buffer.removeFirst(start)
+                start = 0
+            }
+            let chunk: Data
+            do { chunk = try handle.read(upToCount: 1 << 20) ?? Data() } catch {
+                throw CLIError.io("Cannot read '\(path)': \(error). Check the file.")
+            }
+            if chunk.isEmpty { eof = true } else { buffer.append(contentsOf: chunk) }
+        }
+    }
+}

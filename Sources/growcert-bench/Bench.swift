@@ -18,7 +18,7 @@ enum Bench {
             for benchmark in Benchmarks.all where options.only.isEmpty || options.only.contains(benchmark.name) {
                 context.log("== \(benchmark.name)")
                 do {
-                    results.append(try await benchmark.run(context))
+                    results += try await benchmark.runAll(context)
                 } catch {
                     context.log("\(benchmark.name) failed: \(error)")
                     results.append(BenchResult.notRun(benchmark.name, unit: "", target: "", why: "failed: \(error)"))
@@ -43,4 +43,10 @@ enum Benchmarks {
 protocol Benchmark: Sendable {
     var name: String { get }
     func run(_ context: BenchContext) async throws -> BenchResult
+    /// Every row the benchmark writes (by default its one `run` row); `checks` writes two.
+    func runAll(_ context: BenchContext) async throws -> [BenchResult]
+}
+
+extension Benchmark {
+    func runAll(_ context: BenchContext) async throws -> [BenchResult] { [try await run(context)] }
 }

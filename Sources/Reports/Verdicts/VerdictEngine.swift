@@ -14,7 +14,8 @@ public struct VerdictEngine: Sendable {
         public var accounts: [StoreAccount]
         /// Oldest first.
         public var runs: [Run]
-        /// Oldest first, retracted items included.
+        /// Oldest first, retracted items included. Only the judged runs' items are read
+        /// (see `judgedRuns(_:)`); items of other runs may be given and are ignored.
         public var evidence: [EvidenceItem]
 
         /// Creates the input.
@@ -49,10 +50,23 @@ public struct VerdictEngine: Sendable {
         Verdict.worst(of: scenarios.map(\.verdict))
     }
 
+    /// The run each scenario of the profile is judged on: its latest finished run.
+    ///
+    /// Only these runs' evidence enters a verdict or a report; the others are history,
+    /// shown by their run record alone. `ReportBuilder` reads evidence for these runs only.
+    public func judgedRuns(_ runs: [Run]) -> [Run] {
+        profile.scenarios.compactMap { scenario in Self.judgedRun(runs.filter { $0.scenario == scenario.id }) }
+    }
+
+    /// The latest finished run of one scenario's runs.
+    static func judgedRun(_ runs: [Run]) -> Run? {
+        runs.filter(\.isFinished).max { $0.seq < $1.seq }
+    }
+
     // MARK: One scenario
 
     private func judge(_ scenario: Scenario, runs: [Run], input: Input, evidenceByRun: [String: [EvidenceItem]]) -> ScenarioReport {
-        let judged = runs.filter(\.isFinished).max { $0.seq < $1.seq }
+        let judged = Self.judgedRun(runs)
         var reasons: [Reason] = []
         var warnings: [Reason] = []
         let items = judged.map { evidenceByRun[$0.id] ?? [] } ?? []

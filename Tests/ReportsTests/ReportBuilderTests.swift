@@ -1,0 +1,64 @@
+import Evidence
+import Foundation
+import Testing
+
+@testable import Reports
+
+@Suite struct ReportBuilderTests {
+    /// first-connect with an earlier failed run, the judged passing run and a newer open run, each
+    /// with evidence; sign-out-switch with only an open run.
+    static func campaignWithHistory() throws -> (ReportFixture, earlier: Run, judged: Run, open: Run) {
+        let f = try ReportFixture()
+        try f.device("iphone")
+        try f.device("sim", kind: "simulator")
+        let earlier = try f.start("first-connect", device: "sim", tester: "Sam QA")
+        try f.check(earlier, "session.identify", "failed", reason: "401 on identify")
+        try f.note(earlier, "First attempt on the simulator.")
+        try f.finish(earlier, "fail", note: "identify refused")
+        let judged = try f.start("first-connect", device: "iphone")
+        try f.allChecks(judged)
+        try f.note(judged, "Second attempt on the phone.")
+        try f.finish(judged, "pass")
+        let open = try f.start("first-connect", device: "iphone")
+        try f.check(open, "session.identify", "failed", reason: "still running")
+        let switchRun = try f.start("sign-out-switch", device: "iphone")
+        try f.check(switchRun, "switch.reset-clears")
+        return (f, earlier, judged, open)
+    }
+
+    @Test func readingOnlyTheJudgedRunsEvidenceGivesTheSameModelAsReadingTheWholeCampaign() throws {
+        let (f, _, _, _) = try Self.campaignWithHistory()
+        let store = f.store
+        let everything = VerdictEngine.Input(
+            campaign: f.campaign, devices: try store.devices(campaignId: f.campaign.id), accounts: try store.accounts(campaignId: f.campaign.id),
+            runs: try store.runs(campaignId: f.campaign.id), evidence: try store.evidence(campaignId: f.campaign.id))
+        let fromEverything = ReportBuilder.build(input: everything, profile: f.profile, signoffs: try store.signoffs(campaignId: f.campaign.id),
+                                                 head: try store.evidenceHead(), toolVersion: ReportFixture.toolVersion)
+
+        #expect(try f.model() == fromEverything)
+    }
+
+    @Test func theJudgedRunIsTheLatestFinishedRunAndOnlyItsEvidenceIsShown() throws {
+        let (f, earlier, judged, open) = try Self.campaignWithHistory()
+        let model = try f.model()
+        let firstConnect = try #require(model.scenarios.first { $0.id == "first-connect" })
+
+        #expect(firstConnect.judgedRun?.id == judged.id)
+        #expect(firstConnect.history.map(\.id) == [open.id, earlier.id])
+        let judgedItems = Set(try f.store.evidence(runId: judged.id).map(\.id))
+        #expect(!firstConnect.evidence.isEmpty)
+        #expect(firstConnect.evidence.allSatisfy { judgedItems.contains($0.id) })
+        #expect(firstConnect.verdict == .certified)
+
+        let signOut = try #require(model.scenarios.first { $0.id == "sign-out-switch" })
+        #expect(signOut.judgedRun == nil)
+        #expect(signOut.evidence.isEmpty)
+        #expect(signOut.verdict == .incomplete)
+    }
+
+    @Test func judgedRunsNameOneRunPerScenarioWithAFinishedRun() throws {
+        let (f, _, judged, _) = try Self.campaignWithHistory()
+        let runs = try f.store.runs(campaignId: f.campaign.id)
+        #expect(VerdictEngine(profile: f.profile).judgedRuns(runs).map(\.id) == [judged.id])
+    }
+}

@@ -47,6 +47,13 @@ enum CanonicalJSON {
         out.append(UInt8(ascii: "\""))
     }
 
+    /// A JSON string literal of UTF-8 text (valid UTF-8), appended to `out`.
+    static func writeString(_ bytes: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        writeEscaped(bytes, into: &out)
+        out.append(UInt8(ascii: "\""))
+    }
+
     /// String contents with the minimal escapes; text without any is appended whole.
     private static func writeEscaped(_ bytes: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) {
         guard bytes.contains(where: needsEscape) else {

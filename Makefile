@@ -30,9 +30,13 @@ test: setup-test
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --parallel
 
+# The benchmarks measure the build a release would ship: optimised, with the Swift runtime and
+# Foundation linked in statically (start-up then loads ~38 shared libraries instead of ~53).
+BENCH_BUILD := $(SWIFT) build -c release --static-swift-stdlib
+
 bench: setup-bench
-	$(SWIFT) build -c release
-	$$($(SWIFT) build -c release --show-bin-path)/growcert-bench --growcert $$($(SWIFT) build -c release --show-bin-path)/growcert --out bench/results.json
+	$(BENCH_BUILD)
+	$$($(BENCH_BUILD) --show-bin-path)/growcert-bench --growcert $$($(BENCH_BUILD) --show-bin-path)/growcert --out bench/results.json
 
 clean:
 	rm -rf .build "$(DEMO_OUT)"

@@ -29,4 +29,45 @@ public enum Chain {
     public static func hash(seq: Int64, kind: String, actor: String, at: String, payload: String, prev: String) -> String {
         Digest.sha256Hex(envelope(seq: seq, kind: kind, actor: actor, at: at, payload: payload, prev: prev))
     }
+
+    /// The envelope of an entry read from the journal as UTF-8 bytes (valid UTF-8), appended to `out`:
+    /// the same bytes as `envelope` gives for the same text.
+    static func appendEnvelope(seq: Int64, kind: UnsafeBufferPointer<UInt8>, actor: UnsafeBufferPointer<UInt8>, at: UnsafeBufferPointer<UInt8>,
+                               payload: UnsafeBufferPointer<UInt8>, prev: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) {
+        out.append(contentsOf: #"{"actor":"#.utf8)
+        CanonicalJSON.writeString(actor, into: &out)
+        out.append(contentsOf: #","at":"#.utf8)
+        CanonicalJSON.writeString(at, into: &out)
+        out.append(contentsOf: #","kind":"#.utf8)
+        CanonicalJSON.writeString(kind, into: &out)
+        out.append(contentsOf: #","payload":"#.utf8)
+        out.append(contentsOf: payload)
+        out.append(contentsOf: #","prev":"#.utf8)
+        CanonicalJSON.writeString(prev, into: &out)
+        out.append(contentsOf: #","seq":"#.utf8)
+        out.append(contentsOf: String(seq).utf8)
+        out.append(UInt8(ascii: "}"))
+    }
+
+    /// The hash of an entry whose canonical payload is at hand as UTF-8 bytes (the append path).
+    ///
+    /// `buffer` is scratch space, reused across entries so that a batch does not allocate an
+    /// envelope per entry.
+    static func hash(seq: Int64, kind: String, actor: String, at: String, payload: [UInt8], prev: String, buffer: inout [UInt8]) -> String {
+        buffer.removeAll(keepingCapacity: true)
+        buffer.append(contentsOf: #"{"actor":"#.utf8)
+        CanonicalJSON.writeString(actor, into: &buffer)
+        buffer.append(contentsOf: #","at":"#.utf8)
+        CanonicalJSON.writeString(at, into: &buffer)
+        buffer.append(contentsOf: #","kind":"#.utf8)
+        CanonicalJSON.writeString(kind, into: &buffer)
+        buffer.append(contentsOf: #","payload":"#.utf8)
+        buffer.append(contentsOf: payload)
+        buffer.append(contentsOf: #","prev":"#.utf8)
+        CanonicalJSON.writeString(prev, into: &buffer)
+        buffer.append(contentsOf: #","seq":"#.utf8)
+        buffer.append(contentsOf: String(seq).utf8)
+        buffer.append(UInt8(ascii: "}"))
+        return Digest.sha256Hex(buffer)
+    }
 }

@@ -10,6 +10,25 @@ struct TableSpec: Sendable {
     let idPrefix: String
     /// Every column except `seq`, `id` first.
     let columns: [String]
+    /// Column indices in canonical key order (by UTF-8 bytes): the order an insert payload is written in.
+    let canonicalOrder: [Int]
+    /// Each column's `"name":`, as UTF-8, ready to write into a payload.
+    let keyPrefixes: [[UInt8]]
+    /// Each column's name as UTF-8, for finding it in a payload's bytes.
+    let columnBytes: [[UInt8]]
+
+    init(table: String, idPrefix: String, columns: [String]) {
+        self.table = table
+        self.idPrefix = idPrefix
+        self.columns = columns
+        canonicalOrder = columns.indices.sorted { columns[$0].utf8.lexicographicallyPrecedes(columns[$1].utf8) }
+        columnBytes = columns.map { Array($0.utf8) }
+        keyPrefixes = columns.map { name in
+            var key: [UInt8] = []
+            CanonicalJSON.writeString(name, into: &key)
+            return key + [UInt8(ascii: ":")]
+        }
+    }
 }
 
 /// A journal entry kind and what it does to the query tables.

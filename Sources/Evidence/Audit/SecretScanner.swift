@@ -6,12 +6,39 @@
 /// passed around this scanner by the callers that accept them.
 public enum SecretScanner {
     /// What was found, in words for an error message (never the secret itself).
+    ///
+    /// When a text holds more than one kind, the server key is named first, then the
+    /// Bearer credential, then the JWT.
     public static func findSecret(in text: String) -> String? {
-        let bytes = Array(text.utf8)
-        if containsServerKey(bytes) { return "a GrooveGrow server key (gg_sk_…)" }
-        if containsBearer(bytes) { return "a Bearer credential" }
-        if containsJWT(bytes) { return "a JWT-shaped token (header.payload.signature)" }
-        return nil
+        let found = text.utf8.withContiguousStorageIfAvailable(scan) ?? Array(text.utf8).withUnsafeBufferPointer(scan)
+        switch found {
+        case .serverKey: return "a GrooveGrow server key (gg_sk_…)"
+        case .bearer: return "a Bearer credential"
+        case .jwt: return "a JWT-shaped token (header.payload.signature)"
+        case .none: return nil
+        }
+    }
+
+    /// The kinds of secret, most important first.
+    private enum Found: Comparable { case serverKey, bearer, jwt, none }
+
+    /// One pass over the text: each position is tested only for the patterns its byte can start
+    /// (`g` a server key, `b`/`B` a Bearer credential, `e` a JWT), and the scan stops at the
+    /// first server key, the kind named first.
+    private static func scan(_ b: UnsafeBufferPointer<UInt8>) -> Found {
+        var found = Found.none
+        for i in b.indices {
+            switch b[i] {
+            case UInt8(ascii: "g"):
+                if serverKey(at: i, in: b) { return .serverKey }
+            case UInt8(ascii: "b"), UInt8(ascii: "B"):
+                if found > .bearer, bearer(at: i, in: b) { found = .bearer }
+            case UInt8(ascii: "e"):
+                if found > .jwt, jwt(at: i, in: b) { found = .jwt }
+            default: break
+            }
+        }
+        return found
     }
 
     /// Replaces every credential in `text` with `<redacted>`.
@@ -28,59 +55,52 @@ public enum SecretScanner {
         (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) || b == 0x5F || b == 0x2D
     }
 
-    static func containsServerKey(_ b: [UInt8]) -> Bool {
-        let prefix = Array("gg_sk_".utf8)
-        guard b.count >= prefix.count + 4 else { return false }
-        var i = 0
-        while i + prefix.count <= b.count {
-            if b[i] == prefix[0], Array(b[i..<i + prefix.count]) == prefix {
-                var j = i + prefix.count
-                while j < b.count, isTokenChar(b[j]) { j += 1 }
-                if j - (i + prefix.count) >= 4 { return true }
-            }
-            i += 1
-        }
-        return false
+    /// Whether `b` holds `s` at `i`.
+    private static func matches(_ s: StaticString, at i: Int, in b: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard i + s.utf8CodeUnitCount <= b.count else { return false }
+        for k in 0..<s.utf8CodeUnitCount where b[i + k] != s.utf8Start[k] { return false }
+        return true
     }
 
-    static func containsBearer(_ b: [UInt8]) -> Bool {
-        let word = Array("bearer".utf8)
-        var i = 0
-        while i + word.count < b.count {
-            var match = true
-            for k in 0..<word.count where b[i + k] | 0x20 != word[k] { match = false; break }
-            let startsWord = i == 0 || !isTokenChar(b[i - 1])
-            if match, startsWord {
-                var j = i + word.count
-                guard j < b.count, b[j] == 0x20 || b[j] == 0x09 else { i += 1; continue }
-                while j < b.count, b[j] == 0x20 || b[j] == 0x09 { j += 1 }
-                var n = 0
-                while j < b.count, isTokenChar(b[j]) || b[j] == 0x2E || b[j] == 0x2B || b[j] == 0x2F || b[j] == 0x3D || b[j] == 0x7E { j += 1; n += 1 }
-                if n >= 4 { return true }
-            }
-            i += 1
-        }
-        return false
+    /// `gg_sk_` and at least four token characters.
+    private static func serverKey(at i: Int, in b: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard matches("gg_sk_", at: i, in: b) else { return false }
+        var j = i + 6
+        while j < b.count, isTokenChar(b[j]) { j += 1 }
+        return j - (i + 6) >= 4
     }
 
-    /// Three base64url segments separated by dots, the first decoding to a JSON object (`eyJ`).
-    static func containsJWT(_ b: [UInt8]) -> Bool {
-        let start = Array("eyJ".utf8)
-        var i = 0
-        while i + 3 <= b.count {
-            if b[i] == start[0], b[i + 1] == start[1], b[i + 2] == start[2], i == 0 || !isTokenChar(b[i - 1]) {
-                var j = i
-                var segments = [0, 0, 0]
-                var s = 0
-                while j < b.count, s < 3 {
-                    if isTokenChar(b[j]) { segments[s] += 1 } else if b[j] == 0x2E, s < 2 { s += 1 } else { break }
-                    j += 1
-                }
-                if s == 2, segments[0] >= 4, segments[1] >= 4 { return true }
+    /// The word `bearer` (any case, not inside a token), blanks, and at least four credential characters.
+    private static func bearer(at i: Int, in b: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard i + 6 < b.count, i == 0 || !isTokenChar(b[i - 1]) else { return false }
+        for (k, c) in "bearer".utf8.enumerated() where b[i + k] | 0x20 != c { return false }
+        var j = i + 6
+        guard b[j] == 0x20 || b[j] == 0x09 else { return false }
+        while j < b.count, b[j] == 0x20 || b[j] == 0x09 { j += 1 }
+        var n = 0
+        while j < b.count, isTokenChar(b[j]) || b[j] == 0x2E || b[j] == 0x2B || b[j] == 0x2F || b[j] == 0x3D || b[j] == 0x7E { j += 1; n += 1 }
+        return n >= 4
+    }
+
+    /// Three base64url segments separated by dots, the first decoding to a JSON object (`eyJ`),
+    /// not inside a token; the first two segments at least four characters long.
+    private static func jwt(at i: Int, in b: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard matches("eyJ", at: i, in: b), i == 0 || !isTokenChar(b[i - 1]) else { return false }
+        var segments = (0, 0)
+        var s = 0
+        var j = i
+        while j < b.count {
+            if isTokenChar(b[j]) {
+                if s == 0 { segments.0 += 1 } else if s == 1 { segments.1 += 1 }
+            } else if b[j] == 0x2E, s < 2 {
+                s += 1
+                if s == 2 { break }
+            } else {
+                break
             }
-            i += 1
+            j += 1
         }
-        return false
+        return s == 2 && segments.0 >= 4 && segments.1 >= 4
     }
 }
 

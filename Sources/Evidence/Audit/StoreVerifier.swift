@@ -46,70 +46,177 @@ extension EvidenceStore {
 
             // 0. The updates each row receives, read ahead so that each row can be compared with the
             //    table as soon as its insert entry passes. They are checked in order in step 1.
-            var updates: [String: [String: [String: String?]]] = [:]
+            var updates: [String: [String: [String: [UInt8]?]]] = [:]
             for kind in JournalKind.allCases {
                 guard case .update(let spec, let columns) = kind.effect else { continue }
                 try db.forEach("SELECT payload FROM journal WHERE kind=? ORDER BY seq", [.text(kind.rawValue)]) { r in
                     guard let payload = try? JSONValue.parse(r.string(0)), let id = payload["id"]?.stringValue else { return }
-                    for c in columns { updates[spec.table, default: [:]][id, default: [:]][c] = (payload[c] ?? .null).columnText }
+                    for c in columns { updates[spec.table, default: [:]][id, default: [:]][c] = (payload[c] ?? .null).columnText.map { Array($0.utf8) } }
                 }
             }
 
             // 1. The chain, and each row as its entry (and later updates) should have produced it.
+            //    Each entry first takes a fast path over the row's bytes (no strings, no parsed payload),
+            //    which only accepts: anything it does not accept, it hands to the original checks, which
+            //    decide it and word the problem.
             var tables: [String: TableReplay] = [:]
             for spec in Tables.all { tables[spec.table] = try TableReplay(spec: spec, connection: db) }
             defer { for t in tables.values { t.close() } }
             var inserted: [String: Set<String>] = [:]
             var blobRefs: Set<String> = []
-            var prev = Chain.genesis
+            var prev: [UInt8] = Array(Chain.genesis.utf8)
             var expectedSeq: Int64 = 1
             var count = 0
             var chainBroken = false
-            var head: String?
-            try db.forEach("SELECT seq, kind, actor, at, payload, prev_hash, hash FROM journal ORDER BY seq") { r in
-                count += 1
-                if let progress, count % 10_000 == 0 { progress(count) }
-                if chainBroken { return }
-                let e = Self.entry(r)
-                head = e.hash
-                func fail(_ m: String) {
-                    problems.append(VerificationProblem(seq: e.seq, message: m))
-                    chainBroken = true
+            var head: [UInt8] = []
+            var hasHead = false
+            let hasher = EnvelopeHasher()
+            var canonical = CanonicalCheck()
+            var envelope: [UInt8] = []
+            var row = ExpectedRow()
+            var scratch: [UInt8] = []
+            let kinds = JournalKind.allCases.map { (kind: $0, bytes: Array($0.rawValue.utf8)) }
+
+            /// The payload of the entry at hand: checked in place, or parsed.
+            enum Payload { case checked(UnsafeBufferPointer<UInt8>), parsed(JSONValue) }
+
+            func fail(_ seq: Int64, _ m: String) {
+                problems.append(VerificationProblem(seq: seq, message: m))
+                chainBroken = true
+            }
+
+            /// A checked payload's top-level field `name`.
+            func field(_ name: [UInt8], in text: UnsafeBufferPointer<UInt8>) -> CanonicalCheck.Field? {
+                canonical.fields.first { f in f.key.count == name.count && UnsafeBufferPointer(rebasing: text[f.key]).elementsEqual(name) }
+            }
+
+            /// A payload field's value if it is a JSON string.
+            func stringValue(_ name: String, of payload: Payload) -> String? {
+                switch payload {
+                case .parsed(let value): return value[name]?.stringValue
+                case .checked(let text):
+                    guard let f = field(Array(name.utf8), in: text), case .string(let escaped) = f.kind else { return nil }
+                    let raw = UnsafeBufferPointer(rebasing: text[f.value])
+                    guard escaped else { return String(decoding: raw, as: UTF8.self) }
+                    scratch.removeAll(keepingCapacity: true)
+                    CanonicalCheck.unescape(raw, into: &scratch)
+                    return String(decoding: scratch, as: UTF8.self)
                 }
-                if e.seq != expectedSeq {
-                    fail(e.seq > expectedSeq ? (e.seq - 1 == expectedSeq ? "entry \(expectedSeq) is missing (deleted)" : "entries \(expectedSeq)…\(e.seq - 1) are missing (deleted)") : "sequence out of order (expected \(expectedSeq))")
-                    return
+            }
+
+            /// The row an insert entry's payload describes: seq, then each column as its text would read.
+            func fill(_ spec: TableSpec, seq: Int64, from payload: Payload) {
+                row.reset(columns: spec.columns.count + 1)
+                row.append(at: 0, Array(String(seq).utf8))
+                switch payload {
+                case .parsed(let value):
+                    for (ci, c) in spec.columns.enumerated() {
+                        if let text = (value[c] ?? .null).columnText { row.append(at: ci + 1, Array(text.utf8)) }
+                    }
+                case .checked(let text):
+                    // Fields and columns are both in key order: walk them together.
+                    let fields = canonical.fields
+                    var f = 0
+                    for ci in spec.canonicalOrder {
+                        let name = spec.columnBytes[ci]
+                        while f < fields.count, UnsafeBufferPointer(rebasing: text[fields[f].key]).lexicographicallyPrecedes(name) { f += 1 }
+                        guard f < fields.count, UnsafeBufferPointer(rebasing: text[fields[f].key]).elementsEqual(name) else { continue }
+                        let value = UnsafeBufferPointer(rebasing: text[fields[f].value])
+                        switch fields[f].kind {
+                        case .null: break
+                        case .bool(let b): row.append(at: ci + 1, CollectionOfOne(b ? UInt8(ascii: "1") : UInt8(ascii: "0")))
+                        case .string(escaped: true):
+                            scratch.removeAll(keepingCapacity: true)
+                            CanonicalCheck.unescape(value, into: &scratch)
+                            row.append(at: ci + 1, scratch)
+                        case .string(escaped: false), .number, .array, .object: row.append(at: ci + 1, value)
+                        }
+                        f += 1
+                    }
                 }
-                if e.prevHash != prev { fail("prev_hash does not match the previous entry's hash (an entry was removed, inserted or reordered)"); return }
-                let recomputed = Chain.hash(seq: e.seq, kind: e.kind, actor: e.actor, at: e.at, payload: e.payload, prev: e.prevHash)
-                if recomputed != e.hash { fail("hash does not match its content (the entry was edited)"); return }
-                guard let kind = JournalKind(rawValue: e.kind) else { fail("unknown entry kind '\(e.kind)'"); return }
-                guard let payload = try? JSONValue.parse(e.payload), payload.canonicalText == e.payload else {
-                    fail("payload is not canonical JSON")
-                    return
-                }
+            }
+
+            /// Replays one entry whose chain link, hash, kind and canonical form are good.
+            func replay(_ kind: JournalKind, seq: Int64, payload: Payload) throws {
                 switch kind.effect {
                 case .none: break
                 case .insert(let spec):
-                    guard let id = payload["id"]?.stringValue else { fail("payload has no id"); return }
-                    if !inserted[spec.table, default: []].insert(id).inserted { fail("\(spec.table) row '\(id)' inserted twice"); return }
-                    var row: [String?] = [String(e.seq)]
-                    row.reserveCapacity(spec.columns.count + 1)
-                    let later = updates[spec.table]?[id]
-                    for c in spec.columns {
-                        if let later, let value = later[c] { row.append(value) } else { row.append((payload[c] ?? .null).columnText) }
+                    guard let id = stringValue("id", of: payload) else { fail(seq, "payload has no id"); return }
+                    if !inserted[spec.table, default: []].insert(id).inserted { fail(seq, "\(spec.table) row '\(id)' inserted twice"); return }
+                    fill(spec, seq: seq, from: payload)
+                    if let later = updates[spec.table]?[id] {
+                        for (ci, c) in spec.columns.enumerated() {
+                            guard let value = later[c] else { continue }
+                            row.replace(at: ci + 1, with: value)
+                        }
                     }
                     try tables[spec.table]?.expect(id: id, row: row)
-                    if let sha = payload["attachment_sha256"]?.stringValue { blobRefs.insert(sha) }
-                    if spec.table == Tables.reports.table, let sha = payload["sha256"]?.stringValue { blobRefs.insert(sha) }
+                    if let sha = stringValue("attachment_sha256", of: payload) { blobRefs.insert(sha) }
+                    if spec.table == Tables.reports.table, let sha = stringValue("sha256", of: payload) { blobRefs.insert(sha) }
                 case .update(let spec, _):
-                    guard let id = payload["id"]?.stringValue, inserted[spec.table]?.contains(id) == true else {
-                        fail("updates a \(spec.table) row that does not exist")
+                    guard let id = stringValue("id", of: payload), inserted[spec.table]?.contains(id) == true else {
+                        fail(seq, "updates a \(spec.table) row that does not exist")
                         return
                     }
                 }
-                prev = e.hash
+                prev.removeAll(keepingCapacity: true)
+                prev.append(contentsOf: head)
                 expectedSeq += 1
+            }
+
+            /// The fast path: true when the entry was accepted and replayed.
+            func fastEntry(_ journal: Statement) throws -> Bool {
+                guard let h = journal.handle, sqlite3_column_type(h, 0) == SQLITE_INTEGER, sqlite3_column_int64(h, 0) == expectedSeq else { return false }
+                /// A text column's bytes. Invalid UTF-8 would be repaired when read as a string, and so hashed
+                /// differently: such an entry goes the original way. (The payload needs no such check here:
+                /// the canonical check accepts valid UTF-8 only.)
+                func column(_ c: Int32, validate: Bool = true) -> UnsafeBufferPointer<UInt8>? {
+                    guard sqlite3_column_type(h, c) == SQLITE_TEXT, let p = sqlite3_column_text(h, c) else { return nil }
+                    let buffer = UnsafeBufferPointer(start: p, count: Int(sqlite3_column_bytes(h, c)))
+                    return !validate || CanonicalCheck.isValidUTF8(buffer) ? buffer : nil
+                }
+                guard let kindText = column(1), let actor = column(2), let at = column(3), let payload = column(4, validate: false),
+                      let prevHash = column(5), let hash = column(6)
+                else { return false }
+                head.removeAll(keepingCapacity: true)
+                head.append(contentsOf: hash)
+                hasHead = true
+                guard prevHash.elementsEqual(prev) else { return false }
+                envelope.removeAll(keepingCapacity: true)
+                Chain.appendEnvelope(seq: expectedSeq, kind: kindText, actor: actor, at: at, payload: payload, prev: prevHash, into: &envelope)
+                guard hasher.matches(envelope, hex: hash),
+                      let kind = kinds.first(where: { $0.bytes.elementsEqual(kindText) })?.kind,
+                      canonical.check(payload)
+                else { return false }
+                try replay(kind, seq: expectedSeq, payload: .checked(payload))
+                return true
+            }
+
+            /// The original checks, on the entry read as strings.
+            func slowEntry(_ e: JournalEntry) throws {
+                head = Array(e.hash.utf8)
+                hasHead = true
+                if e.seq != expectedSeq {
+                    fail(e.seq, e.seq > expectedSeq ? (e.seq - 1 == expectedSeq ? "entry \(expectedSeq) is missing (deleted)" : "entries \(expectedSeq)…\(e.seq - 1) are missing (deleted)") : "sequence out of order (expected \(expectedSeq))")
+                    return
+                }
+                if e.prevHash != String(decoding: prev, as: UTF8.self) { fail(e.seq, "prev_hash does not match the previous entry's hash (an entry was removed, inserted or reordered)"); return }
+                let recomputed = Chain.hash(seq: e.seq, kind: e.kind, actor: e.actor, at: e.at, payload: e.payload, prev: e.prevHash)
+                if recomputed != e.hash { fail(e.seq, "hash does not match its content (the entry was edited)"); return }
+                guard let kind = JournalKind(rawValue: e.kind) else { fail(e.seq, "unknown entry kind '\(e.kind)'"); return }
+                guard let payload = try? JSONValue.parse(e.payload), payload.canonicalText == e.payload else {
+                    fail(e.seq, "payload is not canonical JSON")
+                    return
+                }
+                try replay(kind, seq: e.seq, payload: .parsed(payload))
+            }
+
+            let journal = try db.prepare("SELECT seq, kind, actor, at, payload, prev_hash, hash FROM journal ORDER BY seq")
+            while try journal.step() {
+                count += 1
+                if let progress, count % 10_000 == 0 { progress(count) }
+                if chainBroken { continue }
+                if try !fastEntry(journal) { try slowEntry(Self.entry(journal.row)) }
             }
 
             // 2. The query tables as they are, against the replay.
@@ -140,7 +247,7 @@ extension EvidenceStore {
                 rowsChecked["blobs"] = blobs
             }
             if !chainBroken { problems += try verifyReportsAndSignoffs() }
-            return VerificationResult(entries: count, headHash: head, integrityCheck: integrity, problems: problems, rowsChecked: rowsChecked)
+            return VerificationResult(entries: count, headHash: hasHead ? String(decoding: head, as: UTF8.self) : nil, integrityCheck: integrity, problems: problems, rowsChecked: rowsChecked)
         }
     }
 }
@@ -148,16 +255,18 @@ extension EvidenceStore {
 /// One query table, compared with the rows its journal entries produce while the journal is read.
 ///
 /// Rows are normally in the table in journal order, so each expected row is compared with the
-/// table's next row at once and nothing accumulates: memory stays flat over millions of entries.
-/// From the first row out of step (tampering), the remaining expected rows are kept by id and
-/// matched at the end, which gives the same problems in the same order as matching every row by id.
+/// table's next row at once, column by column straight from SQLite, and nothing accumulates:
+/// memory stays flat over millions of entries. From the first row out of step (tampering), the
+/// remaining expected rows are kept by id and matched at the end, which gives the same problems
+/// in the same order as matching every row by id. Columns are compared as bytes (what a column
+/// reads as: an integer's decimal digits, text as stored, a blob as `x'…'`, NULL as nothing).
 final class TableReplay {
     let spec: TableSpec
     private let cursor: Statement
-    private var next: [String?]?
+    private var hasRow = false
     private var started = false
     private var inStep = true
-    private var pending: [String: [String?]] = [:]
+    private var pending: [String: ExpectedRow] = [:]
     private(set) var problems: [VerificationProblem] = []
     private(set) var seen = 0
 
@@ -167,26 +276,65 @@ final class TableReplay {
         try cursor.bind([])
     }
 
-    /// The table's next row (seq, then the spec's columns, as column text), without consuming it.
-    private func peek() throws -> [String?]? {
+    /// Whether the table has a next row (seq, then the spec's columns); the cursor stays on it.
+    private func peek() throws -> Bool {
         if !started {
             started = true
-            next = try read()
+            try advance()
         }
-        return next
+        return hasRow
     }
 
-    private func read() throws -> [String?]? {
-        guard try cursor.step() else { return nil }
-        seen += 1
-        return (0...spec.columns.count).map { cursor.column($0).columnText }
+    private func advance() throws {
+        hasRow = try cursor.step()
+        if hasRow { seen += 1 }
     }
 
-    /// The row entry `id` should have produced: `row[0]` is its seq, then the spec's columns.
-    func expect(id: String, row: [String?]) throws {
-        if inStep, let actual = try peek(), actual[1] == id, actual[0] == row[0] {
-            next = try read()
-            compare(id: id, want: row, actual: actual)
+    /// Whether column `i` of the cursor's row reads as `want` (nil: NULL).
+    private func column<C: Collection>(_ i: Int, equals want: C?) -> Bool where C.Element == UInt8 {
+        guard let h = cursor.handle else { return want == nil }
+        let index = Int32(i)
+        switch sqlite3_column_type(h, index) {
+        case SQLITE_NULL: return want == nil
+        case SQLITE_INTEGER:
+            guard let want else { return false }
+            return String(sqlite3_column_int64(h, index)).utf8.elementsEqual(want)
+        case SQLITE_BLOB:
+            return Self.same(actual(i), want)
+        default:
+            guard let p = sqlite3_column_text(h, index) else { return want == nil }
+            let count = Int(sqlite3_column_bytes(h, index))
+            guard let want, want.count == count else { return false }
+            return UnsafeBufferPointer(start: p, count: count).elementsEqual(want)
+        }
+    }
+
+    /// Column `i` of the cursor's row as the bytes it reads as.
+    private func actual(_ i: Int) -> [UInt8]? {
+        guard let h = cursor.handle else { return nil }
+        let index = Int32(i)
+        switch sqlite3_column_type(h, index) {
+        case SQLITE_NULL: return nil
+        case SQLITE_INTEGER, SQLITE_BLOB: return cursor.column(i).columnText.map { Array($0.utf8) }
+        default:
+            guard let p = sqlite3_column_text(h, index) else { return nil }
+            return Array(UnsafeBufferPointer(start: p, count: Int(sqlite3_column_bytes(h, index))))
+        }
+    }
+
+    private static func same<A: Collection, B: Collection>(_ a: A?, _ b: B?) -> Bool where A.Element == UInt8, B.Element == UInt8 {
+        switch (a, b) {
+        case (nil, nil): return true
+        case let (a?, b?): return a.elementsEqual(b)
+        default: return false
+        }
+    }
+
+    /// The row entry `id` should have produced: column 0 is its seq, then the spec's columns.
+    func expect(id: String, row: ExpectedRow) throws {
+        if inStep, try peek(), column(1, equals: id.utf8), column(0, equals: row[0]) {
+            for i in 0..<row.count where !column(i, equals: row[i]) { problem(id: id, want: row, column: i) }
+            try advance()
             return
         }
         inStep = false
@@ -195,15 +343,17 @@ final class TableReplay {
 
     /// Matches the rows left by id; reports rows without an entry and entries without a row.
     func finish() throws {
-        var current = try peek()
-        while let actual = current {
-            let id = actual[1] ?? "?"
+        var more = try peek()
+        while more {
+            let actual = (0...spec.columns.count).map(actual)
+            let id = actual[1].map { String(decoding: $0, as: UTF8.self) } ?? "?"
             if let want = pending.removeValue(forKey: id) {
-                compare(id: id, want: want, actual: actual)
+                for i in 0..<want.count where !Self.same(want[i], actual[i]) { problem(id: id, want: want, column: i) }
             } else {
                 problems.append(VerificationProblem(seq: nil, message: "\(spec.table) row '\(id)' has no journal entry (inserted behind the tool's back)"))
             }
-            current = try read()
+            try advance()
+            more = hasRow
         }
         for id in pending.keys.sorted() {
             problems.append(VerificationProblem(seq: nil, message: "\(spec.table) row '\(id)' is in the journal but missing from the table (deleted behind the tool's back)"))
@@ -214,10 +364,9 @@ final class TableReplay {
     /// Ends the table's read, so the snapshot transaction can close.
     func close() { sqlite3_reset(cursor.handle) }
 
-    private func compare(id: String, want: [String?], actual: [String?]) {
-        let names = ["seq"] + spec.columns
-        for i in names.indices where want[i] != actual[i] {
-            problems.append(VerificationProblem(seq: Int64(want[0] ?? ""), message: "\(spec.table) row '\(id)' column \(names[i]) differs from the journal (edited behind the tool's back)"))
-        }
+    private func problem(id: String, want: ExpectedRow, column i: Int) {
+        let name = i == 0 ? "seq" : spec.columns[i - 1]
+        let seq = want[0].flatMap { Int64(String(decoding: $0, as: UTF8.self)) }
+        problems.append(VerificationProblem(seq: seq, message: "\(spec.table) row '\(id)' column \(name) differs from the journal (edited behind the tool's back)"))
     }
 }

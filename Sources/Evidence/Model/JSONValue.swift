@@ -63,10 +63,10 @@ public enum JSONValue: Sendable, Equatable, Hashable {
 
     /// The canonical text: sorted keys, no white space, minimal escapes.
     public var canonicalText: String {
-        var out = ""
+        var out: [UInt8] = []
         out.reserveCapacity(64)
-        write(into: &out, pretty: false, indent: 0)
-        return out
+        CanonicalJSON.write(self, into: &out)
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// Human-readable text with two-space indentation and sorted keys (deterministic).

@@ -132,7 +132,7 @@ extension EvidenceStore {
 
     /// Records an evidence item on a run, storing an attachment's bytes once by SHA-256.
     public func addEvidence(_ new: NewEvidence, attachmentLimit: Int = EvidenceStore.defaultAttachmentLimit) throws -> EvidenceItem {
-        let run = try self.run(new.runId)
+        let runId = try self.runId(forWrite: new.runId)
         try Validate.noSecrets(in: new.details, path: "details", skipping: new.signedPayloadKeys)
         var sha: String?
         if let a = new.attachment {
@@ -144,23 +144,26 @@ extension EvidenceStore {
             }
             sha = Digest.sha256Hex(a.bytes)
         }
+        let size = new.attachment.map { Int64($0.bytes.count) }
         return try write {
             if let a = new.attachment, let sha {
                 try db.run("INSERT OR IGNORE INTO blobs(sha256, bytes) VALUES (?, ?)", [.text(sha), .blob(a.bytes)])
             }
             let id = try nextId(Tables.evidence)
-            let (seq, at, payload) = try append(.evidenceAdd) { _, at in
-                ["id": .string(id), "run_id": .string(run.id), "type": .string(new.type.rawValue), "provenance": .string(new.provenance.rawValue),
-                 "details": new.details, "attachment_sha256": .optional(sha), "media_type": .optional(new.attachment?.mediaType),
-                 "size": new.attachment.map { .number(String($0.bytes.count)) } ?? .null,
-                 "recorded_by": .string(actor), "recorded_at": .string(at), "retracted_seq": .null, "retracted_reason": .null]
+            let (seq, at, columns) = try appendRow(.evidenceAdd, Tables.evidence) { _, at in
+                // In the order of `Tables.evidence.columns`.
+                [.string(id), .string(runId), .string(new.type.rawValue), .string(new.provenance.rawValue), new.details, .optional(sha),
+                 .optional(new.attachment?.mediaType), size.map { .number(String($0)) } ?? .null, .string(actor), .string(at), .null, .null]
             }
-            // The item exactly as `evidenceItem(id)` would read it back (details from their stored canonical
-            // text), without a second query: bulk imports add items by the thousand.
-            let stored = payload["details"]?.sqlValue.columnText ?? "null"
-            return EvidenceItem(id: id, seq: seq, runId: run.id, type: new.type, provenance: new.provenance,
-                                details: (try? JSONValue.parse(stored)) ?? .null, attachmentSHA256: sha, mediaType: new.attachment?.mediaType,
-                                size: new.attachment.map { Int64($0.bytes.count) }, recordedBy: actor, recordedAt: at, retractedSeq: nil, retractedReason: nil)
+            // The item exactly as `evidenceItem(id)` would read it back (details parsed from their stored text), without a
+            // second query: bulk imports add items by the thousand. A JSON structure parses back to itself unless it holds
+            // something the parser refuses; anything else is parsed as a read would.
+            let structure = new.details.objectValue != nil || new.details.arrayValue != nil
+            let details = structure && CanonicalJSON.roundTrips(new.details)
+                ? new.details : (try? JSONValue.parse(columns[4].columnText ?? "null")) ?? .null
+            return EvidenceItem(id: id, seq: seq, runId: runId, type: new.type, provenance: new.provenance,
+                                details: details, attachmentSHA256: sha, mediaType: new.attachment?.mediaType,
+                                size: size, recordedBy: actor, recordedAt: at, retractedSeq: nil, retractedReason: nil)
         }
     }
 

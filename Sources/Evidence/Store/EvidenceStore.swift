@@ -19,6 +19,15 @@ public final class EvidenceStore {
     public var actor: String
     let hmacKey: [UInt8]
     var inBatch = false
+    /// The journal head, next ids and runs, remembered while a batch holds the write lock.
+    var batchCache = BatchCache()
+    /// The last actor that passed the secret scan (compared byte for byte; `actor` can change).
+    private var scannedActor: String?
+    /// Scratch space for the envelope each appended entry hashes.
+    private var envelopeBuffer: [UInt8] = []
+    /// The append path's statements, kept here so each entry does not look them up by SQL text.
+    private var journalInsert: Statement?
+    private var tableInserts: [String: Statement] = [:]
     /// The scenario catalogs, by profile id.
     public let profiles: [String: Profile]
 
@@ -124,7 +133,14 @@ public final class EvidenceStore {
     /// One write transaction; SQLite errors become `EvidenceError`s and nothing is left half-written.
     /// Inside `batch`, the batch's transaction is used.
     func write<T>(_ body: () throws -> T) throws -> T {
-        if inBatch { return try Self.guarded(path, body) }
+        if inBatch {
+            do {
+                return try Self.guarded(path, body)
+            } catch {
+                batchCache = BatchCache()
+                throw error
+            }
+        }
         return try Self.guarded(path) { try db.transaction(body) }
     }
 
@@ -134,8 +150,19 @@ public final class EvidenceStore {
     public func batch<T>(_ body: () throws -> T) throws -> T {
         guard !inBatch else { return try body() }
         inBatch = true
-        defer { inBatch = false }
-        return try Self.guarded(path) { try db.transaction(body) }
+        batchCache = BatchCache()
+        defer {
+            inBatch = false
+            batchCache = BatchCache()
+        }
+        return try Self.guarded(path) {
+            // Each entry adds a key at a random place in the journal's hash index, so a batch touches
+            // a page of it per entry: keep those pages in memory for the batch (16 MiB; SQLite's default,
+            // restored after, is 2 MiB).
+            try db.execute("PRAGMA cache_size=-16384")
+            defer { try? db.execute("PRAGMA cache_size=-2000") }
+            return try db.transaction(body)
+        }
     }
 
     func read<T>(_ body: () throws -> T) throws -> T {
@@ -149,33 +176,127 @@ public final class EvidenceStore {
     /// `build` receives the new entry's sequence number and time and returns its payload.
     @discardableResult
     func append(_ kind: JournalKind, _ build: (Int64, String) throws -> JSONValue) throws -> (seq: Int64, at: String, payload: JSONValue) {
-        try Validate.noSecrets([("actor", actor)])
-        let head = try db.query("SELECT seq, hash FROM journal ORDER BY seq DESC LIMIT 1").first
-        let seq = (head?.int(0) ?? 0) + 1
-        let prev = head?.text(1) ?? Chain.genesis
+        let (seq, prev) = try nextEntry()
         let at = Timestamp.string(clock())
         let payload = try build(seq, at)
-        let payloadText = payload.canonicalText
-        let hash = Chain.hash(seq: seq, kind: kind.rawValue, actor: actor, at: at, payload: payloadText, prev: prev)
-        try db.run("INSERT INTO journal(seq, kind, actor, at, payload, prev_hash, hash) VALUES (?,?,?,?,?,?,?)",
-                   [.integer(seq), .text(kind.rawValue), .text(actor), .text(at), .text(payloadText), .text(prev), .text(hash)])
+        // A payload that is exactly a new row takes the insert path, which writes it in column order.
+        if case .insert(let spec) = kind.effect, case .object(let fields) = payload, fields.count == spec.columns.count {
+            var values: [JSONValue] = []
+            values.reserveCapacity(spec.columns.count)
+            for c in spec.columns {
+                guard let v = fields[c] else { break }
+                values.append(v)
+            }
+            if values.count == spec.columns.count {
+                _ = try insertEntry(kind, spec, seq: seq, at: at, prev: prev, values: values)
+                return (seq, at, payload)
+            }
+        }
+        var payloadBytes: [UInt8] = []
+        payloadBytes.reserveCapacity(256)
+        CanonicalJSON.write(payload, into: &payloadBytes)
+        try insertJournal(kind, seq: seq, at: at, prev: prev, payload: payloadBytes)
         switch kind.effect {
         case .none: break
         case .insert(let spec):
             try db.run(Tables.insertSQL(spec), [.integer(seq)] + spec.columns.map { (payload[$0] ?? .null).sqlValue })
+            if inBatch { batchCache.inserted(into: spec.table) }
         case .update(let spec, let columns):
             try db.run(Tables.updateSQL(spec, columns: columns), columns.map { (payload[$0] ?? .null).sqlValue } + [(payload["id"] ?? .null).sqlValue])
         }
         return (seq, at, payload)
     }
 
+    /// Appends an entry that inserts one row: `build` returns the row's values in the order of
+    /// `spec.columns`, and they are its payload. Call inside `write`.
+    ///
+    /// - Returns: the entry's seq and time, and the values as bound into the table.
+    func appendRow(_ kind: JournalKind, _ spec: TableSpec, _ build: (Int64, String) throws -> [JSONValue]) throws -> (seq: Int64, at: String, columns: [SQLValue]) {
+        let (seq, prev) = try nextEntry()
+        let at = Timestamp.string(clock())
+        let values = try build(seq, at)
+        guard values.count == spec.columns.count else {
+            throw EvidenceError.internalFailure("a \(kind.rawValue) entry needs \(spec.columns.count) values, got \(values.count)")
+        }
+        return (seq, at, try insertEntry(kind, spec, seq: seq, at: at, prev: prev, values: values))
+    }
+
+    /// The new entry's seq and the hash it chains to. Checks the actor first.
+    private func nextEntry() throws -> (seq: Int64, prev: String) {
+        if !(scannedActor.map { $0.utf8.elementsEqual(actor.utf8) } ?? false) {
+            try Validate.noSecrets([("actor", actor)])
+            scannedActor = actor
+        }
+        if inBatch, let head = batchCache.head { return (head.seq + 1, head.hash) }
+        let head = try db.query("SELECT seq, hash FROM journal ORDER BY seq DESC LIMIT 1").first
+        return ((head?.int(0) ?? 0) + 1, head?.text(1) ?? Chain.genesis)
+    }
+
+    /// Writes the payload `{"key":value,…}` in canonical key order straight from the row's
+    /// values (no dictionary, no sort), appends the entry and inserts the row.
+    private func insertEntry(_ kind: JournalKind, _ spec: TableSpec, seq: Int64, at: String, prev: String, values: [JSONValue]) throws -> [SQLValue] {
+        var payload: [UInt8] = []
+        payload.reserveCapacity(512)
+        var columns = [SQLValue](repeating: .null, count: values.count)
+        payload.append(UInt8(ascii: "{"))
+        for (n, i) in spec.canonicalOrder.enumerated() {
+            if n > 0 { payload.append(UInt8(ascii: ",")) }
+            payload.append(contentsOf: spec.keyPrefixes[i])
+            let start = payload.count
+            CanonicalJSON.write(values[i], into: &payload)
+            switch values[i] {
+            case .array, .object: columns[i] = .text(String(decoding: payload[start...], as: UTF8.self))
+            default: columns[i] = values[i].sqlValue
+            }
+        }
+        payload.append(UInt8(ascii: "}"))
+        try insertJournal(kind, seq: seq, at: at, prev: prev, payload: payload)
+        let insert: Statement
+        if let cached = tableInserts[spec.table] {
+            insert = cached
+        } else {
+            insert = try db.prepare(Tables.insertSQL(spec))
+            tableInserts[spec.table] = insert
+        }
+        try insert.bind([.integer(seq)] + columns)
+        while try insert.step() {}
+        if inBatch { batchCache.inserted(into: spec.table) }
+        return columns
+    }
+
+    /// Hashes and inserts one journal entry.
+    private func insertJournal(_ kind: JournalKind, seq: Int64, at: String, prev: String, payload: [UInt8]) throws {
+        let hash = Chain.hash(seq: seq, kind: kind.rawValue, actor: actor, at: at, payload: payload, prev: prev, buffer: &envelopeBuffer)
+        let insert: Statement
+        if let cached = journalInsert {
+            insert = cached
+        } else {
+            insert = try db.prepare("INSERT INTO journal(seq, kind, actor, at, payload, prev_hash, hash) VALUES (?,?,?,?,?,?,?)")
+            journalInsert = insert
+        }
+        try insert.bind([.integer(seq), .text(kind.rawValue), .text(actor), .text(at), .text(String(decoding: payload, as: UTF8.self)), .text(prev), .text(hash)])
+        while try insert.step() {}
+        if inBatch { batchCache.head = (seq, hash) }
+    }
+
     /// The next id of a table: its prefix and one more than its row count. Call inside `write`.
     ///
     /// Rows are never deleted, so the largest rowid is the row count, and reading it is O(log n)
-    /// where `COUNT(*)` would scan the table on every insert.
+    /// where `COUNT(*)` would scan the table on every insert. Inside a batch it is read once.
     func nextId(_ spec: TableSpec) throws -> String {
+        if inBatch, let n = batchCache.lastRowid[spec.table] { return spec.idPrefix + String(n + 1) }
         let n = try db.scalarInt("SELECT COALESCE(MAX(rowid), 0) FROM \(spec.table)") ?? 0
+        if inBatch { batchCache.lastRowid[spec.table] = n }
         return spec.idPrefix + String(n + 1)
+    }
+
+    /// The stored id of the run `id` names, for a write. Inside a batch each run is looked up once.
+    func runId(forWrite id: String) throws -> String {
+        guard inBatch else { return try run(id).id }
+        if let known = batchCache.runId(spelled: id) { return known }
+        let runId = try run(id).id
+        batchCache.remember(runId: runId, spelled: id)
+        return runId
     }
 
     /// The keyed hash (HMAC-SHA-256 with this database's random key) of an identifier.

@@ -30,7 +30,7 @@ final class Statement {
             switch value {
             case .none, .some(.null): rc = sqlite3_bind_null(handle, index)
             case .some(.integer(let v)): rc = sqlite3_bind_int64(handle, index, v)
-            case .some(.text(let s)): rc = sqlite3_bind_text(handle, index, s, Int32(s.utf8.count), SQLITE_TRANSIENT)  // explicit length: NUL bytes are stored verbatim
+            case .some(.text(let s)): rc = bindText(s, at: index)
             case .some(.blob(let bytes)):
                 rc = bytes.withUnsafeBytes { buf in
                     sqlite3_bind_blob(handle, index, buf.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(buf.count), SQLITE_TRANSIENT)
@@ -38,6 +38,17 @@ final class Statement {
             }
             guard rc == SQLITE_OK else { throw connection.error(rc, sql: sql) }
         }
+    }
+
+    /// Binds text with its explicit length, so NUL bytes are stored verbatim, straight from the
+    /// string's UTF-8 storage: passing a `String` as a C string copies a short one to the heap.
+    private func bindText(_ s: String, at index: Int32) -> Int32 {
+        let rc = s.utf8.withContiguousStorageIfAvailable { buf in
+            // An empty buffer may have no address, and a NULL pointer would bind NULL, not ''.
+            guard let base = buf.baseAddress, !buf.isEmpty else { return sqlite3_bind_text(handle, index, "", 0, SQLITE_TRANSIENT) }
+            return base.withMemoryRebound(to: CChar.self, capacity: buf.count) { sqlite3_bind_text(handle, index, $0, Int32(buf.count), SQLITE_TRANSIENT) }
+        }
+        return rc ?? sqlite3_bind_text(handle, index, s, Int32(s.utf8.count), SQLITE_TRANSIENT)
     }
 
     /// Steps once: true when a row is available, false when done.

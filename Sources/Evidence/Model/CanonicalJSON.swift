@@ -1,0 +1,101 @@
+/// Writes canonical JSON (sorted keys, no white space, minimal escapes) as UTF-8 bytes.
+///
+/// The journal hashes this text, so the output is fixed byte for byte: it is exactly what
+/// `JSONValue.canonicalText` has always produced. Bytes rather than `String` because every
+/// journal entry is written this way and appending to a `String` checks its storage on
+/// every call; only ASCII bytes below 0x20, `"` and `\` are escaped, so working on UTF-8
+/// bytes gives the same text as working on Unicode scalars.
+enum CanonicalJSON {
+    /// The canonical text of `value`, appended to `out`.
+    static func write(_ value: JSONValue, into out: inout [UInt8]) {
+        switch value {
+        case .null: out.append(contentsOf: "null".utf8)
+        case .bool(let b): out.append(contentsOf: b ? "true".utf8 : "false".utf8)
+        case .number(let n): out.append(contentsOf: n.utf8)
+        case .string(let s): writeString(s, into: &out)
+        case .array(let items):
+            out.append(UInt8(ascii: "["))
+            for (i, item) in items.enumerated() {
+                if i > 0 { out.append(UInt8(ascii: ",")) }
+                write(item, into: &out)
+            }
+            out.append(UInt8(ascii: "]"))
+        case .object(let fields):
+            out.append(UInt8(ascii: "{"))
+            if fields.count == 1, let (key, item) = fields.first {
+                writeString(key, into: &out)
+                out.append(UInt8(ascii: ":"))
+                write(item, into: &out)
+            } else {
+                for (i, field) in fields.sorted(by: { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }).enumerated() {
+                    if i > 0 { out.append(UInt8(ascii: ",")) }
+                    writeString(field.key, into: &out)
+                    out.append(UInt8(ascii: ":"))
+                    write(field.value, into: &out)
+                }
+            }
+            out.append(UInt8(ascii: "}"))
+        }
+    }
+
+    /// A JSON string literal of `s`, appended to `out`.
+    static func writeString(_ s: String, into out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        if s.utf8.withContiguousStorageIfAvailable({ writeEscaped($0, into: &out) }) == nil {
+            Array(s.utf8).withUnsafeBufferPointer { writeEscaped($0, into: &out) }
+        }
+        out.append(UInt8(ascii: "\""))
+    }
+
+    /// A JSON string literal of UTF-8 text (valid UTF-8), appended to `out`.
+    static func writeString(_ bytes: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        writeEscaped(bytes, into: &out)
+        out.append(UInt8(ascii: "\""))
+    }
+
+    /// String contents with the minimal escapes; text without any is appended whole.
+    private static func writeEscaped(_ bytes: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) {
+        guard bytes.contains(where: needsEscape) else {
+            out.append(contentsOf: bytes)
+            return
+        }
+        for b in bytes {
+            switch b {
+            case UInt8(ascii: "\""): out.append(contentsOf: #"\""#.utf8)
+            case UInt8(ascii: "\\"): out.append(contentsOf: #"\\"#.utf8)
+            case 0x0A: out.append(contentsOf: #"\n"#.utf8)
+            case 0x0D: out.append(contentsOf: #"\r"#.utf8)
+            case 0x09: out.append(contentsOf: #"\t"#.utf8)
+            case 0x08: out.append(contentsOf: #"\b"#.utf8)
+            case 0x0C: out.append(contentsOf: #"\f"#.utf8)
+            case 0..<0x20:
+                out.append(contentsOf: #"\u00"#.utf8)
+                out.append(Digest.hexDigit(b >> 4))
+                out.append(Digest.hexDigit(b & 0x0F))
+            default: out.append(b)
+            }
+        }
+    }
+
+    @inline(__always) static func needsEscape(_ b: UInt8) -> Bool { b < 0x20 || b == 0x22 || b == 0x5C }
+
+    /// Whether parsing the canonical text of `value` gives `value` back: every number is a
+    /// JSON number literal and nothing is nested deeper than the parser accepts.
+    static func roundTrips(_ value: JSONValue, depth: Int = 0) -> Bool {
+        guard depth < JSONValue.maximumDepth else { return false }
+        switch value {
+        case .null, .bool, .string: return true
+        case .number(let n): return isNumberLiteral(n)
+        case .array(let items): return items.allSatisfy { roundTrips($0, depth: depth + 1) }
+        case .object(let fields): return fields.values.allSatisfy { roundTrips($0, depth: depth + 1) }
+        }
+    }
+
+    /// Whether `text` is exactly one JSON number literal.
+    static func isNumberLiteral(_ text: String) -> Bool {
+        var parser = JSONParser(bytes: Array(text.utf8))
+        guard !parser.bytes.isEmpty, (try? parser.parseNumber()) != nil else { return false }
+        return parser.i == parser.bytes.count
+    }
+}

@@ -1,0 +1,32 @@
+/// What a `batch` transaction remembers between its writes instead of asking SQLite again.
+///
+/// A batch holds SQLite's write lock from `BEGIN IMMEDIATE` to its end, so no other
+/// connection can append to the journal or add rows meanwhile: the journal head and each
+/// table's largest rowid change only through this store's own appends, which keep them up
+/// to date here. A run, once found, stays (rows are never deleted). Any error inside the
+/// batch empties the cache, since what reached the file is then not known here, and so does
+/// the end of the batch, commit or rollback.
+struct BatchCache {
+    /// The newest journal entry: its seq and hash.
+    var head: (seq: Int64, hash: String)?
+    /// The largest rowid of each query table, by table name.
+    var lastRowid: [String: Int64] = [:]
+    /// Runs found by id, keyed by the id as the caller spelled it.
+    private var runIds: [String: (spelled: String, id: String)] = [:]
+
+    /// The stored id of a run already found under this exact spelling (compared byte for byte:
+    /// the lookup in SQLite is by bytes, `String` equality is by Unicode equivalence).
+    func runId(spelled: String) -> String? {
+        guard let hit = runIds[spelled], hit.spelled.utf8.elementsEqual(spelled.utf8) else { return nil }
+        return hit.id
+    }
+
+    mutating func remember(runId: String, spelled: String) {
+        runIds[spelled] = (spelled, runId)
+    }
+
+    /// A row was inserted into `table`.
+    mutating func inserted(into table: String) {
+        if let n = lastRowid[table] { lastRowid[table] = n + 1 }
+    }
+}

@@ -3,7 +3,7 @@ import PackageDescription
 
 let package = Package(
     name: "growcert",
-    platforms: [.macOS(.v14)],
+    platforms: [.macOS(.v15)],
     products: [
         .executable(name: "growcert", targets: ["growcert"]),
     ],
@@ -16,7 +16,7 @@ let package = Package(
         .target(name: "Evidence", dependencies: ["CSQLite", "CCrypto"]),
         .target(name: "StoreProof", dependencies: ["Evidence", "CCrypto"]),
         .target(name: "GrowClient"),
-        .target(name: "Sandbox", dependencies: ["GrowClient", "CMHD", "CCrypto"]),
+        .target(name: "Sandbox", dependencies: ["GrowClient", "StoreProof", "CMHD", "CCrypto"]),
         .target(name: "Checks", dependencies: ["GrowClient", "Evidence"]),
         .target(name: "Reports", dependencies: ["Evidence", "CCrypto"]),
         .executableTarget(name: "growcert", dependencies: ["Evidence", "StoreProof", "GrowClient", "Checks", "Reports", "Sandbox"]),

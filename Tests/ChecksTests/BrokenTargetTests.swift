@@ -1,3 +1,4 @@
+import Synchronization
 import Foundation
 import GrowClient
 import Testing
@@ -92,7 +93,7 @@ let breakages: [Breakage] = [
              flaws: [.writesTokenToDisk]),
     Breakage(checkId: "network.failure-is-retryable", name: "a 503 is turned into a 200 with stale data", reason: "A 503 from the Sandbox was reported as success",
              transport: { target in
-                 let stale = Protected<Data?>(nil)
+                 let stale = Mutex<Data?>(nil)
                  return BreakingTransport(wrapping: URLSessionTransport(), response: { request, response in
                      guard isGet(request, Wire.Path.holdings) else { return response }
                      if response.status == 200 { stale.withLock { $0 = response.body } }

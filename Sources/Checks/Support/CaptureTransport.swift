@@ -1,3 +1,4 @@
+import Synchronization
 import GrowClient
 
 /// Keeps every exchange that reached the target, unredacted and in memory only.
@@ -13,7 +14,7 @@ final class CaptureTransport: HTTPTransport {
 
     private let base: any HTTPTransport
     // Guards the list of exchanges.
-    private let exchanges = Protected<[Exchange]>([])
+    private let exchanges = Mutex<[Exchange]>([])
 
     init(wrapping base: any HTTPTransport) { self.base = base }
 

@@ -1,3 +1,4 @@
+import Synchronization
 import Foundation
 import GrowClient
 
@@ -13,7 +14,7 @@ final class CheckRun: Sendable {
     let capture: CaptureTransport
     let fixtures: FixtureCache
     // Guards the secrets this check handled (for a final scrub) and the receipt it observed.
-    private let state = Protected<(secrets: [String], receipt: ObservedReceipt?)>(([], nil))
+    private let state = Mutex<(secrets: [String], receipt: ObservedReceipt?)>(([], nil))
 
     init(context: CheckContext, fixtures: FixtureCache) {
         self.context = context

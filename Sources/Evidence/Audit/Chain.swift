@@ -55,19 +55,18 @@ public enum Chain {
     /// envelope per entry.
     static func hash(seq: Int64, kind: String, actor: String, at: String, payload: [UInt8], prev: String, buffer: inout [UInt8]) -> String {
         buffer.removeAll(keepingCapacity: true)
-        buffer.append(contentsOf: #"{"actor":"#.utf8)
-        CanonicalJSON.writeString(actor, into: &buffer)
-        buffer.append(contentsOf: #","at":"#.utf8)
-        CanonicalJSON.writeString(at, into: &buffer)
-        buffer.append(contentsOf: #","kind":"#.utf8)
-        CanonicalJSON.writeString(kind, into: &buffer)
-        buffer.append(contentsOf: #","payload":"#.utf8)
-        buffer.append(contentsOf: payload)
-        buffer.append(contentsOf: #","prev":"#.utf8)
-        CanonicalJSON.writeString(prev, into: &buffer)
-        buffer.append(contentsOf: #","seq":"#.utf8)
-        buffer.append(contentsOf: String(seq).utf8)
-        buffer.append(UInt8(ascii: "}"))
+        var (kind, actor, at, prev) = (kind, actor, at, prev)
+        kind.withUTF8 { k in
+            actor.withUTF8 { a in
+                at.withUTF8 { t in
+                    prev.withUTF8 { p in
+                        payload.withUnsafeBufferPointer { y in
+                            appendEnvelope(seq: seq, kind: k, actor: a, at: t, payload: y, prev: p, into: &buffer)
+                        }
+                    }
+                }
+            }
+        }
         return Digest.sha256Hex(buffer)
     }
 }

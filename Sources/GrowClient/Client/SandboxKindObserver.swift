@@ -1,7 +1,9 @@
+import Synchronization
+
 /// Remembers which `GrooveGrow-Sandbox-Kind` values a client's responses declared.
 final class SandboxKindObserver: Sendable {
     // Guards the set of kinds seen so far.
-    private let seen = Locked<Set<SandboxKind>>([])
+    private let seen = Mutex<Set<SandboxKind>>([])
 
     func observe(_ kind: SandboxKind) { seen.withLock { _ = $0.insert(kind) } }
 

@@ -1,3 +1,4 @@
+import Synchronization
 import Foundation
 
 /// Imposes network faults on chosen requests, passing all others straight through.
@@ -20,7 +21,7 @@ public final class FaultInjectingTransport: HTTPTransport {
     private let base: any HTTPTransport
     private let sleep: @Sendable (Duration) async throws -> Void
     // Guards the rule list, the id counter and fired counts of removed rules.
-    private let state = Locked<(rules: [Rule], nextID: Int, firedByID: [FaultID: Int])>(([], 1, [:]))
+    private let state = Mutex<(rules: [Rule], nextID: Int, firedByID: [FaultID: Int])>(([], 1, [:]))
 
     /// Wraps `base`. `sleep` waits for delays and timeouts; tests pass one that records instead of waiting.
     public init(wrapping base: any HTTPTransport,

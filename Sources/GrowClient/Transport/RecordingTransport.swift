@@ -1,3 +1,4 @@
+import Synchronization
 import Foundation
 
 /// Records every exchange through another transport as a redacted `TranscriptEntry`.
@@ -10,7 +11,7 @@ public final class RecordingTransport: HTTPTransport {
     private let onEntry: (@Sendable (TranscriptEntry) -> Void)?
     private let now: @Sendable () -> ContinuousClock.Instant
     // Guards the recorded entries and the sequence counter.
-    private let state = Locked<(entries: [TranscriptEntry], next: Int)>(([], 1))
+    private let state = Mutex<(entries: [TranscriptEntry], next: Int)>(([], 1))
 
     /// Wraps `base`; `onEntry` is called (on the sending task) with each entry as it completes.
     ///

@@ -1,5 +1,6 @@
 import CCrypto
 import Foundation
+import StoreProof
 
 /// An EC P-256 key pair (`EVP_PKEY`) that signs and verifies ES256, freed in `deinit`.
 ///
@@ -38,14 +39,7 @@ final class SigningKey {
 
     /// True when `signature` (64-byte `r || s`) is a valid ES256 signature of `data` by this key.
     func verify(_ signature: Data, of data: Data) -> Bool {
-        guard signature.count == 64, let der = Self.derSignature(fromRaw: signature),
-              let context = EVP_MD_CTX_new() else { return false }
-        defer { EVP_MD_CTX_free(context); ERR_clear_error() }
-        guard EVP_DigestVerifyInit(context, nil, EVP_sha256(), nil, pointer) == 1 else { return false }
-        let result = data.withUnsafeBytes { raw in
-            EVP_DigestVerify(context, der, der.count, raw.bindMemory(to: UInt8.self).baseAddress, raw.count)
-        }
-        return result == 1
+        ES256.verify(signature: [UInt8](signature), message: [UInt8](data), publicKey: pointer)
     }
 
     private static func rawSignature(fromDER der: [UInt8]) throws -> Data {
@@ -65,27 +59,6 @@ final class SigningKey {
         }
         guard written else { throw openSSLFailure("BN_bn2binpad") }
         return Data(raw)
-    }
-
-    private static func derSignature(fromRaw raw: Data) -> [UInt8]? {
-        let bytes = [UInt8](raw)
-        guard let signature = ECDSA_SIG_new() else { return nil }
-        defer { ECDSA_SIG_free(signature) }
-        let r = BN_bin2bn(bytes, 32, nil)
-        let s = bytes.withUnsafeBufferPointer { BN_bin2bn($0.baseAddress! + 32, 32, nil) }
-        guard let r, let s, ECDSA_SIG_set0(signature, r, s) == 1 else {
-            BN_free(r)
-            BN_free(s)
-            return nil
-        }
-        let length = i2d_ECDSA_SIG(signature, nil)
-        guard length > 0 else { return nil }
-        var der = [UInt8](repeating: 0, count: Int(length))
-        let written = der.withUnsafeMutableBufferPointer { buffer -> Int32 in
-            var cursor = buffer.baseAddress
-            return i2d_ECDSA_SIG(signature, &cursor)
-        }
-        return written == length ? der : nil
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import StoreProof
 
 /// The emulator's stand-in for the App Store's signing: a P-256 key, a self-signed
 /// certificate for it, and compact JWS (ES256) over transaction payloads.
@@ -6,8 +7,9 @@ import Foundation
 /// The emulator verifies only what it signed itself: the `x5c` leaf must be its own
 /// certificate and the signature must verify with its own key.
 final class StoreSigner {
-    /// The subject and issuer common name of the emulator's certificate.
-    static let commonName = "growcert Sandbox Emulator"
+    /// The subject and issuer common name of the emulator's certificate: the name StoreProof
+    /// recognises as the emulator's own key (never certifying).
+    static let commonName = StoreProofNames.emulatorCommonName
 
     private let key: SigningKey
     private let certificate: SelfSignedCertificate

@@ -74,21 +74,30 @@ final class Invocation: @unchecked Sendable {
 
     /// Reads a file named on the command line (`-` for stdin), with a size limit.
     func readInput(_ path: String, limit: Int) throws -> [UInt8] {
+        let handle: FileHandle
+        let name: String
         if path == "-" {
-            let data = FileHandle.standardInput.readDataToEndOfFile()
-            if data.count > limit { throw EvidenceError.fileTooLarge(path: "stdin", size: data.count, limit: limit) }
-            return [UInt8](data)
+            handle = FileHandle.standardInput
+            name = "stdin"
+        } else {
+            var isDir: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir), !isDir.boolValue,
+                  let file = FileHandle(forReadingAtPath: path) else {
+                throw EvidenceError.fileMissing(path: path)
+            }
+            handle = file
+            name = path
         }
-        var isDir: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir), !isDir.boolValue,
-              let handle = FileHandle(forReadingAtPath: path) else {
-            throw EvidenceError.fileMissing(path: path)
+        defer { if path != "-" { try? handle.close() } }
+        // Read at most one byte past the limit, so an oversized input is refused without holding it all.
+        let data: Data
+        do { data = try handle.read(upToCount: limit + 1) ?? Data() } catch {
+            throw CLIError.io("Cannot read '\(name)': \(error.localizedDescription)")
         }
-        defer { try? handle.close() }
-        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
-        if size > limit { throw EvidenceError.fileTooLarge(path: path, size: size, limit: limit) }
-        let data = (try? handle.readToEnd()) ?? Data()
-        if data.count > limit { throw EvidenceError.fileTooLarge(path: path, size: data.count, limit: limit) }
+        if data.count > limit {
+            let size = path == "-" ? data.count : ((try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? data.count)
+            throw EvidenceError.fileTooLarge(path: name, size: size, limit: limit)
+        }
         return [UInt8](data)
     }
 

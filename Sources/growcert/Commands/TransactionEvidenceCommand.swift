@@ -47,12 +47,7 @@ enum TransactionEvidenceCommand {
             let token = try JWSVerifier.token(fromFileContents: Data(bytes))
             let verified = try JWSVerifier().verify(token, expectedBundleId: campaign.appId)
             proof = verified.summary
-            var details = verified.summary.objectValue ?? [:]
-            details["store"] = "apple"
-            details["source"] = "jws"
-            details["orderId"] = .optional(orderId)
-            details["signedPayload"] = .string(verified.jws)
-            new = NewEvidence(runId: run.id, type: .transaction, provenance: verified.provenance, details: .object(details), signedPayloadKeys: ["signedPayload"])
+            new = TransactionEvidence.apple(verified, runId: run.id, orderId: orderId)
         } else if let path = inv.optional("--google-purchase-file") {
             let productId = try inv.required("--product-id")
             let bytes = try inv.readInput(path, limit: GooglePlayDocument.maximumBytes)

@@ -108,13 +108,7 @@ struct DemoService {
         let purchase = try await control.purchase(orderId: orderId)
         guard let jws = purchase.signedTransaction else { return }
         let verified = try JWSVerifier().verify(jws, expectedBundleId: Self.appId)
-        var details = verified.summary.objectValue ?? [:]
-        details["store"] = "apple"
-        details["source"] = "jws"
-        details["orderId"] = .string(orderId)
-        details["signedPayload"] = .string(jws)
-        let item = try store.addEvidence(NewEvidence(runId: runId, type: .transaction, provenance: verified.provenance,
-                                                     details: .object(details), signedPayloadKeys: ["signedPayload"]))
+        let item = try store.addEvidence(TransactionEvidence.apple(verified, runId: runId, orderId: orderId))
         say("  recorded the emulator's signed purchase for order \(orderId) as \(item.id) (\(item.provenance.rawValue))")
     }
 }

@@ -2,8 +2,7 @@ import Evidence
 import Foundation
 
 /// One call of a command: its arguments, the environment, and the output streams.
-final class Invocation: @unchecked Sendable {
-    // @unchecked: used by one task at a time (the command's run); holds no shared mutable state.
+final class Invocation: Sendable {
     let command: Command
     let args: ParsedArguments
     let environment: [String: String]

@@ -2,7 +2,7 @@
 ///
 /// Options may stand anywhere, before or after the command words. An option
 /// takes a value (`--run r1` or `--run=r1`) unless it is one of the known flags.
-struct ParsedArguments {
+struct ParsedArguments: Sendable {
     /// Options that never take a value.
     static let flags: Set<String> = ["--json", "--help", "-h", "--version", "--require-certified", "--quiet", "--no-emulator-warning"]
 

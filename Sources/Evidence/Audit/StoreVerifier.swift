@@ -29,12 +29,9 @@ extension EvidenceStore {
     /// Detects entries edited, deleted, reordered or inserted behind the tool's back, even
     /// with the triggers dropped. `progress` is called every 10,000 entries.
     public func verify(progress: ((Int) -> Void)? = nil) throws -> VerificationResult {
-        try read {
-            // One snapshot for every statement below, so a writer recording meanwhile cannot
-            // make the journal and the tables look inconsistent.
-            let ownTransaction = sqlite3_get_autocommit(db.handle) != 0
-            if ownTransaction { try db.execute("BEGIN") }
-            defer { if ownTransaction { try? db.execute("COMMIT") } }
+        // One snapshot for every statement below, so a writer recording meanwhile cannot
+        // make the journal and the tables look inconsistent.
+        try snapshot {
             var problems: [VerificationProblem] = []
             let integrity = try db.query("PRAGMA integrity_check").map { $0.string(0) }.joined(separator: "; ")
             if integrity != "ok" { problems.append(VerificationProblem(seq: nil, message: "SQLite integrity_check: \(integrity)")) }

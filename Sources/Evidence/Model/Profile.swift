@@ -127,8 +127,12 @@ public struct Profile: Sendable, Equatable {
             transactionBundleMustMatchAppId: v?["transactionBundleMustMatchAppId"]?.boolValue ?? true)
     }
 
-    /// Every built-in profile, by id.
+    /// Every built-in profile, by id (parsed once per process).
     public static func builtIn() throws -> [String: Profile] {
+        try parsedBuiltIn.get()
+    }
+
+    private static let parsedBuiltIn = Result<[String: Profile], Error> {
         var out: [String: Profile] = [:]
         for (_, text) in EmbeddedProfiles.files {
             let p = try Profile(json: try JSONValue.parse(text))

@@ -154,4 +154,10 @@ public struct EvidenceHead: Sendable, Equatable {
     public var seq: Int64
     public var hash: String
     public var at: String
+
+    public init(seq: Int64, hash: String, at: String) {
+        self.seq = seq
+        self.hash = hash
+        self.at = at
+    }
 }

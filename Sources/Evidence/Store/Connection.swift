@@ -115,6 +115,18 @@ final class Connection {
         }
     }
 
+    /// Runs `body` in one read snapshot (a deferred transaction), unless a transaction is
+    /// already open, in which case that one is the snapshot.
+    ///
+    /// In WAL mode the snapshot starts at the first read and holds until the end, so a writer
+    /// recording meanwhile cannot make what `body` reads inconsistent.
+    func readSnapshot<T>(_ body: () throws -> T) throws -> T {
+        guard sqlite3_get_autocommit(handle) != 0 else { return try body() }
+        try execute("BEGIN DEFERRED")
+        defer { try? execute("COMMIT") }
+        return try body()
+    }
+
     var userVersion: Int {
         get throws { Int(try scalarInt("PRAGMA user_version") ?? 0) }
     }

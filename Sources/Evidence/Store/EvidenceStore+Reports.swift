@@ -6,12 +6,12 @@ extension EvidenceStore {
     public func storeReport(_ new: NewReport) throws -> (ReportRecord, reused: Bool) {
         let campaign = try self.campaign(new.campaignId)
         let sha = Digest.sha256Hex(new.bytes)
-        let existing = try read {
-            try db.query("SELECT \(Self.reportColumns) FROM reports WHERE campaign_id=? AND format=? AND lang=? AND sha256=? ORDER BY seq LIMIT 1",
-                         [.text(campaign.id), .text(new.format), .text(new.lang), .text(sha)]).first
-        }
-        if let existing { return (Self.report(existing), true) }
-        let id: String = try write {
+        // Looked up inside the write lock, so two processes rendering the same bytes store them once.
+        let (id, reused): (String, Bool) = try write {
+            if let existing = try db.query("SELECT id FROM reports WHERE campaign_id=? AND format=? AND lang=? AND sha256=? ORDER BY seq LIMIT 1",
+                                           [.text(campaign.id), .text(new.format), .text(new.lang), .text(sha)]).first {
+                return (existing.string(0), true)
+            }
             try db.run("INSERT OR IGNORE INTO blobs(sha256, bytes) VALUES (?, ?)", [.text(sha), .blob(new.bytes)])
             let id = try nextId(Tables.reports)
             try append(.reportRender) { _, at in
@@ -20,9 +20,9 @@ extension EvidenceStore {
                  "evidence_seq": .number(String(new.evidenceHead.seq)), "evidence_head": .string(new.evidenceHead.hash),
                  "verdict": .string(new.verdict), "created_by": .string(actor), "created_at": .string(at)]
             }
-            return id
+            return (id, false)
         }
-        return (try report(id), false)
+        return (try report(id), reused)
     }
 
     static let reportColumns = "id, seq, campaign_id, format, lang, template_sha256, sha256, size, evidence_seq, evidence_head, verdict, created_by, created_at"

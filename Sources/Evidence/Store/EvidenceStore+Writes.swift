@@ -183,7 +183,8 @@ extension EvidenceStore {
         return try evidenceItem(item.id)
     }
 
-    func profileNamed(_ id: String) throws -> Profile {
+    /// The scenario catalog a campaign names.
+    public func profileNamed(_ id: String) throws -> Profile {
         guard let p = profiles[id] else { throw EvidenceError.unknown(what: "profile", value: id, known: profiles.keys.sorted()) }
         return p
     }

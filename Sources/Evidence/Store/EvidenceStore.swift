@@ -169,6 +169,13 @@ public final class EvidenceStore {
         try Self.guarded(path, body)
     }
 
+    /// Runs `body`'s reads against one consistent snapshot of the database, so that records
+    /// read one after another (a report's runs, evidence and journal head) belong together
+    /// even while another process records.
+    public func snapshot<T>(_ body: () throws -> T) throws -> T {
+        try Self.guarded(path) { try db.readSnapshot(body) }
+    }
+
     // MARK: The journal
 
     /// Appends one journal entry and applies it to the query tables. Call inside `write`.

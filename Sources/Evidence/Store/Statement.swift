@@ -33,7 +33,8 @@ final class Statement {
             case .some(.text(let s)): rc = bindText(s, at: index)
             case .some(.blob(let bytes)):
                 rc = bytes.withUnsafeBytes { buf in
-                    sqlite3_bind_blob(handle, index, buf.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(buf.count), SQLITE_TRANSIENT)
+                    // 64-bit lengths: an oversized value gets SQLITE_TOOBIG instead of trapping on Int32.
+                    sqlite3_bind_blob64(handle, index, buf.baseAddress ?? UnsafeRawPointer(bitPattern: 1), sqlite3_uint64(buf.count), SQLITE_TRANSIENT)
                 }
             }
             guard rc == SQLITE_OK else { throw connection.error(rc, sql: sql) }
@@ -46,9 +47,9 @@ final class Statement {
         let rc = s.utf8.withContiguousStorageIfAvailable { buf in
             // An empty buffer may have no address, and a NULL pointer would bind NULL, not ''.
             guard let base = buf.baseAddress, !buf.isEmpty else { return sqlite3_bind_text(handle, index, "", 0, SQLITE_TRANSIENT) }
-            return base.withMemoryRebound(to: CChar.self, capacity: buf.count) { sqlite3_bind_text(handle, index, $0, Int32(buf.count), SQLITE_TRANSIENT) }
+            return base.withMemoryRebound(to: CChar.self, capacity: buf.count) { sqlite3_bind_text64(handle, index, $0, sqlite3_uint64(buf.count), SQLITE_TRANSIENT, UInt8(SQLITE_UTF8)) }
         }
-        return rc ?? sqlite3_bind_text(handle, index, s, Int32(s.utf8.count), SQLITE_TRANSIENT)
+        return rc ?? sqlite3_bind_text64(handle, index, s, sqlite3_uint64(s.utf8.count), SQLITE_TRANSIENT, UInt8(SQLITE_UTF8))
     }
 
     /// Steps once: true when a row is available, false when done.

@@ -9,21 +9,23 @@ public enum ReportBuilder {
     ///
     /// - Throws: `EvidenceError` when the campaign is unknown or its profile is not built in.
     public static func build(store: EvidenceStore, campaignId: String, toolVersion: String) throws -> ReportModel {
-        let campaign = try store.campaign(campaignId)
-        guard let profile = store.profiles[campaign.profile] else {
-            throw EvidenceError.unknown(what: "profile", value: campaign.profile, known: store.profiles.keys.sorted())
+        // One snapshot: the runs, evidence, sign-offs and journal head all belong to the same state,
+        // even while another process records.
+        try store.snapshot {
+            let campaign = try store.campaign(campaignId)
+            let profile = try store.profileNamed(campaign.profile)
+            let runs = try store.runs(campaignId: campaign.id)
+            // Only the judged runs' evidence is judged and shown; earlier runs are listed by their
+            // run record alone. Reading the whole campaign's evidence would hold every item of
+            // every run (200,000 at 10,000 runs) in memory for nothing.
+            let judged = VerdictEngine(profile: profile).judgedRuns(runs)
+            let evidence = try judged.flatMap { try store.evidence(runId: $0.id) }.sorted { $0.seq < $1.seq }
+            let input = VerdictEngine.Input(
+                campaign: campaign, devices: try store.devices(campaignId: campaign.id), accounts: try store.accounts(campaignId: campaign.id),
+                runs: runs, evidence: evidence)
+            let head = try store.evidenceHead()
+            return build(input: input, profile: profile, signoffs: try store.signoffs(campaignId: campaign.id), head: head, toolVersion: toolVersion)
         }
-        let runs = try store.runs(campaignId: campaign.id)
-        // Only the judged runs' evidence is judged and shown; earlier runs are listed by their
-        // run record alone. Reading the whole campaign's evidence would hold every item of
-        // every run (200,000 at 10,000 runs) in memory for nothing.
-        let judged = VerdictEngine(profile: profile).judgedRuns(runs)
-        let evidence = try judged.flatMap { try store.evidence(runId: $0.id) }.sorted { $0.seq < $1.seq }
-        let input = VerdictEngine.Input(
-            campaign: campaign, devices: try store.devices(campaignId: campaign.id), accounts: try store.accounts(campaignId: campaign.id),
-            runs: runs, evidence: evidence)
-        let head = try store.evidenceHead()
-        return build(input: input, profile: profile, signoffs: try store.signoffs(campaignId: campaign.id), head: head, toolVersion: toolVersion)
     }
 
     /// Builds a model from records already read (the pure part of `build(store:…)`).

@@ -40,7 +40,8 @@ enum EvidenceCommand {
             let store = try inv.openStore()
             let path = try inv.required("--file")
             let limit = try inv.optional("--max-size").map { v -> Int in
-                guard let n = Int(v), n >= 1, n <= 2048 else { throw CLIError.usage("--max-size takes a whole number of MiB from 1 to 2048.", command: "evidence add attachment") }
+                // SQLite stores at most 1,000,000,000 bytes in one value.
+                guard let n = Int(v), n >= 1, n <= 900 else { throw CLIError.usage("--max-size takes a whole number of MiB from 1 to 900.", command: "evidence add attachment") }
                 return n * 1_048_576
             } ?? EvidenceStore.defaultAttachmentLimit
             let bytes = try inv.readInput(path, limit: limit)

@@ -39,24 +39,9 @@ enum ReportCommand {
                 throw CLIError.usage("Unknown language '\(langName)'. Languages: en, zh-Hans.", command: "report render")
             }
             let templates = try inv.optional("--templates").map { try TemplateSet(directory: $0) } ?? .embedded
-            guard let head = try store.evidenceHead() else { throw CLIError.data("The database has no evidence yet.") }
-            let model = try ReportBuilder.build(store: store, campaignId: campaign.id, toolVersion: CLI.version)
-            let rendered = try ReportRenderer(templates: templates).render(model, format: format, lang: lang)
-            // Write the file before storing the report, so that a file that cannot be written stores nothing.
-            if let out = inv.optional("--out"), !FileManager.default.createFile(atPath: out, contents: Data(rendered.bytes)) {
-                throw CLIError.io("Cannot write '\(out)'. Check the folder exists and is writable.")
-            }
-            let record: ReportRecord
-            let reused: Bool
-            do {
-                (record, reused) = try store.storeReport(NewReport(
-                    campaignId: campaign.id, format: format.rawValue, lang: lang.rawValue, templateSHA256: rendered.templateSHA256,
-                    bytes: rendered.bytes, evidenceHead: head, verdict: rendered.verdict))
-            } catch {
-                // Nothing stored: leave no report file behind that the database does not know.
-                if let out = inv.optional("--out") { try? FileManager.default.removeItem(atPath: out) }
-                throw error
-            }
+            let service = ReportService(store: store, templates: templates)
+            let result = try service.render(try service.model(campaignId: campaign.id), format: format, lang: lang, out: inv.optional("--out"))
+            let (rendered, record, reused) = (result.rendered, result.record, result.reused)
             if let out = inv.optional("--out") {
                 var o = record.json.objectValue ?? [:]
                 o["out"] = .string(out)

@@ -37,10 +37,7 @@ struct CheckRunService {
     func run(_ request: CheckRunRequest, progress: @escaping @Sendable (CheckResult) -> Void) async throws -> [(CheckResult, [EvidenceItem])] {
         let run = try store.run(request.runId)
         let campaign = try store.campaign(run.campaignId)
-        guard let profile = store.profiles[campaign.profile] else {
-            throw EvidenceError.unknown(what: "profile", value: campaign.profile, known: store.profiles.keys.sorted())
-        }
-        let scenario = try profile.scenario(run.scenario)
+        let scenario = try store.profileNamed(campaign.profile).scenario(run.scenario)
         for id in request.checkIds where !scenario.checks.contains(id) {
             throw CLIError.usage("Check '\(id)' is not a check of scenario '\(scenario.id)'. Its checks: \(scenario.checks.joined(separator: ", ")).", command: "check run")
         }
@@ -53,7 +50,8 @@ struct CheckRunService {
         let results = try await CheckRunner().run(checkIds: request.checkIds.isEmpty ? scenario.checks : request.checkIds,
                                                   context: context, progress: progress)
         let recorder = CheckRecorder(store: store)
-        return try results.map { ($0, try recorder.record([$0], runId: run.id)) }
+        // One transaction: every result is recorded, or (on any failure) none is.
+        return try store.batch { try results.map { ($0, try recorder.record([$0], runId: run.id)) } }
     }
 
     static func credentials(serverKey: String?, tokenCommand: String?) throws -> CheckCredentials {

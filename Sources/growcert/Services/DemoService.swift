@@ -57,7 +57,7 @@ struct DemoService {
         say("Recorded campaign \(campaign.id) (\(Self.appId) 1.0.0 build 100), a simulator and a sandbox account in \(dbPath)")
 
         let service = CheckRunService(store: store)
-        let profile = try Profile.named(campaign.profile)
+        let profile = try store.profileNamed(campaign.profile)
         var passed = 0
         var total = 0
         for scenario in profile.scenarios {
@@ -79,22 +79,17 @@ struct DemoService {
         }
 
         var reports: [(String, ReportRecord)] = []
-        guard let head = try store.evidenceHead() else { throw CLIError.data("The demo recorded no evidence.") }
-        let model = try ReportBuilder.build(store: store, campaignId: campaign.id, toolVersion: CLI.version)
-        let renderer = ReportRenderer()
+        let reportService = ReportService(store: store)
+        let model = try reportService.model(campaignId: campaign.id)
         for (format, lang, name) in [(ReportFormat.md, Language.en, "report.md"), (.html, .en, "report.html"),
                                      (.md, .zhHans, "report.zh-Hans.md"), (.html, .zhHans, "report.zh-Hans.html"),
                                      (.junit, .en, "report.junit.xml"), (.json, .en, "report.json")] {
-            let rendered = try renderer.render(model, format: format, lang: lang)
-            let (record, _) = try store.storeReport(NewReport(campaignId: campaign.id, format: format.rawValue, lang: lang.rawValue,
-                                                              templateSHA256: rendered.templateSHA256, bytes: rendered.bytes,
-                                                              evidenceHead: head, verdict: rendered.verdict))
             let path = (outDirectory as NSString).appendingPathComponent(name)
-            guard fm.createFile(atPath: path, contents: Data(rendered.bytes)) else { throw CLIError.io("Cannot write '\(path)'.") }
-            reports.append((path, record))
+            reports.append((path, try reportService.render(model, format: format, lang: lang, out: path).record))
         }
         let verification = try store.verify()
         guard verification.ok else { throw CLIError.io("The demo database does not verify: \(verification.problems.map(\.description).joined(separator: "; "))") }
+        let renderer = ReportRenderer()
         let reasons = try model.scenarios.map { "\($0.id): \($0.verdict.rawValue) — \(try renderer.text(of: $0.summaryReason, lang: .en))" }
         return Outcome(databasePath: dbPath, campaignId: campaign.id, checksPassed: passed, checksRun: total,
                        verdict: model.campaignVerdict.rawValue, reports: reports, reasons: reasons)

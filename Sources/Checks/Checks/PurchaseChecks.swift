@@ -19,9 +19,9 @@ enum PurchaseChecks {
         let purchase = try await run.purchase()
         let client = try await identifiedClient(run)
         let order = try await step("read order '\(purchase.orderId)'") { try await client.order(id: purchase.orderId) }
-        try require(order.status == "delivered", "Order '\(order.orderId)' is '\(order.status)', not delivered.")
+        try require(order.status == WireVocabulary.OrderStatus.delivered, "Order '\(order.orderId)' is '\(order.status)', not delivered.")
         let receipt = try verifiedReceipt(of: order, purchase: purchase)
-        let grants = try await ledger(client, orderId: purchase.orderId).filter { $0.kind == "grant" }
+        let grants = try await ledger(client, orderId: purchase.orderId).filter { $0.kind == WireVocabulary.LedgerKind.grant }
         try require(grants.count == 1, "The ledger has \(grants.count) grants for order '\(purchase.orderId)'; exactly one is required.")
         if let receiptId = grants[0].receiptId {
             try require(receiptId == receipt.receiptId,
@@ -37,7 +37,7 @@ enum PurchaseChecks {
         let client = try await identifiedClient(run)
         let order = try await step("read order '\(purchase.orderId)'") { try await client.order(id: purchase.orderId) }
         let original = try verifiedReceipt(of: order, purchase: purchase)
-        let grantsBefore = try await ledger(client, orderId: purchase.orderId).filter { $0.kind == "grant" }.count
+        let grantsBefore = try await ledger(client, orderId: purchase.orderId).filter { $0.kind == WireVocabulary.LedgerKind.grant }.count
         let submission = try submission(for: purchase, productId: order.productId)
         // No idempotency key given: the client makes a fresh one, so only the store transaction is the same.
         let result = try await step("resubmit the store transaction of order '\(purchase.orderId)' under a new key") {
@@ -45,8 +45,8 @@ enum PurchaseChecks {
         }
         try require(result.receiptId == original.receiptId,
                     "Resubmitting the same store transaction under a new key returned receipt '\(result.receiptId)'; the original is '\(original.receiptId)'.")
-        try require(result.status == "delivered", "The resubmission's status is '\(result.status)', not delivered.")
-        let grantsAfter = try await ledger(client, orderId: purchase.orderId).filter { $0.kind == "grant" }.count
+        try require(result.status == WireVocabulary.ReceiptResult.delivered, "The resubmission's status is '\(result.status)', not delivered.")
+        let grantsAfter = try await ledger(client, orderId: purchase.orderId).filter { $0.kind == WireVocabulary.LedgerKind.grant }.count
         try require(grantsAfter == grantsBefore,
                     "The resubmission granted again: the ledger had \(grantsBefore) grant(s) for order '\(purchase.orderId)', now \(grantsAfter).")
     }
@@ -64,7 +64,7 @@ enum PurchaseChecks {
         }
         try require(!recovered.newlyGranted,
                     "The relay reported newlyGranted: true for order '\(purchase.orderId)', which was already delivered.")
-        let grants = try await ledger(client, orderId: purchase.orderId).filter { $0.kind == "grant" }
+        let grants = try await ledger(client, orderId: purchase.orderId).filter { $0.kind == WireVocabulary.LedgerKind.grant }
         try require(grants.count == 1, "After the restore the ledger has \(grants.count) grants for order '\(purchase.orderId)'; exactly one is required.")
     }
 
@@ -102,18 +102,18 @@ enum PurchaseChecks {
         }
         let client = try await identifiedClient(run)
         let order = try await step("read order '\(purchase.orderId)'") { try await client.order(id: purchase.orderId) }
-        try require(order.status == "refunded", "Order '\(order.orderId)' is '\(order.status)', not refunded."
+        try require(order.status == WireVocabulary.OrderStatus.refunded, "Order '\(order.orderId)' is '\(order.status)', not refunded."
                         + (run.isEmulator ? "" : " Refund the purchase in the store sandbox, wait for the store's notification, then run this check again."))
         let entries = try await ledger(client, orderId: purchase.orderId)
-        let refunds = entries.filter { $0.kind == "refund" }
+        let refunds = entries.filter { $0.kind == WireVocabulary.LedgerKind.refund }
         try require(refunds.count == 1, "The ledger has \(refunds.count) refund entries for order '\(purchase.orderId)'; exactly one is required.")
         try require(refunds[0].amount.isNegative, "The refund entry books \(refunds[0].amount.text), which is not a negative amount.")
-        if let grant = entries.first(where: { $0.kind == "grant" }) {
+        if let grant = entries.first(where: { $0.kind == WireVocabulary.LedgerKind.grant }) {
             try require(refunds[0].amount == grant.amount.negated,
                         "The refund entry books \(refunds[0].amount.text), not the negative of the grant (\(grant.amount.text)).")
         }
         let holdings = try await step("read holdings") { try await client.readHoldings() }
-        try require(holdings.memberships.contains { $0.status == "revoked" },
+        try require(holdings.memberships.contains { $0.status == WireVocabulary.MembershipStatus.revoked },
                     "After the refund no membership in holdings is revoked (statuses: \(holdings.memberships.map(\.status).joined(separator: ", "))).")
     }
 
@@ -133,9 +133,9 @@ enum PurchaseChecks {
 
     /// The order's one verified receipt (for Apple, the one for the purchase's transaction).
     private static func verifiedReceipt(of order: WireOrder, purchase: PurchaseFixture) throws -> WireOrderReceipt {
-        let verified = order.receipts.filter { $0.status == "verified" }
+        let verified = order.receipts.filter { $0.status == WireVocabulary.ReceiptStatus.verified }
         try require(verified.count == 1, "Order '\(order.orderId)' has \(verified.count) verified receipts; exactly one is required.")
-        if purchase.store == "apple" {
+        if purchase.store == WireVocabulary.Store.apple {
             try require(verified[0].transactionId == purchase.transactionId,
                         "The verified receipt of order '\(order.orderId)' is for transaction '\(verified[0].transactionId)', not '\(purchase.transactionId)'.")
         }
@@ -144,10 +144,10 @@ enum PurchaseChecks {
 
     private static func submission(for purchase: PurchaseFixture, productId: String) throws -> WireReceiptSubmission {
         switch purchase.store {
-        case "apple":
+        case WireVocabulary.Store.apple:
             guard let jws = purchase.signedTransaction else { throw CheckFailure(needsJWS) }
             return .apple(transactionId: purchase.transactionId, signedTransaction: jws)
-        case "google":
+        case WireVocabulary.Store.google:
             return .google(productId: productId, purchaseToken: purchase.transactionId)
         default:
             throw CheckFailure("The recorded purchase's store '\(purchase.store)' is neither 'apple' nor 'google'.")
@@ -155,7 +155,7 @@ enum PurchaseChecks {
     }
 
     private static func recoverTransaction(for purchase: PurchaseFixture) throws -> WireRecoverTransaction {
-        if purchase.store == "apple", purchase.signedTransaction == nil { throw CheckFailure(needsJWS) }
+        if purchase.store == WireVocabulary.Store.apple, purchase.signedTransaction == nil { throw CheckFailure(needsJWS) }
         return WireRecoverTransaction(store: purchase.store, transactionId: purchase.transactionId, signedTransaction: purchase.signedTransaction)
     }
 }

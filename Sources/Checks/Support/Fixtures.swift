@@ -11,18 +11,29 @@ enum Fixtures {
     /// Holdings with the amounts that break naive clients: trailing zeros, a tenth
     /// (not exact in binary floating point) and more digits than a Double holds.
     static func holdings(for customerId: String) throws -> WireEmulatorCustomer {
-        let id = jsonString(customerId)
-        let text = """
-        {"customerId": \(id),
-         "memberships": [
-           {"membershipId": "m_seed_gold", "customerId": \(id), "tier": "gold", "status": "active", "expiresAt": "2027-01-01T00:00:00Z"},
-           {"membershipId": "m_seed_silver", "customerId": \(id), "tier": "silver", "status": "expired", "expiresAt": null}],
-         "balances": [
-           {"customerId": \(id), "currency": "points", "amount": "12.50"},
-           {"customerId": \(id), "currency": "coins", "amount": "0.1"},
-           {"customerId": \(id), "currency": "gems", "amount": "12345678901234567.89"}]}
-        """
-        return try JSONDecoder().decode(WireEmulatorCustomer.self, from: Data(text.utf8))
+        WireEmulatorCustomer(
+            customerId: customerId,
+            memberships: [
+                WireMembership(membershipId: "m_seed_gold", customerId: customerId, tier: "gold",
+                               status: WireVocabulary.MembershipStatus.active, expiresAt: "2027-01-01T00:00:00Z"),
+                WireMembership(membershipId: "m_seed_silver", customerId: customerId, tier: "silver",
+                               status: WireVocabulary.MembershipStatus.expired, expiresAt: nil),
+            ],
+            balances: [
+                WireBalance(customerId: customerId, currency: WireVocabulary.points, amount: try amount("12.50")),
+                WireBalance(customerId: customerId, currency: "coins", amount: try amount("0.1")),
+                WireBalance(customerId: customerId, currency: "gems", amount: try amount("12345678901234567.89")),
+            ])
+    }
+
+    /// The emulator purchase step: one Apple subscription granting `points`.
+    static func purchaseStep() throws -> WireEmulatorStep {
+        WireEmulatorStep(store: WireVocabulary.Store.apple, productId: productId, tier: tier, points: try amount(points))
+    }
+
+    private static func amount(_ text: String) throws -> ExactDecimal {
+        guard let value = ExactDecimal(text) else { throw CheckFailure("Internal: the fixture amount '\(text)' is not a decimal.") }
+        return value
     }
 
     /// Buys one Apple subscription on the emulator and submits its receipt, as the app would.
@@ -30,9 +41,7 @@ enum Fixtures {
         let control = try run.emulator()
         let customerId = run.customerId
         let token = try await run.token(for: customerId)
-        let purchaseStep = try JSONDecoder().decode(WireEmulatorStep.self, from: Data("""
-            {"store": "apple", "productId": "\(productId)", "tier": "\(tier)", "points": "\(points)"}
-            """.utf8))
+        let purchaseStep = try purchaseStep()
         let runToken = try await step("create a funnel run token on the emulator") {
             try await control.runToken(WireEmulatorRunTokenRequest(customerId: customerId, steps: [purchaseStep]))
         }
@@ -53,12 +62,7 @@ enum Fixtures {
         let result = try await step("submit the receipt of order '\(orderId)'") {
             try await client.submitReceipt(orderId: orderId, submission: .apple(transactionId: transactionId, signedTransaction: jws))
         }
-        try require(result.status == "delivered", "The first receipt submission of order '\(orderId)' was '\(result.status)', not delivered.")
-        return PurchaseFixture(orderId: orderId, transactionId: transactionId, store: "apple", signedTransaction: jws)
-    }
-
-    private static func jsonString(_ text: String) -> String {
-        guard let data = try? JSONEncoder().encode(text), let encoded = String(data: data, encoding: .utf8) else { return "\"\"" }
-        return encoded
+        try require(result.status == WireVocabulary.ReceiptResult.delivered, "The first receipt submission of order '\(orderId)' was '\(result.status)', not delivered.")
+        return PurchaseFixture(orderId: orderId, transactionId: transactionId, store: WireVocabulary.Store.apple, signedTransaction: jws)
     }
 }

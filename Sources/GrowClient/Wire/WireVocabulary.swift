@@ -32,6 +32,7 @@ public enum WireVocabulary {
 
     public enum MembershipStatus {
         public static let active = "active"
+        public static let expired = "expired"
         public static let revoked = "revoked"
     }
 

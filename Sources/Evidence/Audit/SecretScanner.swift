@@ -43,12 +43,9 @@ public enum SecretScanner {
 
     /// Replaces every credential in `text` with `<redacted>`.
     public static func redact(_ text: String) -> String {
-        var out = text
-        for pattern in [#"gg_sk_[A-Za-z0-9_\-]+"#, #"(?i)bearer\s+[A-Za-z0-9._~+/=\-]+"#,
-                        #"eyJ[A-Za-z0-9_\-]{2,}\.[A-Za-z0-9_\-]{2,}\.[A-Za-z0-9_\-]*"#] {
-            out = out.replacingOccurrences(ofPattern: pattern, with: "<redacted>")
-        }
-        return out
+        text.replacing(/gg_sk_[A-Za-z0-9_\-]+/, with: "<redacted>")
+            .replacing(/(?i)bearer\s+[A-Za-z0-9._~+\/=\-]+/, with: "<redacted>")
+            .replacing(/eyJ[A-Za-z0-9_\-]{2,}\.[A-Za-z0-9_\-]{2,}\.[A-Za-z0-9_\-]*/, with: "<redacted>")
     }
 
     static func isTokenChar(_ b: UInt8) -> Bool {
@@ -101,12 +98,5 @@ public enum SecretScanner {
             j += 1
         }
         return s == 2 && segments.0 >= 4 && segments.1 >= 4
-    }
-}
-
-extension String {
-    func replacingOccurrences(ofPattern pattern: String, with replacement: String) -> String {
-        guard let regex = try? Regex(pattern) else { return self }
-        return self.replacing(regex, with: replacement)
     }
 }

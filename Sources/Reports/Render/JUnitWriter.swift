@@ -9,6 +9,7 @@ import Evidence
 struct JUnitWriter {
     let model: ReportModel
     let strings: ReportStrings
+    let lang: Language
 
     private struct Case {
         var name: String
@@ -58,7 +59,6 @@ struct JUnitWriter {
         return out
     }
 
-    private var lang: Language { strings.json["lang"]?.stringValue.flatMap(Language.init(rawValue:)) ?? .en }
 
     private func x(_ s: String) -> String { TextSafety.xml(s) }
 

@@ -34,7 +34,7 @@ public struct ReportRenderer: Sendable {
             }
             bytes = try IntegrityCheck.seal(text, file: templates.origin(name))
         case .junit:
-            bytes = Array(JUnitWriter(model: model, strings: strings).render().utf8)
+            bytes = Array(JUnitWriter(model: model, strings: strings, lang: lang).render().utf8)
         case .json:
             let english = try templates.strings(.en)
             bytes = Array(JSONReportWriter(model: model, english: english, localized: lang == .en ? nil : strings, lang: lang).render().utf8)

@@ -13,9 +13,7 @@ enum HoldingsChecks {
         let customerId = run.customerId
         let server = try run.serverClient(for: "for the console customer detail (GET /v1/server/customers/{id})")
         try await run.seedHoldingsIfEmulator(customerId)
-        let token = try await run.token(for: customerId)
-        let client = run.sessionClient()
-        _ = try await step("identify as '\(customerId)'") { try await client.identify(customerToken: token.customerToken) }
+        let (client, _) = try await run.identifiedSessionClient(customerId)
         let holdings = try await step("read holdings") { try await client.readHoldings() }
         let console = try await step("read the console customer detail of '\(customerId)'") { try await server.consoleCustomer(id: customerId) }
         let differences = Self.differences(holdings: holdings, console: console)
@@ -27,9 +25,7 @@ enum HoldingsChecks {
     static func singleCustomer(_ run: CheckRun) async throws {
         let customerId = run.customerId
         try await run.seedHoldingsIfEmulator(customerId)
-        let token = try await run.token(for: customerId)
-        let client = run.sessionClient()
-        _ = try await step("identify as '\(customerId)'") { try await client.identify(customerToken: token.customerToken) }
+        let (client, _) = try await run.identifiedSessionClient(customerId)
         let holdings = try await step("read holdings") { try await client.readHoldings() }
         var strangers: [String] = []
         if holdings.customerId != customerId { strangers.append("the holdings document names '\(holdings.customerId)'") }

@@ -13,9 +13,7 @@ enum NetworkChecks {
     static func failureIsRetryable(_ run: CheckRun) async throws {
         let customerId = run.customerId
         try await run.seedHoldingsIfEmulator(customerId)
-        let token = try await run.token(for: customerId)
-        let client = run.sessionClient()
-        _ = try await step("identify as '\(customerId)'") { try await client.identify(customerToken: token.customerToken) }
+        let (client, _) = try await run.identifiedSessionClient(customerId)
         let baseline = try await step("read holdings") { try await client.readHoldings() }
         let holdings = RequestMatcher.path(Wire.Path.holdings, method: .get)
 

@@ -14,9 +14,7 @@ enum SessionChecks {
 
     static func identify(_ run: CheckRun) async throws {
         let customerId = run.customerId
-        let token = try await run.token(for: customerId)
-        let client = run.sessionClient()
-        let session = try await step("identify as '\(customerId)'") { try await client.identify(customerToken: token.customerToken) }
+        let (client, session) = try await run.identifiedSessionClient(customerId)
         try require(session.customerId == customerId,
                     "The session names customer '\(session.customerId)', not the expected '\(customerId)'.")
         try require(session.projectId.lowercased() == run.configuration.projectHeaderValue,

@@ -16,9 +16,7 @@ enum SwitchChecks {
     static func resetClears(_ run: CheckRun) async throws {
         let customerId = run.customerId
         try await run.seedHoldingsIfEmulator(customerId)
-        let token = try await run.token(for: customerId)
-        let client = run.sessionClient()
-        _ = try await step("identify as '\(customerId)'") { try await client.identify(customerToken: token.customerToken) }
+        let (client, _) = try await run.identifiedSessionClient(customerId)
         _ = try await step("read holdings") { try await client.readHoldings() }
         try require(await client.snapshot != nil, "The client kept no holdings snapshot after readHoldings, so reset has nothing to clear.")
         await client.reset()

@@ -41,6 +41,14 @@ final class CheckRun: Sendable {
         context.makeSessionClient(configuration ?? self.configuration, recorder)
     }
 
+    /// A session client on the check's transport, identified as `customerId` with a fresh token.
+    func identifiedSessionClient(_ customerId: String) async throws -> (client: any SessionClient, session: WireSession) {
+        let token = try await token(for: customerId)
+        let client = sessionClient()
+        let session = try await step("identify as '\(customerId)'") { try await client.identify(customerToken: token.customerToken) }
+        return (client, session)
+    }
+
     /// A `GrowClient` on the check's transport, for order, ledger, receipt and relay calls.
     func growClient() -> GrowClient {
         GrowClient(configuration: configuration, transport: recorder)

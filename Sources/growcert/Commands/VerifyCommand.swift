@@ -12,7 +12,7 @@ enum VerifyCommand {
                 """) { inv in
             let store = try inv.openStore()
             let total = try store.journalCount()
-            let result = try store.verify { n in inv.progress("verify: \(n)/\(total) entries") }
+            let result = try VerifyService(store: store).run { n in inv.progress("verify: \(n)/\(total) entries") }
             if inv.json {
                 let json: JSONValue = [
                     "ok": .bool(result.ok), "entries": .number(String(result.entries)), "head": .optional(result.headHash),

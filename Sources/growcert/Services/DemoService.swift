@@ -87,7 +87,7 @@ struct DemoService {
             let path = (outDirectory as NSString).appendingPathComponent(name)
             reports.append((path, try reportService.render(model, format: format, lang: lang, out: path).record))
         }
-        let verification = try store.verify()
+        let verification = try VerifyService(store: store).run()
         guard verification.ok else { throw CLIError.io("The demo database does not verify: \(verification.problems.map(\.description).joined(separator: "; "))") }
         let renderer = ReportRenderer()
         let reasons = try model.scenarios.map { "\($0.id): \($0.verdict.rawValue) — \(try renderer.text(of: $0.summaryReason, lang: .en))" }

@@ -1,5 +1,6 @@
 import Evidence
 import Foundation
+import StoreProof
 
 /// Parses a call, runs the command, and maps any error to a message and an exit code.
 struct CLI {
@@ -8,6 +9,8 @@ struct CLI {
     let environment: [String: String]
     var console = Console.standard
     var clock: Clock = { Date() }
+    /// The App Store JWS verifier (Apple Root CA - G3). Only in-process tests set another root.
+    var jwsVerifier = JWSVerifier()
 
     static let commands: [Command] =
         InitCommand.all + CampaignCommand.all + DeviceCommand.all + AccountCommand.all + RunCommand.all
@@ -37,7 +40,7 @@ struct CLI {
                 return ExitCode.success
             }
             try checkOptions(args, for: command)
-            let invocation = Invocation(command: command, args: args, environment: environment, console: console, clock: clock)
+            let invocation = Invocation(command: command, args: args, environment: environment, console: console, clock: clock, jwsVerifier: jwsVerifier)
             return try await command.run(invocation)
         } catch {
             let (message, code) = Self.describe(error)

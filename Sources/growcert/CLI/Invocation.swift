@@ -1,5 +1,6 @@
 import Evidence
 import Foundation
+import StoreProof
 
 /// One call of a command: its arguments, the environment, and the output streams.
 final class Invocation: Sendable {
@@ -8,13 +9,18 @@ final class Invocation: Sendable {
     let environment: [String: String]
     let console: Console
     let clock: Clock
+    /// Verifies App Store JWS. Always anchored at Apple Root CA - G3 in the `growcert` binary: no flag or
+    /// environment variable changes it. In-process tests inject a test root through `CLI.jwsVerifier`.
+    let jwsVerifier: JWSVerifier
 
-    init(command: Command, args: ParsedArguments, environment: [String: String], console: Console, clock: @escaping Clock) {
+    init(command: Command, args: ParsedArguments, environment: [String: String], console: Console, clock: @escaping Clock,
+         jwsVerifier: JWSVerifier = JWSVerifier()) {
         self.command = command
         self.args = args
         self.environment = environment
         self.console = console
         self.clock = clock
+        self.jwsVerifier = jwsVerifier
     }
 
     var json: Bool { args.has("--json") }

@@ -45,7 +45,7 @@ enum TransactionEvidenceCommand {
         if let path = inv.optional("--jws-file") {
             let bytes = try inv.readInput(path, limit: JWSVerifier.maximumTokenBytes + 4096)
             let token = try JWSVerifier.token(fromFileContents: Data(bytes))
-            let verified = try JWSVerifier().verify(token, expectedBundleId: campaign.appId)
+            let verified = try inv.jwsVerifier.verify(token, expectedBundleId: campaign.appId)
             proof = verified.summary
             new = TransactionEvidence.apple(verified, runId: run.id, orderId: orderId)
         } else if let path = inv.optional("--google-purchase-file") {

@@ -43,6 +43,8 @@ enum JournalKind: String, Sendable, CaseIterable {
     case evidenceRetract = "evidence.retract"
     case reportRender = "report.render"
     case signoffAdd = "signoff.add"
+    case signerAdd = "signer.add"
+    case anchorAdd = "anchor.add"
 
     enum Effect { case none, insert(TableSpec), update(TableSpec, columns: [String]) }
 
@@ -58,12 +60,24 @@ enum JournalKind: String, Sendable, CaseIterable {
         case .evidenceRetract: return .update(Tables.evidence, columns: ["retracted_seq", "retracted_reason"])
         case .reportRender: return .insert(Tables.reports)
         case .signoffAdd: return .insert(Tables.signoffs)
+        case .signerAdd: return .insert(Tables.signers)
+        case .anchorAdd: return .insert(Tables.anchors)
         }
     }
 
     /// Report renders are bookkeeping, not evidence: they do not move the evidence head,
     /// so rendering twice without new evidence gives the same bytes.
-    var isEvidence: Bool { self != .reportRender }
+    /// Timestamp anchors are bookkeeping too: anchoring the head does not change what a report says.
+    var isEvidence: Bool { self != .reportRender && self != .anchorAdd }
+
+    /// Whether an entry of this kind can change a campaign's verdict: what makes a report (and a
+    /// sign-off of it) out of date. Sign-offs, signers, renders and anchors do not.
+    var isCampaignEvidence: Bool {
+        switch self {
+        case .campaignCreate, .deviceAdd, .accountAdd, .runStart, .runFinish, .evidenceAdd, .evidenceRetract: return true
+        case .storeInit, .reportRender, .signoffAdd, .signerAdd, .anchorAdd: return false
+        }
+    }
 }
 
 enum Tables {
@@ -84,7 +98,12 @@ enum Tables {
     static let signoffs = TableSpec(table: "signoffs", idPrefix: "s", columns: [
         "id", "report_id", "campaign_id", "role", "name", "decision", "statement", "signature", "public_key", "key_id", "created_at"])
 
-    static let all = [campaigns, devices, accounts, runs, evidence, reports, signoffs]
+    static let signers = TableSpec(table: "signers", idPrefix: "k", columns: [
+        "id", "name", "role", "public_key", "key_id", "created_by", "created_at"])
+    static let anchors = TableSpec(table: "anchors", idPrefix: "t", columns: [
+        "id", "head_seq", "head_hash", "tsa_url", "token", "gen_time", "serial", "created_by", "created_at"])
+
+    static let all = [campaigns, devices, accounts, runs, evidence, reports, signoffs, signers, anchors]
 
     static func insertSQL(_ spec: TableSpec) -> String {
         let cols = ["seq"] + spec.columns

@@ -7,6 +7,11 @@ public struct VerificationProblem: Sendable, Equatable, CustomStringConvertible 
     public var seq: Int64?
     public var message: String
     public var description: String { seq.map { "entry \($0): \(message)" } ?? message }
+
+    public init(seq: Int64?, message: String) {
+        self.seq = seq
+        self.message = message
+    }
 }
 
 /// What `verify` found.

@@ -75,6 +75,22 @@ enum Schema {
         CREATE TRIGGER signoffs_no_delete BEFORE DELETE ON signoffs BEGIN SELECT RAISE(ABORT, 'evidence is append-only'); END;
         CREATE TRIGGER signoffs_no_update BEFORE UPDATE ON signoffs BEGIN SELECT RAISE(ABORT, 'evidence is append-only'); END;
         """,
+        // 3 (sign-off helper): trusted signers and RFC 3161 timestamp anchors of the journal head.
+        // Additive only: existing tables and journal entries are untouched.
+        """
+        CREATE TABLE signers(
+            id TEXT PRIMARY KEY, seq INTEGER NOT NULL, name TEXT NOT NULL, role TEXT NOT NULL,
+            public_key TEXT NOT NULL, key_id TEXT NOT NULL, created_by TEXT NOT NULL, created_at TEXT NOT NULL);
+        CREATE INDEX signers_key ON signers(key_id);
+        CREATE TABLE anchors(
+            id TEXT PRIMARY KEY, seq INTEGER NOT NULL, head_seq INTEGER NOT NULL, head_hash TEXT NOT NULL,
+            tsa_url TEXT NOT NULL, token TEXT NOT NULL, gen_time TEXT NOT NULL, serial TEXT NOT NULL,
+            created_by TEXT NOT NULL, created_at TEXT NOT NULL);
+        CREATE TRIGGER signers_no_delete BEFORE DELETE ON signers BEGIN SELECT RAISE(ABORT, 'evidence is append-only'); END;
+        CREATE TRIGGER signers_no_update BEFORE UPDATE ON signers BEGIN SELECT RAISE(ABORT, 'evidence is append-only'); END;
+        CREATE TRIGGER anchors_no_delete BEFORE DELETE ON anchors BEGIN SELECT RAISE(ABORT, 'evidence is append-only'); END;
+        CREATE TRIGGER anchors_no_update BEFORE UPDATE ON anchors BEGIN SELECT RAISE(ABORT, 'evidence is append-only'); END;
+        """,
     ]
 
     static var currentVersion: Int { migrations.count }

@@ -131,7 +131,7 @@ struct VerifyTests {
             #expect(result.entries == 10)
             #expect(result.integrityCheck == "ok")
             #expect(result.headHash == (try store.journalHead()?.hash))
-            #expect(result.rowsChecked == ["campaigns": 1, "devices": 1, "accounts": 1, "runs": 1, "evidence": 3, "reports": 0, "signoffs": 0, "blobs": 1])
+            #expect(result.rowsChecked == ["campaigns": 1, "devices": 1, "accounts": 1, "runs": 1, "evidence": 3, "reports": 0, "signoffs": 0, "signers": 0, "anchors": 0, "blobs": 1])
             // verify only reads.
             #expect(try store.journalCount() == 10)
         }

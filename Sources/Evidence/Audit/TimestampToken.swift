@@ -137,6 +137,18 @@ public enum TimestampToken {
         return Granted(token: der, genTime: genTime(of: tst), serial: serial(of: tst))
     }
 
+    /// The journal head a token timestamps (its SHA-256 imprint, as hex), after checking that its
+    /// signature verifies with the certificate it embeds (and, with `caPEM`, its chain to that CA).
+    public static func head(ofToken der: [UInt8], caPEM: String? = nil) throws -> (head: String, granted: Granted) {
+        guard let p7 = decode(der, d2i_PKCS7) else { throw Failure.notAToken }
+        defer { PKCS7_free(p7) }
+        guard let tst = PKCS7_to_TS_TST_INFO(p7) else { throw Failure.notAToken }
+        defer { TS_TST_INFO_free(tst) }
+        guard let imprint = imprint(of: tst), imprint.count == 32 else { throw Failure.imprintMismatch }
+        let head = Digest.hex(imprint)
+        return (head, try verify(token: der, head: head, caPEM: caPEM))
+    }
+
     // MARK: OpenSSL helpers
 
     static func headBytes(_ head: String) throws -> [UInt8] {

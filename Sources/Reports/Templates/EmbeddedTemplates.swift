@@ -593,7 +593,7 @@ footer { margin-top: 2rem; border-top: 1px solid var(--line); }
   "signoffs": {
     "status": "Applies to",
     "current": "this report's evidence",
-    "superseded": "superseded: signed a {verdict} report; {count} newer evidence entries since",
+    "superseded": "superseded: signed when the verdict was {verdict}; {count} newer evidence entries since",
     "signer": "Signer",
     "trusted": "trusted signer",
     "untrusted": "not a registered signer",
@@ -794,7 +794,7 @@ footer { margin-top: 2rem; border-top: 1px solid var(--line); }
   "signoffs": {
     "status": "适用于",
     "current": "本报告的证据",
-    "superseded": "已过时：签核的是结论为 {verdict} 的报告；此后新增 {count} 条证据",
+    "superseded": "已过时：签核时结论为 {verdict}；此后新增 {count} 条证据",
     "signer": "签核人",
     "trusted": "受信任的签核人",
     "untrusted": "未登记的签核人",

@@ -8,6 +8,7 @@ enum VerifyCommand {
                     OptionSpec(name: "--expect-head", value: "HASH", help: "a journal head kept outside the file: exit 2 unless it is an entry of the journal", repeatable: true),
                     OptionSpec(name: "--statement", value: "DIR", help: "an exported sign-off (signoff export): exit 2 unless it is in the journal, intact", repeatable: true),
                     OptionSpec(name: "--signers", value: "FILE", help: "an allowed-signers file: exit 2 unless every sign-off is by one of them"),
+                    OptionSpec(name: "--token", value: "FILE", help: "a timestamp token kept outside the file (anchor --out): exit 2 unless its head is an entry", repeatable: true),
                     OptionSpec(name: "--tsa-ca", value: "FILE", help: "a timestamp CA (PEM): exit 2 unless every stored timestamp token chains to it"),
                 ],
                 discussion: """
@@ -31,9 +32,11 @@ enum VerifyCommand {
                 (path: path, signers: try AllowedSigners(text: try inv.readText(path, limit: 4 * 1_048_576, what: "Allowed-signers file")))
             }
             let ca = try inv.optional("--tsa-ca").map { path in (path: path, pem: try inv.readText(path, limit: 4 * 1_048_576, what: "CA file")) }
+            let tokens = try inv.args.values("--token").map { (path: $0, der: try inv.readInput($0, limit: 1_048_576)) }
             let store = try inv.openStore()
             let total = try store.journalCount()
-            let service = VerifyService(store: store, expectedHeads: heads, statementDirs: inv.args.values("--statement"), allowedSigners: signers, tsaCA: ca)
+            let service = VerifyService(store: store, expectedHeads: heads, statementDirs: inv.args.values("--statement"), tokens: tokens,
+                                        allowedSigners: signers, tsaCA: ca)
             let result = try service.run { n in inv.progress("verify: \(n)/\(total) entries") }
             if inv.json {
                 let json: JSONValue = [
@@ -47,6 +50,7 @@ enum VerifyCommand {
                 var out = "OK: \(result.entries) journal entries, chain intact, tables match the journal.\nJournal head: \(result.headHash ?? "(empty)")\n"
                 for h in heads { out += "Expected head \(h): in the journal\n" }
                 for d in inv.args.values("--statement") { out += "Exported sign-off '\(d)': in the journal, intact\n" }
+                for t in tokens { out += "Timestamp token '\(t.path)': its head is in the journal\n" }
                 if let signers { out += "Every sign-off is by a signer '\(signers.path)' allows\n" }
                 if let ca { out += "Every timestamp token chains to '\(ca.path)'\n" }
                 inv.console.out(out)

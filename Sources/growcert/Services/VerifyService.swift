@@ -14,6 +14,8 @@ struct VerifyService {
     var expectedHeads: [String] = []
     /// Exported sign-offs (`signoff export` folders): each must be in the journal, intact.
     var statementDirs: [String] = []
+    /// Timestamp tokens kept outside the file (`anchor --out`): each must verify, and its head be an entry.
+    var tokens: [(path: String, der: [UInt8])] = []
     /// An allowed-signers file: every sign-off must be by one of its signers.
     var allowedSigners: (path: String, signers: AllowedSigners)?
     /// A timestamp CA (PEM): every stored token's chain must verify to it.
@@ -26,6 +28,16 @@ struct VerifyService {
             result.problems.append(VerificationProblem(seq: nil, message: "the expected head \(head) is not an entry of the journal: entries were deleted, or the chain was rebuilt"))
         }
         for dir in statementDirs { result.problems += try checkExported(dir) }
+        for (path, der) in tokens {
+            do {
+                let head = try TimestampToken.head(ofToken: der, caPEM: tsaCA?.pem).head
+                if try store.journalEntry(hash: head) == nil {
+                    result.problems.append(VerificationProblem(seq: nil, message: "timestamp token '\(path)': the head it timestamps (\(head)) is not an entry of the journal: entries were deleted, or the chain was rebuilt"))
+                }
+            } catch {
+                result.problems.append(VerificationProblem(seq: nil, message: "timestamp token '\(path)': \(error)"))
+            }
+        }
         if let (path, allowed) = allowedSigners {
             for s in try store.signoffs() {
                 let name = s.signed?.name ?? s.name

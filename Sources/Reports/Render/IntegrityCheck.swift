@@ -55,7 +55,7 @@ public enum IntegrityCheck {
             }
         }
         var seen: Set<String> = []
-        return heads.filter { seen.insert($0).inserted }
+        return heads.map { $0.lowercased() }.filter { $0.count == 64 && $0.allSatisfy { $0.isHexDigit && $0.isASCII } && seen.insert($0).inserted }
     }
 
     /// The offset of the first line that is exactly the marker (optionally ending CR LF).

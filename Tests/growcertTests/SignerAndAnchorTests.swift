@@ -1,3 +1,4 @@
+import Evidence
 import Foundation
 import Testing
 
@@ -84,6 +85,27 @@ struct SignerAndAnchorTests {
         let bad = try g.run(["anchor", "--tsa", "ftp://example.org/"])
         #expect(bad.code == 64, "\(bad)")
         #expect(bad.stderr == "growcert: Invalid --tsa 'ftp://example.org/': give the timestamp authority's http or https URL.\nSee 'growcert anchor --help'.\n")
+    }
+
+    @Test("A TSA answer is checked against its request: another nonce or another head is refused")
+    func responseIsCheckedAgainstItsRequest() throws {
+        let g = try Growcert()
+        let tsa = try LocalTSA(g)
+        let head = String(repeating: "5a", count: 32)
+        let sent = try TimestampToken.request(head: head)
+        try Data(sent.der).write(to: URL(fileURLWithPath: g.path("q.tsq")))
+        let openssl = try Growcert.tool(["openssl"], install: "install the Debian package openssl ('make test' does)")
+        let o = try g.execute(openssl, ["ts", "-reply", "-config", tsa.dir + "/tsa.cnf", "-queryfile", g.path("q.tsq"), "-out", g.path("a.tsr")], env: [:])
+        try #require(o.code == 0, "\(o)")
+        let answer = [UInt8](try #require(FileManager.default.contents(atPath: g.path("a.tsr"))))
+        let granted = try TimestampToken.check(response: answer, for: sent)
+        #expect(try TimestampToken.verify(token: granted.token, head: head, caPEM: String(contentsOfFile: tsa.caPEM, encoding: .utf8)).serial == granted.serial)
+        #expect(throws: TimestampToken.Failure.nonceMismatch) { try TimestampToken.check(response: answer, for: try TimestampToken.request(head: head)) }
+        #expect(throws: TimestampToken.Failure.imprintMismatch) {
+            try TimestampToken.check(response: answer, for: try TimestampToken.request(head: String(repeating: "a5", count: 32)))
+        }
+        #expect(throws: TimestampToken.Failure.imprintMismatch) { try TimestampToken.verify(token: granted.token, head: String(repeating: "a5", count: 32)) }
+        #expect(throws: TimestampToken.Failure.notATimestampResponse) { try TimestampToken.check(response: Array("<html>".utf8), for: sent) }
     }
 
     // MARK: Encrypted keys

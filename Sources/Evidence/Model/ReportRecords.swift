@@ -79,9 +79,12 @@ public struct SignoffRecord: Sendable, Equatable {
     public var comment: String? { statementJSON["comment"]?.stringValue }
     public var acceptRisk: String? { statementJSON["acceptRisk"]?.stringValue }
 
+    /// Report, campaign, role, name and decision as the signed statement states them.
     public var json: JSONValue {
-        ["id": .string(id), "report": .string(reportId), "campaign": .string(campaignId), "role": .string(role), "name": .string(name),
-         "decision": .string(decision), "comment": .optional(comment), "acceptRisk": .optional(acceptRisk), "statement": statementJSON,
+        let st = signed
+        return ["id": .string(id), "report": .string(st?.reportId ?? reportId), "campaign": .string(st?.campaign ?? campaignId),
+         "role": .string(st?.role ?? role), "name": .string(st?.name ?? name),
+         "decision": .string(st?.decision ?? decision), "comment": .optional(comment), "acceptRisk": .optional(acceptRisk), "statement": statementJSON,
          "signature": .string(signature), "publicKey": .string(publicKey), "keyId": .string(keyId), "createdAt": .string(createdAt)]
     }
 }

@@ -59,6 +59,31 @@ import Testing
         #expect(!sql.contains("ALTER TABLE") && !sql.contains("DROP "), "the migration must be additive")
     }
 
+    @Test func anOldCertifiedReportCannotBeSignedAfterNewerFailedEvidenceUnlessStaleIsAccepted() throws {
+        try withTempDir { dir in
+            let s = try seeded(in: dir)
+            let head = try #require(try s.store.evidenceHead())
+            let (report, _) = try s.store.storeReport(NewReport(campaignId: s.campaign.id, format: "md", lang: "en", templateSHA256: String(repeating: "0", count: 64),
+                                                                bytes: Array("# CERTIFIED\n".utf8), evidenceHead: head, verdict: "CERTIFIED"))
+            _ = try s.store.finishRun(id: s.run.id, outcome: "fail", note: "the refund was granted twice")
+            _ = try s.store.addEvidence(note(s.run.id, "refund granted twice"))
+            let key = try Ed25519.generatePrivateKeyPEM()
+            let before = try s.store.journalCount()
+            #expect(throws: StaleReportError(reportId: report.id, campaignId: s.campaign.id, judgedAtSeq: head.seq, newerEntries: 2)) {
+                try s.store.addSignoff(reportId: report.id, role: "release-manager", name: "Rita RM", decision: "approve", comment: nil, acceptRisk: nil,
+                                       privateKeyPEM: key)
+            }
+            #expect(try s.store.journalCount() == before, "a refused sign-off wrote something")
+            let signed = try s.store.addSignoff(reportId: report.id, role: "release-manager", name: "Rita RM", decision: "approve", comment: nil,
+                                                acceptRisk: nil, acceptStale: true, privateKeyPEM: key)
+            #expect(signed.signed?.acceptStale == true)
+            #expect(signed.signed?.reportVerdict == "CERTIFIED")
+            #expect(try s.store.verify().ok)
+            // Sign-offs and renders are not evidence of the campaign: they do not make a report stale.
+            #expect(try s.store.newerEvidence(campaignId: s.campaign.id, after: try #require(try s.store.evidenceHead()).seq - 1) == 0)
+        }
+    }
+
     @Test func aStatementRoundTripsThroughItsJSON() throws {
         let st = SignoffStatement(campaign: "c1", appId: "com.example.app", appVersion: "2.4.0", build: "311", reportId: "rp1",
                                   reportSha256: String(repeating: "a", count: 64), reportVerdict: "FAILED", journalHead: String(repeating: "b", count: 64),

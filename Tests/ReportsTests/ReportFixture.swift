@@ -37,6 +37,7 @@ final class ReportFixture {
 
     init(name: String = "Groove 2.4.0 (245)") throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("growcert-reports-\(UUID().uuidString)")
+        ownsDirectory = true
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let clock = SteppingClock()
         store = try EvidenceStore.create(at: directory.appendingPathComponent("evidence.sqlite").path, actor: "qa@example.com",
@@ -46,7 +47,20 @@ final class ReportFixture {
             project: Self.project, baseURL: "https://sandbox.groovegrow.example"))
     }
 
-    deinit { try? FileManager.default.removeItem(at: directory) }
+    /// Whether this fixture made the folder (and removes it); a fixture sharing another's store does not.
+    private let ownsDirectory: Bool
+
+    /// A second campaign in `other`'s database, for rules that look across campaigns.
+    init(sharing other: ReportFixture, name: String, appVersion: String, build: String) throws {
+        directory = other.directory
+        store = other.store
+        ownsDirectory = false
+        campaign = try store.createCampaign(NewCampaign(
+            profile: "groovegrow", name: name, appId: Self.appId, appVersion: appVersion, build: build, sdkVersion: "0.0.1",
+            project: Self.project, baseURL: "https://sandbox.groovegrow.example"))
+    }
+
+    deinit { if ownsDirectory { try? FileManager.default.removeItem(at: directory) } }
 
     var profile: Profile { store.profiles["groovegrow"]! }
 

@@ -476,6 +476,9 @@ footer { margin-top: 2rem; border-top: 1px solid var(--line); }
     "notCertifiable": "Everything passed, but some evidence cannot certify.",
     "certified": "Every check passed on evidence that certifies."
   },
+  "customTemplates": {
+    "notice": "Rendered with custom templates (template SHA-256 {sha}), not growcert's built-in ones: the layout and wording of this report are not growcert's. Only the verdict words are fixed by growcert; check this file against the evidence database before relying on it."
+  },
   "header": {
     "heading": "Campaign",
     "campaign": "Campaign",
@@ -675,6 +678,9 @@ footer { margin-top: 2rem; border-top: 1px solid var(--line); }
     "incomplete": "缺少必需的证据。",
     "notCertifiable": "全部通过，但部分证据不能用于认证。",
     "certified": "所有检查均在可认证的证据上通过。"
+  },
+  "customTemplates": {
+    "notice": "本报告使用自定义模板生成（模板 SHA-256 {sha}），而非 growcert 内置模板：报告的版式与措辞并非 growcert 所定，只有结论用语由 growcert 固定；依赖本报告之前，请对照证据数据库核对本文件。"
   },
   "header": {
     "heading": "认证活动",

@@ -261,11 +261,12 @@ public struct VerdictEngine: Sendable {
             }
             let subject = r.details["receiptId"]?.scalarText ?? r.id
             var why: [Reason] = []
+            // Whether the receipt is bound to the transaction is judged on receipts whose provenance certifies:
+            // the others never count anyway.
             if !certifies(r.provenance, as: profile.rules.serverReceiptProvenance) {
                 why.append(Reason(.receiptNotCertifying, ["receipt": subject, "orderId": order, "evidence": r.id, "provenance": r.provenance.rawValue,
                                                           "required": profile.rules.serverReceiptProvenance.rawValue]))
-            }
-            if let mismatch = ReceiptBinding.mismatch(receipt: r, transaction: t) {
+            } else if let mismatch = ReceiptBinding.mismatch(receipt: r, transaction: t) {
                 why.append(Reason(.receiptNotForTransaction, mismatch.merging(["receipt": subject, "orderId": order, "evidence": r.id]) { a, _ in a }))
             }
             out.append(RequirementReport(kind: .serverReceipt, status: why.isEmpty ? .met : .notCertifying, subject: subject, evidenceId: r.id,

@@ -119,6 +119,21 @@ import Testing
         #expect(try first.scenario(Self.pr).verdict == .certified)
     }
 
+    @Test func theCampaignThatRecordedTheTransactionFirstKeepsItWhicheverWasCreatedFirst() throws {
+        let older = try Self.fixture()
+        let newer = try ReportFixture(sharing: older, name: "Groove 2.5.0 (250)", appVersion: "2.5.0", build: "250")
+        try newer.device("iphone")
+        try newer.account("apple-sandbox")
+        _ = try Self.purchaseRun(newer) { f, run in try f.receipt(run) }
+        _ = try Self.purchaseRun(older) { f, run in try f.receipt(run) }
+        #expect(try newer.scenario(Self.pr).verdict == .certified)
+        let s = try older.scenario(Self.pr)
+        #expect(s.reasons.map(\.code) == [.transactionReused])
+        #expect(s.reasons.first?.parameters["campaign"] == newer.campaign.id)
+        // The same answer on every render.
+        #expect(try older.model() == (try older.model()))
+    }
+
     @Test func retractingTheFirstCampaignsTransactionDoesNotHandItToAnother() throws {
         let first = try Self.fixture()
         let second = try ReportFixture(sharing: first, name: "Groove 3.0.0 (300)", appVersion: "3.0.0", build: "300")

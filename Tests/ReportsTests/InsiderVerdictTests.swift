@@ -72,6 +72,20 @@ import Testing
 
     // MARK: Finding 3: fresh, single-use store proof
 
+    @Test("An old purchase made to look fresh by setting the QA machine's clock back is caught on the Sandbox's clock",
+          arguments: [(JSONValue.string("2026-12-03T10:00:00Z"), "2026-12-03T10:00:00Z"), (.null, "?")])
+    func aPurchaseVerifiedByTheSandboxLongAfterItWasMadeDoesNotCertify(_ verifiedAt: JSONValue, _ shown: String) throws {
+        let f = try Self.fixture()
+        // The run "started" right after the purchase (the clock was set back), but the hosted Sandbox verified the
+        // transaction 15 days after it was bought (or gave no time at all).
+        _ = try Self.purchaseRun(f) { f, run in try f.receipt(run, verifiedAt: verifiedAt) }
+        let s = try f.scenario(Self.pr)
+        #expect(s.verdict == .notCertifiable)
+        #expect(s.reasons.map(\.code) == [.receiptVerifiedLate])
+        let purchased = Timestamp.string(millisecondsSince1970: ReportFixture.purchaseMillis)
+        #expect(try Self.english(s.reasons[0]) == "the Sandbox verified store transaction 2000000123456789 at \(shown), more than 14 days after its purchase (\(purchased)): the purchase is not fresh on the Sandbox's clock")
+    }
+
     @Test("A purchase more than transactionMaxAgeDays before the run started does not certify; exactly that many days does",
           arguments: [(Int64(15), Verdict.notCertifiable), (14, .certified)])
     func purchaseAgeIsBoundedByTheProfile(_ days: Int64, _ verdict: Verdict) throws {
@@ -81,7 +95,8 @@ import Testing
         let s = try f.scenario(Self.pr)
         #expect(s.verdict == verdict, "\(s.reasons.map(\.code))")
         if verdict == .notCertifiable {
-            #expect(s.reasons.map(\.code) == [.transactionTooOld])
+            // Old on the run's clock and on the Sandbox's: both say so.
+            #expect(s.reasons.map(\.code) == [.transactionTooOld, .receiptVerifiedLate])
             let started = try #require(Timestamp.milliseconds(run.startedAt))
             let purchased = Timestamp.string(millisecondsSince1970: started - days * 86_400_000)
             #expect(try Self.english(s.reasons[0]) == "store transaction 2000000123456789 was purchased \(purchased), more than 14 days before run \(run.id) started (\(run.startedAt))")

@@ -139,12 +139,13 @@ final class ReportFixture {
     /// by default an order for the fixture's product whose verified Sandbox receipt names `transactionId`.
     @discardableResult
     func receipt(_ run: Run, orderId: String = "GG-ORDER-1", provenance: Provenance = .liveHosted, transactionId: String = "2000000123456789",
-                 storeEnvironment: String = "Sandbox", productId: String = productId) throws -> EvidenceItem {
+                 storeEnvironment: String = "Sandbox", productId: String = productId,
+                 verifiedAt: JSONValue = "2026-11-18T11:00:00Z") throws -> EvidenceItem {
         let receiptId = "rcpt_\(orderId.lowercased())"
         let order: JSONValue = [
             "orderId": .string(orderId), "customerId": "c_1001", "productId": .string(productId), "store": "apple", "status": "delivered",
             "receipts": [["receiptId": .string(receiptId), "transactionId": .string(transactionId), "status": "verified",
-                          "verifiedAt": "2026-11-18T11:00:00Z", "storeEnvironment": .string(storeEnvironment)]],
+                          "verifiedAt": verifiedAt, "storeEnvironment": .string(storeEnvironment)]],
             "ledgerEventIds": ["9007199254740993"],
         ]
         let details: JSONValue = ["orderId": .string(orderId), "receiptId": .string(receiptId), "status": "delivered", "raw": order, "source": "check"]

@@ -43,6 +43,7 @@ public struct Reason: Sendable, Equatable {
         case transactionTooOld = "transaction-too-old"
         case transactionUndated = "transaction-undated"
         case transactionReused = "transaction-reused"
+        case receiptVerifiedLate = "receipt-verified-late"
         // CERTIFIED
         case certified = "certified"
         // Warnings
@@ -60,7 +61,8 @@ public struct Reason: Sendable, Equatable {
                  .noStoreTransaction, .noServerReceipt, .noOrderToMatch:
                 return .incomplete
             case .checkNotCertifying, .transactionNotCertifying, .receiptNotCertifying, .simulatorDevice, .bundleMismatch,
-                 .bundleMissing, .receiptNotForTransaction, .transactionTooOld, .transactionUndated, .transactionReused:
+                 .bundleMissing, .receiptNotForTransaction, .transactionTooOld, .transactionUndated, .transactionReused,
+                 .receiptVerifiedLate:
                 return .notCertifiable
             case .certified, .productionTransaction, .transactionWarning, .acceptedRisk, .openRunIgnored, .retractedFailure:
                 return nil

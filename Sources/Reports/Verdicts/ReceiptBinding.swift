@@ -31,6 +31,14 @@ enum ReceiptBinding {
                 "named": named.isEmpty ? "-" : named.joined(separator: ", ")]
     }
 
+    /// The server's `verifiedAt` of the verified receipt entry that names `transactionId`, as the Sandbox wrote it;
+    /// nil when there is no such entry or time. This is the Sandbox's clock, not the QA machine's.
+    static func verifiedAt(receipt: EvidenceItem, transactionId: String) -> String? {
+        let entries = order(of: receipt)?["receipts"]?.arrayValue ?? []
+        let entry = entries.first { $0["transactionId"]?.scalarText == transactionId && $0["status"]?.stringValue == verified }
+        return entry?["verifiedAt"]?.scalarText
+    }
+
     /// The order JSON a receipt was recorded with: `raw` as an object, or as text holding one.
     private static func order(of receipt: EvidenceItem) -> JSONValue? {
         guard let raw = receipt.details["raw"] else { return nil }

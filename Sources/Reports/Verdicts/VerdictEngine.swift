@@ -268,6 +268,8 @@ public struct VerdictEngine: Sendable {
                                                           "required": profile.rules.serverReceiptProvenance.rawValue]))
             } else if let mismatch = ReceiptBinding.mismatch(receipt: r, transaction: t) {
                 why.append(Reason(.receiptNotForTransaction, mismatch.merging(["receipt": subject, "orderId": order, "evidence": r.id]) { a, _ in a }))
+            } else if let late = verifiedLate(receipt: r, transaction: t) {
+                why.append(Reason(.receiptVerifiedLate, late.merging(["receipt": subject, "evidence": r.id]) { a, _ in a }))
             }
             out.append(RequirementReport(kind: .serverReceipt, status: why.isEmpty ? .met : .notCertifying, subject: subject, evidenceId: r.id,
                                          provenance: r.provenance, reasons: why))
@@ -318,6 +320,19 @@ public struct VerdictEngine: Sendable {
                                                     "evidence": owner.evidenceId]))
         }
         return why
+    }
+
+    /// Freshness on the Sandbox's clock: the hosted Sandbox must have verified the transaction at most
+    /// `transactionMaxAgeDays` after its purchase (both times come from outside the QA machine, so setting its
+    /// clock back does not make an old purchase fresh). nil when fresh; else the reason's parameters.
+    private func verifiedLate(receipt r: EvidenceItem, transaction t: EvidenceItem) -> [String: String]? {
+        let tid = Self.transactionId(t)
+        let maxDays = profile.rules.transactionMaxAgeDays
+        guard let purchased = Self.purchaseMilliseconds(t) else { return nil }  // transaction-undated says so already
+        let text = ReceiptBinding.verifiedAt(receipt: r, transactionId: tid)
+        if let verified = text.flatMap(Timestamp.milliseconds), verified - purchased <= Int64(maxDays) * 86_400_000 { return nil }
+        return ["transaction": tid, "purchaseDate": Timestamp.string(millisecondsSince1970: purchased), "verifiedAt": text ?? "?",
+                "maxAgeDays": String(maxDays)]
     }
 
     /// A transaction's purchase time in milliseconds since 1970: `purchaseDateMillis` as the store wrote it

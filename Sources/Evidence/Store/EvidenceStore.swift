@@ -22,6 +22,8 @@ public final class EvidenceStore {
     public let schemaVersion: Int
     /// Whether this store only reads (`openForReading`): every write is refused by SQLite.
     public let isReadOnly: Bool
+    /// Whether the file was opened `immutable=1` (read-only, in a folder that cannot be written).
+    var isImmutable = false
     /// The masking key given by the caller; otherwise it is read from the key file when first needed.
     private var maskKey: MaskKey?
     var inBatch = false
@@ -120,7 +122,9 @@ public final class EvidenceStore {
             // SQLite does without `immutable` as long as the `-shm` is there too.
             let db = try Connection(readOnlyPath: path, immutable: !folderWritable && walSize == 0)
             let version = try checkedVersion(db, path: path)
-            return try EvidenceStore(path: path, db: db, clock: clock, actor: actor, schemaVersion: version, readOnly: true, maskKey: nil)
+            let store = try EvidenceStore(path: path, db: db, clock: clock, actor: actor, schemaVersion: version, readOnly: true, maskKey: nil)
+            store.isImmutable = !folderWritable && walSize == 0
+            return store
         }
     }
 

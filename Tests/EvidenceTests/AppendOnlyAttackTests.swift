@@ -179,6 +179,19 @@ extension AppendOnlyAttackTests {
         }
     }
 
+    @Test("A schema-1 database (no reports tables yet) is verified read-only as it is")
+    func versionOneIsVerifiedAsItIs() throws {
+        try withTempDir { dir in
+            let path = dir.appendingPathComponent("v1.sqlite").path
+            try EvidenceStore.createForTesting(at: path, schemaVersion: 1)
+            let before = fileDigest(path)
+            let result = try EvidenceStore.openForReading(at: path, actor: "auditor").verify()
+            #expect(result.ok, "\(result.problems)")
+            #expect(result.rowsChecked["reports"] == nil)
+            #expect(fileDigest(path) == before)
+        }
+    }
+
     @Test("Opening a schema-2 database to record migrates it: the state moves into rows, the key into the key file, and it verifies")
     func versionTwoIsMigratedForWriting() throws {
         try withTempDir { dir in

@@ -218,6 +218,20 @@ extension AppendOnlyAttackTests {
         }
     }
 
+    @Test("A schema-2 database edited behind the tool's back is not migrated (which would hide the edit), and is left byte for byte as it was")
+    func editedVersionTwoIsNotMigrated() throws {
+        try withTempDir { dir in
+            let path = try Self.versionTwoDatabase(in: dir)
+            try rawExecute(path, "UPDATE runs SET outcome = 'pass'")
+            let before = fileDigest(path)
+            let error = #expect(throws: EvidenceError.self) { _ = try EvidenceStore.open(at: path, actor: "qa", clock: fixedClock) }
+            #expect(error?.description == "The database '\(path)' does not verify at its schema version 2 (entry 4: runs row 'r1' column outcome differs from the journal (edited behind the tool's back)), so it was not migrated to version \(Schema.currentVersion): that would replace edited run outcomes and retractions with the journal's and hide the edit. Nothing was changed; keep the file for the record and restore a verified copy to go on recording.")
+            #expect(try rawScalar(path, "PRAGMA user_version") == "2")
+            #expect(try rawScalar(path, "SELECT outcome FROM runs") == "pass")
+            #expect(fileDigest(path) == before)
+        }
+    }
+
     @Test("A copy of the .sqlite alone holds no masking key; verify needs none; recording an account without it is refused")
     func maskKeyStaysOutOfTheFile() throws {
         try withTempDir { dir in

@@ -99,7 +99,10 @@ public final class EvidenceStore {
         guard FileManager.default.fileExists(atPath: path) else { throw EvidenceError.databaseMissing(path: path) }
         return try guarded(path) {
             let db = try Connection(path: path, create: false)
-            _ = try checkedVersion(db, path: path)
+            let version = try checkedVersion(db, path: path)
+            if version >= 1, version < Schema.stateRowsVersion, target >= Schema.stateRowsVersion {
+                try verifyBeforeMovingState(path: path, version: version)
+            }
             try db.configure()
             try migrate(db, path: path, upTo: target)
             let store = try EvidenceStore(path: path, db: db, clock: clock, actor: actor, schemaVersion: try db.userVersion, readOnly: false, maskKey: maskKey)
@@ -107,6 +110,16 @@ public final class EvidenceStore {
             if store.schemaVersion == Schema.currentVersion { try store.moveMaskKeyOutOfTheFile() }
             return store
         }
+    }
+
+    /// The migration to `Schema.stateRowsVersion` moves each run's finish and each retraction out of
+    /// the rows they updated into rows of their own, filled from the journal. On a file whose rows
+    /// were edited behind the tool's back that would quietly put the journal's values back and hide
+    /// the edit, so the file is verified as it is first, and left unchanged when it does not hold.
+    private static func verifyBeforeMovingState(path: String, version: Int) throws {
+        let result = try openForReading(at: path, actor: "growcert").verify()
+        guard let first = result.problems.first else { return }
+        throw EvidenceError.conflict("The database '\(path)' does not verify at its schema version \(version) (\(first)), so it was not migrated to version \(Schema.currentVersion): that would replace edited run outcomes and retractions with the journal's and hide the edit. Nothing was changed; keep the file for the record and restore a verified copy to go on recording.")
     }
 
     /// Opens an existing evidence database to read it only: read-only (`mode=ro`, and `immutable=1`

@@ -1,6 +1,6 @@
-import Evidence
 import Foundation
 import Testing
+@testable import Evidence
 
 /// The auditor's path never writes (issue 10, finding 6), tampered databases are not judged
 /// (issue 9, finding 5), finished runs stay closed (issue 9, finding 7), and the masking key
@@ -56,6 +56,30 @@ struct AuditorPathTests {
         }
         #expect(Self.sha256(copy) == before)
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["growcert.sqlite"])
+    }
+
+    @Test("growcert verify and reads on a schema-2 database leave it as it is (same SHA-256), read at its own version")
+    func versionTwoDatabaseIsReadAsItIs() throws {
+        let g = try Growcert()
+        try EvidenceStore.createForTesting(at: g.db, schemaVersion: 2)
+        try {
+            let store = try EvidenceStore.open(at: g.db, actor: "qa", clock: { Date(timeIntervalSince1970: 1_796_025_600) }, migrateUpTo: 2)
+            let c = try store.createCampaign(NewCampaign(profile: "groovegrow", name: nil, appId: "com.example.app", appVersion: "2.4.0", build: "311",
+                                                         sdkVersion: "0.0.1", project: "3f2b8c1e-5d4a-4e7b-9c1d-2a6f8e0b7c55", baseURL: "https://sandbox.groovegrow.example"))
+            _ = try store.addDevice(NewDevice(campaignId: c.id, label: "iphone15", kind: "physical", platform: "ios", model: "iPhone 15", osVersion: "18.1"))
+            let r = try store.startRun(NewRun(campaignId: c.id, scenario: "first-connect", deviceLabel: "iphone15", accountLabel: nil, tester: "Ann"))
+            _ = try store.addEvidence(NewEvidence(runId: r.id, type: .note, provenance: .manual, details: ["text": "old"]))
+            _ = try store.finishRun(id: r.id, outcome: "fail", note: "declined")
+        }()
+        let before = Self.sha256(g.db)
+        let verify = try g.run(["verify"])
+        #expect(verify.code == 0, "\(verify)")
+        #expect(verify.stdout.hasPrefix("OK: 5 journal entries, chain intact, tables match the journal.\n"), "\(verify)")
+        let show = try g.run(["run", "show", "r1"])
+        #expect(show.stdout.contains("  note       declined\n"), "\(show)")
+        #expect(try g.run(["journal", "list"]).code == 0)
+        #expect(Self.sha256(g.db) == before)
+        #expect(try g.sqlite("PRAGMA user_version;").stdout == "2\n")
     }
 
     @Test("A damaged header is reported as damaged (exit 65), never as a write failure, by verify and by a recording command")

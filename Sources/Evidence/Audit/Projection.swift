@@ -43,12 +43,23 @@ enum JournalKind: String, Sendable, CaseIterable {
     case evidenceRetract = "evidence.retract"
     case reportRender = "report.render"
     case signoffAdd = "signoff.add"
+    /// Records the id (a SHA-256) of the masking key an older database kept in `meta` when it moved out of the file.
+    case storeMaskKey = "store.mask-key"
 
     enum Effect { case none, insert(TableSpec), update(TableSpec, columns: [String]) }
 
-    var effect: Effect {
+    /// What the entry does to the query tables of a database at the current schema version (the one growcert writes).
+    var effect: Effect { effect(schemaVersion: Schema.currentVersion) }
+
+    /// What the entry does to the query tables of a database at `schemaVersion`: before
+    /// `Schema.stateRowsVersion` a finish and a retraction updated their row; from it on they
+    /// insert a row of their own, and nothing is ever updated.
+    func effect(schemaVersion: Int) -> Effect {
+        let stateRows = schemaVersion >= Schema.stateRowsVersion
         switch self {
-        case .storeInit: return .none
+        case .runFinish where stateRows: return .insert(Tables.runFinishes)
+        case .evidenceRetract where stateRows: return .insert(Tables.retractions)
+        case .storeInit, .storeMaskKey: return .none
         case .campaignCreate: return .insert(Tables.campaigns)
         case .deviceAdd: return .insert(Tables.devices)
         case .accountAdd: return .insert(Tables.accounts)
@@ -84,7 +95,26 @@ enum Tables {
     static let signoffs = TableSpec(table: "signoffs", idPrefix: "s", columns: [
         "id", "report_id", "campaign_id", "role", "name", "decision", "statement", "signature", "public_key", "key_id", "created_at"])
 
+    /// A run's finish (its id is the run's), from `Schema.stateRowsVersion` on.
+    static let runFinishes = TableSpec(table: "run_finishes", idPrefix: "", columns: ["id", "finished_at", "outcome", "note"])
+    /// An evidence item's retraction (its id is the item's), from `Schema.stateRowsVersion` on.
+    static let retractions = TableSpec(table: "retractions", idPrefix: "", columns: ["id", "retracted_seq", "retracted_reason"])
+
     static let all = [campaigns, devices, accounts, runs, evidence, reports, signoffs]
+
+    /// The query tables of a database at `schemaVersion`, in the order verify reports them.
+    static func all(schemaVersion: Int) -> [TableSpec] {
+        schemaVersion >= Schema.stateRowsVersion ? all + [runFinishes, retractions] : all
+    }
+
+    /// The table whose row a state row belongs to: a finish must name a run, a retraction an item.
+    static func parent(of spec: TableSpec) -> TableSpec? {
+        switch spec.table {
+        case runFinishes.table: return runs
+        case retractions.table: return evidence
+        default: return nil
+        }
+    }
 
     static func insertSQL(_ spec: TableSpec) -> String {
         let cols = ["seq"] + spec.columns

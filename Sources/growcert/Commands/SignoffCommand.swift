@@ -17,11 +17,14 @@ enum SignoffCommand {
                 discussion: """
                 Signs a canonical JSON statement (campaign, report id, report SHA-256, journal head, role, name, decision,
                 comment, accepted risk, time). The statement, signature and public key are stored; the private key is not.
+                The whole database is verified first (as 'growcert verify'); if anything does not hold, nothing is signed (exit 2).
                 'growcert signoff export ID --out DIR' writes them for checking with OpenSSL alone.
                 """) { inv in
             let keyPath = try inv.required("--key")
             let pem = try inv.readText(keyPath, limit: 64 * 1024, what: "Key file")
-            let s = try inv.openStore().addSignoff(
+            let store = try inv.openStore()
+            try VerifyService(store: store).requireIntact(before: "signed")
+            let s = try store.addSignoff(
                 reportId: try inv.required("--report"), role: try inv.required("--role"), name: try inv.required("--name"),
                 decision: try inv.required("--decision"), comment: inv.optional("--comment"), acceptRisk: inv.optional("--accept-risk"),
                 privateKeyPEM: pem)
@@ -35,7 +38,7 @@ enum SignoffCommand {
                 Check it with OpenSSL alone:
                   openssl pkeyutl -verify -pubin -inkey public.pem -rawin -in statement.json -sigfile statement.sig
                 """) { inv in
-            let s = try inv.openStore().signoff(try inv.positional(0, "sign-off ID"))
+            let s = try inv.openStoreForReading().signoff(try inv.positional(0, "sign-off ID"))
             let dir = try inv.required("--out")
             guard let sig = Data(base64Encoded: s.signature) else { throw CLIError.data("Sign-off \(s.id) has a malformed signature; run 'growcert verify'.") }
             do {
@@ -53,7 +56,7 @@ enum SignoffCommand {
         },
         Command(path: ["signoff", "list"], summary: "list sign-offs",
                 options: [OptionSpec(name: "--campaign", value: "ID", help: "only this campaign's")]) { inv in
-            let store = try inv.openStore()
+            let store = try inv.openStoreForReading()
             let list = try store.signoffs(campaignId: try inv.optional("--campaign").map { try store.campaign($0).id })
             inv.printList(list.map(\.json), header: ["ID", "REPORT", "ROLE", "NAME", "DECISION", "KEY", "SIGNED"],
                           rows: list.map { [$0.id, $0.reportId, $0.role, $0.name, $0.decision + ($0.acceptRisk != nil ? " (risk accepted)" : ""), $0.keyId, $0.createdAt] })

@@ -10,7 +10,7 @@ enum VerifyCommand {
                 checks stored reports and sign-off signatures, and runs SQLite's integrity check.
                 Exit 0 when all holds, 2 when anything was edited, deleted, reordered or inserted.
                 """) { inv in
-            let store = try inv.openStore()
+            let store = try inv.openStoreForReading()
             let total = try store.journalCount()
             let result = try VerifyService(store: store).run { n in inv.progress("verify: \(n)/\(total) entries") }
             if inv.json {

@@ -36,6 +36,7 @@ struct CheckRunService {
     /// Runs the checks and records them; `progress` sees each result as it finishes.
     func run(_ request: CheckRunRequest, progress: @escaping @Sendable (CheckResult) -> Void) async throws -> [(CheckResult, [EvidenceItem])] {
         let run = try store.run(request.runId)
+        try store.requireOpen(run: run.id)
         let campaign = try store.campaign(run.campaignId)
         let profile = try store.profileNamed(campaign.profile)
         let scenario = try profile.scenario(run.scenario)

@@ -6,7 +6,7 @@ import Testing
 /// straight from row values) must record exactly what the plain path records.
 @Suite("The append path records the same entries however it is taken")
 struct AppendPathTests {
-    /// Campaign, device and run without keyed hashes, so two databases get the same chain.
+    /// Campaign, device and run without keyed hashes, so two databases (with the same masking key id in their first entry) get the same chain.
     static func record(_ store: EvidenceStore, batched: Bool) throws {
         func writes() throws {
             let c = try store.createCampaign(newCampaign())
@@ -17,7 +17,7 @@ struct AppendPathTests {
             _ = try store.addEvidence(note(r2.id, "other run"))
             _ = try store.finishRun(id: r1.id, outcome: "pass", note: "ok")
             _ = try store.retract(evidenceId: "e2", reason: "typo")
-            _ = try store.addEvidence(note(r1.id, "after the retraction"))
+            _ = try store.addEvidence(note(r2.id, "after the retraction"))
         }
         if batched { try store.batch(writes) } else { try writes() }
     }
@@ -25,8 +25,8 @@ struct AppendPathTests {
     @Test("A batch records the same journal and rows, byte for byte, as the same writes one by one")
     func batchMatchesSingleWrites() throws {
         try withTempDir { dir in
-            let plain = try makeStore(in: dir, name: "plain.sqlite")
-            let batched = try makeStore(in: dir, name: "batched.sqlite")
+            let plain = try makeStore(in: dir, name: "plain.sqlite", maskKey: testMaskKey)
+            let batched = try makeStore(in: dir, name: "batched.sqlite", maskKey: testMaskKey)
             try Self.record(plain, batched: false)
             try Self.record(batched, batched: true)
             #expect(try plain.journal(limit: 100) == batched.journal(limit: 100))

@@ -75,7 +75,7 @@ struct CanonicalCheckTests {
                                                     details: ["café": "crème\n\"brûlée\"\u{1}", "n": .number("-1.5e+3"), "list": [true, nil, ["k": "v"]]]))
             _ = try s.store.addEvidence(note("r1", "tab\tand \\ backslash"))
             #expect(try s.store.verify().ok)
-            try rawExecute(s.path, "UPDATE evidence SET details = replace(details, 'crème', 'creme') WHERE id = 'e1'")
+            try rawExecuteBehindTriggers(s.path, tables: ["evidence"], "UPDATE evidence SET details = replace(details, 'crème', 'creme') WHERE id = 'e1'")
             #expect(try s.store.verify().problems.map(\.description) == [
                 "entry 6: evidence row 'e1' column details differs from the journal (edited behind the tool's back)",
             ])

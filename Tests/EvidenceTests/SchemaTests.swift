@@ -23,7 +23,9 @@ struct SchemaTests {
             _ = try store.addEvidence(note(r.id, "after the migration"))
             let result = try store.verify()
             #expect(result.ok, "\(result.problems)")
-            #expect(result.entries == 4)
+            // The masking key moved out of the file on open: one store.mask-key entry, then the four records.
+            #expect(result.entries == 5)
+            #expect(try store.journal().first?.kind == "store.mask-key")
         }
     }
 
@@ -108,12 +110,17 @@ struct SchemaTests {
         }
     }
 
-    @Test("A growcert-marked database without its hashing key is refused")
-    func databaseWithoutKeyIsRefused() throws {
+    @Test("A database whose masking key id in meta was edited does not verify, and its key file is refused for writing")
+    func editedMaskKeyIdIsFound() throws {
         try withTempDir { dir in
             let path = try populatedDatabase(in: dir)
-            try rawExecute(path, "DELETE FROM meta WHERE key = 'hmac_key'")
-            #expect(throws: EvidenceError.notAnEvidenceDatabase(path: path)) { _ = try EvidenceStore.open(at: path, actor: "qa") }
+            try rawExecute(path, "UPDATE meta SET value = '\(String(repeating: "0", count: 64))' WHERE key = 'mask_key_id'")
+            let store = try EvidenceStore.open(at: path, actor: "qa")
+            let key = try #require(MaskKey(hex: try String(contentsOfFile: store.maskKeyPath, encoding: .utf8)))
+            #expect(try store.verify().problems.map(\.message) == ["the masking key id in meta (0000000000000000…) is not the one the journal records (\(key.id.prefix(16))…): edited behind the tool's back"])
+            try expectRefused(store) {
+                _ = try store.addAccount(NewAccount(campaignId: "c1", label: "tester2", store: "apple", account: "other.tester@icloud.com", storefront: nil))
+            }
         }
     }
 

@@ -197,17 +197,21 @@ struct MaskingTests {
         }
     }
 
-    @Test("Each database gets its own random 32-byte hashing key")
+    @Test("Each database gets its own random 32-byte masking key, in a 0600 key file beside it, and the file holds only its id")
     func hashingKeyIsPerDatabase() throws {
         try withTempDir { dir in
             let a = try makeStore(in: dir, name: "a.sqlite")
             let b = try makeStore(in: dir, name: "b.sqlite")
-            let ka = try #require(try rawScalar(a.path, "SELECT value FROM meta WHERE key='hmac_key'"))
-            let kb = try #require(try rawScalar(b.path, "SELECT value FROM meta WHERE key='hmac_key'"))
-            #expect(ka.count == 64 && kb.count == 64)
+            #expect(a.maskKeyPath == dir.appendingPathComponent("a.key").path)
+            let ka = try #require(MaskKey(hex: try String(contentsOfFile: a.maskKeyPath, encoding: .utf8)))
+            let kb = try #require(MaskKey(hex: try String(contentsOfFile: b.maskKeyPath, encoding: .utf8)))
             #expect(ka != kb)
-            #expect(a.keyedHash("x") != b.keyedHash("x"))
-            #expect(a.keyedHash("x") == Digest.hmacSHA256Hex(key: EvidenceStore.bytes(fromHex: ka), message: Array("x".utf8)))
+            #expect(try FileManager.default.attributesOfItem(atPath: a.maskKeyPath)[.posixPermissions] as? Int == 0o600)
+            #expect(try a.keyedHash("x") != b.keyedHash("x"))
+            #expect(try a.keyedHash("x") == Digest.hmacSHA256Hex(key: ka.bytes, message: Array("x".utf8)))
+            #expect(try rawScalar(a.path, "SELECT COUNT(*) FROM meta WHERE key='hmac_key'") == "0")
+            #expect(try rawScalar(a.path, "SELECT value FROM meta WHERE key='mask_key_id'") == ka.id)
+            #expect(try a.journal().first?.payload == #"{"maskKeyId":"\#(ka.id)","schemaVersion":\#(EvidenceStore.schemaVersion)}"#)
         }
     }
 }

@@ -7,7 +7,7 @@ struct StoreWriteTests {
     @Test("A new database starts with one store.init entry chained to the genesis hash")
     func newDatabaseHasInitEntry() throws {
         try withTempDir { dir in
-            let store = try makeStore(in: dir)
+            let store = try makeStore(in: dir, maskKey: testMaskKey)
             let entries = try store.journal()
             #expect(entries.count == 1)
             let first = try #require(entries.first)
@@ -15,7 +15,7 @@ struct StoreWriteTests {
             #expect(first.kind == "store.init")
             #expect(first.actor == "qa")
             #expect(first.at == "2026-11-30T08:00:00.000Z")
-            #expect(first.payload == #"{"schemaVersion":\#(EvidenceStore.schemaVersion)}"#)
+            #expect(first.payload == #"{"maskKeyId":"\#(testMaskKey.id)","schemaVersion":\#(EvidenceStore.schemaVersion)}"#)
             #expect(first.prevHash == String(repeating: "0", count: 64))
             #expect(first.hash == Chain.hash(seq: 1, kind: "store.init", actor: "qa", at: first.at, payload: first.payload, prev: first.prevHash))
             #expect(try store.verify().ok)
@@ -95,7 +95,7 @@ struct StoreWriteTests {
             #expect(s.device.platform == .ios)
             #expect(s.device.model == "iPhone 15")
             #expect(s.device.osVersion == "18.1")
-            #expect(s.device.identifierHash == s.store.keyedHash("device:00008120-001A2B3C4D5E6F70"))
+            #expect(try s.device.identifierHash == s.store.keyedHash("device:00008120-001A2B3C4D5E6F70"))
             #expect(try s.store.device("d1") == s.device)
             #expect(try s.store.devices(campaignId: "c1") == [s.device])
             #expect(!fileContains(s.path, "00008120-001A2B3C4D5E6F70"))
@@ -110,7 +110,7 @@ struct StoreWriteTests {
         try withTempDir { dir in
             let s = try seeded(in: dir)
             #expect(s.account == StoreAccount(id: "a1", seq: 4, campaignId: "c1", label: "tester1", store: .apple, accountMasked: "s***r@icloud.com",
-                                              accountHash: s.store.keyedHash("account:apple:sandbox.tester@icloud.com"), storefront: "USA",
+                                              accountHash: try s.store.keyedHash("account:apple:sandbox.tester@icloud.com"), storefront: "USA",
                                               createdAt: "2026-11-30T08:00:00.000Z"))
             #expect(try s.store.accounts(campaignId: "c1") == [s.account])
             #expect(!fileContains(s.path, "sandbox.tester"))
@@ -196,11 +196,11 @@ struct StoreWriteTests {
         }
     }
 
-    @Test("The same writes at the same instant give the same chain in two databases")
+    @Test("The same writes at the same instant with the same masking key give the same chain in two databases")
     func chainIsReproducible() throws {
         try withTempDir { dir in
             func build(_ name: String) throws -> [JournalEntry] {
-                let store = try makeStore(in: dir, name: name)
+                let store = try makeStore(in: dir, name: name, maskKey: testMaskKey)
                 let c = try store.createCampaign(newCampaign())
                 _ = try store.addDevice(NewDevice(campaignId: c.id, label: "sim", kind: "simulator", platform: "ios", model: "iPhone 16", osVersion: "18.2"))
                 let r = try store.startRun(NewRun(campaignId: c.id, scenario: "first-connect", deviceLabel: "sim", accountLabel: nil, tester: "Ann"))

@@ -28,17 +28,14 @@ func copyOf(_ path: String, as name: String) throws -> String {
     return copy
 }
 
-let journalTriggers = """
-    CREATE TRIGGER journal_no_update BEFORE UPDATE ON journal
-        BEGIN SELECT RAISE(ABORT, 'the evidence journal is append-only: record a correction instead'); END;
-    CREATE TRIGGER journal_no_delete BEFORE DELETE ON journal
-        BEGIN SELECT RAISE(ABORT, 'the evidence journal is append-only: record a correction instead'); END;
-    """
+/// Every table with append-only triggers.
+let appendOnlyTables = ["journal", "campaigns", "devices", "accounts", "runs", "evidence", "blobs", "reports", "signoffs", "run_finishes", "retractions"]
+
 
 /// One way of changing a database behind growcert's back, and what verify must say about it.
 struct Tamper: Sendable, CustomTestStringConvertible {
     let name: String
-    /// SQL run on the copy (the journal triggers are dropped first and put back after, so only the edit itself can be caught).
+    /// SQL run on the copy (every append-only trigger is dropped first and put back after, as it was, so only the edit itself can be caught).
     let sql: @Sendable (_ path: String) throws -> String
     /// The journal entry verify must name first, if the problem concerns one.
     let seq: Int64?
@@ -92,27 +89,29 @@ struct Tamper: Sendable, CustomTestStringConvertible {
                seq: 6, message: "evidence row 'e1' column details differs from the journal (edited behind the tool's back)"),
         Tamper(name: "edited run outcome", sql: { _ in "UPDATE runs SET outcome = 'pass' WHERE id = 'r1'" },
                seq: 5, message: "runs row 'r1' column outcome differs from the journal (edited behind the tool's back)"),
-        Tamper(name: "un-retracted evidence", sql: { _ in "UPDATE evidence SET retracted_seq = NULL, retracted_reason = NULL WHERE id = 'e2'" },
-               seq: 7, message: "evidence row 'e2' column retracted_seq differs from the journal (edited behind the tool's back)"),
+        Tamper(name: "edited run finish", sql: { _ in "UPDATE run_finishes SET outcome = 'pass' WHERE id = 'r1'" },
+               seq: 10, message: "run_finishes row 'r1' column outcome differs from the journal (edited behind the tool's back)"),
+        Tamper(name: "deleted run finish", sql: { _ in "DELETE FROM run_finishes WHERE id = 'r1'" },
+               seq: nil, message: "run_finishes row 'r1' is in the journal but missing from the table (deleted behind the tool's back)"),
+        Tamper(name: "un-retracted evidence", sql: { _ in "DELETE FROM retractions WHERE id = 'e2'" },
+               seq: nil, message: "retractions row 'e2' is in the journal but missing from the table (deleted behind the tool's back)"),
+        Tamper(name: "edited evidence provenance", sql: { _ in "UPDATE evidence SET provenance = 'live-hosted' WHERE id = 'e1'" },
+               seq: 6, message: "evidence row 'e1' column provenance differs from the journal (edited behind the tool's back)"),
+        Tamper(name: "edited device kind", sql: { _ in "UPDATE devices SET kind = 'simulator' WHERE id = 'd1'" },
+               seq: 3, message: "devices row 'd1' column kind differs from the journal (edited behind the tool's back)"),
         Tamper(name: "edited campaign name", sql: { _ in "UPDATE campaigns SET name = 'Other app' WHERE id = 'c1'" },
                seq: 2, message: "campaigns row 'c1' column name differs from the journal (edited behind the tool's back)"),
         Tamper(name: "edited account hash", sql: { _ in "UPDATE accounts SET account_hash = 'x' WHERE id = 'a1'" },
                seq: 4, message: "accounts row 'a1' column account_hash differs from the journal (edited behind the tool's back)"),
-        Tamper(name: "deleted evidence row", sql: { _ in
-            "DROP TRIGGER evidence_no_delete; DELETE FROM evidence WHERE id = 'e1'; CREATE TRIGGER evidence_no_delete BEFORE DELETE ON evidence BEGIN SELECT RAISE(ABORT, 'evidence is append-only'); END;"
-        }, seq: nil, message: "evidence row 'e1' is in the journal but missing from the table (deleted behind the tool's back)"),
+        Tamper(name: "deleted evidence row", sql: { _ in "DELETE FROM evidence WHERE id = 'e1'" }, seq: nil, message: "evidence row 'e1' is in the journal but missing from the table (deleted behind the tool's back)"),
         Tamper(name: "extra evidence row", sql: { _ in
             "INSERT INTO evidence VALUES ('e9', 99, 'r1', 'note', 'live-hosted', '{\"text\":\"forged\"}', NULL, NULL, NULL, 'mallory', '2026-11-30T08:00:00.000Z', NULL, NULL)"
         }, seq: nil, message: "evidence row 'e9' has no journal entry (inserted behind the tool's back)"),
         Tamper(name: "extra run row", sql: { _ in
             "INSERT INTO runs VALUES ('r2', 99, 'c1', 'first-connect', 'd1', NULL, 'mallory', '2026-11-30T08:00:00.000Z', '2026-11-30T08:00:00.000Z', 'pass', NULL)"
         }, seq: nil, message: "runs row 'r2' has no journal entry (inserted behind the tool's back)"),
-        Tamper(name: "edited blob", sql: { _ in
-            "DROP TRIGGER blobs_no_update; UPDATE blobs SET bytes = X'00'; CREATE TRIGGER blobs_no_update BEFORE UPDATE ON blobs BEGIN SELECT RAISE(ABORT, 'evidence is append-only'); END;"
-        }, seq: nil, message: "stored bytes \(Digest.sha256Hex("PNG bytes").prefix(12))… do not match their SHA-256 (edited behind the tool's back)"),
-        Tamper(name: "deleted blob", sql: { _ in
-            "DROP TRIGGER blobs_no_delete; DELETE FROM blobs; CREATE TRIGGER blobs_no_delete BEFORE DELETE ON blobs BEGIN SELECT RAISE(ABORT, 'evidence is append-only'); END;"
-        }, seq: nil, message: "stored bytes \(Digest.sha256Hex("PNG bytes").prefix(12))… are missing"),
+        Tamper(name: "edited blob", sql: { _ in "UPDATE blobs SET bytes = X'00'" }, seq: nil, message: "stored bytes \(Digest.sha256Hex("PNG bytes").prefix(12))… do not match their SHA-256 (edited behind the tool's back)"),
+        Tamper(name: "deleted blob", sql: { _ in "DELETE FROM blobs" }, seq: nil, message: "stored bytes \(Digest.sha256Hex("PNG bytes").prefix(12))… are missing"),
         Tamper(name: "extra blob", sql: { _ in "INSERT INTO blobs VALUES ('\(Digest.sha256Hex("x"))', X'78')" },
                seq: nil, message: "stored bytes \(Digest.sha256Hex("x").prefix(12))… are referenced by no journal entry"),
     ]
@@ -131,7 +130,8 @@ struct VerifyTests {
             #expect(result.entries == 10)
             #expect(result.integrityCheck == "ok")
             #expect(result.headHash == (try store.journalHead()?.hash))
-            #expect(result.rowsChecked == ["campaigns": 1, "devices": 1, "accounts": 1, "runs": 1, "evidence": 3, "reports": 0, "signoffs": 0, "signers": 0, "anchors": 0, "blobs": 1])
+            #expect(result.rowsChecked == ["campaigns": 1, "devices": 1, "accounts": 1, "runs": 1, "evidence": 3, "reports": 0, "signoffs": 0, "blobs": 1,
+                                           "run_finishes": 1, "retractions": 1, "signers": 0, "anchors": 0])
             // verify only reads.
             #expect(try store.journalCount() == 10)
         }
@@ -153,7 +153,7 @@ struct VerifyTests {
             let original = try populatedDatabase(in: dir)
             let copy = try copyOf(original, as: "tampered.sqlite")
             let sql = try tamper.sql(copy)
-            try rawExecute(copy, "DROP TRIGGER journal_no_update; DROP TRIGGER journal_no_delete;\n" + sql + ";\n" + journalTriggers)
+            try rawExecuteBehindTriggers(copy, tables: appendOnlyTables, sql)
             let result = try EvidenceStore.open(at: copy, actor: "auditor").verify()
             #expect(!result.ok)
             let first = try #require(result.problems.first)
@@ -177,7 +177,7 @@ struct VerifyTests {
         }
     }
 
-    @Test("The triggers refuse UPDATE and DELETE on the journal, and DELETE on the query tables", arguments: [
+    @Test("The triggers refuse UPDATE and DELETE on the journal and on every query table", arguments: [
         "UPDATE journal SET payload = '{}' WHERE seq = 1",
         "UPDATE journal SET seq = 99 WHERE seq = 10",
         "DELETE FROM journal WHERE seq = 10",
@@ -189,6 +189,15 @@ struct VerifyTests {
         "DELETE FROM accounts",
         "DELETE FROM blobs",
         "UPDATE blobs SET bytes = X'00'",
+        "UPDATE evidence SET provenance = 'live-hosted' WHERE id = 'e1'",
+        "UPDATE devices SET kind = 'simulator'",
+        "UPDATE campaigns SET name = 'other'",
+        "UPDATE accounts SET account_masked = 'x'",
+        "UPDATE runs SET outcome = 'pass'",
+        "UPDATE run_finishes SET outcome = 'pass'",
+        "DELETE FROM run_finishes",
+        "UPDATE retractions SET retracted_reason = 'none'",
+        "DELETE FROM retractions",
     ])
     func triggersRefuseEdits(sql: String) throws {
         try withTempDir { dir in

@@ -77,7 +77,7 @@ struct HelpAndVerifyTests {
     }
 
     @Test("verify exits 2 when a query table is edited, a row deleted or a journal row removed", arguments: [
-        "UPDATE runs SET outcome = 'pass' WHERE id = 'r1';",
+        "DROP TRIGGER run_finishes_no_update; UPDATE run_finishes SET outcome = 'pass' WHERE id = 'r1';",
         "DROP TRIGGER evidence_no_delete; DELETE FROM evidence WHERE id = 'e1';",
         "INSERT INTO evidence VALUES ('e9', 99, 'r1', 'note', 'live-hosted', '{}', NULL, NULL, NULL, 'm', 'x', NULL, NULL);",
         "DROP TRIGGER journal_no_delete; DELETE FROM journal WHERE seq = 3;",

@@ -8,7 +8,7 @@ struct WalkthroughTests {
         let g = try Growcert()
         var o = try g.run(["init"])
         #expect(o.code == 0, "\(o)")
-        #expect(o.stdout == "Created evidence database \(g.db)\n")
+        #expect(o.stdout == "Created evidence database \(g.db) and its masking key \(g.path("evidence.key")) (keep it with the database; never share it)\n")
         o = try g.run(["init"])
         #expect(o.code == 0)
         #expect(o.stdout == "Evidence database \(g.db) already exists; nothing changed.\n")

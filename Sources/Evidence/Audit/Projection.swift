@@ -45,12 +45,23 @@ enum JournalKind: String, Sendable, CaseIterable {
     case signoffAdd = "signoff.add"
     case signerAdd = "signer.add"
     case anchorAdd = "anchor.add"
+    /// Records the id (a SHA-256) of the masking key an older database kept in `meta` when it moved out of the file.
+    case storeMaskKey = "store.mask-key"
 
     enum Effect { case none, insert(TableSpec), update(TableSpec, columns: [String]) }
 
-    var effect: Effect {
+    /// What the entry does to the query tables of a database at the current schema version (the one growcert writes).
+    var effect: Effect { effect(schemaVersion: Schema.currentVersion) }
+
+    /// What the entry does to the query tables of a database at `schemaVersion`: before
+    /// `Schema.stateRowsVersion` a finish and a retraction updated their row; from it on they
+    /// insert a row of their own, and nothing is ever updated.
+    func effect(schemaVersion: Int) -> Effect {
+        let stateRows = schemaVersion >= Schema.stateRowsVersion
         switch self {
-        case .storeInit: return .none
+        case .runFinish where stateRows: return .insert(Tables.runFinishes)
+        case .evidenceRetract where stateRows: return .insert(Tables.retractions)
+        case .storeInit, .storeMaskKey: return .none
         case .campaignCreate: return .insert(Tables.campaigns)
         case .deviceAdd: return .insert(Tables.devices)
         case .accountAdd: return .insert(Tables.accounts)
@@ -75,7 +86,7 @@ enum JournalKind: String, Sendable, CaseIterable {
     var isCampaignEvidence: Bool {
         switch self {
         case .campaignCreate, .deviceAdd, .accountAdd, .runStart, .runFinish, .evidenceAdd, .evidenceRetract: return true
-        case .storeInit, .reportRender, .signoffAdd, .signerAdd, .anchorAdd: return false
+        case .storeInit, .storeMaskKey, .reportRender, .signoffAdd, .signerAdd, .anchorAdd: return false
         }
     }
 }
@@ -98,12 +109,32 @@ enum Tables {
     static let signoffs = TableSpec(table: "signoffs", idPrefix: "s", columns: [
         "id", "report_id", "campaign_id", "role", "name", "decision", "statement", "signature", "public_key", "key_id", "created_at"])
 
+    /// A run's finish (its id is the run's), from `Schema.stateRowsVersion` on.
+    static let runFinishes = TableSpec(table: "run_finishes", idPrefix: "", columns: ["id", "finished_at", "outcome", "note"])
+    /// An evidence item's retraction (its id is the item's), from `Schema.stateRowsVersion` on.
+    static let retractions = TableSpec(table: "retractions", idPrefix: "", columns: ["id", "retracted_seq", "retracted_reason"])
+    /// Trusted signers and timestamp anchors, from `Schema.signersVersion` on.
     static let signers = TableSpec(table: "signers", idPrefix: "k", columns: [
         "id", "name", "role", "public_key", "key_id", "created_by", "created_at"])
     static let anchors = TableSpec(table: "anchors", idPrefix: "t", columns: [
         "id", "head_seq", "head_hash", "tsa_url", "token", "gen_time", "serial", "created_by", "created_at"])
 
-    static let all = [campaigns, devices, accounts, runs, evidence, reports, signoffs, signers, anchors]
+    static let all = [campaigns, devices, accounts, runs, evidence, reports, signoffs]
+
+    /// The query tables of a database at `schemaVersion`, in the order verify reports them.
+    static func all(schemaVersion: Int) -> [TableSpec] {
+        (schemaVersion >= Schema.stateRowsVersion ? all + [runFinishes, retractions] : all)
+            + (schemaVersion >= Schema.signersVersion ? [signers, anchors] : [])
+    }
+
+    /// The table whose row a state row belongs to: a finish must name a run, a retraction an item.
+    static func parent(of spec: TableSpec) -> TableSpec? {
+        switch spec.table {
+        case runFinishes.table: return runs
+        case retractions.table: return evidence
+        default: return nil
+        }
+    }
 
     static func insertSQL(_ spec: TableSpec) -> String {
         let cols = ["seq"] + spec.columns

@@ -38,19 +38,21 @@ extension EvidenceStore {
         // make the journal and the tables look inconsistent.
         try snapshot {
             var problems: [VerificationProblem] = []
-            let integrity = try db.query("PRAGMA integrity_check").map { $0.string(0) }.joined(separator: "; ")
-            if integrity != "ok" { problems.append(VerificationProblem(seq: nil, message: "SQLite integrity_check: \(integrity)")) }
+            // integrity_check reads every page of the file: run it beside the replay, on its own connection.
+            let integrityCheck = ParallelIntegrityCheck(path: path, readOnly: isReadOnly, immutable: isImmutable)
+            var integrity = "not run"
+            defer { _ = try? integrityCheck.wait() }
 
-            let triggers = Set(try db.query("SELECT name FROM sqlite_master WHERE type='trigger'").map { $0.string(0) })
-            for t in Schema.triggerNames where !triggers.contains(t) {
-                problems.append(VerificationProblem(seq: nil, message: "the append-only trigger '\(t)' was removed from the database"))
-            }
+            let expectedSchema = try Schema.expectedObjects(version: schemaVersion)
+            problems += try schemaProblems(expected: expectedSchema)
+            // The tables a database of this version has: an older file is replayed into the tables it has.
+            let tablesOfVersion = Set(expectedSchema.filter { $0.type == "table" }.map(\.name))
 
             // 0. The updates each row receives, read ahead so that each row can be compared with the
             //    table as soon as its insert entry passes. They are checked in order in step 1.
             var updates: [String: [String: [String: [UInt8]?]]] = [:]
             for kind in JournalKind.allCases {
-                guard case .update(let spec, let columns) = kind.effect else { continue }
+                guard case .update(let spec, let columns) = kind.effect(schemaVersion: schemaVersion) else { continue }
                 try db.forEach("SELECT payload FROM journal WHERE kind=? ORDER BY seq", [.text(kind.rawValue)]) { r in
                     guard let payload = try? JSONValue.parse(r.string(0)), let id = payload["id"]?.stringValue else { return }
                     for c in columns { updates[spec.table, default: [:]][id, default: [:]][c] = (payload[c] ?? .null).columnText.map { Array($0.utf8) } }
@@ -62,7 +64,8 @@ extension EvidenceStore {
             //    which only accepts: anything it does not accept, it hands to the original checks, which
             //    decide it and word the problem.
             var tables: [String: TableReplay] = [:]
-            for spec in Tables.all { tables[spec.table] = try TableReplay(spec: spec, connection: db) }
+            let specs = Tables.all(schemaVersion: schemaVersion).filter { tablesOfVersion.contains($0.table) }
+            for spec in specs { tables[spec.table] = try TableReplay(spec: spec, connection: db) }
             defer { for t in tables.values { t.close() } }
             var inserted: [String: Set<String>] = [:]
             var blobRefs: Set<String> = []
@@ -72,6 +75,8 @@ extension EvidenceStore {
             var chainBroken = false
             var head: [UInt8] = []
             var hasHead = false
+            /// The masking key id the journal records last (at init, or when the key moved out of the file).
+            var maskKeyId: String?
             let hasher = EnvelopeHasher()
             var canonical = CanonicalCheck()
             var envelope: [UInt8] = []
@@ -140,11 +145,17 @@ extension EvidenceStore {
 
             /// Replays one entry whose chain link, hash, kind and canonical form are good.
             func replay(_ kind: JournalKind, seq: Int64, payload: Payload) throws {
-                switch kind.effect {
-                case .none: break
+                switch kind.effect(schemaVersion: schemaVersion) {
+                case .none:
+                    if kind == .storeInit, let id = stringValue("maskKeyId", of: payload) { maskKeyId = id }
+                    if kind == .storeMaskKey, let id = stringValue("keyId", of: payload) { maskKeyId = id }
                 case .insert(let spec):
                     guard let id = stringValue("id", of: payload) else { fail(seq, "payload has no id"); return }
                     if !inserted[spec.table, default: []].insert(id).inserted { fail(seq, "\(spec.table) row '\(id)' inserted twice"); return }
+                    if let parent = Tables.parent(of: spec), inserted[parent.table]?.contains(id) != true {
+                        fail(seq, "\(spec.table) row '\(id)' belongs to a \(parent.table) row that does not exist")
+                        return
+                    }
                     fill(spec, seq: seq, from: payload)
                     if let later = updates[spec.table]?[id] {
                         for (ci, c) in spec.columns.enumerated() {
@@ -224,7 +235,7 @@ extension EvidenceStore {
             // 2. The query tables as they are, against the replay.
             var rowsChecked: [String: Int] = [:]
             if !chainBroken {
-                for spec in Tables.all {
+                for spec in specs {
                     guard let replay = tables[spec.table] else { continue }
                     try replay.finish()
                     problems += replay.problems
@@ -248,9 +259,43 @@ extension EvidenceStore {
                 }
                 rowsChecked["blobs"] = blobs
             }
-            if !chainBroken { problems += try verifyReportsAndSignoffs() }
+            if !chainBroken, tablesOfVersion.contains(Tables.reports.table), tablesOfVersion.contains(Tables.signoffs.table) {
+                problems += try verifyReportsAndSignoffs()
+            }
+            if !chainBroken {
+                let stored = try db.scalarText("SELECT value FROM meta WHERE key='mask_key_id'")
+                if stored != maskKeyId, stored != nil || maskKeyId != nil {
+                    problems.append(VerificationProblem(seq: nil, message: "the masking key id in meta (\(stored.map { String($0.prefix(16)) + "…" } ?? "none")) is not the one the journal records (\(maskKeyId.map { String($0.prefix(16)) + "…" } ?? "none")): edited behind the tool's back"))
+                }
+            }
+            integrity = try integrityCheck.wait()
+            if integrity != "ok" { problems.insert(VerificationProblem(seq: nil, message: "SQLite integrity_check: \(integrity)"), at: 0) }
             return VerificationResult(entries: count, headHash: hasHead ? String(decoding: head, as: UTF8.self) : nil, integrityCheck: integrity, problems: problems, rowsChecked: rowsChecked)
         }
+    }
+
+    /// The whole schema (`sqlite_master`: tables, indexes, triggers and views, with their SQL)
+    /// against the one growcert's migrations give a database of this version: anything extra,
+    /// missing or changed, such as a trigger planted to drop rows or a trigger replaced by a no-op
+    /// of the same name, is a problem.
+    func schemaProblems(expected objects: [Schema.Object]) throws -> [VerificationProblem] {
+        let expected = Dictionary(objects.map { ("\($0.type) \($0.name)", $0) }, uniquingKeysWith: { a, _ in a })
+        let actual = Dictionary(try Schema.objects(of: db).map { ("\($0.type) \($0.name)", $0) }, uniquingKeysWith: { a, _ in a })
+        var problems: [VerificationProblem] = []
+        for key in Set(expected.keys).union(actual.keys).sorted() {
+            switch (expected[key], actual[key]) {
+            case (let want?, nil):
+                problems.append(VerificationProblem(seq: nil, message: want.type == "trigger"
+                    ? "the append-only trigger '\(want.name)' was removed from the database"
+                    : "the \(want.type) '\(want.name)' is missing from the database"))
+            case (nil, let found?):
+                problems.append(VerificationProblem(seq: nil, message: "the database has a \(found.type) '\(found.name)' on '\(found.table)' that growcert's schema version \(schemaVersion) does not have (added behind the tool's back)"))
+            case (let want?, let found?) where want != found:
+                problems.append(VerificationProblem(seq: nil, message: "the \(want.type) '\(want.name)' differs from growcert's schema version \(schemaVersion) (replaced behind the tool's back)"))
+            default: break
+            }
+        }
+        return problems
     }
 }
 

@@ -7,6 +7,12 @@ public enum EvidenceError: Error, CustomStringConvertible, Equatable {
     case databaseMissing(path: String)
     /// The file exists but is not a growcert evidence database.
     case notAnEvidenceDatabase(path: String)
+    /// The file starts as SQLite but cannot be read as it is (its header or pages are damaged).
+    case damaged(path: String, detail: String)
+    /// The masking key is neither given nor in its key file beside the database.
+    case maskKeyMissing(keyPath: String)
+    /// The masking key given (or in `keyPath`) is not the one the database records.
+    case maskKeyMismatch(keyPath: String?, found: String, expected: String)
     /// The database was written by a newer growcert.
     case databaseTooNew(path: String, found: Int, supported: Int)
     /// A referenced record does not exist.
@@ -32,6 +38,13 @@ public enum EvidenceError: Error, CustomStringConvertible, Equatable {
             return "No evidence database at '\(path)'. Create one with 'growcert init --db \(path)', or point --db (or GROWCERT_DB) at an existing one."
         case .notAnEvidenceDatabase(let path):
             return "'\(path)' is not a growcert evidence database. Check the --db path; growcert never writes into other files."
+        case .damaged(let path, let detail):
+            return "The database '\(path)' is damaged: SQLite cannot read it (\(detail)). Nothing was written. Restore it from a copy, and keep this one for the record."
+        case .maskKeyMissing(let keyPath):
+            return "The masking key of this database is not available: it is kept outside the database, in '\(keyPath)', which does not exist. Restore that file (made with the database, mode 0600). Nothing was written."
+        case .maskKeyMismatch(let keyPath, let found, let expected):
+            let which = keyPath.map { "The masking key in '\($0)'" } ?? "The masking key given"
+            return "\(which) (key id \(found.prefix(16))…) is not this database's (key id \(expected.prefix(16))…). Use the key made with this database. Nothing was written."
         case .databaseTooNew(let path, let found, let supported):
             return "The database '\(path)' has schema version \(found), but this growcert supports up to \(supported). Use a newer growcert; nothing was changed."
         case .unknown(let what, let value, let known):
@@ -57,8 +70,8 @@ public enum EvidenceError: Error, CustomStringConvertible, Equatable {
     /// The process exit code the CLI uses for this error (sysexits.h).
     public var exitCode: Int32 {
         switch self {
-        case .databaseMissing, .fileMissing: return 66
-        case .notAnEvidenceDatabase, .databaseTooNew, .unknown, .invalidValue, .secretRefused, .fileTooLarge, .conflict: return 65
+        case .databaseMissing, .fileMissing, .maskKeyMissing: return 66
+        case .notAnEvidenceDatabase, .damaged, .maskKeyMismatch, .databaseTooNew, .unknown, .invalidValue, .secretRefused, .fileTooLarge, .conflict: return 65
         case .io: return 74
         case .internalFailure: return 70
         }

@@ -161,3 +161,16 @@ public struct EvidenceHead: Sendable, Equatable {
         self.at = at
     }
 }
+
+extension JournalEntry {
+    /// The record the entry concerns, for people reading the journal: the row's id, with the run,
+    /// report or campaign it belongs to (`e5 (run r1)`, `r1`, `s1 (report rp1)`); nil when it
+    /// concerns no record (`store.init`).
+    public var concerns: String? {
+        guard let payload = try? JSONValue.parse(self.payload), let id = payload["id"]?.stringValue else { return nil }
+        for (key, what) in [("run_id", "run"), ("report_id", "report"), ("campaign_id", "campaign")] {
+            if let parent = payload[key]?.stringValue { return "\(id) (\(what) \(parent))" }
+        }
+        return id
+    }
+}

@@ -11,6 +11,8 @@ struct BatchCache {
     var head: (seq: Int64, hash: String)?
     /// The largest rowid of each query table, by table name.
     var lastRowid: [String: Int64] = [:]
+    /// Runs known to be unfinished (a finish inside the batch removes its run).
+    var openRuns: Set<String> = []
     /// Runs found by id, keyed by the id as the caller spelled it.
     private var runIds: [String: (spelled: String, id: String)] = [:]
 

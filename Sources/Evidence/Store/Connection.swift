@@ -13,18 +13,47 @@ final class Connection {
 
     /// Opens (or, with `create`, creates) the database file.
     init(path: String, create: Bool, busyTimeoutMs: Int32 = 30_000) throws {
-        var db: OpaquePointer?
         let flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0) | SQLITE_OPEN_NOMUTEX
-        let rc = sqlite3_open_v2(path, &db, flags, nil)
+        handle = try Self.open(path, flags: flags)
+        self.path = path
+        sqlite3_extended_result_codes(handle, 1)
+        sqlite3_busy_timeout(handle, busyTimeoutMs)
+    }
+
+    /// Opens the file read-only: `mode=ro`, and `immutable=1` when its folder cannot be written
+    /// (SQLite could not make its `-shm` there, and nobody else can be writing the file).
+    /// `PRAGMA query_only` refuses any write this connection might still try.
+    init(readOnlyPath path: String, immutable: Bool, busyTimeoutMs: Int32 = 30_000) throws {
+        let uri = "file:" + Self.uriEscaped(path) + "?mode=ro" + (immutable ? "&immutable=1" : "")
+        handle = try Self.open(uri, flags: SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX)
+        self.path = path
+        sqlite3_extended_result_codes(handle, 1)
+        sqlite3_busy_timeout(handle, busyTimeoutMs)
+        try execute("PRAGMA query_only=ON")
+    }
+
+    private static func open(_ name: String, flags: Int32) throws -> OpaquePointer {
+        var db: OpaquePointer?
+        let rc = sqlite3_open_v2(name, &db, flags, nil)
         guard rc == SQLITE_OK, let db else {
             let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
             sqlite3_close_v2(db)
             throw SQLiteError(code: rc, message: message, sql: nil)
         }
-        handle = db
-        self.path = path
-        sqlite3_extended_result_codes(db, 1)
-        sqlite3_busy_timeout(db, busyTimeoutMs)
+        return db
+    }
+
+    /// A path as the path part of a `file:` URI: `%`, `?` and `#` (and anything not printable ASCII) percent-encoded.
+    static func uriEscaped(_ path: String) -> String {
+        var out = ""
+        for byte in path.utf8 {
+            if byte > 0x20, byte < 0x7F, byte != UInt8(ascii: "%"), byte != UInt8(ascii: "?"), byte != UInt8(ascii: "#") {
+                out.unicodeScalars.append(Unicode.Scalar(byte))
+            } else {
+                out += "%" + String(byte >> 4, radix: 16, uppercase: true) + String(byte & 0xF, radix: 16, uppercase: true)
+            }
+        }
+        return out
     }
 
     /// Sets the pragmas evidence needs. Call only once the file is known to be an evidence

@@ -27,7 +27,8 @@ extension EvidenceStore {
 
     /// Stored timestamp anchors, oldest first.
     public func anchors() throws -> [AnchorRecord] {
-        try read {
+        guard schemaVersion >= Schema.signersVersion else { return [] }
+        return try read {
             try db.query("SELECT \(Self.anchorColumns) FROM anchors ORDER BY seq").map { r in
                 AnchorRecord(id: r.string(0), seq: r.int(1) ?? 0, headSeq: r.int(2) ?? 0, headHash: r.string(3), tsaURL: r.string(4),
                              token: r.string(5), genTime: r.string(6), serial: r.string(7), createdBy: r.string(8), createdAt: r.string(9))

@@ -68,7 +68,14 @@ extension EvidenceStore {
 
     // MARK: Runs and evidence
 
-    static let runColumns = "id, seq, campaign_id, scenario, device_id, account_id, tester, started_at, finished_at, outcome, note"
+    /// Runs with their finish, as `r`: from `run_finishes` from `Schema.stateRowsVersion` on, from the
+    /// columns a finish used to update before (an older database is read as it is).
+    var runSelect: String {
+        let columns = "SELECT r.id, r.seq, r.campaign_id, r.scenario, r.device_id, r.account_id, r.tester, r.started_at, "
+        return schemaVersion >= Schema.stateRowsVersion
+            ? columns + "f.finished_at, f.outcome, f.note FROM runs r LEFT JOIN run_finishes f ON f.id = r.id"
+            : columns + "r.finished_at, r.outcome, r.note FROM runs r"
+    }
 
     static func run(_ r: Row) -> Run {
         Run(id: r.string(0), seq: r.int(1) ?? 0, campaignId: r.string(2), scenario: r.string(3), deviceId: r.string(4), accountId: r.text(5),
@@ -77,19 +84,26 @@ extension EvidenceStore {
 
     /// A campaign's runs, oldest first.
     public func runs(campaignId: String) throws -> [Run] {
-        try read { try db.query("SELECT \(Self.runColumns) FROM runs WHERE campaign_id=? ORDER BY seq", [.text(campaignId.lowercased())]).map(Self.run) }
+        try read { try db.query(runSelect + " WHERE r.campaign_id=? ORDER BY r.seq", [.text(campaignId.lowercased())]).map(Self.run) }
     }
 
     /// The run with this id.
     public func run(_ id: String) throws -> Run {
-        guard let r = try read({ try db.query("SELECT \(Self.runColumns) FROM runs WHERE id=?", [.text(id.lowercased())]).first }) else {
+        guard let r = try read({ try db.query(runSelect + " WHERE r.id=?", [.text(id.lowercased())]).first }) else {
             let recent = try read { try db.query("SELECT id FROM runs ORDER BY seq DESC LIMIT 10").map { $0.string(0) } }
             throw EvidenceError.unknown(what: "run", value: id, known: recent)
         }
         return Self.run(r)
     }
 
-    static let evidenceColumns = "id, seq, run_id, type, provenance, details, attachment_sha256, media_type, size, recorded_by, recorded_at, retracted_seq, retracted_reason"
+    /// Evidence items with their retraction, as `e`: from `retractions` from `Schema.stateRowsVersion` on,
+    /// from the columns a retraction used to update before.
+    var evidenceSelect: String {
+        let columns = "SELECT e.id, e.seq, e.run_id, e.type, e.provenance, e.details, e.attachment_sha256, e.media_type, e.size, e.recorded_by, e.recorded_at, "
+        return schemaVersion >= Schema.stateRowsVersion
+            ? columns + "x.retracted_seq, x.retracted_reason FROM evidence e LEFT JOIN retractions x ON x.id = e.id"
+            : columns + "e.retracted_seq, e.retracted_reason FROM evidence e"
+    }
 
     static func evidence(_ r: Row) -> EvidenceItem {
         EvidenceItem(id: r.string(0), seq: r.int(1) ?? 0, runId: r.string(2), type: EvidenceType(rawValue: r.string(3)) ?? .note,
@@ -100,20 +114,20 @@ extension EvidenceStore {
 
     /// A run's evidence items (retracted ones included, marked), oldest first.
     public func evidence(runId: String) throws -> [EvidenceItem] {
-        try read { try db.query("SELECT \(Self.evidenceColumns) FROM evidence WHERE run_id=? ORDER BY seq", [.text(runId.lowercased())]).map(Self.evidence) }
+        try read { try db.query(evidenceSelect + " WHERE e.run_id=? ORDER BY e.seq", [.text(runId.lowercased())]).map(Self.evidence) }
     }
 
     /// Every evidence item of a campaign's runs, oldest first.
     public func evidence(campaignId: String) throws -> [EvidenceItem] {
         try read {
-            try db.query("SELECT \(Self.evidenceColumns.split(separator: ",").map { "e." + $0.trimmingCharacters(in: .whitespaces) }.joined(separator: ",")) FROM evidence e JOIN runs r ON r.id = e.run_id WHERE r.campaign_id=? ORDER BY e.seq",
+            try db.query(evidenceSelect + " JOIN runs r ON r.id = e.run_id WHERE r.campaign_id=? ORDER BY e.seq",
                          [.text(campaignId.lowercased())]).map(Self.evidence)
         }
     }
 
     /// The evidence item with this id.
     public func evidenceItem(_ id: String) throws -> EvidenceItem {
-        guard let r = try read({ try db.query("SELECT \(Self.evidenceColumns) FROM evidence WHERE id=?", [.text(id.lowercased())]).first }) else {
+        guard let r = try read({ try db.query(evidenceSelect + " WHERE e.id=?", [.text(id.lowercased())]).first }) else {
             let recent = try read { try db.query("SELECT id FROM evidence ORDER BY seq DESC LIMIT 10").map { $0.string(0) } }
             throw EvidenceError.unknown(what: "evidence item", value: id, known: recent)
         }

@@ -105,6 +105,16 @@ extension EvidenceStore {
         return try signoff(id)
     }
 
+    /// The row a state entry (a run's finish, an item's retraction) is about, as an update of it or
+    /// a state row of its own (`Tables.parent`): its payload `id` is that row's.
+    func stateTable(of kind: JournalKind) -> TableSpec? {
+        switch kind.effect(schemaVersion: schemaVersion) {
+        case .update(let spec, _): return spec
+        case .insert(let spec): return Tables.parent(of: spec)
+        case .none: return nil
+        }
+    }
+
     /// The number of journal entries after `seq` (up to `through`, default the end) that are evidence
     /// of campaign `campaignId`: entries that can change its verdict (runs, their finishes, evidence,
     /// retractions, devices, accounts). Sign-offs, signers, renders and anchors do not count.
@@ -129,7 +139,7 @@ extension EvidenceStore {
                     owner = c
                 } else if let run = payload["run_id"]?.stringValue {
                     owner = try campaign(ofRun: run)
-                } else if case .update(let spec, _) = kind.effect, let id = payload["id"]?.stringValue {
+                } else if let id = payload["id"]?.stringValue, let spec = stateTable(of: kind) {
                     if spec.table == Tables.runs.table {
                         owner = try campaign(ofRun: id)
                     } else if spec.table == Tables.evidence.table, let run = try db.scalarText("SELECT run_id FROM evidence WHERE id=?", [.text(id)]) {

@@ -30,7 +30,9 @@ extension EvidenceStore {
 
     /// Registered signers, oldest first.
     public func signers() throws -> [SignerRecord] {
-        try read {
+        // A file older than the migration that adds signers has none (it is read as it is, never migrated).
+        guard schemaVersion >= Schema.signersVersion else { return [] }
+        return try read {
             try db.query("SELECT \(Self.signerColumns) FROM signers ORDER BY seq").map { r in
                 SignerRecord(id: r.string(0), seq: r.int(1) ?? 0, name: r.string(2), role: r.string(3), publicKey: r.string(4),
                              keyId: r.string(5), createdBy: r.string(6), createdAt: r.string(7))

@@ -41,7 +41,7 @@ extension EvidenceStore {
         try Validate.nonEmpty(new.osVersion, field: "OS version")
         try Validate.noSecrets([("device label", new.label), ("model", new.model), ("OS version", new.osVersion)])
         if let identifier = new.identifier { try Validate.nonEmpty(identifier, field: "device identifier") }
-        let identifierHash = new.identifier.map { keyedHash("device:" + $0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        let identifierHash = try new.identifier.map { try keyedHash("device:" + $0.trimmingCharacters(in: .whitespacesAndNewlines)) }
         let id: String = try write {
             if try db.scalarInt("SELECT 1 FROM devices WHERE campaign_id=? AND label=?", [.text(campaign.id), .text(new.label)]) != nil {
                 throw EvidenceError.conflict("Campaign \(campaign.id) already has a device labelled '\(new.label)'. Choose another label.")
@@ -65,7 +65,7 @@ extension EvidenceStore {
         try Validate.nonEmpty(new.account, field: "account")
         try Validate.noSecrets([("account label", new.label), ("account", new.account), ("storefront", new.storefront ?? "")])
         let masked = Masking.mask(new.account)
-        let hash = keyedHash("account:" + store.rawValue + ":" + Masking.normalizedAccount(new.account))
+        let hash = try keyedHash("account:" + store.rawValue + ":" + Masking.normalizedAccount(new.account))
         let id: String = try write {
             if try db.scalarInt("SELECT 1 FROM accounts WHERE campaign_id=? AND label=?", [.text(campaign.id), .text(new.label)]) != nil {
                 throw EvidenceError.conflict("Campaign \(campaign.id) already has a store account labelled '\(new.label)'. Choose another label.")
@@ -119,13 +119,14 @@ extension EvidenceStore {
         if let note { try Validate.noSecrets([("note", note)]) }
         try write {
             // Checked inside the write lock so two processes cannot both finish the run.
-            if try db.scalarText("SELECT finished_at FROM runs WHERE id=?", [.text(run.id)]) != nil {
+            if try finish(ofRun: run.id) != nil {
                 let done = try self.run(run.id)
                 throw EvidenceError.conflict("Run \(run.id) was already finished at \(done.finishedAt ?? "?") with outcome '\(done.outcome?.rawValue ?? "?")'. Start a new run to record another result.")
             }
             try append(.runFinish) { _, at in
                 ["id": .string(run.id), "finished_at": .string(at), "outcome": .string(outcome.rawValue), "note": .optional(note)]
             }
+            if inBatch { batchCache.openRuns.remove(run.id) }
         }
         return try self.run(run.id)
     }
@@ -146,6 +147,7 @@ extension EvidenceStore {
         }
         let size = new.attachment.map { Int64($0.bytes.count) }
         return try write {
+            try requireOpen(runId: runId)
             if let a = new.attachment, let sha {
                 try db.run("INSERT OR IGNORE INTO blobs(sha256, bytes) VALUES (?, ?)", [.text(sha), .blob(a.bytes)])
             }
@@ -173,7 +175,7 @@ extension EvidenceStore {
         try Validate.nonEmpty(reason, field: "reason")
         try Validate.noSecrets([("reason", reason)])
         try write {
-            if try db.scalarInt("SELECT retracted_seq FROM evidence WHERE id=?", [.text(item.id)]) != nil {
+            if try db.scalarInt(schemaVersion >= Schema.stateRowsVersion ? "SELECT retracted_seq FROM retractions WHERE id=?" : "SELECT retracted_seq FROM evidence WHERE id=?", [.text(item.id)]) != nil {
                 throw EvidenceError.conflict("Evidence \(item.id) is already retracted. Nothing was changed.")
             }
             try append(.evidenceRetract) { seq, _ in
@@ -181,6 +183,33 @@ extension EvidenceStore {
             }
         }
         return try evidenceItem(item.id)
+    }
+
+    /// Refuses a write to a finished run: once finished, a run takes no more evidence or check
+    /// results. The one place this rule lives; call inside `write`, so that a finish recorded by
+    /// another process meanwhile is seen. Inside a batch (which holds the write lock) each run is
+    /// looked up once.
+    func requireOpen(runId: String) throws {
+        if inBatch, batchCache.openRuns.contains(runId) { return }
+        if let done = try finish(ofRun: runId) {
+            throw EvidenceError.conflict("Run \(runId) was finished at \(done.at) with outcome '\(done.outcome)': a finished run takes no more evidence or check results. Start a new run of the scenario to record them. Nothing was written.")
+        }
+        if inBatch { batchCache.openRuns.insert(runId) }
+    }
+
+    /// When and how run `runId` was finished, if it was.
+    private func finish(ofRun runId: String) throws -> (at: String, outcome: String)? {
+        let sql = schemaVersion >= Schema.stateRowsVersion
+            ? "SELECT finished_at, outcome FROM run_finishes WHERE id=?"
+            : "SELECT finished_at, outcome FROM runs WHERE id=? AND finished_at IS NOT NULL"
+        return try db.query(sql, [.text(runId)]).first.map { ($0.string(0), $0.string(1)) }
+    }
+
+    /// Refuses, as recording into it would, when run `id` is finished: for callers that do costly
+    /// work before they record (live checks). Recording checks again inside its write.
+    public func requireOpen(run id: String) throws {
+        let run = try self.run(id)
+        try read { try requireOpen(runId: run.id) }
     }
 
     /// The scenario catalog a campaign names.

@@ -17,7 +17,15 @@ public final class EvidenceStore {
     let clock: Clock
     /// Who is recording (the journal's `actor`).
     public var actor: String
-    let hmacKey: [UInt8]
+    /// The schema version of the file as opened: the current one for a store that writes, the
+    /// file's own for a read-only store (an auditor's read never migrates).
+    public let schemaVersion: Int
+    /// Whether this store only reads (`openForReading`): every write is refused by SQLite.
+    public let isReadOnly: Bool
+    /// Whether the file was opened `immutable=1` (read-only, in a folder that cannot be written).
+    var isImmutable = false
+    /// The masking key given by the caller; otherwise it is read from the key file when first needed.
+    private var maskKey: MaskKey?
     var inBatch = false
     /// The journal head, next ids and runs, remembered while a batch holds the write lock.
     var batchCache = BatchCache()
@@ -31,68 +39,122 @@ public final class EvidenceStore {
     /// The scenario catalogs, by profile id.
     public let profiles: [String: Profile]
 
-    private init(path: String, db: Connection, clock: @escaping Clock, actor: String) throws {
+    private init(path: String, db: Connection, clock: @escaping Clock, actor: String, schemaVersion: Int, readOnly: Bool, maskKey: MaskKey?) throws {
         self.path = path
         self.db = db
         self.clock = clock
         self.actor = actor
+        self.schemaVersion = schemaVersion
+        isReadOnly = readOnly
+        self.maskKey = maskKey
         profiles = try Profile.builtIn()
-        guard let keyHex = try db.scalarText("SELECT value FROM meta WHERE key='hmac_key'"), keyHex.count == 64 else {
-            throw EvidenceError.notAnEvidenceDatabase(path: path)
-        }
-        hmacKey = Self.bytes(fromHex: keyHex)
     }
 
-    /// Creates a new evidence database. Returns the existing one, unchanged, if `path` already holds one.
+    /// The key file beside this database (`growcert.sqlite` → `growcert.key`).
+    public var maskKeyPath: String { MaskKey.filePath(forDatabase: path) }
+
+    /// Creates a new evidence database, and its masking key file unless `maskKey` is given.
+    /// Returns the existing one, unchanged, if `path` already holds one.
     ///
     /// - Returns: the store, and whether it was newly created.
-    public static func create(at path: String, actor: String, clock: @escaping Clock = { Date() }) throws -> (EvidenceStore, created: Bool) {
+    public static func create(at path: String, actor: String, clock: @escaping Clock = { Date() }, maskKey: MaskKey? = nil) throws -> (EvidenceStore, created: Bool) {
         try Validate.noSecrets([("actor", actor)])
         if FileManager.default.fileExists(atPath: path), (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0 > 0 {
-            return (try open(at: path, actor: actor, clock: clock), false)
+            return (try open(at: path, actor: actor, clock: clock, maskKey: maskKey), false)
         }
         return (try guarded(path) {
             let db = try Connection(path: path, create: true)
             try db.configure()
             try migrate(db, path: path, upTo: Schema.currentVersion)
-            // OR IGNORE and the empty-journal test: two `init`s racing on one new file both succeed, once.
-            try db.transaction {
-                try db.run("INSERT OR IGNORE INTO meta(key, value) VALUES ('hmac_key', ?)", [.text(Digest.hex(try Digest.randomBytes(32)))])
+            // A key given by the caller stays where it is; otherwise the key file holds it (one that is
+            // already there, from a database made before at this path, is kept).
+            let key: MaskKey
+            if let maskKey { key = maskKey } else {
+                let keyPath = MaskKey.filePath(forDatabase: path)
+                key = try MaskKey.read(from: keyPath) ?? MaskKey.create(try MaskKey.random(), at: keyPath)
             }
-            let store = try EvidenceStore(path: path, db: db, clock: clock, actor: actor)
+            let store = try EvidenceStore(path: path, db: db, clock: clock, actor: actor, schemaVersion: Schema.currentVersion, readOnly: false, maskKey: key)
+            // The empty-journal test: two `init`s racing on one new file both succeed, once.
             try store.write {
                 if try store.db.scalarInt("SELECT COUNT(*) FROM journal") == 0 {
-                    try store.append(.storeInit) { _, _ in ["schemaVersion": .number(String(Schema.currentVersion))] }
+                    try store.append(.storeInit) { _, _ in ["maskKeyId": .string(key.id), "schemaVersion": .number(String(Schema.currentVersion))] }
+                    try store.db.run("INSERT OR REPLACE INTO meta(key, value) VALUES ('mask_key_id', ?)", [.text(key.id)])
                 }
             }
             return store
         }, true)
     }
 
-    /// Opens an existing evidence database, migrating an older schema forward.
-    public static func open(at path: String, actor: String, clock: @escaping Clock = { Date() }) throws -> EvidenceStore {
-        try open(at: path, actor: actor, clock: clock, migrateUpTo: Schema.currentVersion)
+    /// Opens an existing evidence database for recording, migrating an older schema forward.
+    ///
+    /// `maskKey` is the masking key when the caller has it (else the key file beside the database
+    /// is read when a keyed hash is needed). A database made before the key moved out of the file
+    /// has its key moved into the key file (or checked against `maskKey`) and removed from the file.
+    public static func open(at path: String, actor: String, clock: @escaping Clock = { Date() }, maskKey: MaskKey? = nil) throws -> EvidenceStore {
+        try open(at: path, actor: actor, clock: clock, migrateUpTo: Schema.currentVersion, maskKey: maskKey)
     }
 
-    static func open(at path: String, actor: String, clock: @escaping Clock, migrateUpTo target: Int) throws -> EvidenceStore {
+    static func open(at path: String, actor: String, clock: @escaping Clock, migrateUpTo target: Int, maskKey: MaskKey? = nil) throws -> EvidenceStore {
         try Validate.noSecrets([("actor", actor)])
         guard FileManager.default.fileExists(atPath: path) else { throw EvidenceError.databaseMissing(path: path) }
         return try guarded(path) {
             let db = try Connection(path: path, create: false)
-            guard try db.scalarInt("PRAGMA application_id") == Schema.applicationId else {
-                throw EvidenceError.notAnEvidenceDatabase(path: path)
-            }
-            let version = try db.userVersion
-            if version > Schema.currentVersion {
-                throw EvidenceError.databaseTooNew(path: path, found: version, supported: Schema.currentVersion)
+            let version = try checkedVersion(db, path: path)
+            if version >= 1, version < Schema.stateRowsVersion, target >= Schema.stateRowsVersion {
+                try verifyBeforeMovingState(path: path, version: version)
             }
             try db.configure()
             try migrate(db, path: path, upTo: target)
-            return try EvidenceStore(path: path, db: db, clock: clock, actor: actor)
+            let store = try EvidenceStore(path: path, db: db, clock: clock, actor: actor, schemaVersion: try db.userVersion, readOnly: false, maskKey: maskKey)
+            // Only a store at the current version moves the key (an older one exists only in migration tests, as the old tool wrote it).
+            if store.schemaVersion == Schema.currentVersion { try store.moveMaskKeyOutOfTheFile() }
+            return store
         }
     }
 
-    /// Creates a database at an older schema version (for migration tests).
+    /// The migration to `Schema.stateRowsVersion` moves each run's finish and each retraction out of
+    /// the rows they updated into rows of their own, filled from the journal. On a file whose rows
+    /// were edited behind the tool's back that would quietly put the journal's values back and hide
+    /// the edit, so the file is verified as it is first, and left unchanged when it does not hold.
+    private static func verifyBeforeMovingState(path: String, version: Int) throws {
+        let result = try openForReading(at: path, actor: "growcert").verify()
+        guard let first = result.problems.first else { return }
+        throw EvidenceError.conflict("The database '\(path)' does not verify at its schema version \(version) (\(first)), so it was not migrated to version \(Schema.currentVersion): that would replace edited run outcomes and retractions with the journal's and hide the edit. Nothing was changed; keep the file for the record and restore a verified copy to go on recording.")
+    }
+
+    /// Opens an existing evidence database to read it only: read-only (`mode=ro`, and `immutable=1`
+    /// when its folder cannot be written), never migrated, nothing written to the file or beside it
+    /// in a folder that cannot be written. An older schema is read as it is.
+    public static func openForReading(at path: String, actor: String, clock: @escaping Clock = { Date() }) throws -> EvidenceStore {
+        guard FileManager.default.fileExists(atPath: path) else { throw EvidenceError.databaseMissing(path: path) }
+        return try guarded(path, reading: true) {
+            let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+            let folderWritable = access(folder, W_OK) == 0
+            let walSize = (try? FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int) ?? 0
+            // In a folder nobody can write, a committed log beside the file must still be read, which
+            // SQLite does without `immutable` as long as the `-shm` is there too.
+            let db = try Connection(readOnlyPath: path, immutable: !folderWritable && walSize == 0)
+            let version = try checkedVersion(db, path: path)
+            let store = try EvidenceStore(path: path, db: db, clock: clock, actor: actor, schemaVersion: version, readOnly: true, maskKey: nil)
+            store.isImmutable = !folderWritable && walSize == 0
+            return store
+        }
+    }
+
+    /// The file's schema version, once it is known to be a growcert database this growcert can read.
+    private static func checkedVersion(_ db: Connection, path: String) throws -> Int {
+        guard try db.scalarInt("PRAGMA application_id") == Schema.applicationId else {
+            throw EvidenceError.notAnEvidenceDatabase(path: path)
+        }
+        let version = try db.userVersion
+        if version > Schema.currentVersion {
+            throw EvidenceError.databaseTooNew(path: path, found: version, supported: Schema.currentVersion)
+        }
+        return version
+    }
+
+    /// Creates a database at an older schema version, its masking key in `meta` as such databases
+    /// kept it (for migration tests).
     static func createForTesting(at path: String, schemaVersion: Int) throws {
         let db = try Connection(path: path, create: true)
         try db.configure()
@@ -117,17 +179,80 @@ public final class EvidenceStore {
         }
     }
 
-    /// Runs `body`, mapping SQLite failures to user-facing errors.
-    static func guarded<T>(_ path: String, _ body: () throws -> T) throws -> T {
+    // MARK: The masking key
+
+    /// Databases made before the key moved out kept it in `meta`: put it in the key file (or check it
+    /// against the key the caller gave), record its id in the journal, and erase it from the file.
+    private func moveMaskKeyOutOfTheFile() throws {
+        guard let hex = try db.scalarText("SELECT value FROM meta WHERE key='hmac_key'") else { return }
+        guard let old = MaskKey(hex: hex) else { throw EvidenceError.notAnEvidenceDatabase(path: path) }
+        if let maskKey {
+            guard maskKey == old else { throw EvidenceError.maskKeyMismatch(keyPath: nil, found: maskKey.id, expected: old.id) }
+        } else {
+            let existing = try MaskKey.read(from: maskKeyPath) ?? MaskKey.create(old, at: maskKeyPath)
+            guard existing == old else { throw EvidenceError.maskKeyMismatch(keyPath: maskKeyPath, found: existing.id, expected: old.id) }
+        }
+        try db.execute("PRAGMA secure_delete=ON")
+        defer { try? db.execute("PRAGMA secure_delete=OFF") }
+        try write {
+            guard try db.scalarText("SELECT value FROM meta WHERE key='hmac_key'") != nil else { return }
+            try append(.storeMaskKey) { _, _ in ["keyId": .string(old.id)] }
+            try db.run("INSERT OR REPLACE INTO meta(key, value) VALUES ('mask_key_id', ?)", [.text(old.id)])
+            try db.run("DELETE FROM meta WHERE key='hmac_key'")
+        }
+        // Copy the erased page into the main file now, so no old image of it stays in the log.
+        try? db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    }
+
+    /// This database's masking key: the one given, else the key file's; checked against the id the database records.
+    func resolvedMaskKey() throws -> MaskKey {
+        let key: MaskKey
+        let keyPath: String?
+        if let legacy = try db.scalarText("SELECT value FROM meta WHERE key='hmac_key'").flatMap(MaskKey.init(hex:)) {
+            // A database not yet at the current version (migration tests) keeps its key where the old tool did.
+            return legacy
+        } else if let maskKey {
+            key = maskKey
+            keyPath = nil
+        } else {
+            guard let fromFile = try MaskKey.read(from: maskKeyPath) else { throw EvidenceError.maskKeyMissing(keyPath: maskKeyPath) }
+            key = fromFile
+            keyPath = maskKeyPath
+        }
+        if let expected = try db.scalarText("SELECT value FROM meta WHERE key='mask_key_id'"), expected != key.id {
+            throw EvidenceError.maskKeyMismatch(keyPath: keyPath, found: key.id, expected: expected)
+        }
+        maskKey = key
+        return key
+    }
+
+    /// Runs `body`, mapping SQLite failures to user-facing errors. `reading`: the file is only being
+    /// read, so a failure is never worded as one to write.
+    static func guarded<T>(_ path: String, reading: Bool = false, _ body: () throws -> T) throws -> T {
         do {
             return try body()
         } catch let e as SQLiteError {
+            // A file that starts as SQLite but cannot be read as it is: its header or pages are damaged.
+            if e.primaryCode == SQLITE_CORRUPT || (e.primaryCode == SQLITE_NOTADB && startsAsSQLite(path)) {
+                throw EvidenceError.damaged(path: path, detail: e.message)
+            }
             if e.primaryCode == SQLITE_NOTADB { throw EvidenceError.notAnEvidenceDatabase(path: path) }
+            if reading, e.primaryCode == SQLITE_CANTOPEN {
+                throw EvidenceError.io("Cannot read the database '\(path)': \(e.message). Check that the file is readable; when it was copied with its '-wal' file into a folder growcert cannot write, copy its '-shm' file too, or copy it into a writable folder.")
+            }
             if e.primaryCode == SQLITE_CANTOPEN {
                 throw EvidenceError.io("Cannot open the database '\(path)': \(e.message). Check that its folder exists and is writable.")
             }
+            if reading, e.isIO { throw EvidenceError.damaged(path: path, detail: e.message) }
             throw EvidenceError.storage(e, path: path)
         }
+    }
+
+    /// Whether the file begins with SQLite's 16-byte header string.
+    static func startsAsSQLite(_ path: String) -> Bool {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? handle.close() }
+        return (try? handle.read(upToCount: 16)) == Data("SQLite format 3\u{0}".utf8)
     }
 
     /// One write transaction; SQLite errors become `EvidenceError`s and nothing is left half-written.
@@ -166,14 +291,14 @@ public final class EvidenceStore {
     }
 
     func read<T>(_ body: () throws -> T) throws -> T {
-        try Self.guarded(path, body)
+        try Self.guarded(path, reading: isReadOnly, body)
     }
 
     /// Runs `body`'s reads against one consistent snapshot of the database, so that records
     /// read one after another (a report's runs, evidence and journal head) belong together
     /// even while another process records.
     public func snapshot<T>(_ body: () throws -> T) throws -> T {
-        try Self.guarded(path) { try db.readSnapshot(body) }
+        try Self.guarded(path, reading: isReadOnly) { try db.readSnapshot(body) }
     }
 
     // MARK: The journal
@@ -187,7 +312,8 @@ public final class EvidenceStore {
         let at = Timestamp.string(clock())
         let payload = try build(seq, at)
         // A payload that is exactly a new row takes the insert path, which writes it in column order.
-        if case .insert(let spec) = kind.effect, case .object(let fields) = payload, fields.count == spec.columns.count {
+        let effect = kind.effect(schemaVersion: schemaVersion)
+        if case .insert(let spec) = effect, case .object(let fields) = payload, fields.count == spec.columns.count {
             var values: [JSONValue] = []
             values.reserveCapacity(spec.columns.count)
             for c in spec.columns {
@@ -203,7 +329,7 @@ public final class EvidenceStore {
         payloadBytes.reserveCapacity(256)
         CanonicalJSON.write(payload, into: &payloadBytes)
         try insertJournal(kind, seq: seq, at: at, prev: prev, payload: payloadBytes)
-        switch kind.effect {
+        switch effect {
         case .none: break
         case .insert(let spec):
             try db.run(Tables.insertSQL(spec), [.integer(seq)] + spec.columns.map { (payload[$0] ?? .null).sqlValue })
@@ -306,9 +432,12 @@ public final class EvidenceStore {
         return runId
     }
 
-    /// The keyed hash (HMAC-SHA-256 with this database's random key) of an identifier.
-    public func keyedHash(_ value: String) -> String {
-        Digest.hmacSHA256Hex(key: hmacKey, message: Array(value.utf8))
+    /// The keyed hash (HMAC-SHA-256 with this database's masking key) of an identifier.
+    ///
+    /// Throws `maskKeyMissing` when the key is neither given nor in the key file, and
+    /// `maskKeyMismatch` when it is not the key this database records.
+    public func keyedHash(_ value: String) throws -> String {
+        Digest.hmacSHA256Hex(key: try resolvedMaskKey().bytes, message: Array(value.utf8))
     }
 
     static func bytes(fromHex hex: String) -> [UInt8] {

@@ -75,7 +75,37 @@ enum Schema {
         CREATE TRIGGER signoffs_no_delete BEFORE DELETE ON signoffs BEGIN SELECT RAISE(ABORT, 'evidence is append-only'); END;
         CREATE TRIGGER signoffs_no_update BEFORE UPDATE ON signoffs BEGIN SELECT RAISE(ABORT, 'evidence is append-only'); END;
         """,
-        // 3 (sign-off helper): trusted signers and RFC 3161 timestamp anchors of the journal head.
+        // Every query table append-only at the SQL level. A run's finish and an item's retraction
+        // become rows of their own (projected from `run.finish` and `evidence.retract`), so no
+        // row is ever updated; the legacy state columns stay NULL from here on. Rows already
+        // finished or retracted are moved over from the journal itself, the record of truth.
+        """
+        CREATE TABLE run_finishes(
+            id TEXT PRIMARY KEY REFERENCES runs(id), seq INTEGER NOT NULL,
+            finished_at TEXT NOT NULL, outcome TEXT NOT NULL, note TEXT);
+        CREATE TABLE retractions(
+            id TEXT PRIMARY KEY REFERENCES evidence(id), seq INTEGER NOT NULL,
+            retracted_seq INTEGER NOT NULL, retracted_reason TEXT NOT NULL);
+        INSERT OR IGNORE INTO run_finishes(id, seq, finished_at, outcome, note)
+            SELECT json_extract(payload, '$.id'), seq, json_extract(payload, '$.finished_at'), json_extract(payload, '$.outcome'),
+                   json_extract(payload, '$.note')
+            FROM journal WHERE kind = 'run.finish' AND json_extract(payload, '$.id') IN (SELECT id FROM runs) ORDER BY seq;
+        INSERT OR IGNORE INTO retractions(id, seq, retracted_seq, retracted_reason)
+            SELECT json_extract(payload, '$.id'), seq, json_extract(payload, '$.retracted_seq'), json_extract(payload, '$.retracted_reason')
+            FROM journal WHERE kind = 'evidence.retract' AND json_extract(payload, '$.id') IN (SELECT id FROM evidence) ORDER BY seq;
+        UPDATE runs SET finished_at = NULL, outcome = NULL, note = NULL WHERE finished_at IS NOT NULL OR outcome IS NOT NULL OR note IS NOT NULL;
+        UPDATE evidence SET retracted_seq = NULL, retracted_reason = NULL WHERE retracted_seq IS NOT NULL OR retracted_reason IS NOT NULL;
+        CREATE TRIGGER campaigns_no_update BEFORE UPDATE ON campaigns BEGIN SELECT RAISE(ABORT, 'evidence is append-only'); END;
+        CREATE TRIGGER devices_no_update BEFORE UPDATE ON devices BEGIN SELECT RAISE(ABORT, 'evidence is append-only'); END;
+        CREATE TRIGGER accounts_no_update BEFORE UPDATE ON accounts BEGIN SELECT RAISE(ABORT, 'evidence is append-only'); END;
+        CREATE TRIGGER runs_no_update BEFORE UPDATE ON runs BEGIN SELECT RAISE(ABORT, 'evidence is append-only'); END;
+        CREATE TRIGGER evidence_no_update BEFORE UPDATE ON evidence BEGIN SELECT RAISE(ABORT, 'evidence is append-only'); END;
+        CREATE TRIGGER run_finishes_no_update BEFORE UPDATE ON run_finishes BEGIN SELECT RAISE(ABORT, 'evidence is append-only'); END;
+        CREATE TRIGGER run_finishes_no_delete BEFORE DELETE ON run_finishes BEGIN SELECT RAISE(ABORT, 'evidence is append-only'); END;
+        CREATE TRIGGER retractions_no_update BEFORE UPDATE ON retractions BEGIN SELECT RAISE(ABORT, 'evidence is append-only'); END;
+        CREATE TRIGGER retractions_no_delete BEFORE DELETE ON retractions BEGIN SELECT RAISE(ABORT, 'evidence is append-only'); END;
+        """,
+        // 4 (sign-off helper): trusted signers and RFC 3161 timestamp anchors of the journal head.
         // Additive only: existing tables and journal entries are untouched.
         """
         CREATE TABLE signers(
@@ -95,12 +125,36 @@ enum Schema {
 
     static var currentVersion: Int { migrations.count }
 
-    /// Every append-only trigger the migrations create; `verify` reports any that was dropped.
-    static let triggerNames: [String] = migrations.flatMap { sql in
-        sql.split(separator: "\n").compactMap { line -> String? in
-            let words = line.split(separator: " ")
-            guard let i = words.firstIndex(of: "TRIGGER"), i > 0, words[i - 1] == "CREATE", i + 1 < words.count else { return nil }
-            return String(words[i + 1])
+    /// The first schema version whose query tables are append-only: a run's finish and an item's
+    /// retraction are rows of their own. Found by content, not by number, so the migration keeps
+    /// its meaning wherever it lands in the list.
+    static let stateRowsVersion: Int = (migrations.firstIndex { $0.contains("CREATE TABLE run_finishes(") } ?? Int.max - 1) + 1
+
+    /// The first schema version with trusted signers and timestamp anchors (found by content, like
+    /// `stateRowsVersion`).
+    static let signersVersion: Int = (migrations.firstIndex { $0.contains("CREATE TABLE signers(") } ?? Int.max - 1) + 1
+
+    /// One object of a database's schema, as `sqlite_master` lists it.
+    struct Object: Hashable, Sendable {
+        var type: String
+        var name: String
+        var table: String
+        /// NULL for the indexes SQLite makes for UNIQUE and PRIMARY KEY constraints.
+        var sql: String?
+    }
+
+    /// The schema a growcert database of `version` has: the migrations up to it, applied to an
+    /// empty in-memory database. Every migration, whoever appends it, is covered without a list.
+    static func expectedObjects(version: Int) throws -> [Object] {
+        let db = try Connection(path: ":memory:", create: true)
+        for sql in migrations.prefix(max(0, min(version, migrations.count))) { try db.execute(sql) }
+        return try objects(of: db)
+    }
+
+    /// Every object in `sqlite_master` of `db`'s main database.
+    static func objects(of db: Connection) throws -> [Object] {
+        try db.query("SELECT type, name, tbl_name, sql FROM sqlite_master ORDER BY type, name").map {
+            Object(type: $0.string(0), name: $0.string(1), table: $0.string(2), sql: $0.text(3))
         }
     }
 }

@@ -51,9 +51,24 @@ final class Invocation: Sendable {
         return positionals[index]
     }
 
-    /// Opens the existing evidence database.
+    /// Opens the existing evidence database to record into it (migrating an older schema).
     func openStore() throws -> EvidenceStore {
-        try EvidenceStore.open(at: dbPath, actor: actor, clock: clock)
+        try EvidenceStore.open(at: dbPath, actor: actor, clock: clock, maskKey: try maskKey())
+    }
+
+    /// Opens the existing evidence database to read it only: an auditor's read never writes,
+    /// never migrates, and leaves nothing beside the file in a folder it cannot write.
+    func openStoreForReading() throws -> EvidenceStore {
+        try EvidenceStore.openForReading(at: dbPath, actor: actor, clock: clock)
+    }
+
+    /// The masking key from `GROWCERT_MASK_KEY`, when set (otherwise the store reads its key file).
+    func maskKey() throws -> MaskKey? {
+        guard let hex = environment["GROWCERT_MASK_KEY"] else { return nil }
+        guard let key = MaskKey(hex: hex) else {
+            throw CLIError.data("GROWCERT_MASK_KEY must hold the 64 hexadecimal digits of a masking key. Nothing was written.")
+        }
+        return key
     }
 
     /// Prints a record: its id, or with `--json` the record as a JSON object.

@@ -19,7 +19,7 @@ enum AccountCommand {
         },
         Command(path: ["account", "list"], summary: "list a campaign's store accounts",
                 options: [OptionSpec(name: "--campaign", value: "ID", help: "the campaign", required: true)]) { inv in
-            let store = try inv.openStore()
+            let store = try inv.openStoreForReading()
             let as_ = try store.accounts(campaignId: try store.campaign(try inv.required("--campaign")).id)
             inv.printList(as_.map(\.json), header: ["ID", "LABEL", "STORE", "ACCOUNT", "STOREFRONT"],
                           rows: as_.map { [$0.id, $0.label, $0.store.rawValue, $0.accountMasked, $0.storefront ?? ""] })

@@ -25,13 +25,13 @@ enum CampaignCommand {
             return ExitCode.success
         },
         Command(path: ["campaign", "list"], summary: "list campaigns") { inv in
-            let cs = try inv.openStore().campaigns()
+            let cs = try inv.openStoreForReading().campaigns()
             inv.printList(cs.map(\.json), header: ["ID", "NAME", "APP", "VERSION", "BUILD", "PROFILE", "CREATED"],
                           rows: cs.map { [$0.id, $0.name, $0.appId, $0.appVersion, $0.build, $0.profile, $0.createdAt] })
             return ExitCode.success
         },
         Command(path: ["campaign", "show"], summary: "show a campaign with its devices, accounts and runs", positionals: ["ID"]) { inv in
-            let store = try inv.openStore()
+            let store = try inv.openStoreForReading()
             let c = try store.campaign(try inv.positional(0, "campaign ID"))
             let devices = try store.devices(campaignId: c.id)
             let accounts = try store.accounts(campaignId: c.id)

@@ -22,7 +22,7 @@ enum DeviceCommand {
         },
         Command(path: ["device", "list"], summary: "list a campaign's devices",
                 options: [OptionSpec(name: "--campaign", value: "ID", help: "the campaign", required: true)]) { inv in
-            let store = try inv.openStore()
+            let store = try inv.openStoreForReading()
             let ds = try store.devices(campaignId: try store.campaign(try inv.required("--campaign")).id)
             inv.printList(ds.map(\.json), header: ["ID", "LABEL", "KIND", "PLATFORM", "MODEL", "OS"],
                           rows: ds.map { [$0.id, $0.label, $0.kind.rawValue, $0.platform.rawValue, $0.model, $0.osVersion] })

@@ -72,14 +72,14 @@ enum EvidenceCommand {
         },
         Command(path: ["evidence", "list"], summary: "list a run's evidence",
                 options: [runOption]) { inv in
-            let store = try inv.openStore()
+            let store = try inv.openStoreForReading()
             let items = try store.evidence(runId: try store.run(try inv.required("--run")).id)
             inv.printList(items.map(\.json), header: ["ID", "TYPE", "PROVENANCE", "RECORDED", "SUMMARY"],
                           rows: items.map { [$0.id, $0.type.rawValue, $0.provenance.rawValue, $0.recordedAt, (($0.isRetracted ? "[retracted] " : "") + summary($0))] })
             return ExitCode.success
         },
         Command(path: ["evidence", "show"], summary: "show one evidence item", positionals: ["ID"]) { inv in
-            let item = try inv.openStore().evidenceItem(try inv.positional(0, "evidence ID"))
+            let item = try inv.openStoreForReading().evidenceItem(try inv.positional(0, "evidence ID"))
             if inv.json { inv.console.out(item.json.prettyText + "\n") } else {
                 inv.console.out(line(item) + "\n\n" + item.details.prettyText + "\n")
             }
@@ -87,7 +87,7 @@ enum EvidenceCommand {
         },
         Command(path: ["evidence", "export"], summary: "write an attachment's stored bytes to a file", positionals: ["ID"],
                 options: [OptionSpec(name: "--out", value: "FILE", help: "where to write", required: true)]) { inv in
-            let store = try inv.openStore()
+            let store = try inv.openStoreForReading()
             let item = try store.evidenceItem(try inv.positional(0, "evidence ID"))
             guard let sha = item.attachmentSHA256, let bytes = try store.blob(sha256: sha) else {
                 throw CLIError.data("Evidence \(item.id) is a \(item.type.rawValue), not an attachment; nothing to export.")

@@ -22,13 +22,17 @@ enum ReportCommand {
                     OptionSpec(name: "--out", value: "FILE", help: "write the report here (default: stdout)"),
                     OptionSpec(name: "--templates", value: "DIR", help: "your own report.md.mustache / report.html.mustache / strings/<lang>.json"),
                     OptionSpec(name: "--require-certified", value: nil, help: "exit 1 unless the campaign verdict is CERTIFIED"),
+                    OptionSpec(name: "--no-store", value: nil, help: "render without recording it: the database is opened read-only"),
                 ],
                 discussion: """
-                Every rendered report is stored in the database with its SHA-256 and the journal head it was judged at;
-                rendering again without new evidence gives the same bytes (and the same stored report).
+                The whole database is verified first (as 'growcert verify'); if anything does not hold, nothing is judged
+                or stored (exit 2). Every rendered report is stored in the database with its SHA-256 and the journal head
+                it was judged at; rendering again without new evidence gives the same bytes (and the same stored report).
+                With --no-store the report is only rendered (to see the verdict): nothing is written to the database.
                 Sign it with 'growcert signoff --report ID …'. Verdicts: see docs/verdicts.md.
                 """) { inv in
-            let store = try inv.openStore()
+            let storing = !inv.args.has("--no-store")
+            let store = storing ? try inv.openStore() : try inv.openStoreForReading()
             let campaign = try store.campaign(try inv.required("--campaign"))
             let formatName = try inv.required("--format")
             guard let format = ReportFormat(rawValue: formatName) else {
@@ -40,7 +44,23 @@ enum ReportCommand {
             }
             let templates = try inv.optional("--templates").map { try TemplateSet(directory: $0) } ?? .embedded
             let service = ReportService(store: store, templates: templates)
-            let result = try service.render(try service.model(campaignId: campaign.id), format: format, lang: lang, out: inv.optional("--out"))
+            if storing { try VerifyService(store: store).requireIntact(before: "judged or stored") }
+            let model = try service.model(campaignId: campaign.id)
+            guard storing else {
+                let rendered = try service.renderOnly(model, format: format, lang: lang, out: inv.optional("--out"))
+                if let out = inv.optional("--out") {
+                    inv.printRecord(out, ["out": .string(out), "sha256": .string(Digest.sha256Hex(rendered.bytes)), "verdict": .string(rendered.verdict), "stored": .bool(false)])
+                } else {
+                    inv.console.out(String(decoding: rendered.bytes, as: UTF8.self))
+                }
+                inv.progress("report not stored (--no-store): campaign \(campaign.id) is \(rendered.verdict); SHA-256 \(Digest.sha256Hex(rendered.bytes))")
+                if inv.args.has("--require-certified"), rendered.verdict != Verdict.certified.rawValue {
+                    inv.progress("not certified: --require-certified fails")
+                    return ExitCode.notCertified
+                }
+                return ExitCode.success
+            }
+            let result = try service.render(model, format: format, lang: lang, out: inv.optional("--out"))
             let (rendered, record, reused) = (result.rendered, result.record, result.reused)
             if let out = inv.optional("--out") {
                 var o = record.json.objectValue ?? [:]
@@ -50,7 +70,8 @@ enum ReportCommand {
             } else {
                 inv.console.out(String(decoding: rendered.bytes, as: UTF8.self))
             }
-            inv.progress("report \(record.id)\(reused ? " (same bytes as before)" : ""): campaign \(campaign.id) is \(rendered.verdict); SHA-256 \(record.sha256)")
+            inv.progress("report \(record.id)\(reused ? " (same bytes as before)" : ""): campaign \(campaign.id) is \(rendered.verdict); SHA-256 \(record.sha256)"
+                         + (ReportCommand.templates(record) == "custom" ? "; rendered with custom templates" : ""))
             if inv.args.has("--require-certified"), rendered.verdict != Verdict.certified.rawValue {
                 inv.progress("not certified: --require-certified fails")
                 return ExitCode.notCertified
@@ -59,14 +80,15 @@ enum ReportCommand {
         },
         Command(path: ["report", "list"], summary: "list stored reports",
                 options: [OptionSpec(name: "--campaign", value: "ID", help: "only this campaign's")]) { inv in
-            let store = try inv.openStore()
+            let store = try inv.openStoreForReading()
             let list = try store.reports(campaignId: try inv.optional("--campaign").map { try store.campaign($0).id })
-            inv.printList(list.map(\.json), header: ["ID", "CAMPAIGN", "FORMAT", "LANG", "VERDICT", "SHA-256", "CREATED"],
-                          rows: list.map { [$0.id, $0.campaignId, $0.format, $0.lang, $0.verdict, String($0.sha256.prefix(16)) + "…", $0.createdAt] })
+            inv.printList(list.map(ReportCommand.json), header: ["ID", "CAMPAIGN", "FORMAT", "LANG", "VERDICT", "TEMPLATES", "SHA-256", "CREATED"],
+                          rows: list.map { [$0.id, $0.campaignId, $0.format, $0.lang, $0.verdict, ReportCommand.templates($0),
+                                            String($0.sha256.prefix(16)) + "…", $0.createdAt] })
             return ExitCode.success
         },
         Command(path: ["report", "show"], summary: "print a stored report's exact bytes", positionals: ["ID"]) { inv in
-            let bytes = try inv.openStore().reportBytes(try inv.positional(0, "report ID"))
+            let bytes = try inv.openStoreForReading().reportBytes(try inv.positional(0, "report ID"))
             inv.console.out(String(decoding: bytes, as: UTF8.self))  // reports are UTF-8: the bytes come out unchanged
             return ExitCode.success
         },
@@ -80,7 +102,7 @@ enum ReportCommand {
                 """) { inv in
             let path = try inv.positional(0, "report file")
             let bytes = try inv.readInput(path, limit: 512 * 1_048_576)
-            let store = try inv.openStore()
+            let store = try inv.openStoreForReading()
             let sha = Digest.sha256Hex(bytes)
             let body = IntegrityCheck.bodySHA256(ofReport: bytes)
             var problems: [String] = []
@@ -112,7 +134,7 @@ enum ReportCommand {
             }
             if inv.json {
                 inv.console.out(JSONValue.object([
-                    "ok": .bool(problems.isEmpty), "sha256": .string(sha), "report": match?.json ?? .null,
+                    "ok": .bool(problems.isEmpty), "sha256": .string(sha), "report": match.map(ReportCommand.json) ?? .null,
                     "bodySha256": .string(body.actual), "claimedBodySha256": .optional(body.claimed),
                     "journalHeads": .array(heads.map(JSONValue.string)),
                     "superseded": superseded.map { ["newerEntries": .number(String($0.newer)), "currentVerdict": .string($0.verdict)] } ?? .null,
@@ -126,6 +148,9 @@ enum ReportCommand {
             } else if problems.isEmpty, let r = match {
                 var out = "OK: \(path) is report \(r.id) of campaign \(r.campaignId) (\(r.format), \(r.lang)), verdict \(r.verdict),\n"
                 out += "    judged at journal entry \(r.evidenceSeq), head \(r.evidenceHead)\n"
+                if !TemplateSet.isBuiltIn(templateSHA256: r.templateSHA256, format: r.format, lang: r.lang) {
+                    out += "    rendered with custom templates (template SHA-256 \(r.templateSHA256)), not this growcert's built-in ones: its layout and wording are not growcert's\n"
+                }
                 if let superseded {
                     out += "    superseded: campaign \(r.campaignId) has \(superseded.newer) newer evidence \(superseded.newer == 1 ? "entry" : "entries") since this report; its verdict is now \(superseded.verdict)\n"
                 }
@@ -143,4 +168,16 @@ enum ReportCommand {
             return problems.isEmpty ? ExitCode.success : ExitCode.tampered
         },
     ]
+
+    /// `built-in` when a stored report was rendered with this growcert's built-in templates, else `custom`.
+    static func templates(_ r: ReportRecord) -> String {
+        TemplateSet.isBuiltIn(templateSHA256: r.templateSHA256, format: r.format, lang: r.lang) ? "built-in" : "custom"
+    }
+
+    /// A stored report's record, with `templates` (`built-in` or `custom`).
+    static func json(_ r: ReportRecord) -> JSONValue {
+        var o = r.json.objectValue ?? [:]
+        o["templates"] = .string(templates(r))
+        return .object(o)
+    }
 }

@@ -28,14 +28,14 @@ enum RunCommand {
         },
         Command(path: ["run", "list"], summary: "list a campaign's runs",
                 options: [OptionSpec(name: "--campaign", value: "ID", help: "the campaign", required: true)]) { inv in
-            let store = try inv.openStore()
+            let store = try inv.openStoreForReading()
             let runs = try store.runs(campaignId: try store.campaign(try inv.required("--campaign")).id)
             inv.printList(runs.map(\.json), header: ["ID", "SCENARIO", "DEVICE", "TESTER", "STARTED", "OUTCOME"],
                           rows: runs.map { [$0.id, $0.scenario, $0.deviceId, $0.tester, $0.startedAt, $0.outcome?.rawValue ?? "running"] })
             return ExitCode.success
         },
         Command(path: ["run", "show"], summary: "show a run and its evidence", positionals: ["ID"]) { inv in
-            let store = try inv.openStore()
+            let store = try inv.openStoreForReading()
             let run = try store.run(try inv.positional(0, "run ID"))
             let items = try store.evidence(runId: run.id)
             let device = try store.device(run.deviceId)

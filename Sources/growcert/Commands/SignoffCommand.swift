@@ -21,13 +21,16 @@ enum SignoffCommand {
                 the report's verdict and SHA-256, the journal head it was judged at, the database head at signing,
                 role, name, decision, comment, accepted risk, accepted staleness, time). The statement, signature and
                 public key are stored; the private key is not. A report that is not current (the campaign has newer
-                evidence) is refused unless --accept-stale. 'growcert signoff export ID --out DIR' writes the
-                sign-off for checking with OpenSSL alone.
+                evidence) is refused unless --accept-stale.
+                The whole database is verified first (as 'growcert verify'); if anything does not hold, nothing is signed (exit 2).
+                'growcert signoff export ID --out DIR' writes the sign-off for checking with OpenSSL alone.
                 """) { inv in
             let keyPath = try inv.required("--key")
             let pem = try inv.readText(keyPath, limit: 64 * 1024, what: "Key file")
             let passphrase = try SigningKey.passphrase(for: pem, path: keyPath, inv)
-            let s = try inv.openStore().addSignoff(
+            let store = try inv.openStore()
+            try VerifyService(store: store).requireIntact(before: "signed")
+            let s = try store.addSignoff(
                 reportId: try inv.required("--report"), role: try inv.required("--role"), name: try inv.required("--name"),
                 decision: try inv.required("--decision"), comment: inv.optional("--comment"), acceptRisk: inv.optional("--accept-risk"),
                 acceptStale: inv.args.has("--accept-stale"), privateKeyPEM: pem, passphrase: passphrase)
@@ -42,7 +45,7 @@ enum SignoffCommand {
                 Check it with OpenSSL alone:
                   openssl pkeyutl -verify -pubin -inkey public.pem -rawin -in statement.json -sigfile statement.sig
                 """) { inv in
-            let s = try inv.openStore().signoff(try inv.positional(0, "sign-off ID"))
+            let s = try inv.openStoreForReading().signoff(try inv.positional(0, "sign-off ID"))
             let dir = try inv.required("--out")
             guard let sig = Data(base64Encoded: s.signature) else { throw CLIError.data("Sign-off \(s.id) has a malformed signature; run 'growcert verify'.") }
             do {
@@ -60,7 +63,7 @@ enum SignoffCommand {
         },
         Command(path: ["signoff", "list"], summary: "list sign-offs",
                 options: [OptionSpec(name: "--campaign", value: "ID", help: "only this campaign's")]) { inv in
-            let store = try inv.openStore()
+            let store = try inv.openStoreForReading()
             let list = try store.signoffs(campaignId: try inv.optional("--campaign").map { try store.campaign($0).id })
             // Values come from the signed statement; 'growcert verify' checks the row says the same.
             inv.printList(list.map(\.json), header: ["ID", "REPORT", "ROLE", "NAME", "DECISION", "KEY", "SIGNED"],

@@ -33,7 +33,7 @@ enum VerifyCommand {
             }
             let ca = try inv.optional("--tsa-ca").map { path in (path: path, pem: try inv.readText(path, limit: 4 * 1_048_576, what: "CA file")) }
             let tokens = try inv.args.values("--token").map { (path: $0, der: try inv.readInput($0, limit: 1_048_576)) }
-            let store = try inv.openStore()
+            let store = try inv.openStoreForReading()
             let total = try store.journalCount()
             let service = VerifyService(store: store, expectedHeads: heads, statementDirs: inv.args.values("--statement"), tokens: tokens,
                                         allowedSigners: signers, tsaCA: ca)

@@ -80,6 +80,7 @@ struct DemoService {
 
         var reports: [(String, ReportRecord)] = []
         let reportService = ReportService(store: store)
+        try VerifyService(store: store).requireIntact(before: "judged or stored")
         let model = try reportService.model(campaignId: campaign.id)
         for (format, lang, name) in [(ReportFormat.md, Language.en, "report.md"), (.html, .en, "report.html"),
                                      (.md, .zhHans, "report.zh-Hans.md"), (.html, .zhHans, "report.zh-Hans.html"),

@@ -35,6 +35,15 @@ struct ReportService {
         }
     }
 
+    /// Renders `model` and writes `out` (when given) without storing anything: `report render --no-store`.
+    func renderOnly(_ model: ReportModel, format: ReportFormat, lang: Language, out: String?) throws -> RenderedReport {
+        let rendered = try ReportRenderer(templates: templates).render(model, format: format, lang: lang)
+        if let out, !FileManager.default.createFile(atPath: out, contents: Data(rendered.bytes)) {
+            throw CLIError.io("Cannot write '\(out)'. Check the folder exists and is writable.")
+        }
+        return rendered
+    }
+
     /// Builds the model of a campaign from one snapshot of the store.
     func model(campaignId: String) throws -> ReportModel {
         try ReportBuilder.build(store: store, campaignId: campaignId, toolVersion: CLI.version)

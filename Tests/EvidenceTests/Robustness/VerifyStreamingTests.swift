@@ -22,6 +22,8 @@ import Testing
             #expect(result.entries == 5 + 300 + 2)
             #expect(result.rowsChecked["evidence"] == 300)
             #expect(result.rowsChecked["runs"] == 1)
+            #expect(result.rowsChecked["run_finishes"] == 1)
+            #expect(result.rowsChecked["retractions"] == 1)
         }
     }
 
@@ -36,13 +38,15 @@ import Testing
     func tamperingMidwayIsFound(sql: String, expected: [VerificationProblem]) throws {
         try withTempDir { dir in
             let s = try Self.store(in: dir, notes: 300)
-            try rawExecute(s.path, "DROP TRIGGER IF EXISTS evidence_no_delete; " + sql)
+            try rawExecute(s.path, "DROP TRIGGER IF EXISTS evidence_no_delete; DROP TRIGGER IF EXISTS evidence_no_update; " + sql)
             let result = try s.store.verify()
-            // The dropped trigger is itself reported first; the tampering follows it.
-            let dropped = VerificationProblem(seq: nil, message: "the append-only trigger 'evidence_no_delete' was removed from the database")
-            #expect(result.problems == [dropped] + expected)
+            // The dropped triggers are themselves reported first; the tampering follows them.
+            let dropped = ["evidence_no_delete", "evidence_no_update"].map {
+                VerificationProblem(seq: nil, message: "the append-only trigger '\($0)' was removed from the database")
+            }
+            #expect(result.problems == dropped + expected)
             // verify leaves no transaction open: the store still records.
-            _ = try s.store.addEvidence(note(s.run.id, "after verify"))
+            _ = try s.store.retract(evidenceId: "e1", reason: "after verify")
         }
     }
 }

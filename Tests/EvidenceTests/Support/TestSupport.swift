@@ -32,8 +32,12 @@ struct Seeded {
     let run: Run
 }
 
-func makeStore(in dir: URL, name: String = "evidence.sqlite", actor: String = "qa", clock: @escaping Clock = fixedClock) throws -> EvidenceStore {
-    let (store, created) = try EvidenceStore.create(at: dir.appendingPathComponent(name).path, actor: actor, clock: clock)
+/// A fixed masking key, for tests that compare the chains of two databases (the first entry records the key's id).
+let testMaskKey = MaskKey(hex: String(repeating: "5a", count: 32))!
+
+func makeStore(in dir: URL, name: String = "evidence.sqlite", actor: String = "qa", clock: @escaping Clock = fixedClock,
+               maskKey: MaskKey? = nil) throws -> EvidenceStore {
+    let (store, created) = try EvidenceStore.create(at: dir.appendingPathComponent(name).path, actor: actor, clock: clock, maskKey: maskKey)
     #expect(created)
     return store
 }
@@ -66,6 +70,18 @@ func rawExecute(_ path: String, _ sql: String) throws {
 func rawQuery(_ path: String, _ sql: String) throws -> [[String?]] {
     let c = try Connection(path: path, create: false)
     return try c.query(sql).map { row in row.values.map { $0.columnText } }
+}
+
+/// Runs `sql` on the file with the append-only triggers of `tables` dropped first and put back
+/// after, exactly as they were: so that only the edit itself is left for verify to find.
+func rawExecuteBehindTriggers(_ path: String, tables: [String], _ sql: String) throws {
+    let c = try Connection(path: path, create: false)
+    var triggers: [(name: String, sql: String)] = []
+    for table in tables {
+        triggers += try c.query("SELECT name, sql FROM sqlite_master WHERE type='trigger' AND tbl_name=? ORDER BY name", [.text(table)])
+            .map { ($0.string(0), $0.string(1)) }
+    }
+    try c.execute(triggers.map { "DROP TRIGGER \($0.name);" }.joined() + sql + ";" + triggers.map { $0.sql + ";" }.joined())
 }
 
 func rawScalar(_ path: String, _ sql: String) throws -> String? {

@@ -17,15 +17,16 @@ struct InjectionTests {
             ["device", "add", "--campaign", "c1", "--label", "dev " + Self.hostile, "--kind", "physical", "--platform", "ios", "--model", "iPhone 15", "--os-version", "18.1"],
             ["run", "start", "--campaign", "c1", "--scenario", "first-connect", "--device", "dev " + Self.hostile, "--tester", "tester " + Self.hostile],
             ["evidence", "add", "note", "--run", "r1", "--text", "note " + Self.hostile],
-            ["run", "finish", "r1", "--outcome", "fail", "--note", "run note " + Self.hostile],
         ] {
             let o = try g.run(args)
             try #require(o.code == 0, "\(args): \(o)")
         }
-        // NUL cannot travel in argv; it comes in through an import line.
+        // NUL cannot travel in argv; it comes in through an import line (before the run is finished: it then takes no more).
         let nul = #"{"run":"r1","type":"note","text":"nul\u0000inside \u202e"}"# + "\n"
         let imported = try g.run(["evidence", "import", "--file", "-"], stdin: nul)
         try #require(imported.code == 0, "\(imported)")
+        let finished = try g.run(["run", "finish", "r1", "--outcome", "fail", "--note", "run note " + Self.hostile])
+        try #require(finished.code == 0, "\(finished)")
 
         // Stored verbatim.
         let note = try #require(try g.json(["evidence", "show", "e1"]) as? [String: Any])

@@ -210,9 +210,10 @@ struct SignoffBindingTests {
         let rp2 = try #require((try g.json(["report", "list"]) as? [[String: Any]])?.first { $0["id"] as? String == "rp2" }?["sha256"] as? String)
         let o = try g.sqlite("""
             DROP TRIGGER journal_no_delete; DROP TRIGGER signoffs_no_delete; DROP TRIGGER reports_no_delete; DROP TRIGGER blobs_no_delete;
+            DROP TRIGGER run_finishes_no_delete;
             DELETE FROM journal WHERE seq >= \(finish);
             DELETE FROM signoffs WHERE id='s2'; DELETE FROM reports WHERE id='rp2'; DELETE FROM blobs WHERE sha256='\(rp2)';
-            UPDATE runs SET finished_at=NULL, outcome=NULL, note=NULL WHERE id='r1';
+            DELETE FROM run_finishes WHERE id='r1';
             \(extra)
             \(restore)
             """)

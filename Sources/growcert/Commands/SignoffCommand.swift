@@ -27,9 +27,9 @@ enum SignoffCommand {
                 """) { inv in
             let keyPath = try inv.required("--key")
             let pem = try inv.readText(keyPath, limit: 64 * 1024, what: "Key file")
-            let passphrase = try SigningKey.passphrase(for: pem, path: keyPath, inv)
             let store = try inv.openStore()
             try VerifyService(store: store).requireIntact(before: "signed")
+            let passphrase = try SigningKey.passphrase(for: pem, path: keyPath, inv)
             let s = try store.addSignoff(
                 reportId: try inv.required("--report"), role: try inv.required("--role"), name: try inv.required("--name"),
                 decision: try inv.required("--decision"), comment: inv.optional("--comment"), acceptRisk: inv.optional("--accept-risk"),

@@ -82,6 +82,12 @@ struct SignerAndAnchorTests {
         #expect(o.stderr.hasPrefix("growcert: Cannot reach the timestamp authority 'http://127.0.0.1:9/tsa': "), "\(o)")
         #expect(o.stderr.hasSuffix(". Nothing was stored.\n"), "\(o)")
         #expect(try g.journalState() == before)
+        // A database that does not verify is not anchored: nothing is sent.
+        let edit = try g.sqlite("DROP TRIGGER devices_no_update; UPDATE devices SET kind='simulator' WHERE id='d1';")
+        #expect(edit.code == 0, "\(edit)")
+        let tampered = try g.run(["anchor", "--tsa", "http://127.0.0.1:9/tsa"])
+        #expect(tampered.code == 2, "\(tampered)")
+        #expect(tampered.stderr.hasPrefix("growcert: The evidence database does not verify, so nothing was anchored: "), "\(tampered)")
         let bad = try g.run(["anchor", "--tsa", "ftp://example.org/"])
         #expect(bad.code == 64, "\(bad)")
         #expect(bad.stderr == "growcert: Invalid --tsa 'ftp://example.org/': give the timestamp authority's http or https URL.\nSee 'growcert anchor --help'.\n")

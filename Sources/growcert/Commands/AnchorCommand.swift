@@ -11,7 +11,8 @@ enum AnchorCommand {
                 ],
                 discussion: """
                 Sends a TimeStampReq whose SHA-256 message imprint is the current journal head (with a nonce,
-                certReq true), checks the answer (granted, same imprint and nonce) and stores the token.
+                certReq true), checks the answer (granted, same imprint and nonce) and stores the token. The whole
+                database is verified first; if anything does not hold, nothing is sent (exit 2).
                 'growcert verify' re-checks every stored token; '--tsa-ca FILE' also checks its chain to that CA.
                 Check a token with OpenSSL alone:
                   openssl ts -verify -digest HEAD -in token.der -token_in -CAfile tsa-ca.pem
@@ -20,7 +21,10 @@ enum AnchorCommand {
             guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https", url.host != nil else {
                 throw CLIError.usage("Invalid --tsa '\(text)': give the timestamp authority's http or https URL.", command: "anchor")
             }
-            let anchor = try await AnchorService(store: try inv.openStore()).anchor(tsa: url)
+            let store = try inv.openStore()
+            // A timestamp lends the head credibility: only an intact database's head is anchored.
+            try VerifyService(store: store).requireIntact(before: "anchored")
+            let anchor = try await AnchorService(store: store).anchor(tsa: url)
             if let out = inv.optional("--out") {
                 guard let der = Data(base64Encoded: anchor.token), FileManager.default.createFile(atPath: out, contents: der) else {
                     throw CLIError.io("Cannot write '\(out)'. Check the folder exists and is writable. (The token is stored as \(anchor.id).)")

@@ -22,7 +22,7 @@ enum SignersCommand {
         },
         Command(path: ["signers", "list"], summary: "list trusted signers",
                 options: [OptionSpec(name: "--allowed-signers", value: nil, help: "print them as an allowed-signers file for 'verify --signers'")]) { inv in
-            let list = try inv.openStore().signers()
+            let list = try inv.openStoreForReading().signers()
             if inv.args.has("--allowed-signers"), !inv.json {
                 inv.console.out(list.map { AllowedSigners.line(principal: $0.name, publicKeyPEM: $0.publicKey) + "\n" }.joined())
                 return ExitCode.success

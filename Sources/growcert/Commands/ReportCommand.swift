@@ -67,7 +67,7 @@ enum ReportCommand {
         },
         Command(path: ["report", "show"], summary: "print a stored report's exact bytes", positionals: ["ID"]) { inv in
             let bytes = try inv.openStore().reportBytes(try inv.positional(0, "report ID"))
-            inv.console.out(String(decoding: bytes, as: UTF8.self))  // reports are UTF-8: the bytes come out unchanged
+            inv.console.exact(String(decoding: bytes, as: UTF8.self))  // reports are UTF-8: the bytes come out unchanged
             return ExitCode.success
         },
         Command(path: ["report", "verify"], summary: "check that a report file is one stored here, unchanged (exit 2 if not)", positionals: ["FILE"],

@@ -86,16 +86,15 @@ enum EvidenceCommand {
             return ExitCode.success
         },
         Command(path: ["evidence", "export"], summary: "write an attachment's stored bytes to a file", positionals: ["ID"],
-                options: [OptionSpec(name: "--out", value: "FILE", help: "where to write", required: true)]) { inv in
+                options: [OptionSpec(name: "--out", value: "FILE", help: "where to write", required: true),
+                          OptionSpec(name: "--force", value: nil, help: "let --out replace an existing regular file")]) { inv in
             let store = try inv.openStore()
             let item = try store.evidenceItem(try inv.positional(0, "evidence ID"))
             guard let sha = item.attachmentSHA256, let bytes = try store.blob(sha256: sha) else {
                 throw CLIError.data("Evidence \(item.id) is a \(item.type.rawValue), not an attachment; nothing to export.")
             }
             let out = try inv.required("--out")
-            guard FileManager.default.createFile(atPath: out, contents: Data(bytes)) else {
-                throw CLIError.io("Cannot write '\(out)'. Check the folder exists and is writable.")
-            }
+            try OutputFile(path: out, force: inv.args.has("--force"), database: inv.dbPath).write(Data(bytes))
             inv.printRecord(item.id, ["id": .string(item.id), "out": .string(out), "sha256": .string(sha)], human: "Wrote \(bytes.count) bytes to \(out) (SHA-256 \(sha))")
             return ExitCode.success
         },

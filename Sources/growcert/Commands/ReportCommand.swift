@@ -19,7 +19,8 @@ enum ReportCommand {
                     OptionSpec(name: "--campaign", value: "ID", help: "the campaign", required: true),
                     OptionSpec(name: "--format", value: "F", help: "md, html, junit or json", required: true),
                     OptionSpec(name: "--lang", value: "L", help: "en or zh-Hans (default en)"),
-                    OptionSpec(name: "--out", value: "FILE", help: "write the report here (default: stdout)"),
+                    OptionSpec(name: "--out", value: "FILE", help: "write the report here (default: stdout); never over the database"),
+                    OptionSpec(name: "--force", value: nil, help: "let --out replace an existing regular file"),
                     OptionSpec(name: "--templates", value: "DIR", help: "your own report.md.mustache / report.html.mustache / strings/<lang>.json"),
                     OptionSpec(name: "--require-certified", value: nil, help: "exit 1 unless the campaign verdict is CERTIFIED"),
                 ],
@@ -40,7 +41,8 @@ enum ReportCommand {
             }
             let templates = try inv.optional("--templates").map { try TemplateSet(directory: $0) } ?? .embedded
             let service = ReportService(store: store, templates: templates)
-            let result = try service.render(try service.model(campaignId: campaign.id), format: format, lang: lang, out: inv.optional("--out"))
+            let result = try service.render(try service.model(campaignId: campaign.id), format: format, lang: lang, out: inv.optional("--out"),
+                                            force: inv.args.has("--force"))
             let (rendered, record, reused) = (result.rendered, result.record, result.reused)
             if let out = inv.optional("--out") {
                 var o = record.json.objectValue ?? [:]

@@ -88,7 +88,7 @@ enum ReportCommand {
             }
             let match = try store.reports().first { $0.sha256 == sha }
             if match == nil { problems.append("no report with SHA-256 \(sha) is stored in \(store.path): the file was changed, or comes from another database") }
-            let verification = try VerifyService(store: store).run()
+            let verification = try VerifyService(store: store, jwsVerifier: inv.jwsVerifier).run()
             if !verification.ok { problems.append("the database itself does not verify: run 'growcert verify'") }
             let signoffs = try match.map { r in try store.signoffs(campaignId: r.campaignId).filter { $0.reportId == r.id } } ?? []
             if inv.json {

@@ -36,7 +36,14 @@ enum EvidenceCommand {
                     OptionSpec(name: "--note", value: "TEXT", help: "what it shows"),
                     OptionSpec(name: "--media-type", value: "TYPE", help: "media type (default: from the file name)"),
                     OptionSpec(name: "--max-size", value: "MIB", help: "size limit in MiB (default 25)"),
-                ]) { inv in
+                    OptionSpec(name: "--redact", value: nil, help: "replace each credential in a text log with <redacted:KIND> (counted in the details)"),
+                ],
+                discussion: """
+                A file holding a credential (a full-length server key, a Bearer credential, a JWT that is not a
+                store-signed JWS) is refused, whether as UTF-8, Latin-1 or UTF-16 text or inside gzip data. With
+                --redact a text log is stored with each credential replaced by <redacted:KIND>, and the details
+                record how many of each kind were replaced.
+                """) { inv in
             let store = try inv.openStore()
             let path = try inv.required("--file")
             let limit = try inv.optional("--max-size").map { v -> Int in
@@ -44,14 +51,22 @@ enum EvidenceCommand {
                 guard let n = Int(v), n >= 1, n <= 900 else { throw CLIError.usage("--max-size takes a whole number of MiB from 1 to 900.", command: "evidence add attachment") }
                 return n * 1_048_576
             } ?? EvidenceStore.defaultAttachmentLimit
-            let bytes = try inv.readInput(path, limit: limit)
+            var bytes = try inv.readInput(path, limit: limit)
             let filename = URL(fileURLWithPath: path).lastPathComponent
+            var details: [String: JSONValue] = [:]
+            if inv.args.has("--redact") {
+                let redacted = try SecretScanner.redactCredentials(in: bytes, filename: filename)
+                bytes = redacted.bytes
+                details["redactions"] = .object(redacted.replaced.mapValues { .number(String($0)) })
+                let total = redacted.replaced.values.reduce(0, +)
+                inv.progress("redacted \(total) credential\(total == 1 ? "" : "s")" + (total == 0 ? "" : " (" + redacted.replaced.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ") + ")"))
+            }
             let mediaType = inv.optional("--media-type") ?? MediaType.guess(filename: filename)
             let note = inv.optional("--note")
             if let note { try Validate.noSecrets([("note", note)]) }
             let item = try store.addEvidence(NewEvidence(
                 runId: try inv.required("--run"), type: .attachment, provenance: .manual,
-                details: ["filename": .string(filename), "note": .optional(note)],
+                details: .object(details.merging(["filename": .string(filename), "note": .optional(note)]) { $1 }),
                 attachment: NewAttachment(bytes: bytes, mediaType: mediaType, filename: filename)), attachmentLimit: limit)
             inv.printRecord(item.id, item.json)
             return ExitCode.success

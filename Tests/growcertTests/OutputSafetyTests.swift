@@ -147,6 +147,25 @@ struct OutputSafetyTests {
         #expect(json.first?["name"] as? String == Self.forgedName, "the JSON output changed the recorded name")
     }
 
+    @Test("signoff export refuses to replace an earlier export without --force, and writes nothing then")
+    func signoffExportNeedsForce() throws {
+        let g = try Growcert()
+        try g.copyDatabase(from: try DemoRun.get().database)
+        let render = try #require(try g.json(["report", "render", "--campaign", "c1", "--format", "md", "--out", g.path("r.md")]) as? [String: Any])
+        #expect(try g.run(["keys", "generate", "--out", g.path("k.pem")]).code == 0)
+        #expect(try g.run(["signoff", "--report", try #require(render["id"] as? String), "--role", "qa", "--name", "Ann QA",
+                           "--decision", "reject", "--key", g.path("k.pem")]).code == 0)
+        let dir = g.path("export")
+        #expect(try g.run(["signoff", "export", "s1", "--out", dir]).code == 0)
+        try "edited\n".write(toFile: dir + "/public.pem", atomically: true, encoding: .utf8)
+        let again = try g.run(["signoff", "export", "s1", "--out", dir])
+        #expect(again.code == 65, "\(again)")
+        #expect(again.stderr == "growcert: '\(dir)/statement.json' already exists; give --force to replace it, or choose another path. Nothing was written.\n")
+        #expect(try String(contentsOfFile: dir + "/public.pem", encoding: .utf8) == "edited\n", "a refused export replaced a file")
+        #expect(try g.run(["signoff", "export", "s1", "--out", dir, "--force"]).code == 0)
+        #expect(try String(contentsOfFile: dir + "/public.pem", encoding: .utf8).hasPrefix("-----BEGIN PUBLIC KEY-----"))
+    }
+
     @Test("Controls and bidirectional overrides are escaped in evidence list/show, journal list, run show and error messages")
     func recordedControlsAreEscapedEverywhere() throws {
         let g = try Growcert()

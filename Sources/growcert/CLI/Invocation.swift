@@ -122,7 +122,8 @@ final class Invocation: Sendable {
 /// Everything printed goes through `out` or `err`, which make control and bidirectional
 /// characters visible (`TextSafety.terminal`): a recorded name holding `\r ESC[2K` cannot
 /// rewrite the line it is printed on. JSON output has none left to make visible (its writer
-/// escapes them). Only `exact` writes bytes unchanged, for `report show`.
+/// escapes them). Only `exact` writes text unchanged: a report's own bytes (`report show`,
+/// `report render` without `--out`), whose formats already escape what they hold.
 struct Console: Sendable {
     private let writeOut: @Sendable (String) -> Void
     private let writeErr: @Sendable (String) -> Void
@@ -139,7 +140,7 @@ struct Console: Sendable {
     /// Prints a message on standard error, hidden characters made visible.
     func err(_ text: String) { writeErr(TextSafety.terminal(text)) }
 
-    /// Writes `text` to standard output unchanged: a stored file's exact bytes.
+    /// Writes `text` to standard output unchanged: a report's exact bytes.
     func exact(_ text: String) { writeOut(text) }
 
     static let standard = Console(

@@ -50,7 +50,7 @@ enum ReportCommand {
                 o["reused"] = .bool(reused)
                 inv.printRecord(record.id, .object(o))
             } else {
-                inv.console.out(String(decoding: rendered.bytes, as: UTF8.self))
+                inv.console.exact(String(decoding: rendered.bytes, as: UTF8.self))  // the report file itself, byte for byte
             }
             inv.progress("report \(record.id)\(reused ? " (same bytes as before)" : ""): campaign \(campaign.id) is \(rendered.verdict); SHA-256 \(record.sha256)")
             if inv.args.has("--require-certified"), rendered.verdict != Verdict.certified.rawValue {

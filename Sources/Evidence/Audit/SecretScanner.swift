@@ -85,9 +85,14 @@ public enum SecretScanner {
     /// prefix's first byte, `b`/`B` a Bearer credential, `e` a JWT).
     static func findings(in b: UnsafeBufferPointer<UInt8>) -> [Finding] {
         var found: [Finding] = []
+        let starts = startBytes
         var i = 0
         scan: while i < b.count {
             let c = b[i]
+            if !starts[Int(c)] {
+                i += 1
+                continue
+            }
             for shape in SecretKeyShape.all where shape.prefix.utf8.first == c {
                 if let n = shape.match(at: i, in: b, fullLength: true) {
                     found.append(Finding(kind: shape.kind, description: shape.description, range: i..<(i + n)))
@@ -116,6 +121,14 @@ public enum SecretScanner {
         }
         return found
     }
+
+    /// The bytes a credential can start with: each key prefix's first byte, `b`, `B` and `e`.
+    static let startBytes: [Bool] = {
+        var table = [Bool](repeating: false, count: 256)
+        for shape in SecretKeyShape.all { if let first = shape.prefix.utf8.first { table[Int(first)] = true } }
+        for c in "bBe".utf8 { table[Int(c)] = true }
+        return table
+    }()
 
     /// `bytes` with each credential replaced by `<redacted:KIND>`, and how many of each kind were replaced.
     ///

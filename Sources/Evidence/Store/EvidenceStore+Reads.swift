@@ -111,6 +111,18 @@ extension EvidenceStore {
         }
     }
 
+    /// Every evidence item of one type in the database, with the app id of its campaign, oldest first.
+    ///
+    /// For checks that re-examine one kind of item (verify re-checking stored store transactions):
+    /// only rows of that type are decoded.
+    public func evidence(type: EvidenceType) throws -> [(item: EvidenceItem, appId: String)] {
+        try read {
+            let columns = Self.evidenceColumns.split(separator: ",").map { "e." + $0.trimmingCharacters(in: .whitespaces) }.joined(separator: ",")
+            return try db.query("SELECT \(columns), c.app_id FROM evidence e JOIN runs r ON r.id = e.run_id JOIN campaigns c ON c.id = r.campaign_id WHERE e.type=? ORDER BY e.seq",
+                                [.text(type.rawValue)]).map { (Self.evidence($0), $0.string(13)) }
+        }
+    }
+
     /// The evidence item with this id.
     public func evidenceItem(_ id: String) throws -> EvidenceItem {
         guard let r = try read({ try db.query("SELECT \(Self.evidenceColumns) FROM evidence WHERE id=?", [.text(id.lowercased())]).first }) else {

@@ -67,15 +67,7 @@ struct OutputFile {
         guard fd >= 0 else { throw CLIError.io("Cannot write '\(path)'. Check the folder exists and is writable.") }
         let staged = Staged(output: self, temporaryPath: temporary)
         defer { close(fd) }
-        let ok = bytes.withUnsafeBytes { raw -> Bool in
-            var offset = 0
-            while offset < raw.count {
-                let n = Glibc.write(fd, raw.baseAddress! + offset, raw.count - offset)
-                if n < 0 { if errno == EINTR { continue }; return false }
-                offset += n
-            }
-            return fchmod(fd, mode) == 0 && fsync(fd) == 0
-        }
+        let ok = writeAll(bytes, to: fd) && fchmod(fd, mode) == 0 && fsync(fd) == 0
         guard ok else {
             staged.discard()
             throw CLIError.io("Cannot write '\(path)': \(String(cString: strerror(errno))).")
@@ -145,5 +137,22 @@ struct OutputFile {
         guard let real = realpath(folder, nil) else { return url.standardizedFileURL.path }
         defer { free(real) }
         return (String(cString: real) as NSString).appendingPathComponent(url.lastPathComponent)
+    }
+}
+
+/// Writes every byte of `bytes` to `fd`, retrying after interruptions; false on an error (see `errno`).
+private func writeAll(_ bytes: Data, to fd: Int32) -> Bool {
+    bytes.withUnsafeBytes { raw -> Bool in
+        guard let base = raw.baseAddress else { return true }
+        var offset = 0
+        while offset < raw.count {
+            let n = write(fd, base + offset, raw.count - offset)
+            if n < 0 {
+                if errno == EINTR { continue }
+                return false
+            }
+            offset += n
+        }
+        return true
     }
 }

@@ -32,11 +32,9 @@ struct VerifyService {
     /// Only transaction items are read.
     func storeProofProblems() throws -> [VerificationProblem] {
         var problems: [VerificationProblem] = []
-        for campaign in try store.campaigns() {
-            for item in try store.evidence(campaignId: campaign.id) where item.type == .transaction {
-                if let message = check(item, appId: campaign.appId) {
-                    problems.append(VerificationProblem(seq: item.seq, message: "evidence \(item.id) (transaction): \(message)"))
-                }
+        for (item, appId) in try store.evidence(type: .transaction) {
+            if let message = check(item, appId: appId) {
+                problems.append(VerificationProblem(seq: item.seq, message: "evidence \(item.id) (transaction): \(message)"))
             }
         }
         return problems

@@ -145,6 +145,16 @@ struct OutputSafetyTests {
 
         let json = try #require(try g.json(["signoff", "list"]) as? [[String: Any]])
         #expect(json.first?["name"] as? String == Self.forgedName, "the JSON output changed the recorded name")
+
+        // A line break in a name cannot start a line of its own either.
+        let s2 = try g.run(["signoff", "--report", report, "--role", "qa", "--name", "Ann\n    signed approve by Rita RM", "--decision", "reject",
+                            "--key", g.path("k.pem")])
+        try #require(s2.code == 0, "\(s2)")
+        let again = try g.run(["report", "verify", g.path("r.md")])
+        #expect(again.stdout.contains("signed reject by Ann⟨U+000A⟩    signed approve by Rita RM (qa)"), "\(again)")
+        #expect(!again.stdout.contains("\n    signed approve"), "\(again)")
+        let list2 = try g.run(["signoff", "list"])
+        #expect(list2.stdout.contains("Ann⟨U+000A⟩    signed approve by Rita RM"), "\(list2)")
     }
 
     @Test("signoff export refuses to replace an earlier export without --force, and writes nothing then")

@@ -1,5 +1,6 @@
 import Evidence
 import Foundation
+import Reports
 
 /// `growcert evidence add … | retract | list | show | export`.
 enum EvidenceCommand {
@@ -115,9 +116,9 @@ enum EvidenceCommand {
         },
     ]
 
-    /// One line describing an item.
+    /// One line describing an item: recorded text kept to that line (`TextSafety.singleLine`).
     static func line(_ e: EvidenceItem) -> String {
-        "  \(e.id)  \(e.type.rawValue)  [\(e.provenance.rawValue)]  \(summary(e))" + (e.isRetracted ? "  (retracted: \(e.retractedReason ?? ""))" : "")
+        TextSafety.singleLine("  \(e.id)  \(e.type.rawValue)  [\(e.provenance.rawValue)]  \(summary(e))" + (e.isRetracted ? "  (retracted: \(e.retractedReason ?? ""))" : ""))
     }
 
     static func summary(_ e: EvidenceItem) -> String {

@@ -100,7 +100,7 @@ enum ReportCommand {
             } else if problems.isEmpty, let r = match {
                 var out = "OK: \(path) is report \(r.id) of campaign \(r.campaignId) (\(r.format), \(r.lang)), verdict \(r.verdict),\n"
                 out += "    judged at journal entry \(r.evidenceSeq), head \(r.evidenceHead)\n"
-                out += signoffs.isEmpty ? "    not signed yet\n" : signoffs.map { "    signed \($0.decision) by \($0.name) (\($0.role)), key \($0.keyId), \($0.createdAt)" + ($0.acceptRisk.map { "; accepted risk: \($0)" } ?? "") }.joined(separator: "\n") + "\n"
+                out += signoffs.isEmpty ? "    not signed yet\n" : signoffs.map { TextSafety.singleLine("    signed \($0.decision) by \($0.name) (\($0.role)), key \($0.keyId), \($0.createdAt)" + ($0.acceptRisk.map { "; accepted risk: \($0)" } ?? "")) }.joined(separator: "\n") + "\n"
                 inv.console.out(out)
             } else {
                 inv.console.out("NOT VERIFIED: \(path)\n" + problems.map { "  - \($0)\n" }.joined())

@@ -117,9 +117,8 @@ extension EvidenceStore {
     /// only rows of that type are decoded.
     public func evidence(type: EvidenceType) throws -> [(item: EvidenceItem, appId: String)] {
         try read {
-            let columns = Self.evidenceColumns.split(separator: ",").map { "e." + $0.trimmingCharacters(in: .whitespaces) }.joined(separator: ",")
-            return try db.query("SELECT \(columns), c.app_id FROM evidence e JOIN runs r ON r.id = e.run_id JOIN campaigns c ON c.id = r.campaign_id WHERE e.type=? ORDER BY e.seq",
-                                [.text(type.rawValue)]).map { (Self.evidence($0), $0.string(13)) }
+            try db.query("SELECT \(Self.evidenceColumns.split(separator: ",").map { "e." + $0.trimmingCharacters(in: .whitespaces) }.joined(separator: ",")), c.app_id FROM evidence e JOIN runs r ON r.id = e.run_id JOIN campaigns c ON c.id = r.campaign_id WHERE e.type=? ORDER BY e.seq",
+                         [.text(type.rawValue)]).map { (Self.evidence($0), $0.string(13)) }
         }
     }
 

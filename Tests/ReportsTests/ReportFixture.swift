@@ -37,6 +37,7 @@ final class ReportFixture {
 
     init(name: String = "Groove 2.4.0 (245)") throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("growcert-reports-\(UUID().uuidString)")
+        ownsDirectory = true
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let clock = SteppingClock()
         store = try EvidenceStore.create(at: directory.appendingPathComponent("evidence.sqlite").path, actor: "qa@example.com",
@@ -46,7 +47,20 @@ final class ReportFixture {
             project: Self.project, baseURL: "https://sandbox.groovegrow.example"))
     }
 
-    deinit { try? FileManager.default.removeItem(at: directory) }
+    /// Whether this fixture made the folder (and removes it); a fixture sharing another's store does not.
+    private let ownsDirectory: Bool
+
+    /// A second campaign in `other`'s database, for rules that look across campaigns.
+    init(sharing other: ReportFixture, name: String, appVersion: String, build: String) throws {
+        directory = other.directory
+        store = other.store
+        ownsDirectory = false
+        campaign = try store.createCampaign(NewCampaign(
+            profile: "groovegrow", name: name, appId: Self.appId, appVersion: appVersion, build: build, sdkVersion: "0.0.1",
+            project: Self.project, baseURL: "https://sandbox.groovegrow.example"))
+    }
+
+    deinit { if ownsDirectory { try? FileManager.default.removeItem(at: directory) } }
 
     var profile: Profile { store.profiles["groovegrow"]! }
 
@@ -97,23 +111,43 @@ final class ReportFixture {
         for c in try profile.scenario(run.scenario).checks { try check(run, c, provenance: provenance) }
     }
 
-    @discardableResult
-    func transaction(_ run: Run, provenance: Provenance = .storeSignedSandbox, orderId: String = "GG-ORDER-1", bundleId: String? = appId,
-                     transactionId: String = "2000000123456789", warnings: [String] = [], environment: String = "Sandbox") throws -> EvidenceItem {
-        let details: JSONValue = [
-            "store": "apple", "source": "jws", "transactionId": .string(transactionId), "originalTransactionId": .string(transactionId),
-            "orderId": .string(orderId), "productId": "com.example.groove.pro_monthly", "bundleId": .optional(bundleId),
-            "environment": .string(environment), "warnings": .array(warnings.map(JSONValue.string)),
-        ]
-        return try store.addEvidence(NewEvidence(runId: run.id, type: .transaction, provenance: provenance, details: details))
-    }
+    static let productId = "com.example.groove.pro_monthly"
+    /// The fixture clock's start: every run starts a few seconds after it.
+    static let clockStartMillis: Int64 = 1_795_000_000_000
+    /// Ten minutes before the fixture clock starts: fresh for every fixture run.
+    static let purchaseMillis: Int64 = clockStartMillis - 600_000
 
     @discardableResult
-    func receipt(_ run: Run, orderId: String = "GG-ORDER-1", provenance: Provenance = .liveHosted) throws -> EvidenceItem {
-        let details: JSONValue = [
-            "orderId": .string(orderId), "receiptId": .string("rcpt_\(orderId.lowercased())"), "status": "verified",
-            "raw": .string("{\"receiptId\":\"rcpt_\(orderId.lowercased())\",\"status\":\"verified\"}"),
+    func transaction(_ run: Run, provenance: Provenance = .storeSignedSandbox, orderId: String = "GG-ORDER-1", bundleId: String? = appId,
+                     transactionId: String = "2000000123456789", warnings: [String] = [], environment: String = "Sandbox",
+                     purchaseMillis: Int64? = purchaseMillis) throws -> EvidenceItem {
+        var details: [String: JSONValue] = [
+            "store": "apple", "source": "jws", "transactionId": .string(transactionId), "originalTransactionId": .string(transactionId),
+            "orderId": .string(orderId), "productId": .string(Self.productId), "bundleId": .optional(bundleId),
+            "environment": .string(environment), "warnings": .array(warnings.map(JSONValue.string)),
         ]
+        if let purchaseMillis {
+            details["purchaseDate"] = .string(Timestamp.string(millisecondsSince1970: purchaseMillis))
+            details["purchaseDateMillis"] = .string(String(purchaseMillis))
+            details["signedDate"] = .string(Timestamp.string(millisecondsSince1970: purchaseMillis + 1_000))
+            details["signedDateMillis"] = .string(String(purchaseMillis + 1_000))
+        }
+        return try store.addEvidence(NewEvidence(runId: run.id, type: .transaction, provenance: provenance, details: .object(details)))
+    }
+
+    /// A server receipt recorded with its order as the Sandbox returns it (`GET /v1/orders/{orderId}`):
+    /// by default an order for the fixture's product whose verified Sandbox receipt names `transactionId`.
+    @discardableResult
+    func receipt(_ run: Run, orderId: String = "GG-ORDER-1", provenance: Provenance = .liveHosted, transactionId: String = "2000000123456789",
+                 storeEnvironment: String = "Sandbox", productId: String = productId) throws -> EvidenceItem {
+        let receiptId = "rcpt_\(orderId.lowercased())"
+        let order: JSONValue = [
+            "orderId": .string(orderId), "customerId": "c_1001", "productId": .string(productId), "store": "apple", "status": "delivered",
+            "receipts": [["receiptId": .string(receiptId), "transactionId": .string(transactionId), "status": "verified",
+                          "verifiedAt": "2026-11-18T11:00:00Z", "storeEnvironment": .string(storeEnvironment)]],
+            "ledgerEventIds": ["9007199254740993"],
+        ]
+        let details: JSONValue = ["orderId": .string(orderId), "receiptId": .string(receiptId), "status": "delivered", "raw": order, "source": "check"]
         return try store.addEvidence(NewEvidence(runId: run.id, type: .receipt, provenance: provenance, details: details))
     }
 

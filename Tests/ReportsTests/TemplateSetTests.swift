@@ -36,7 +36,9 @@ import Testing
         let model = try Self.model()
         let report = try renderer.render(model, format: .md, lang: .en)
         let text = String(decoding: report.bytes, as: UTF8.self)
-        #expect(text.hasPrefix("# Our release gate — Groove 2.4.0 (245)\n* first-connect: CERTIFIED\n* sign-out-switch: FAILED\n"))
+        // growcert, not the template, starts the file with the custom-templates notice.
+        let notice = "<!-- growcert-templates: custom \(report.templateSHA256) -->\n\n> **⚠ Rendered with custom templates (template SHA-256 \(report.templateSHA256)), not growcert's built-in ones: the layout and wording of this report are not growcert's. Only the verdict words are fixed by growcert; check this file against the evidence database before relying on it.**\n\n"
+        #expect(text.hasPrefix(notice + "# Our release gate — Groove 2.4.0 (245)\n* first-connect: CERTIFIED\n* sign-out-switch: FAILED\n"))
         let (claimed, actual) = IntegrityCheck.bodySHA256(ofReport: report.bytes)
         #expect(text.hasSuffix("sha: \(actual)\n"))
         #expect(claimed == nil)  // this template writes no machine-readable claim

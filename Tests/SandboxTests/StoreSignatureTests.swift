@@ -98,7 +98,7 @@ import Sandbox
 
         let payload = try JSONDecoder().decode(Payload.self, from: try #require(base64URLDecode(parts[1])))
         #expect(payload.transactionId == purchase.transactionId)
-        #expect(payload.transactionId.allSatisfy { $0.isNumber })
+        #expect(payload.transactionId.hasPrefix("emu-tx-") && !payload.transactionId.allSatisfy { $0.isNumber })
         #expect(payload.originalTransactionId == payload.transactionId)
         #expect(payload.bundleId == "com.groovegrow.demo")
         #expect(payload.productId == "gold_monthly")

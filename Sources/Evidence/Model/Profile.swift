@@ -53,6 +53,8 @@ public struct VerdictRules: Sendable, Equatable {
     public var storeTransactionProvenance: Provenance
     public var serverReceiptProvenance: Provenance
     public var transactionBundleMustMatchAppId: Bool
+    /// The most days a store transaction's purchase date may lie before its run started, for it to certify.
+    public var transactionMaxAgeDays: Int
 }
 
 /// A vendor's scenario catalog: one JSON file per profile under `profiles/`.
@@ -91,6 +93,13 @@ public struct Profile: Sendable, Equatable {
             }
             return p
         }
+        func maxAge(_ v: JSONValue?) throws -> Int {
+            guard let text = v?.numberText, let days = Int(text), (0...366).contains(days) else {
+                throw EvidenceError.invalidValue(field: "profile", value: "verdictRules.transactionMaxAgeDays",
+                                                 why: "missing or not a whole number of days from 0 to 366")
+            }
+            return days
+        }
         id = try string(json["id"], "id")
         vendor = try string(json["vendor"], "vendor")
         title = try LocalizedText(json["title"], field: "title")
@@ -124,7 +133,8 @@ public struct Profile: Sendable, Equatable {
             checkResultProvenance: try provenance(v?["checkResultProvenance"], "verdictRules.checkResultProvenance"),
             storeTransactionProvenance: try provenance(v?["storeTransactionProvenance"], "verdictRules.storeTransactionProvenance"),
             serverReceiptProvenance: try provenance(v?["serverReceiptProvenance"], "verdictRules.serverReceiptProvenance"),
-            transactionBundleMustMatchAppId: v?["transactionBundleMustMatchAppId"]?.boolValue ?? true)
+            transactionBundleMustMatchAppId: v?["transactionBundleMustMatchAppId"]?.boolValue ?? true,
+            transactionMaxAgeDays: try maxAge(v?["transactionMaxAgeDays"]))
     }
 
     /// Every built-in profile, by id (parsed once per process).

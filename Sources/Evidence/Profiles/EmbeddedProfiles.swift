@@ -76,6 +76,7 @@ public enum EmbeddedProfiles {
     "storeTransactionProvenance": "store-signed-sandbox",
     "serverReceiptProvenance": "live-hosted",
     "transactionBundleMustMatchAppId": true,
+    "transactionMaxAgeDays": 14,
     "order": ["FAILED", "INCOMPLETE", "NOT CERTIFIABLE", "CERTIFIED"]
   }
 }

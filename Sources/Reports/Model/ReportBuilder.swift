@@ -22,7 +22,7 @@ public enum ReportBuilder {
             let evidence = try judged.flatMap { try store.evidence(runId: $0.id) }.sorted { $0.seq < $1.seq }
             let input = VerdictEngine.Input(
                 campaign: campaign, devices: try store.devices(campaignId: campaign.id), accounts: try store.accounts(campaignId: campaign.id),
-                runs: runs, evidence: evidence)
+                runs: runs, evidence: evidence, transactionsOwnedElsewhere: try store.transactionsOwnedElsewhere(campaignId: campaign.id))
             let head = try store.evidenceHead()
             return build(input: input, profile: profile, signoffs: try store.signoffs(campaignId: campaign.id), head: head, toolVersion: toolVersion)
         }

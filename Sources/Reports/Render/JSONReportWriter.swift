@@ -10,6 +10,8 @@ struct JSONReportWriter {
     let english: ReportStrings
     let localized: ReportStrings?
     let lang: Language
+    /// The template SHA-256 when the strings used are not the built-in ones; nil for the built-in ones.
+    var customTemplatesSHA256: String? = nil
 
     func render() -> String {
         let h = model.header
@@ -23,6 +25,9 @@ struct JSONReportWriter {
             ],
             "journalHead": ["seq": .number(String(h.evidenceSeq)), "hash": s(h.journalHead), "at": s(h.evidenceAsOf)],
             "verdict": s(model.campaignVerdict.rawValue),
+            "templates": customTemplatesSHA256.map { sha in
+                ["builtIn": false, "templateSha256": s(sha), "notice": s(FixedWords.customTemplatesNotice(templateSHA256: sha, lang: .en))]
+            } ?? ["builtIn": true],
             "scenarios": .array(model.scenarios.map(scenario)),
             "warnings": .array(model.warnings.map(reason)),
             "signoffs": .array(model.signoffs.map { so in

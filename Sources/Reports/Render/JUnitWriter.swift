@@ -10,6 +10,8 @@ struct JUnitWriter {
     let model: ReportModel
     let strings: ReportStrings
     let lang: Language
+    /// The template SHA-256 when the strings used are not the built-in ones; nil for the built-in ones.
+    var customTemplatesSHA256: String? = nil
 
     private struct Case {
         var name: String
@@ -40,6 +42,9 @@ struct JUnitWriter {
             props += [("appId", model.header.appId), ("appVersion", model.header.appVersion), ("build", model.header.build),
                       ("journalHead", model.header.journalHead), ("evidenceAsOf", model.header.evidenceAsOf),
                       ("toolVersion", model.header.toolVersion)]
+            if let sha = customTemplatesSHA256 {
+                props.append(("templates", "custom \(sha): " + FixedWords.customTemplatesNotice(templateSHA256: sha, lang: lang)))
+            }
             for (k, v) in props { out += "      <property name=\"\(x(k))\" value=\"\(x(v))\"/>\n" }
             out += "    </properties>\n"
             for c in cs {

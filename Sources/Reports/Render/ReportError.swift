@@ -12,6 +12,8 @@ public enum ReportError: Error, CustomStringConvertible, Equatable {
     case stringsInvalid(file: String, why: String)
     /// A Markdown or HTML template lacks the integrity marker line, or uses the body hash before it.
     case integrity(file: String, why: String)
+    /// A strings file changes a word growcert fixes (a verdict label, its meaning, the campaign verdict label).
+    case fixedWordChanged(file: String, key: String, value: String)
 
     public var description: String {
         switch self {
@@ -25,6 +27,8 @@ public enum ReportError: Error, CustomStringConvertible, Equatable {
             return "Template '\(file)' could not be rendered: \(error.description)"
         case .stringsInvalid(let file, let why):
             return "Strings file '\(file)' is not valid: \(why). It must be a JSON object like the built-in templates/strings/en.json."
+        case .fixedWordChanged(let file, let key, let value):
+            return "Strings file '\(file)' sets '\(key)' to '\(value)'. Verdict words, their meanings and the campaign verdict label are growcert's own, in every language, and cannot be changed by templates: remove the keys \(FixedWords.paths.map { "'\($0)'" }.joined(separator: ", ")) from the file (or keep them exactly as in the built-in strings)."
         case .integrity(let file, let why):
             return "Template '\(file)' \(why). Keep the line '\(IntegrityCheck.marker)' on its own, with the body hash '{{integrity.bodySHA256}}' only after it, as in the built-in template."
         }

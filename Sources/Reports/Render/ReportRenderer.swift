@@ -20,27 +20,30 @@ public struct ReportRenderer: Sendable {
     ///   or (Markdown, HTML) lacks the integrity marker line.
     public func render(_ model: ReportModel, format: ReportFormat, lang: Language) throws -> RenderedReport {
         let strings = try templates.strings(lang)
+        let templateSHA256 = templates.templateSHA256(format: format, lang: lang)
+        let builtIn = templates.isBuiltIn(format: format, lang: lang)
         let bytes: [UInt8]
         switch format {
         case .md, .html:
             let name = TemplateSet.templateFile(format) ?? ""
             let template = try templates.template(name)
             let context = ReportContext(model: model, strings: strings, lang: lang, reportFile: "report.\(format.fileExtension)").value()
-            let text: String
+            var text: String
             do {
                 text = try template.render(context, escape: format == .md ? TextSafety.markdown : TextSafety.html)
             } catch let e as MustacheError {
                 throw ReportError.templateRender(file: templates.origin(name), error: e)
             }
+            if !builtIn { text = FixedWords.markCustom(text, format: format, lang: lang, templateSHA256: templateSHA256) }
             bytes = try IntegrityCheck.seal(text, file: templates.origin(name))
         case .junit:
-            bytes = Array(JUnitWriter(model: model, strings: strings, lang: lang).render().utf8)
+            bytes = Array(JUnitWriter(model: model, strings: strings, lang: lang, customTemplatesSHA256: builtIn ? nil : templateSHA256).render().utf8)
         case .json:
             let english = try templates.strings(.en)
-            bytes = Array(JSONReportWriter(model: model, english: english, localized: lang == .en ? nil : strings, lang: lang).render().utf8)
+            bytes = Array(JSONReportWriter(model: model, english: english, localized: lang == .en ? nil : strings, lang: lang,
+                                           customTemplatesSHA256: builtIn ? nil : templateSHA256).render().utf8)
         }
-        return RenderedReport(bytes: bytes, format: format, lang: lang, templateSHA256: templates.templateSHA256(format: format, lang: lang),
-                              verdict: model.campaignVerdict.rawValue)
+        return RenderedReport(bytes: bytes, format: format, lang: lang, templateSHA256: templateSHA256, verdict: model.campaignVerdict.rawValue)
     }
 
     /// The sentence for a reason in `lang`, from the set's strings (for command-line summaries).

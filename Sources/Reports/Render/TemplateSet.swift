@@ -52,7 +52,11 @@ public struct TemplateSet: Sendable {
         }
         self.init(files: files, origins: origins)
         for name in Self.knownFiles {
-            if name.hasSuffix(".mustache") { _ = try template(name) } else { _ = try stringsJSON(name) }
+            if name.hasSuffix(".mustache") {
+                _ = try template(name)
+            } else if let change = FixedWords.firstChange(in: try stringsJSON(name), builtIn: try TemplateSet.embedded.stringsJSON(name)) {
+                throw ReportError.fixedWordChanged(file: origin(name), key: change.path, value: change.value)
+            }
         }
     }
 
@@ -93,7 +97,19 @@ public struct TemplateSet: Sendable {
     func strings(_ lang: Language) throws -> ReportStrings {
         let name = Self.stringsFile(lang)
         let fallback = (try? TemplateSet.embedded.stringsJSON(name)) ?? .object([:])
-        return ReportStrings(json: ReportStrings.merge(try stringsJSON(name), over: fallback))
+        return ReportStrings(json: FixedWords.restore(ReportStrings.merge(try stringsJSON(name), over: fallback), from: fallback))
+    }
+
+    /// Whether a render of `format` in `lang` uses exactly the built-in templates and strings.
+    public func isBuiltIn(format: ReportFormat, lang: Language) -> Bool {
+        templateSHA256(format: format, lang: lang) == TemplateSet.embedded.templateSHA256(format: format, lang: lang)
+    }
+
+    /// Whether a stored report's `templateSHA256` is that of this growcert's built-in templates for its format and
+    /// language (false for custom templates, and for built-in templates of another growcert version).
+    public static func isBuiltIn(templateSHA256: String, format: String, lang: String) -> Bool {
+        guard let f = ReportFormat(rawValue: format), let l = Language(rawValue: lang) else { return false }
+        return templateSHA256 == embedded.templateSHA256(format: f, lang: l)
     }
 
     /// The files a render of `format` in `lang` uses, in order.

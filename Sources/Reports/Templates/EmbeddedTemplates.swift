@@ -476,6 +476,9 @@ footer { margin-top: 2rem; border-top: 1px solid var(--line); }
     "notCertifiable": "Everything passed, but some evidence cannot certify.",
     "certified": "Every check passed on evidence that certifies."
   },
+  "customTemplates": {
+    "notice": "Rendered with custom templates (template SHA-256 {sha}), not growcert's built-in ones: the layout and wording of this report are not growcert's. Only the verdict words are fixed by growcert; check this file against the evidence database before relying on it."
+  },
   "header": {
     "heading": "Campaign",
     "campaign": "Campaign",
@@ -645,11 +648,16 @@ footer { margin-top: 2rem; border-top: 1px solid var(--line); }
     "simulator-device": "device {device} is a simulator or emulator; this scenario needs a physical device",
     "bundle-mismatch": "store transaction {transaction} is for bundle {bundleId}, not the campaign's app {appId}",
     "bundle-missing": "store transaction {transaction} names no bundle id, so it cannot be matched to the campaign's app {appId}",
+    "receipt-not-for-transaction": "server receipt {receipt} does not prove store transaction {transaction}: order {orderId} is for product {orderProduct} with receipts for {named}; it must be for product {product} with a verified Sandbox receipt for {transaction}",
+    "transaction-too-old": "store transaction {transaction} was purchased {purchaseDate}, more than {maxAgeDays} days before run {run} started ({runStarted})",
+    "transaction-undated": "store transaction {transaction} has no readable purchase date, so it cannot be shown to be at most {maxAgeDays} days old",
+    "transaction-reused": "store transaction {transaction} was recorded first by campaign {campaign} ({campaignName}, {evidence}); a store transaction certifies one campaign only",
     "certified": "all {checks} checks passed with {provenance} evidence",
     "production-transaction": "store transaction {transaction} ({scenario}) is a Production purchase: real money, not a sandbox purchase",
     "transaction-warning": "store transaction {transaction} ({scenario}): {warning}",
     "accepted-risk": "{role} {name} chose {decision} and accepted the risk: {risk}",
-    "open-run-ignored": "run {run} of {scenario} was started after the judged run and is not finished; it does not count"
+    "open-run-ignored": "run {run} of {scenario} was started after the judged run and is not finished; it does not count",
+    "retracted-failure": "check {check} ({scenario}) failed in {evidence}: {reason}; that result was retracted ({retractedReason}) and the check counts as not run until a new result is recorded"
   }
 }
 
@@ -670,6 +678,9 @@ footer { margin-top: 2rem; border-top: 1px solid var(--line); }
     "incomplete": "缺少必需的证据。",
     "notCertifiable": "全部通过，但部分证据不能用于认证。",
     "certified": "所有检查均在可认证的证据上通过。"
+  },
+  "customTemplates": {
+    "notice": "本报告使用自定义模板生成（模板 SHA-256 {sha}），而非 growcert 内置模板：报告的版式与措辞并非 growcert 所定，只有结论用语由 growcert 固定；依赖本报告之前，请对照证据数据库核对本文件。"
   },
   "header": {
     "heading": "认证活动",
@@ -840,11 +851,16 @@ footer { margin-top: 2rem; border-top: 1px solid var(--line); }
     "simulator-device": "设备 {device} 是模拟器；此场景需要真机",
     "bundle-mismatch": "商店交易 {transaction} 属于包 {bundleId}，而不是本活动的应用 {appId}",
     "bundle-missing": "商店交易 {transaction} 没有包标识，无法与本活动的应用 {appId} 匹配",
+    "receipt-not-for-transaction": "服务器收据 {receipt} 不能证明商店交易 {transaction}：订单 {orderId} 的商品为 {orderProduct}，收据对应 {named}；订单必须是商品 {product}，并有一张针对 {transaction} 的已验证沙盒收据",
+    "transaction-too-old": "商店交易 {transaction} 购买于 {purchaseDate}，早于运行 {run} 开始时间（{runStarted}）超过 {maxAgeDays} 天",
+    "transaction-undated": "商店交易 {transaction} 没有可读的购买日期，无法证明其不超过 {maxAgeDays} 天",
+    "transaction-reused": "商店交易 {transaction} 已先由认证活动 {campaign}（{campaignName}，{evidence}）记录；一笔商店交易只能为一个认证活动认证",
     "certified": "全部 {checks} 项检查均在 {provenance} 证据上通过",
     "production-transaction": "商店交易 {transaction}（{scenario}）是生产环境购买：真实付款，而非沙盒购买",
     "transaction-warning": "商店交易 {transaction}（{scenario}）：{warning}",
     "accepted-risk": "{role} {name} 选择了 {decision} 并接受风险：{risk}",
-    "open-run-ignored": "{scenario} 的运行 {run} 在判定运行之后开始且未完成；不计入"
+    "open-run-ignored": "{scenario} 的运行 {run} 在判定运行之后开始且未完成；不计入",
+    "retracted-failure": "检查 {check}（{scenario}）在 {evidence} 中失败：{reason}；该结果已被撤回（{retractedReason}），在记录新结果之前该检查按未运行计"
   }
 }
 

@@ -39,6 +39,10 @@ public struct Reason: Sendable, Equatable {
         case simulatorDevice = "simulator-device"
         case bundleMismatch = "bundle-mismatch"
         case bundleMissing = "bundle-missing"
+        case receiptNotForTransaction = "receipt-not-for-transaction"
+        case transactionTooOld = "transaction-too-old"
+        case transactionUndated = "transaction-undated"
+        case transactionReused = "transaction-reused"
         // CERTIFIED
         case certified = "certified"
         // Warnings
@@ -46,6 +50,7 @@ public struct Reason: Sendable, Equatable {
         case transactionWarning = "transaction-warning"
         case acceptedRisk = "accepted-risk"
         case openRunIgnored = "open-run-ignored"
+        case retractedFailure = "retracted-failure"
 
         /// The verdict a reason of this code forces, or nil.
         public var verdict: Verdict? {
@@ -55,9 +60,9 @@ public struct Reason: Sendable, Equatable {
                  .noStoreTransaction, .noServerReceipt, .noOrderToMatch:
                 return .incomplete
             case .checkNotCertifying, .transactionNotCertifying, .receiptNotCertifying, .simulatorDevice, .bundleMismatch,
-                 .bundleMissing:
+                 .bundleMissing, .receiptNotForTransaction, .transactionTooOld, .transactionUndated, .transactionReused:
                 return .notCertifiable
-            case .certified, .productionTransaction, .transactionWarning, .acceptedRisk, .openRunIgnored:
+            case .certified, .productionTransaction, .transactionWarning, .acceptedRisk, .openRunIgnored, .retractedFailure:
                 return nil
             }
         }

@@ -17,14 +17,19 @@ public struct VerdictEngine: Sendable {
         /// Oldest first, retracted items included. Only the judged runs' items are read
         /// (see `judgedRuns(_:)`); items of other runs may be given and are ignored.
         public var evidence: [EvidenceItem]
+        /// The store transactions this campaign recorded that another campaign of the database recorded
+        /// first, by transaction id (`EvidenceStore.transactionsOwnedElsewhere(campaignId:)`).
+        public var transactionsOwnedElsewhere: [String: TransactionOwner]
 
         /// Creates the input.
-        public init(campaign: Campaign, devices: [Device], accounts: [StoreAccount], runs: [Run], evidence: [EvidenceItem]) {
+        public init(campaign: Campaign, devices: [Device], accounts: [StoreAccount], runs: [Run], evidence: [EvidenceItem],
+                    transactionsOwnedElsewhere: [String: TransactionOwner] = [:]) {
             self.campaign = campaign
             self.devices = devices
             self.accounts = accounts
             self.runs = runs
             self.evidence = evidence
+            self.transactionsOwnedElsewhere = transactionsOwnedElsewhere
         }
     }
 
@@ -85,7 +90,9 @@ public struct VerdictEngine: Sendable {
             reasons.append(Reason(.noFinishedRun, ["scenario": scenario.id, "openRuns": String(runs.count)]))
         }
 
-        let checks = scenario.checks.map { judgeCheck($0, results: live) }
+        // A check counts by its latest result, retracted or not: a retraction leaves the check not run
+        // until a new result is recorded; it never brings an older result back.
+        let checks = scenario.checks.map { judgeCheck($0, results: items) }
         for c in checks {
             switch c.status {
             case .failed: reasons.append(Reason(.checkFailed, ["check": c.id].merging(c.reason.map { ["reason": $0] } ?? [:]) { a, _ in a }))
@@ -102,8 +109,14 @@ public struct VerdictEngine: Sendable {
         for r in requirements { reasons += r.reasons }
 
         if judged != nil {
+            for r in items where r.type == .checkResult && r.isRetracted && r.details["outcome"]?.stringValue == "failed" {
+                var p = ["check": r.details["checkId"]?.scalarText ?? "?", "evidence": r.id, "scenario": scenario.id]
+                if let why = r.details["reason"]?.stringValue { p["reason"] = why }
+                if let why = r.retractedReason { p["retractedReason"] = why }
+                warnings.append(Reason(.retractedFailure, p))
+            }
             for t in live where t.type == .transaction {
-                let tid = t.details["transactionId"]?.scalarText ?? t.id
+                let tid = Self.transactionId(t)
                 if t.provenance == .storeSignedProduction {
                     warnings.append(Reason(.productionTransaction, ["transaction": tid, "evidence": t.id, "scenario": scenario.id]))
                 }
@@ -136,7 +149,7 @@ public struct VerdictEngine: Sendable {
 
     private func judgeCheck(_ id: String, results: [EvidenceItem]) -> CheckReport {
         let info = profile.check(id)
-        guard let item = results.last(where: { $0.type == .checkResult && $0.details["checkId"]?.stringValue == id }) else {
+        guard let item = results.last(where: { $0.type == .checkResult && $0.details["checkId"]?.stringValue == id }), !item.isRetracted else {
             return CheckReport(id: id, title: info?.title, status: .notRun, evidenceId: nil, provenance: nil, certifying: false,
                                durationMs: nil, reason: nil, transcriptExcerpt: [], transcriptCount: 0)
         }
@@ -203,18 +216,19 @@ public struct VerdictEngine: Sendable {
             guard let o = e.details["orderId"]?.scalarText, !o.isEmpty else { return nil }
             return o
         }
+        /// The receipts recorded for the transaction's order; whether one proves the transaction is `ReceiptBinding`'s to say.
         func receipts(for t: EvidenceItem) -> [EvidenceItem] {
             guard let o = orderId(t) else { return [] }
             return allReceipts.filter { orderId($0) == o }
         }
-        func bundleOK(_ t: EvidenceItem) -> Bool {
-            !profile.rules.transactionBundleMustMatchAppId || t.details["bundleId"]?.scalarText == input.campaign.appId
+        func receiptCertifies(_ r: EvidenceItem, for t: EvidenceItem) -> Bool {
+            certifies(r.provenance, as: profile.rules.serverReceiptProvenance) && ReceiptBinding.mismatch(receipt: r, transaction: t) == nil
         }
         // The best transaction on the run: one that certifies with its receipt, else the most complete, else the latest.
         func score(_ t: EvidenceItem) -> Int {
-            let txOK = certifies(t.provenance, as: profile.rules.storeTransactionProvenance) && bundleOK(t)
+            let txOK = transactionReasons(t, run: run, input: input).isEmpty
             let rs = receipts(for: t)
-            let rOK = rs.contains { certifies($0.provenance, as: profile.rules.serverReceiptProvenance) }
+            let rOK = rs.contains { receiptCertifies($0, for: t) }
             return (txOK ? 4 : 0) + (rOK ? 2 : 0) + (rs.isEmpty ? 0 : 1)
         }
         let chosen = transactions.enumerated().max { a, b in
@@ -224,23 +238,9 @@ public struct VerdictEngine: Sendable {
 
         if req.storeTransaction {
             if let t = chosen {
-                let tid = t.details["transactionId"]?.scalarText ?? t.id
-                var why: [Reason] = []
-                if !certifies(t.provenance, as: profile.rules.storeTransactionProvenance) {
-                    why.append(Reason(.transactionNotCertifying, ["transaction": tid, "evidence": t.id, "provenance": t.provenance.rawValue,
-                                                                   "required": profile.rules.storeTransactionProvenance.rawValue]))
-                }
-                if profile.rules.transactionBundleMustMatchAppId {
-                    if let bundle = t.details["bundleId"]?.scalarText, !bundle.isEmpty {
-                        if bundle != input.campaign.appId {
-                            why.append(Reason(.bundleMismatch, ["transaction": tid, "bundleId": bundle, "appId": input.campaign.appId]))
-                        }
-                    } else {
-                        why.append(Reason(.bundleMissing, ["transaction": tid, "appId": input.campaign.appId]))
-                    }
-                }
-                out.append(RequirementReport(kind: .storeTransaction, status: why.isEmpty ? .met : .notCertifying, subject: tid, evidenceId: t.id,
-                                             provenance: t.provenance, reasons: why))
+                let why = transactionReasons(t, run: run, input: input)
+                out.append(RequirementReport(kind: .storeTransaction, status: why.isEmpty ? .met : .notCertifying, subject: Self.transactionId(t),
+                                             evidenceId: t.id, provenance: t.provenance, reasons: why))
             } else {
                 out.append(RequirementReport(kind: .storeTransaction, status: .missing, subject: "", evidenceId: nil, provenance: nil,
                                              reasons: [Reason(.noStoreTransaction)]))
@@ -253,22 +253,81 @@ public struct VerdictEngine: Sendable {
                 return out
             }
             let matching = receipts(for: t)
-            guard let r = matching.last(where: { certifies($0.provenance, as: profile.rules.serverReceiptProvenance) }) ?? matching.last else {
+            guard let r = matching.last(where: { receiptCertifies($0, for: t) })
+                    ?? matching.last(where: { certifies($0.provenance, as: profile.rules.serverReceiptProvenance) }) ?? matching.last else {
                 out.append(RequirementReport(kind: .serverReceipt, status: .missing, subject: "", evidenceId: nil, provenance: nil,
                                              reasons: [Reason(.noServerReceipt, ["orderId": order])]))
                 return out
             }
             let subject = r.details["receiptId"]?.scalarText ?? r.id
-            if certifies(r.provenance, as: profile.rules.serverReceiptProvenance) {
-                out.append(RequirementReport(kind: .serverReceipt, status: .met, subject: subject, evidenceId: r.id, provenance: r.provenance, reasons: []))
-            } else {
-                out.append(RequirementReport(kind: .serverReceipt, status: .notCertifying, subject: subject, evidenceId: r.id, provenance: r.provenance,
-                                             reasons: [Reason(.receiptNotCertifying, ["receipt": subject, "orderId": order, "evidence": r.id,
-                                                                                      "provenance": r.provenance.rawValue,
-                                                                                      "required": profile.rules.serverReceiptProvenance.rawValue])]))
+            var why: [Reason] = []
+            // Whether the receipt is bound to the transaction is judged on receipts whose provenance certifies:
+            // the others never count anyway.
+            if !certifies(r.provenance, as: profile.rules.serverReceiptProvenance) {
+                why.append(Reason(.receiptNotCertifying, ["receipt": subject, "orderId": order, "evidence": r.id, "provenance": r.provenance.rawValue,
+                                                          "required": profile.rules.serverReceiptProvenance.rawValue]))
+            } else if let mismatch = ReceiptBinding.mismatch(receipt: r, transaction: t) {
+                why.append(Reason(.receiptNotForTransaction, mismatch.merging(["receipt": subject, "orderId": order, "evidence": r.id]) { a, _ in a }))
             }
+            out.append(RequirementReport(kind: .serverReceipt, status: why.isEmpty ? .met : .notCertifying, subject: subject, evidenceId: r.id,
+                                         provenance: r.provenance, reasons: why))
         }
         return out
+    }
+
+    /// The transaction id a report names a transaction item by.
+    static func transactionId(_ t: EvidenceItem) -> String { t.details["transactionId"]?.scalarText ?? t.id }
+
+    /// Why a store transaction on `run` cannot certify; empty when it certifies.
+    ///
+    /// The one place that says whether a store transaction counts: its provenance, its app, its age
+    /// at the run's start, and whether another campaign recorded it first.
+    private func transactionReasons(_ t: EvidenceItem, run: Run?, input: Input) -> [Reason] {
+        let tid = Self.transactionId(t)
+        var why: [Reason] = []
+        let signed = certifies(t.provenance, as: profile.rules.storeTransactionProvenance)
+        if !signed {
+            why.append(Reason(.transactionNotCertifying, ["transaction": tid, "evidence": t.id, "provenance": t.provenance.rawValue,
+                                                           "required": profile.rules.storeTransactionProvenance.rawValue]))
+        }
+        if profile.rules.transactionBundleMustMatchAppId {
+            if let bundle = t.details["bundleId"]?.scalarText, !bundle.isEmpty {
+                if bundle != input.campaign.appId {
+                    why.append(Reason(.bundleMismatch, ["transaction": tid, "bundleId": bundle, "appId": input.campaign.appId]))
+                }
+            } else {
+                why.append(Reason(.bundleMissing, ["transaction": tid, "appId": input.campaign.appId]))
+            }
+        }
+        // Age and reuse are judged on transactions whose provenance certifies: the others never count anyway.
+        guard signed else { return why }
+        let maxDays = profile.rules.transactionMaxAgeDays
+        if let run {
+            let purchased = Self.purchaseMilliseconds(t)
+            if let purchased, let started = Timestamp.milliseconds(run.startedAt) {
+                if started - purchased > Int64(maxDays) * 86_400_000 {
+                    why.append(Reason(.transactionTooOld, ["transaction": tid, "evidence": t.id, "purchaseDate": Timestamp.string(millisecondsSince1970: purchased),
+                                                            "run": run.id, "runStarted": run.startedAt, "maxAgeDays": String(maxDays)]))
+                }
+            } else {
+                why.append(Reason(.transactionUndated, ["transaction": tid, "evidence": t.id, "maxAgeDays": String(maxDays)]))
+            }
+        }
+        if let owner = input.transactionsOwnedElsewhere[tid], owner.campaignId != input.campaign.id {
+            why.append(Reason(.transactionReused, ["transaction": tid, "campaign": owner.campaignId, "campaignName": owner.campaignName,
+                                                    "evidence": owner.evidenceId]))
+        }
+        return why
+    }
+
+    /// A transaction's purchase time in milliseconds since 1970: `purchaseDateMillis` as the store wrote it
+    /// (fraction cut), else `purchaseDate`; nil when neither reads.
+    static func purchaseMilliseconds(_ t: EvidenceItem) -> Int64? {
+        if let text = t.details["purchaseDateMillis"]?.scalarText {
+            let whole = text.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? text
+            if let ms = Int64(whole) { return ms }
+        }
+        return t.details["purchaseDate"]?.scalarText.flatMap(Timestamp.milliseconds)
     }
 
     // MARK: Summaries
@@ -298,7 +357,8 @@ public struct VerdictEngine: Sendable {
         let d = item.details
         let names: [String]
         switch item.type {
-        case .transaction: names = ["store", "source", "transactionId", "originalTransactionId", "orderId", "productId", "bundleId", "environment", "warnings"]
+        case .transaction: names = ["store", "source", "transactionId", "originalTransactionId", "orderId", "productId", "bundleId", "environment",
+                                    "purchaseDate", "signedDate", "warnings"]
         case .receipt: names = ["orderId", "receiptId", "status"]
         case .checkResult: names = ["checkId", "outcome", "reason", "durationMs"]
         case .attachment: names = ["filename", "note"]
@@ -322,7 +382,7 @@ public struct VerdictEngine: Sendable {
         if item.type == .transaction, let jws = d["signedPayload"]?.stringValue {
             out.append(EvidenceSummary.Field(name: "signedPayload", value: "JWS, \(jws.utf8.count) bytes, SHA-256 \(Digest.sha256Hex(jws).prefix(16))…"))
         }
-        if item.type == .receipt, let raw = d["raw"]?.stringValue {
+        if item.type == .receipt, let raw = d["raw"].flatMap({ $0.stringValue ?? ($0.isNull ? nil : $0.canonicalText) }) {
             out.append(EvidenceSummary.Field(name: "raw", value: "\(raw.utf8.count) bytes, SHA-256 \(Digest.sha256Hex(raw).prefix(16))…"))
         }
         if let sha = item.attachmentSHA256 {

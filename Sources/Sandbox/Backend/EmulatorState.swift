@@ -89,7 +89,9 @@ struct EmulatorState {
 struct IdentifierCounters {
     /// Ledger eventIds start just above 2^53 so that clients must keep them as strings.
     private var nextEventId: UInt64 = 9_007_199_254_740_993
-    private var nextTransactionId: UInt64 = 2_000_000_847_061_981
+    /// Apple transaction ids are `emu-tx-1`, `emu-tx-2`, …: never all digits, so an emulator transaction can
+    /// never carry (or be mistaken for) the id of a real App Store transaction.
+    private var nextTransactionId: UInt64 = 1
     private var next: [String: Int] = [:]
 
     mutating func eventId() -> String {
@@ -97,9 +99,11 @@ struct IdentifierCounters {
         return String(nextEventId)
     }
 
+    static let transactionIdPrefix = "emu-tx-"
+
     mutating func transactionId() -> String {
         defer { nextTransactionId += 1 }
-        return String(nextTransactionId)
+        return "\(Self.transactionIdPrefix)\(nextTransactionId)"
     }
 
     /// `o_1`, `r_1`, `f_1`, `m_1`, `s_1`, … one sequence per prefix.

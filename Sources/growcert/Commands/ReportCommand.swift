@@ -52,7 +52,8 @@ enum ReportCommand {
             } else {
                 inv.console.exact(String(decoding: rendered.bytes, as: UTF8.self))  // the report file itself, byte for byte
             }
-            inv.progress("report \(record.id)\(reused ? " (same bytes as before)" : ""): campaign \(campaign.id) is \(rendered.verdict); SHA-256 \(record.sha256)")
+            inv.progress("report \(record.id)\(reused ? " (same bytes as before)" : ""): campaign \(campaign.id) is \(rendered.verdict); SHA-256 \(record.sha256)"
+                         + (ReportCommand.templates(record) == "custom" ? "; rendered with custom templates" : ""))
             if inv.args.has("--require-certified"), rendered.verdict != Verdict.certified.rawValue {
                 inv.progress("not certified: --require-certified fails")
                 return ExitCode.notCertified
@@ -63,8 +64,9 @@ enum ReportCommand {
                 options: [OptionSpec(name: "--campaign", value: "ID", help: "only this campaign's")]) { inv in
             let store = try inv.openStore()
             let list = try store.reports(campaignId: try inv.optional("--campaign").map { try store.campaign($0).id })
-            inv.printList(list.map(\.json), header: ["ID", "CAMPAIGN", "FORMAT", "LANG", "VERDICT", "SHA-256", "CREATED"],
-                          rows: list.map { [$0.id, $0.campaignId, $0.format, $0.lang, $0.verdict, String($0.sha256.prefix(16)) + "…", $0.createdAt] })
+            inv.printList(list.map(ReportCommand.json), header: ["ID", "CAMPAIGN", "FORMAT", "LANG", "VERDICT", "TEMPLATES", "SHA-256", "CREATED"],
+                          rows: list.map { [$0.id, $0.campaignId, $0.format, $0.lang, $0.verdict, ReportCommand.templates($0),
+                                            String($0.sha256.prefix(16)) + "…", $0.createdAt] })
             return ExitCode.success
         },
         Command(path: ["report", "show"], summary: "print a stored report's exact bytes", positionals: ["ID"]) { inv in
@@ -93,13 +95,16 @@ enum ReportCommand {
             let signoffs = try match.map { r in try store.signoffs(campaignId: r.campaignId).filter { $0.reportId == r.id } } ?? []
             if inv.json {
                 inv.console.out(JSONValue.object([
-                    "ok": .bool(problems.isEmpty), "sha256": .string(sha), "report": match?.json ?? .null,
+                    "ok": .bool(problems.isEmpty), "sha256": .string(sha), "report": match.map(ReportCommand.json) ?? .null,
                     "bodySha256": .string(body.actual), "claimedBodySha256": .optional(body.claimed),
                     "signoffs": .array(signoffs.map(\.json)), "problems": .array(problems.map(JSONValue.string)),
                 ]).prettyText + "\n")
             } else if problems.isEmpty, let r = match {
                 var out = "OK: \(path) is report \(r.id) of campaign \(r.campaignId) (\(r.format), \(r.lang)), verdict \(r.verdict),\n"
                 out += "    judged at journal entry \(r.evidenceSeq), head \(r.evidenceHead)\n"
+                if !TemplateSet.isBuiltIn(templateSHA256: r.templateSHA256, format: r.format, lang: r.lang) {
+                    out += "    rendered with custom templates (template SHA-256 \(r.templateSHA256)), not this growcert's built-in ones: its layout and wording are not growcert's\n"
+                }
                 out += signoffs.isEmpty ? "    not signed yet\n" : signoffs.map { TextSafety.singleLine("    signed \($0.decision) by \($0.name) (\($0.role)), key \($0.keyId), \($0.createdAt)" + ($0.acceptRisk.map { "; accepted risk: \($0)" } ?? "")) }.joined(separator: "\n") + "\n"
                 inv.console.out(out)
             } else {
@@ -108,4 +113,16 @@ enum ReportCommand {
             return problems.isEmpty ? ExitCode.success : ExitCode.tampered
         },
     ]
+
+    /// `built-in` when a stored report was rendered with this growcert's built-in templates, else `custom`.
+    static func templates(_ r: ReportRecord) -> String {
+        TemplateSet.isBuiltIn(templateSHA256: r.templateSHA256, format: r.format, lang: r.lang) ? "built-in" : "custom"
+    }
+
+    /// A stored report's record, with `templates` (`built-in` or `custom`).
+    static func json(_ r: ReportRecord) -> JSONValue {
+        var o = r.json.objectValue ?? [:]
+        o["templates"] = .string(templates(r))
+        return .object(o)
+    }
 }

@@ -37,7 +37,8 @@ struct CheckRunService {
     func run(_ request: CheckRunRequest, progress: @escaping @Sendable (CheckResult) -> Void) async throws -> [(CheckResult, [EvidenceItem])] {
         let run = try store.run(request.runId)
         let campaign = try store.campaign(run.campaignId)
-        let scenario = try store.profileNamed(campaign.profile).scenario(run.scenario)
+        let profile = try store.profileNamed(campaign.profile)
+        let scenario = try profile.scenario(run.scenario)
         for id in request.checkIds where !scenario.checks.contains(id) {
             throw CLIError.usage("Check '\(id)' is not a check of scenario '\(scenario.id)'. Its checks: \(scenario.checks.joined(separator: ", ")).", command: "check run")
         }
@@ -46,7 +47,9 @@ struct CheckRunService {
         let credentials = try Self.credentials(serverKey: request.serverKey, tokenCommand: request.tokenCommand)
         let context = CheckContext(
             configuration: configuration, transport: transport, credentials: credentials, customerId: request.customerId,
-            secondCustomerId: request.secondCustomerId, recordedPurchase: try recordedPurchase(run: run, request: request))
+            secondCustomerId: request.secondCustomerId,
+            recordedPurchase: try recordedPurchase(run: run, request: request, hostedTarget: configuration.channel == .httpsRemote,
+                                                   signed: profile.rules.storeTransactionProvenance))
         let results = try await CheckRunner().run(checkIds: request.checkIds.isEmpty ? scenario.checks : request.checkIds,
                                                   context: context, progress: progress)
         let recorder = CheckRecorder(store: store)
@@ -72,19 +75,43 @@ struct CheckRunService {
 
     /// The purchase the purchase checks examine: `--order-id`/`--transaction-id`, else the newest
     /// transaction recorded on the run that names an order.
-    func recordedPurchase(run: Run, request: CheckRunRequest) throws -> RecordedPurchase? {
+    ///
+    /// On a target that can be the hosted Sandbox (HTTPS, not loopback) the purchase is the run's recorded
+    /// store-signed transaction (`signed`, the profile's certifying store provenance) whenever one is
+    /// recorded, and a `--transaction-id` naming any other transaction is refused: the checks must examine
+    /// the very transaction the verdict judges.
+    func recordedPurchase(run: Run, request: CheckRunRequest, hostedTarget: Bool, signed: Provenance) throws -> RecordedPurchase? {
         let transactions = try store.evidence(runId: run.id).filter { $0.type == .transaction && !$0.isRetracted }
+        if (request.orderId == nil) != (request.transactionId == nil) {
+            throw CLIError.usage("Give --order-id and --transaction-id together.", command: "check run")
+        }
+        func purchase(_ t: EvidenceItem, orderId: String) -> RecordedPurchase? {
+            guard let transactionId = t.details["transactionId"]?.scalarText else { return nil }
+            return RecordedPurchase(orderId: orderId, transactionId: transactionId, store: t.details["store"]?.stringValue ?? "apple",
+                                    signedTransaction: t.details["signedPayload"]?.stringValue)
+        }
+        let storeSigned = transactions.filter { $0.provenance == signed }
+        if hostedTarget, let transactionId = request.transactionId, let orderId = request.orderId {
+            guard let match = storeSigned.last(where: { $0.details["transactionId"]?.scalarText == transactionId }) else {
+                let recorded = storeSigned.compactMap { $0.details["transactionId"]?.scalarText }
+                throw CLIError.data("""
+                    Transaction '\(transactionId)' is not a store-signed transaction recorded on run '\(run.id)' \
+                    (\(recorded.isEmpty ? "none is recorded" : "recorded: " + recorded.joined(separator: ", "))). \
+                    On a hosted Sandbox the purchase checks examine the run's recorded store-signed transaction: record the purchase's JWS \
+                    on the run (growcert evidence add transaction --run \(run.id) --jws-file FILE --order-id ORDER), then run the checks \
+                    without --transaction-id. Nothing was run or recorded.
+                    """)
+            }
+            return purchase(match, orderId: orderId)
+        }
         if let orderId = request.orderId, let transactionId = request.transactionId {
             let match = transactions.last { $0.details["transactionId"]?.scalarText == transactionId }
             return RecordedPurchase(orderId: orderId, transactionId: transactionId, store: match?.details["store"]?.stringValue ?? "apple",
                                     signedTransaction: match?.details["signedPayload"]?.stringValue)
         }
-        if (request.orderId == nil) != (request.transactionId == nil) {
-            throw CLIError.usage("Give --order-id and --transaction-id together.", command: "check run")
-        }
-        guard let t = transactions.last(where: { $0.details["orderId"]?.stringValue != nil }),
-              let orderId = t.details["orderId"]?.stringValue, let transactionId = t.details["transactionId"]?.scalarText else { return nil }
-        return RecordedPurchase(orderId: orderId, transactionId: transactionId, store: t.details["store"]?.stringValue ?? "apple",
-                                signedTransaction: t.details["signedPayload"]?.stringValue)
+        let candidates = hostedTarget && !storeSigned.isEmpty ? storeSigned : transactions
+        guard let t = candidates.last(where: { $0.details["orderId"]?.stringValue != nil }),
+              let orderId = t.details["orderId"]?.stringValue else { return nil }
+        return purchase(t, orderId: orderId)
     }
 }

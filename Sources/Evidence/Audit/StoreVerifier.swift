@@ -7,6 +7,12 @@ public struct VerificationProblem: Sendable, Equatable, CustomStringConvertible 
     public var seq: Int64?
     public var message: String
     public var description: String { seq.map { "entry \($0): \(message)" } ?? message }
+
+    /// A problem found by a check outside this module (store proof, signers, anchors).
+    public init(seq: Int64?, message: String) {
+        self.seq = seq
+        self.message = message
+    }
 }
 
 /// What `verify` found.

@@ -7,12 +7,14 @@ enum VerifyCommand {
                 discussion: """
                 Recomputes every journal entry's hash and the chain, replays the journal into the tables it
                 should have produced and compares them with the tables as they are, re-hashes stored files,
-                checks stored reports and sign-off signatures, and runs SQLite's integrity check.
+                checks stored reports and sign-off signatures, re-verifies every stored App Store transaction (its JWS,
+                at the transaction's own signing time) against its stored provenance and details, and runs SQLite's
+                integrity check.
                 Exit 0 when all holds, 2 when anything was edited, deleted, reordered or inserted.
                 """) { inv in
             let store = try inv.openStoreForReading()
             let total = try store.journalCount()
-            let result = try VerifyService(store: store).run { n in inv.progress("verify: \(n)/\(total) entries") }
+            let result = try VerifyService(store: store, jwsVerifier: inv.jwsVerifier).run { n in inv.progress("verify: \(n)/\(total) entries") }
             if inv.json {
                 let json: JSONValue = [
                     "ok": .bool(result.ok), "entries": .number(String(result.entries)), "head": .optional(result.headHash),

@@ -1,7 +1,7 @@
 # growcert — the two commands: `make demo` and `make test` (and `make bench`).
 # Each target first installs the Debian packages it needs (only when missing).
 
-BUILD_PACKAGES := pkg-config libsqlite3-dev libssl-dev libmicrohttpd-dev libcurl4-openssl-dev
+BUILD_PACKAGES := pkg-config libsqlite3-dev libssl-dev libmicrohttpd-dev libcurl4-openssl-dev zlib1g-dev
 TEST_PACKAGES  := $(BUILD_PACKAGES) sqlite3 openssl libxml2-utils chromium curl python3
 BENCH_PACKAGES := $(BUILD_PACKAGES) sqlite3 openssl curl
 

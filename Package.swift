@@ -13,9 +13,13 @@ let package = Package(
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CMHD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
 
-        .target(name: "Evidence", dependencies: ["CSQLite", "CCrypto"]),
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+
+        // The shapes of vendor secret keys, one list for the scanner (Evidence) and the redactor (GrowClient).
+        .target(name: "SecretShapes"),
+        .target(name: "Evidence", dependencies: ["CSQLite", "CCrypto", "CZlib", "SecretShapes"]),
         .target(name: "StoreProof", dependencies: ["Evidence", "CCrypto"]),
-        .target(name: "GrowClient"),
+        .target(name: "GrowClient", dependencies: ["SecretShapes"]),
         .target(name: "Sandbox", dependencies: ["GrowClient", "StoreProof", "CMHD", "CCrypto"]),
         .target(name: "Checks", dependencies: ["GrowClient", "Evidence"]),
         .target(name: "Reports", dependencies: ["Evidence", "CCrypto"]),

@@ -113,10 +113,11 @@ struct AppendPathTests {
     }
 
     @Test("A text holding several kinds of secret names the server key first, then the Bearer credential", arguments: [
-        ("\(jwt) Bearer abcdefgh \(serverKey)", "a GrooveGrow server key (gg_sk_…)"),
-        ("\(jwt) then Bearer abcdefgh", "a Bearer credential"),
-        ("Bearer abcdefgh then \(jwt)", "a Bearer credential"),
-        ("x.BEARER  abcd", "a Bearer credential"),
+        ("\(jwt) Bearer abcdefgh5678 \(serverKey)", "a GrooveGrow server key (gg_sk_…)"),
+        ("\(jwt) then Bearer abcdefgh5678", "a Bearer credential"),
+        ("Bearer abcdefgh5678 then \(jwt)", "a Bearer credential"),
+        ("x.BEARER  abcdEFGH1234", "a Bearer credential"),
+        ("x.BEARER  abcd", nil),
         ("bearer abc", nil),
         ("eyJabcd.efgh.", "a JWT-shaped token (header.payload.signature)"),
         ("eyJabcd.efg.ijkl", nil),

@@ -12,7 +12,7 @@ struct SecretTests {
         (serverKey, "a GrooveGrow server key (gg_sk_…)"),
         ("key=\(serverKey);", "a GrooveGrow server key (gg_sk_…)"),
         (bearer, "a Bearer credential"),
-        ("bearer\tabcdefgh12", "a Bearer credential"),
+        ("bearer\tabcdefgh1234", "a Bearer credential"),
         (jwt, "a JWT-shaped token (header.payload.signature)"),
         ("token \(jwt) end", "a JWT-shaped token (header.payload.signature)"),
         ("eyJhbGci.eyJzdWIi.", "a JWT-shaped token (header.payload.signature)"),
@@ -156,6 +156,139 @@ struct SecretTests {
             s.store.actor = serverKey
             try expectRefused(s.store) { _ = try s.store.addEvidence(note("r1", "hello")) }
             #expect(!fileContains(s.path, serverKey))
+        }
+    }
+}
+
+/// A full-length key as the emulator issues them (32 characters after the prefix).
+let fullServerKey = "gg_sk_" + "Zx81q7Lm2Pd9Rt4Vb6Nc3Hs5Jk0Wy8Ea"
+let cherrySubKey = "iap_sk_" + "live_9f2c4b7e1a3d5f6e8c0b"
+/// A StoreKit-style JWS: its header carries an `x5c` certificate chain (signed store data, not a credential).
+let storeKitJWS = "eyJhbGciOiJFUzI1NiIsIng1YyI6WyJNSUlCIl19.eyJ0cmFuc2FjdGlvbklkIjoiMjAwMDAwMDg0NzA2MTk4MSJ9.c2lnbmF0dXJlLWJ5dGVz"
+
+/// The output of a shell pipeline (`gzip` is in every Debian system), as bytes.
+func shellBytes(_ script: String, input: [UInt8] = []) throws -> [UInt8] {
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("gz-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let inPath = dir.appendingPathComponent("in").path
+    let outPath = dir.appendingPathComponent("out").path
+    _ = FileManager.default.createFile(atPath: inPath, contents: Data(input))
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: "/bin/sh")
+    p.arguments = ["-c", "( \(script) ) < '\(inPath)' > '\(outPath)'"]
+    try p.run()
+    p.waitUntilExit()
+    try #require(p.terminationStatus == 0, "\(script) failed")
+    return [UInt8](try #require(FileManager.default.contents(atPath: outPath)))
+}
+
+/// `data` compressed by the `gzip` tool.
+func gzipped(_ data: [UInt8]) throws -> [UInt8] { try shellBytes("gzip -c -9", input: data) }
+
+@Suite("Secret scanning is right both ways (issue 10, finding 11)")
+struct SecretShapeTests {
+    @Test("Real credential shapes are found: full-length vendor keys, a Bearer credential of token length, a JWT without x5c", arguments: [
+        (fullServerKey, "a GrooveGrow server key (gg_sk_…)"),
+        (cherrySubKey, "a CherrySub secret key (iap_sk_…)"),
+        ("Authorization: Bearer \(fullServerKey.dropFirst(6))", "a Bearer credential"),
+        ("authorization: bearer abcdefghij42", "a Bearer credential"),
+        ("id_token=\(jwt)", "a JWT-shaped token (header.payload.signature)"),
+    ])
+    func realShapesAreFound(text: String, what: String) {
+        #expect(SecretScanner.findSecret(in: text) == what)
+    }
+
+    @Test("Prose about credentials and a store-signed JWS are not refused", arguments: [
+        "Send bearer tokens in the Bearer auth header.",
+        "The SDK uses Bearer authentication; see Bearer <customerToken> in the contract.",
+        "Server keys look like gg_sk_xxxx; CherrySub secret keys like iap_sk_… (never in the app).",
+        "gg_sk_xxxxxxxxxxxxxxxxxxxx is a placeholder, not a key",
+        "purchase ok, signedTransaction=\(storeKitJWS) done",
+    ])
+    func proseAndSignedStoreDataPass(text: String) {
+        #expect(SecretScanner.findSecret(in: text) == nil)
+    }
+
+    @Test("The Xcode StoreKit transaction inside a device log is not a secret")
+    func realStoreKitJWSInADeviceLogPasses() throws {
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("shared/testdata/storekit/xcode-signed-transaction.jws")
+        let jws = String(decoding: try #require(FileManager.default.contents(atPath: url.path), "no JWS at \(url.path)"), as: UTF8.self)
+        let log = "12:00:01 StoreKit purchase finished\n12:00:01 jws=\(jws.trimmingCharacters(in: .whitespacesAndNewlines))\n12:00:02 done\n"
+        #expect(SecretScanner.findSecret(in: log) == nil)
+        #expect(try SecretScanner.findSecret(inFile: Array(log.utf8)) == nil)
+    }
+
+    @Test("A key in a file is found as raw bytes (one Latin-1 byte), as UTF-16 LE and BE, and inside gzip")
+    func keysAreFoundInEveryEncoding() throws {
+        let latin1: [UInt8] = Array("caf".utf8) + [0xE9] + Array(" key=\(fullServerKey)\n".utf8)
+        #expect(String(validating: latin1, as: UTF8.self) == nil, "the sample must not be UTF-8")
+        #expect(try SecretScanner.findSecret(inFile: latin1)?.what == "a GrooveGrow server key (gg_sk_…)")
+        #expect(try SecretScanner.findSecret(inFile: latin1)?.how == nil)
+
+        let text = "\u{FEFF}log: key=\(fullServerKey) über\n"
+        let le = text.utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }
+        let be = text.utf16.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] }
+        #expect(try SecretScanner.findSecret(inFile: le)?.how == "as UTF-16 LE text")
+        #expect(try SecretScanner.findSecret(inFile: be)?.how == "as UTF-16 BE text")
+
+        let gz = try gzipped(Array(String(repeating: "line 1\n", count: 20).utf8) + Array("Authorization: Bearer \(fullServerKey.dropFirst(6))\n".utf8))
+        #expect(!String(decoding: gz, as: UTF8.self).contains("Bearer"), "the sample must be compressed")
+        let found = try SecretScanner.findSecret(inFile: gz)
+        #expect(found?.what == "a Bearer credential")
+        #expect(found?.how == "inside its gzip data")
+        #expect(try SecretScanner.findSecret(inFile: try gzipped(le))?.how == "inside its gzip data, as UTF-16 LE text")
+        #expect(try SecretScanner.findSecret(inFile: try gzipped(try gzipped(latin1)))?.how == "inside its gzip data, inside its gzip data")
+        #expect(try SecretScanner.findSecret(inFile: try gzipped(Array("nothing to see\n".utf8))) == nil)
+    }
+
+    @Test("Gzip data that expands past the limit, or does not decompress, is refused word for word and not stored")
+    func unreadableGzipIsRefused() throws {
+        try withTempDir { dir in
+            let s = try seeded(in: dir)
+            let corrupt: [UInt8] = [0x1F, 0x8B, 0x08, 0, 0, 0, 0, 0, 0, 0x03] + Array("garbagegarbage".utf8)
+            try expectRefused(s.store, message: "Invalid attachment 'app.log.gz': it starts as gzip data but does not decompress (invalid block type), so it cannot be scanned for credentials. Nothing was written.") {
+                _ = try s.store.addEvidence(NewEvidence(runId: "r1", type: .attachment, provenance: .manual, details: ["filename": "app.log.gz"],
+                                                        attachment: NewAttachment(bytes: corrupt, mediaType: "application/gzip", filename: "app.log.gz")))
+            }
+            // 100 MB of zeros compress to about 100 KB: past 200 times the input, so not read to the end.
+            let bomb = try shellBytes("head -c 100000000 /dev/zero | gzip -c")
+            try expectRefused(s.store, message: "Invalid attachment 'zeros.gz': its gzip data expands to more than \(bomb.count * 200 / 1_048_576) MiB, so it cannot be scanned for credentials. Store it uncompressed or in parts. Nothing was written.") {
+                _ = try s.store.addEvidence(NewEvidence(runId: "r1", type: .attachment, provenance: .manual, details: ["filename": "zeros.gz"],
+                                                        attachment: NewAttachment(bytes: bomb, mediaType: "application/gzip", filename: "zeros.gz")))
+            }
+            let two = try gzipped(Array("first member\n".utf8)) + (try gzipped(Array("key=\(fullServerKey)\n".utf8)))
+            #expect(try SecretScanner.findSecret(inFile: two)?.how == "inside its gzip data", "every concatenated member is read")
+        }
+    }
+
+    @Test("A media type or file name holding a key is refused")
+    func mediaTypeAndFileNameAreScanned() throws {
+        try withTempDir { dir in
+            let s = try seeded(in: dir)
+            try expectRefused(s.store, .secretRefused(field: "media type", what: "a GrooveGrow server key (gg_sk_…)")) {
+                _ = try s.store.addEvidence(NewEvidence(runId: "r1", type: .attachment, provenance: .manual, details: ["filename": "a.log"],
+                                                        attachment: NewAttachment(bytes: Array("hi".utf8), mediaType: "text/plain; k=\(fullServerKey)", filename: "a.log")))
+            }
+            try expectRefused(s.store, .secretRefused(field: "file name", what: "a CherrySub secret key (iap_sk_…)")) {
+                _ = try s.store.addEvidence(NewEvidence(runId: "r1", type: .attachment, provenance: .manual, details: [:],
+                                                        attachment: NewAttachment(bytes: Array("hi".utf8), mediaType: "text/plain", filename: "\(cherrySubKey).log")))
+            }
+            #expect(!fileContains(s.path, fullServerKey) && !fileContains(s.path, cherrySubKey))
+        }
+    }
+
+    @Test("Redaction replaces each credential with <redacted:KIND>, counts them, keeps every other byte, and scans clean")
+    func redactionCountsAndKeepsTheRest() throws {
+        let log: [UInt8] = Array("a \(fullServerKey) b\nAuthorization: Bearer abcdEFGH1234xyz\ntoken=\(jwt) \(storeKitJWS)\nbearer tokens, gg_sk_xxxx\n".utf8) + [0xE9, 0x0A]
+        let (out, counts) = try SecretScanner.redactCredentials(in: log, filename: "app.log")
+        let expected: [UInt8] = Array("a <redacted:gg_sk> b\nAuthorization: Bearer <redacted:bearer>\ntoken=<redacted:jwt> \(storeKitJWS)\nbearer tokens, gg_sk_xxxx\n".utf8) + [0xE9, 0x0A]
+        #expect(out == expected)
+        #expect(counts == ["gg_sk": 1, "bearer": 1, "jwt": 1])
+        #expect(try SecretScanner.findSecret(inFile: out) == nil)
+        #expect(throws: EvidenceError.invalidValue(field: "attachment", value: "app.log.gz", why: "redaction works on text logs only (UTF-8 or another ASCII-compatible encoding), and this file is gzip data. Decompress or convert it to UTF-8 first. Nothing was written.")) {
+            _ = try SecretScanner.redactCredentials(in: try gzipped(log), filename: "app.log.gz")
         }
     }
 }

@@ -8,6 +8,7 @@ public struct VerificationProblem: Sendable, Equatable, CustomStringConvertible 
     public var message: String
     public var description: String { seq.map { "entry \($0): \(message)" } ?? message }
 
+    /// A problem found by a check outside this module (store proof, signers, anchors).
     public init(seq: Int64?, message: String) {
         self.seq = seq
         self.message = message

@@ -81,7 +81,7 @@ public enum JSONValue: Sendable, Equatable, Hashable {
         case .null: out += "null"
         case .bool(let b): out += b ? "true" : "false"
         case .number(let n): out += n
-        case .string(let s): JSONValue.writeString(s, into: &out)
+        case .string(let s): JSONValue.writeString(s, into: &out, escapingHidden: pretty)
         case .array(let items):
             if items.isEmpty { out += "[]"; return }
             out += "["
@@ -98,7 +98,7 @@ public enum JSONValue: Sendable, Equatable, Hashable {
             for (i, key) in JSONValue.sortedKeys(fields).enumerated() {
                 if i > 0 { out += "," }
                 if pretty { out += "\n" + String(repeating: "  ", count: indent + 1) }
-                JSONValue.writeString(key, into: &out)
+                JSONValue.writeString(key, into: &out, escapingHidden: pretty)
                 out += pretty ? ": " : ":"
                 fields[key]!.write(into: &out, pretty: pretty, indent: indent + 1)
             }
@@ -112,10 +112,14 @@ public enum JSONValue: Sendable, Equatable, Hashable {
         fields.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
     }
 
-    static func writeString(_ s: String, into out: inout String) {
+    /// `escapingHidden` (the pretty, human-read text) also writes DEL, C1 and bidirectional controls
+    /// as `\uXXXX` (`ControlCharacters`): the same string to a JSON reader, harmless on a terminal.
+    /// The canonical text hashed into the chain never sets it.
+    static func writeString(_ s: String, into out: inout String, escapingHidden: Bool = false) {
         out += "\""
         // Most text needs no escape: append it whole instead of scalar by scalar.
-        if !s.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) {
+        if !s.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C })
+            && !(escapingHidden && ControlCharacters.contains(in: s, keepingNewlinesAndTabs: false)) {
             out += s
             out += "\""
             return
@@ -133,6 +137,8 @@ public enum JSONValue: Sendable, Equatable, Hashable {
                 if scalar.value < 0x20 {
                     let hex = String(scalar.value, radix: 16)
                     out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                } else if escapingHidden, ControlCharacters.isHidden(scalar) {
+                    out += "\\u" + ControlCharacters.hex4(scalar.value)
                 } else {
                     out.unicodeScalars.append(scalar)
                 }

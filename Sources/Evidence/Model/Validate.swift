@@ -77,6 +77,22 @@ public enum Validate {
         }
     }
 
+    /// Refuses a file that holds a credential in its bytes, as UTF-16 text, or inside its gzip data
+    /// (`SecretScanner`), and gzip data that cannot be read within the scan's limits.
+    public static func noSecrets(inAttachment bytes: [UInt8], filename: String) throws {
+        let found: (what: String, how: String?)?
+        do {
+            found = try SecretScanner.findSecret(inFile: bytes)
+        } catch .tooLarge(let limit) {
+            throw EvidenceError.invalidValue(field: "attachment", value: filename, why: "its gzip data expands to more than \(limit / 1_048_576) MiB, so it cannot be scanned for credentials. Store it uncompressed or in parts. Nothing was written.")
+        } catch .corrupt(let why) {
+            throw EvidenceError.invalidValue(field: "attachment", value: filename, why: "it starts as gzip data but does not decompress (\(why)), so it cannot be scanned for credentials. Nothing was written.")
+        }
+        if let found {
+            throw EvidenceError.secretRefused(field: "attachment '\(filename)'" + (found.how.map { " (\($0))" } ?? ""), what: found.what)
+        }
+    }
+
     /// Refuses a JSON document any string of which holds a credential, except under `skipping` keys.
     public static func noSecrets(in value: JSONValue, path: String, skipping: Set<String> = []) throws {
         try noSecrets(in: value, skipping: skipping) { path }

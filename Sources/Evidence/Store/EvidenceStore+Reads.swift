@@ -125,6 +125,21 @@ extension EvidenceStore {
         }
     }
 
+    /// Every evidence item of one type in the database, with the app id of its campaign, oldest first.
+    ///
+    /// For checks that re-examine one kind of item (verify re-checking stored store transactions):
+    /// only rows of that type are decoded.
+    public func evidence(type: EvidenceType) throws -> [(item: EvidenceItem, appId: String)] {
+        try read {
+            let appIds = Dictionary(try db.query("SELECT r.id, c.app_id FROM runs r JOIN campaigns c ON c.id = r.campaign_id")
+                .map { ($0.string(0), $0.string(1)) }) { a, _ in a }
+            return try db.query(evidenceSelect + " WHERE e.type=? ORDER BY e.seq", [.text(type.rawValue)]).map { row in
+                let item = Self.evidence(row)
+                return (item, appIds[item.runId] ?? "")
+            }
+        }
+    }
+
     /// The evidence item with this id.
     public func evidenceItem(_ id: String) throws -> EvidenceItem {
         guard let r = try read({ try db.query(evidenceSelect + " WHERE e.id=?", [.text(id.lowercased())]).first }) else {

@@ -140,9 +140,8 @@ extension EvidenceStore {
             if a.bytes.count > attachmentLimit {
                 throw EvidenceError.fileTooLarge(path: a.filename, size: a.bytes.count, limit: attachmentLimit)
             }
-            if let text = String(validating: a.bytes, as: UTF8.self), let what = SecretScanner.findSecret(in: text) {
-                throw EvidenceError.secretRefused(field: "attachment '\(a.filename)'", what: what)
-            }
+            try Validate.noSecrets([("media type", a.mediaType), ("file name", a.filename)])
+            try Validate.noSecrets(inAttachment: a.bytes, filename: a.filename)
             sha = Digest.sha256Hex(a.bytes)
         }
         let size = new.attachment.map { Int64($0.bytes.count) }

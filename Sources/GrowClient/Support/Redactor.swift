@@ -1,4 +1,5 @@
 import Foundation
+import SecretShapes
 
 /// Removes credentials from text before it is recorded or shown.
 ///
@@ -18,7 +19,7 @@ public enum Redactor {
     public static let credentialFields: [String] = ["customerToken", "serverKey"]
 
     /// Redacts `text`: the given literal secrets, then `customerToken` JSON
-    /// fields, `gg_sk_…` keys, `Bearer …` values and JWT-shaped strings.
+    /// fields, vendor secret keys (`SecretKeyShape.all`: `gg_sk_…`, `iap_sk_…`), `Bearer …` values and JWT-shaped strings.
     public static func redact(_ text: String, secrets: [String] = []) -> String {
         var out = text
         for secret in secrets where secret.count >= 4 {
@@ -27,7 +28,7 @@ public enum Redactor {
         for field in credentialFields {
             out = redactJSONField(field, in: out)
         }
-        out = out.replacing(#/gg_sk_[A-Za-z0-9_\-]+/#, with: placeholder)
+        out = SecretKeyShape.redact(out) { _ in placeholder }
         out = out.replacing(#/(?i)(bearer)\s+[^\s",;]+/#) { "\($0.output.1) \(placeholder)" }
         out = out.replacing(#/eyJ[A-Za-z0-9_\-]*\.[A-Za-z0-9_\-]+\.[A-Za-z0-9_\-]*/#, with: placeholder)
         out = out.replacing(#/[A-Za-z0-9_\-]{16,}\.[A-Za-z0-9_\-]{16,}\.[A-Za-z0-9_\-]{16,}/#, with: placeholder)

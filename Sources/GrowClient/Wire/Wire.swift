@@ -1,3 +1,4 @@
+import SecretShapes
 import Foundation
 
 /// The GrooveGrow Sandbox HTTP API v1: every path, header and code, in one place.
@@ -46,7 +47,7 @@ public enum Wire {
     }
 
     /// The server key prefix: `gg_sk_…`.
-    public static let serverKeyPrefix = "gg_sk_"
+    public static let serverKeyPrefix = SecretKeyShape.grooveGrowServerKey.prefix
     public static let maxLedgerLimit = 500
     public static let defaultLedgerLimit = 100
 }

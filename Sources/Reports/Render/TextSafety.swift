@@ -1,3 +1,5 @@
+import Evidence
+
 /// Makes recorded text safe to show: invisible controls become visible, and
 /// each format's special characters are escaped.
 ///
@@ -34,16 +36,32 @@ public enum TextSafety {
     }
 
     static func needsReplacing(_ s: Unicode.Scalar) -> Bool {
-        let v = s.value
-        if v == 0x0A || v == 0x09 { return false }
-        if v == 0x0D { return true }
-        return v < 0x20 || (0x7F...0x9F).contains(v) || (0x202A...0x202E).contains(v) || (0x2066...0x2069).contains(v)
-            || v == 0x200E || v == 0x200F || v == 0x061C || v == 0xFFFE || v == 0xFFFF
+        s != "\n" && s != "\t" && ControlCharacters.isHidden(s)
     }
 
-    static func marker(_ s: Unicode.Scalar) -> String {
-        let hex = String(s.value, radix: 16, uppercase: true)
-        return "⟨U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex + "⟩"
+    static func marker(_ s: Unicode.Scalar) -> String { ControlCharacters.marker(s) }
+
+    /// For a terminal: every hidden character (`ControlCharacters`) as `⟨U+XXXX⟩` except newline
+    /// and tab, which the text's own lines and tables use. A CR stays visible too (`⟨U+000D⟩`), so a
+    /// value cannot return to the start of a line and overwrite what was printed before it.
+    public static func terminal(_ text: String) -> String {
+        guard ControlCharacters.contains(in: text, keepingNewlinesAndTabs: true) else { return text }
+        var out = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            if needsReplacing(scalar) { out.append(contentsOf: marker(scalar).unicodeScalars) } else { out.append(scalar) }
+        }
+        return String(out)
+    }
+
+    /// For one value inside a line (a table cell, a quoted name): like `terminal`, and newlines
+    /// and tabs as `⟨U+000A⟩` and `⟨U+0009⟩`, so a value cannot start a line of its own.
+    public static func singleLine(_ text: String) -> String {
+        guard ControlCharacters.contains(in: text, keepingNewlinesAndTabs: false) else { return text }
+        var out = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            if ControlCharacters.isHidden(scalar) { out.append(contentsOf: marker(scalar).unicodeScalars) } else { out.append(scalar) }
+        }
+        return String(out)
     }
 
     /// For HTML element content and quoted attributes: `visible`, then `&` (first), `<`, `>`, `"`, `'`.

@@ -626,11 +626,11 @@ footer { margin-top: 2rem; border-top: 1px solid var(--line); }
     "bodySHA256": "Body SHA-256 (every byte before the integrity marker line)",
     "journalHead": "Evidence journal head",
     "evidenceSeq": "Journal entry",
-    "templateNote": "The body hash lets anyone check that the report was not edited after it was rendered; the journal head ties it to the evidence database.",
+    "templateNote": "The body hash is a consistency check, not proof of authenticity: whoever edits the report can recompute it. Authenticity comes from growcert report verify against the evidence database, from a signed sign-off statement naming this file's SHA-256, or from a timestamp token. The journal head ties the report to the evidence database.",
     "verifyHeading": "To re-verify",
     "verifyDatabase": "Check the evidence database's hash chain:",
     "verifyReport": "Check this file against the database:",
-    "verifyStandard": "Check the body hash with standard tools (compare with the hash above):"
+    "verifyStandard": "Check the body hash with standard tools (compare with the hash above; this shows consistency only, not who wrote the file):"
   },
   "common": {
     "none": "—",
@@ -836,11 +836,11 @@ footer { margin-top: 2rem; border-top: 1px solid var(--line); }
     "bodySHA256": "正文 SHA-256（完整性标记行之前的全部字节）",
     "journalHead": "证据日志头",
     "evidenceSeq": "日志条目",
-    "templateNote": "正文哈希可让任何人核对报告在生成后未被修改；日志头将报告与证据数据库关联。",
+    "templateNote": "正文哈希只是一致性检查，不能证明真实性：修改报告的人也能重新计算它。真实性来自用证据数据库执行 growcert report verify、写明本文件 SHA-256 的已签名签核声明，或时间戳令牌。日志头将报告与证据数据库关联。",
     "verifyHeading": "重新验证",
     "verifyDatabase": "检查证据数据库的哈希链：",
     "verifyReport": "用数据库核对此文件：",
-    "verifyStandard": "用标准工具检查正文哈希（与上面的哈希比较）："
+    "verifyStandard": "用标准工具检查正文哈希（与上面的哈希比较；这只说明一致，不能说明文件出自谁手）："
   },
   "common": {
     "none": "—",

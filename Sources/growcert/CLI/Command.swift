@@ -55,7 +55,7 @@ enum GlobalOptions {
     static let help = [
         "  --db PATH     the evidence database (default: $GROWCERT_DB, else ./growcert.sqlite)",
         "  --json        machine-readable output on stdout",
-        "  --actor NAME  who is recording, for the journal (default: $GROWCERT_ACTOR, else $USER)",
+        "  --actor NAME  who is recording, for the journal (default: $GROWCERT_ACTOR, else $USER, else your account name)",
         "  --quiet       no progress lines on stderr",
         "  --help        this help",
     ]

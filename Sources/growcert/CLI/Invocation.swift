@@ -1,5 +1,6 @@
 import Evidence
 import Foundation
+import Reports
 import StoreProof
 
 /// One call of a command: its arguments, the environment, and the output streams.
@@ -29,7 +30,7 @@ final class Invocation: Sendable {
     var dbPath: String { args.value("--db") ?? environment["GROWCERT_DB"] ?? "./growcert.sqlite" }
 
     var actor: String {
-        args.value("--actor") ?? environment["GROWCERT_ACTOR"] ?? environment["USER"] ?? environment["LOGNAME"] ?? "unknown"
+        ActorName.resolve(option: args.value("--actor"), environment: environment)
     }
 
     /// The positional arguments after the command words.
@@ -132,9 +133,30 @@ final class Invocation: Sendable {
 }
 
 /// Where output goes; tests can capture it.
+///
+/// Everything printed goes through `out` or `err`, which make control and bidirectional
+/// characters visible (`TextSafety.terminal`): a recorded name holding `\r ESC[2K` cannot
+/// rewrite the line it is printed on. JSON output has none left to make visible (its writer
+/// escapes them). Only `exact` writes text unchanged: a report's own bytes (`report show`,
+/// `report render` without `--out`), whose formats already escape what they hold.
 struct Console: Sendable {
-    let out: @Sendable (String) -> Void
-    let err: @Sendable (String) -> Void
+    private let writeOut: @Sendable (String) -> Void
+    private let writeErr: @Sendable (String) -> Void
+
+    /// A console writing to `out` and `err` (tests capture them).
+    init(out: @escaping @Sendable (String) -> Void, err: @escaping @Sendable (String) -> Void) {
+        writeOut = out
+        writeErr = err
+    }
+
+    /// Prints human-readable text (or JSON) on standard output, hidden characters made visible.
+    func out(_ text: String) { writeOut(TextSafety.terminal(text)) }
+
+    /// Prints a message on standard error, hidden characters made visible.
+    func err(_ text: String) { writeErr(TextSafety.terminal(text)) }
+
+    /// Writes `text` to standard output unchanged: a report's exact bytes.
+    func exact(_ text: String) { writeOut(text) }
 
     static let standard = Console(
         out: { FileHandle.standardOutput.write(Data($0.utf8)) },
@@ -143,8 +165,9 @@ struct Console: Sendable {
 
 /// Plain-text tables for list output.
 enum TextTable {
+    /// Columns padded to their widest cell; each cell kept to one line (`TextSafety.singleLine`).
     static func render(header: [String], rows: [[String]]) -> String {
-        let all = [header] + rows
+        let all = ([header] + rows).map { $0.map(TextSafety.singleLine) }
         let widths = header.indices.map { c in all.map { $0.indices.contains(c) ? $0[c].count : 0 }.max() ?? 0 }
         return all.map { row in
             row.enumerated().map { c, cell in c == row.count - 1 ? cell : cell.padding(toLength: widths[c], withPad: " ", startingAt: 0) }

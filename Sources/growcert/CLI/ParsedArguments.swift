@@ -4,7 +4,8 @@
 /// takes a value (`--run r1` or `--run=r1`) unless it is one of the known flags.
 struct ParsedArguments: Sendable {
     /// Options that never take a value.
-    static let flags: Set<String> = ["--json", "--help", "-h", "--version", "--require-certified", "--no-store", "--quiet", "--no-emulator-warning", "--accept-stale", "--allowed-signers"]
+    static let flags: Set<String> = ["--json", "--help", "-h", "--version", "--require-certified", "--no-store", "--quiet", "--no-emulator-warning",
+                                      "--force", "--redact", "--accept-stale", "--allowed-signers"]
 
     var words: [String] = []
     var options: [String: [String]] = [:]

@@ -16,8 +16,8 @@ enum DemoCommand {
             let out = inv.optional("--out") ?? "growcert-demo"
             let console = inv.console
             let quiet = inv.quiet || inv.json
-            // The demo records as "growcert demo" unless told otherwise, so its report never says "unknown".
-            let actor = inv.args.value("--actor") ?? inv.environment["GROWCERT_ACTOR"] ?? "growcert demo"
+            // The demo records as "growcert demo" unless told otherwise, not as whoever ran it.
+            let actor = ActorName.resolve(option: inv.args.value("--actor"), environment: inv.environment, fallback: "growcert demo")
             let outcome = try await DemoService(outDirectory: out, actor: actor, clock: inv.clock) { line in
                 if !quiet { console.err(line + "\n") }
             }.run()

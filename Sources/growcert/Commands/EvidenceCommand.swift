@@ -1,5 +1,6 @@
 import Evidence
 import Foundation
+import Reports
 
 /// `growcert evidence add … | retract | list | show | export`.
 enum EvidenceCommand {
@@ -36,7 +37,14 @@ enum EvidenceCommand {
                     OptionSpec(name: "--note", value: "TEXT", help: "what it shows"),
                     OptionSpec(name: "--media-type", value: "TYPE", help: "media type (default: from the file name)"),
                     OptionSpec(name: "--max-size", value: "MIB", help: "size limit in MiB (default 25)"),
-                ]) { inv in
+                    OptionSpec(name: "--redact", value: nil, help: "replace each credential in a text log with <redacted:KIND> (counted in the details)"),
+                ],
+                discussion: """
+                A file holding a credential (a full-length server key, a Bearer credential, a JWT that is not a
+                store-signed JWS) is refused, whether as UTF-8, Latin-1 or UTF-16 text or inside gzip data. With
+                --redact a text log is stored with each credential replaced by <redacted:KIND>, and the details
+                record how many of each kind were replaced.
+                """) { inv in
             let store = try inv.openStore()
             let path = try inv.required("--file")
             let limit = try inv.optional("--max-size").map { v -> Int in
@@ -44,14 +52,22 @@ enum EvidenceCommand {
                 guard let n = Int(v), n >= 1, n <= 900 else { throw CLIError.usage("--max-size takes a whole number of MiB from 1 to 900.", command: "evidence add attachment") }
                 return n * 1_048_576
             } ?? EvidenceStore.defaultAttachmentLimit
-            let bytes = try inv.readInput(path, limit: limit)
+            var bytes = try inv.readInput(path, limit: limit)
             let filename = URL(fileURLWithPath: path).lastPathComponent
+            var details: [String: JSONValue] = [:]
+            if inv.args.has("--redact") {
+                let redacted = try SecretScanner.redactCredentials(in: bytes, filename: filename)
+                bytes = redacted.bytes
+                details["redactions"] = .object(redacted.replaced.mapValues { .number(String($0)) })
+                let total = redacted.replaced.values.reduce(0, +)
+                inv.progress("redacted \(total) credential\(total == 1 ? "" : "s")" + (total == 0 ? "" : " (" + redacted.replaced.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ") + ")"))
+            }
             let mediaType = inv.optional("--media-type") ?? MediaType.guess(filename: filename)
             let note = inv.optional("--note")
             if let note { try Validate.noSecrets([("note", note)]) }
             let item = try store.addEvidence(NewEvidence(
                 runId: try inv.required("--run"), type: .attachment, provenance: .manual,
-                details: ["filename": .string(filename), "note": .optional(note)],
+                details: .object(details.merging(["filename": .string(filename), "note": .optional(note)]) { $1 }),
                 attachment: NewAttachment(bytes: bytes, mediaType: mediaType, filename: filename)), attachmentLimit: limit)
             inv.printRecord(item.id, item.json)
             return ExitCode.success
@@ -86,24 +102,26 @@ enum EvidenceCommand {
             return ExitCode.success
         },
         Command(path: ["evidence", "export"], summary: "write an attachment's stored bytes to a file", positionals: ["ID"],
-                options: [OptionSpec(name: "--out", value: "FILE", help: "where to write", required: true)]) { inv in
+                options: [OptionSpec(name: "--out", value: "FILE", help: "where to write", required: true),
+                          OptionSpec(name: "--force", value: nil, help: "let --out replace an existing regular file")]) { inv in
+            // Refuse a bad --out before the database is even opened: a refused call changes nothing.
+            let out = try inv.required("--out")
+            let output = OutputFile(path: out, force: inv.args.has("--force"), database: inv.dbPath)
+            try output.check()
             let store = try inv.openStoreForReading()
             let item = try store.evidenceItem(try inv.positional(0, "evidence ID"))
             guard let sha = item.attachmentSHA256, let bytes = try store.blob(sha256: sha) else {
                 throw CLIError.data("Evidence \(item.id) is a \(item.type.rawValue), not an attachment; nothing to export.")
             }
-            let out = try inv.required("--out")
-            guard FileManager.default.createFile(atPath: out, contents: Data(bytes)) else {
-                throw CLIError.io("Cannot write '\(out)'. Check the folder exists and is writable.")
-            }
+            try output.write(Data(bytes))
             inv.printRecord(item.id, ["id": .string(item.id), "out": .string(out), "sha256": .string(sha)], human: "Wrote \(bytes.count) bytes to \(out) (SHA-256 \(sha))")
             return ExitCode.success
         },
     ]
 
-    /// One line describing an item.
+    /// One line describing an item: recorded text kept to that line (`TextSafety.singleLine`).
     static func line(_ e: EvidenceItem) -> String {
-        "  \(e.id)  \(e.type.rawValue)  [\(e.provenance.rawValue)]  \(summary(e))" + (e.isRetracted ? "  (retracted: \(e.retractedReason ?? ""))" : "")
+        TextSafety.singleLine("  \(e.id)  \(e.type.rawValue)  [\(e.provenance.rawValue)]  \(summary(e))" + (e.isRetracted ? "  (retracted: \(e.retractedReason ?? ""))" : ""))
     }
 
     static func summary(_ e: EvidenceItem) -> String {

@@ -16,14 +16,11 @@ enum KeysCommand {
                 Keep it outside the evidence database: growcert stores only the public key of each sign-off.
                 """) { inv in
             let out = try inv.required("--out")
-            if FileManager.default.fileExists(atPath: out) {
-                throw CLIError.data("'\(out)' already exists; growcert never overwrites a key. Choose another path.")
-            }
+            let file = OutputFile(path: out, offersForce: false, database: inv.dbPath, mode: 0o600)
+            try file.check()
             let passphrase = try inv.optional("--passphrase-env").map { try SigningKey.value(of: $0, inv) }
             let pem = try Ed25519.generatePrivateKeyPEM(passphrase: passphrase)
-            guard FileManager.default.createFile(atPath: out, contents: Data(pem.utf8), attributes: [.posixPermissions: 0o600]) else {
-                throw CLIError.io("Cannot write '\(out)'. Check the folder exists and is writable.")
-            }
+            try file.write(Data(pem.utf8))
             let pub = try Ed25519.publicKeyPEM(privateKeyPEM: pem, passphrase: passphrase)
             inv.printRecord(out, ["path": .string(out), "keyId": .string(Ed25519.keyId(publicKeyPEM: pub)), "publicKey": .string(pub)],
                             human: "Wrote \(out) (key id \(Ed25519.keyId(publicKeyPEM: pub)))")

@@ -19,7 +19,8 @@ enum ReportCommand {
                     OptionSpec(name: "--campaign", value: "ID", help: "the campaign", required: true),
                     OptionSpec(name: "--format", value: "F", help: "md, html, junit or json", required: true),
                     OptionSpec(name: "--lang", value: "L", help: "en or zh-Hans (default en)"),
-                    OptionSpec(name: "--out", value: "FILE", help: "write the report here (default: stdout)"),
+                    OptionSpec(name: "--out", value: "FILE", help: "write the report here (default: stdout); never over the database"),
+                    OptionSpec(name: "--force", value: nil, help: "let --out replace an existing regular file"),
                     OptionSpec(name: "--templates", value: "DIR", help: "your own report.md.mustache / report.html.mustache / strings/<lang>.json"),
                     OptionSpec(name: "--require-certified", value: nil, help: "exit 1 unless the campaign verdict is CERTIFIED"),
                     OptionSpec(name: "--no-store", value: nil, help: "render without recording it: the database is opened read-only"),
@@ -32,6 +33,8 @@ enum ReportCommand {
                 Sign it with 'growcert signoff --report ID …'. Verdicts: see docs/verdicts.md.
                 """) { inv in
             let storing = !inv.args.has("--no-store")
+            // Refuse a bad --out before the database is even opened: a refused call changes nothing.
+            try inv.optional("--out").map { try OutputFile(path: $0, force: inv.args.has("--force"), database: inv.dbPath).check() }
             let store = storing ? try inv.openStore() : try inv.openStoreForReading()
             let campaign = try store.campaign(try inv.required("--campaign"))
             let formatName = try inv.required("--format")
@@ -47,7 +50,7 @@ enum ReportCommand {
             if storing { try VerifyService(store: store).requireIntact(before: "judged or stored") }
             let model = try service.model(campaignId: campaign.id)
             guard storing else {
-                let rendered = try service.renderOnly(model, format: format, lang: lang, out: inv.optional("--out"))
+                let rendered = try service.renderOnly(model, format: format, lang: lang, out: inv.optional("--out"), force: inv.args.has("--force"))
                 if let out = inv.optional("--out") {
                     inv.printRecord(out, ["out": .string(out), "sha256": .string(Digest.sha256Hex(rendered.bytes)), "verdict": .string(rendered.verdict), "stored": .bool(false)])
                 } else {
@@ -60,7 +63,7 @@ enum ReportCommand {
                 }
                 return ExitCode.success
             }
-            let result = try service.render(model, format: format, lang: lang, out: inv.optional("--out"))
+            let result = try service.render(model, format: format, lang: lang, out: inv.optional("--out"), force: inv.args.has("--force"))
             let (rendered, record, reused) = (result.rendered, result.record, result.reused)
             if let out = inv.optional("--out") {
                 var o = record.json.objectValue ?? [:]
@@ -68,7 +71,7 @@ enum ReportCommand {
                 o["reused"] = .bool(reused)
                 inv.printRecord(record.id, .object(o))
             } else {
-                inv.console.out(String(decoding: rendered.bytes, as: UTF8.self))
+                inv.console.exact(String(decoding: rendered.bytes, as: UTF8.self))  // the report file itself, byte for byte
             }
             inv.progress("report \(record.id)\(reused ? " (same bytes as before)" : ""): campaign \(campaign.id) is \(rendered.verdict); SHA-256 \(record.sha256)"
                          + (ReportCommand.templates(record) == "custom" ? "; rendered with custom templates" : ""))
@@ -89,7 +92,7 @@ enum ReportCommand {
         },
         Command(path: ["report", "show"], summary: "print a stored report's exact bytes", positionals: ["ID"]) { inv in
             let bytes = try inv.openStoreForReading().reportBytes(try inv.positional(0, "report ID"))
-            inv.console.out(String(decoding: bytes, as: UTF8.self))  // reports are UTF-8: the bytes come out unchanged
+            inv.console.exact(String(decoding: bytes, as: UTF8.self))  // reports are UTF-8: the bytes come out unchanged
             return ExitCode.success
         },
         Command(path: ["report", "verify"], summary: "check that a report file is one stored here, unchanged (exit 2 if not)", positionals: ["FILE"],
@@ -120,7 +123,7 @@ enum ReportCommand {
             if let r = match, !heads.isEmpty, !heads.contains(r.evidenceHead) {
                 problems.append("the journal head written in the file is not the one stored for report \(r.id) (\(r.evidenceHead))")
             }
-            let verification = try VerifyService(store: store).run()
+            let verification = try VerifyService(store: store, jwsVerifier: inv.jwsVerifier).run()
             if !verification.ok { problems.append("the database itself does not verify: run 'growcert verify'") }
             let signoffs = try match.map { r in try store.signoffs(campaignId: r.campaignId).filter { $0.reportId == r.id } } ?? []
             let trusted = Set(try store.signers().map(\.keyId))
@@ -157,9 +160,9 @@ enum ReportCommand {
                 // Values from the signed statement ('growcert verify' checks the row says the same).
                 out += signoffs.isEmpty ? "    not signed yet\n" : signoffs.map { s in
                     let st = s.signed
-                    return "    signed \(st?.decision ?? s.decision) by \(st?.name ?? s.name) (\(st?.role ?? s.role)), key \(s.keyId)"
+                    return TextSafety.singleLine("    signed \(st?.decision ?? s.decision) by \(st?.name ?? s.name) (\(st?.role ?? s.role)), key \(s.keyId)"
                         + (trusted.contains(s.keyId) ? " (trusted signer)" : " (not a registered signer)") + ", \(s.createdAt)"
-                        + (s.acceptRisk.map { "; accepted risk: \($0)" } ?? "") + (st?.acceptStale == true ? "; signed although not current" : "")
+                        + (s.acceptRisk.map { "; accepted risk: \($0)" } ?? "") + (st?.acceptStale == true ? "; signed although not current" : ""))
                 }.joined(separator: "\n") + "\n"
                 inv.console.out(out)
             } else {

@@ -40,7 +40,8 @@ enum SignoffCommand {
             return ExitCode.success
         },
         Command(path: ["signoff", "export"], summary: "write a sign-off's statement.json, statement.sig and public.pem", positionals: ["ID"],
-                options: [OptionSpec(name: "--out", value: "DIR", help: "folder to write into (created if missing)", required: true)],
+                options: [OptionSpec(name: "--out", value: "DIR", help: "folder to write into (created if missing)", required: true),
+                          OptionSpec(name: "--force", value: nil, help: "replace files of an earlier export in DIR")],
                 discussion: """
                 Check it with OpenSSL alone:
                   openssl pkeyutl -verify -pubin -inkey public.pem -rawin -in statement.json -sigfile statement.sig
@@ -50,12 +51,15 @@ enum SignoffCommand {
             guard let sig = Data(base64Encoded: s.signature) else { throw CLIError.data("Sign-off \(s.id) has a malformed signature; run 'growcert verify'.") }
             do {
                 try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-                try Data(s.statement.utf8).write(to: URL(fileURLWithPath: dir).appendingPathComponent("statement.json"))
-                try sig.write(to: URL(fileURLWithPath: dir).appendingPathComponent("statement.sig"))
-                try Data(s.publicKey.utf8).write(to: URL(fileURLWithPath: dir).appendingPathComponent("public.pem"))
             } catch {
                 throw CLIError.io("Cannot write into '\(dir)': \(error.localizedDescription)")
             }
+            // Every file is checked before any is written, so a refusal leaves the folder as it was.
+            let contents = [("statement.json", Data(s.statement.utf8)), ("statement.sig", sig), ("public.pem", Data(s.publicKey.utf8))]
+            let outputs = contents.map { OutputFile(path: (dir as NSString).appendingPathComponent($0.0), force: inv.args.has("--force"), database: inv.dbPath) }
+            for f in outputs { try f.check() }
+            let staged = try zip(outputs, contents).map { try $0.stage($1.1) }
+            for s in staged { try s.commit() }
             let files = ["statement.json", "statement.sig", "public.pem"].map { dir + "/" + $0 }
             inv.printRecord(s.id, ["id": .string(s.id), "files": .array(files.map(JSONValue.string))],
                             human: files.joined(separator: "\n") + "\nCheck: openssl pkeyutl -verify -pubin -inkey \(dir)/public.pem -rawin -in \(dir)/statement.json -sigfile \(dir)/statement.sig")

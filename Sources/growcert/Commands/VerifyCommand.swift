@@ -15,7 +15,9 @@ enum VerifyCommand {
                 Recomputes every journal entry's hash and the chain, replays the journal into the tables it
                 should have produced and compares them with the tables as they are, re-hashes stored files,
                 checks stored reports, sign-offs (signature, key id, every row field against the signed statement,
-                the heads it names) and timestamp tokens, and runs SQLite's integrity check.
+                the heads it names) and timestamp tokens, re-verifies every stored App Store transaction (its JWS,
+                at the transaction's own signing time) against its stored provenance and details, and runs SQLite's
+                integrity check.
                 Exit 0 when all holds, 2 when anything was edited, deleted, reordered or inserted.
                 What the file alone cannot show (a deleted tail, a rebuilt chain) is caught against anchors kept
                 outside it: --expect-head, --statement, --signers and --tsa-ca. See docs/auditing.md.
@@ -35,7 +37,7 @@ enum VerifyCommand {
             let tokens = try inv.args.values("--token").map { (path: $0, der: try inv.readInput($0, limit: 1_048_576)) }
             let store = try inv.openStoreForReading()
             let total = try store.journalCount()
-            let service = VerifyService(store: store, expectedHeads: heads, statementDirs: inv.args.values("--statement"), tokens: tokens,
+            let service = VerifyService(store: store, jwsVerifier: inv.jwsVerifier, expectedHeads: heads, statementDirs: inv.args.values("--statement"), tokens: tokens,
                                         allowedSigners: signers, tsaCA: ca)
             let result = try service.run { n in inv.progress("verify: \(n)/\(total) entries") }
             if inv.json {

@@ -38,7 +38,8 @@ struct DemoService {
             throw CLIError.io("Cannot create '\(outDirectory)': \(error.localizedDescription)")
         }
         let dbPath = (outDirectory as NSString).appendingPathComponent("growcert.sqlite")
-        if fm.fileExists(atPath: dbPath) {
+        var existing = stat()
+        if lstat(dbPath, &existing) == 0 {  // anything at all, a dangling symbolic link too
             throw CLIError.data("'\(dbPath)' already exists; the demo starts from a fresh database. Remove it or choose another --out.")
         }
         let emulator = try SandboxEmulator(configuration: SandboxConfiguration(bundleId: Self.appId))

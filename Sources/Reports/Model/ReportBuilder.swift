@@ -24,7 +24,9 @@ public enum ReportBuilder {
                 campaign: campaign, devices: try store.devices(campaignId: campaign.id), accounts: try store.accounts(campaignId: campaign.id),
                 runs: runs, evidence: evidence, transactionsOwnedElsewhere: try store.transactionsOwnedElsewhere(campaignId: campaign.id))
             let head = try store.evidenceHead()
-            return build(input: input, profile: profile, signoffs: try store.signoffs(campaignId: campaign.id), head: head, toolVersion: toolVersion)
+            let model = build(input: input, profile: profile, signoffs: try store.signoffs(campaignId: campaign.id), head: head, toolVersion: toolVersion)
+            // Screenshots of the judged runs, within the budget, for the HTML report's thumbnails.
+            return try ThumbnailBudget.standard.apply(to: model) { try store.blob(sha256: $0) }
         }
     }
 

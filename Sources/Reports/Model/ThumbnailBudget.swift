@@ -32,6 +32,7 @@ public struct ThumbnailBudget: Sendable, Equatable {
                 let e = m.scenarios[si].evidence[ei]
                 guard var a = e.attachment else { continue }
                 defer { m.scenarios[si].evidence[ei].attachment = a }
+                a.inlineImage = nil
                 let size = a.size ?? 0
                 if e.retracted { a.notInline = .retracted; continue }
                 guard a.isImage, size > 0 else { a.notInline = .notImage; continue }

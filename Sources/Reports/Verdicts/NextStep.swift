@@ -12,7 +12,8 @@ public struct NextStep: Sendable, Equatable {
     public var scenarioTitle: LocalizedText
     public var verdict: Verdict
     public var code: Reason.Code
-    /// The checks the step concerns (several reasons of one code folded into one step), in report order.
+    /// The checks the step concerns (several reasons of one code folded into one step), in report order;
+    /// empty when it concerns every check of the scenario.
     public var checks: [String]
     /// The command to run, e.g. `growcert check run --run r7 --check relay.requires-double-auth`.
     public var command: String
@@ -40,9 +41,13 @@ public struct NextStep: Sendable, Equatable {
         }
         // A new run also fixes what a failed run's checks did wrong: one "start a new run" step is enough.
         if codes.contains(.runFailed) { codes.removeAll { $0 == .checkFailed } }
+        let allChecks = s.checks.map(\.id)
         return codes.map { code in
-            NextStep(scenarioId: s.id, scenarioTitle: s.title, verdict: code.verdict ?? s.verdict, code: code, checks: checks[code] ?? [],
-                     command: command(code, scenario: s, campaignId: campaignId, checks: checks[code] ?? []))
+            // Every check of the scenario: `check run` without --check runs them all.
+            let named = checks[code] ?? []
+            let shown = !allChecks.isEmpty && Set(named) == Set(allChecks) ? [] : named
+            return NextStep(scenarioId: s.id, scenarioTitle: s.title, verdict: code.verdict ?? s.verdict, code: code, checks: shown,
+                            command: command(code, scenario: s, campaignId: campaignId, checks: shown))
         }
     }
 

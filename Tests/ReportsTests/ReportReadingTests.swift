@@ -258,11 +258,12 @@ import Testing
         let zh = try TemplateSet.embedded.strings(.zhHans).json
         // Names and codes that stay as they are: products, standards, the verdict codes after their Chinese words.
         let kept = ["growcert", "GrooveGrow", "SDK", "SHA-256", "URL", "HTTPS", "HTTP", "App Store", "Apple Root CA - G3", "Xcode", "StoreKit Testing",
-                    "JWS", "KiB", "MiB", "PNG", "JPEG", "FAILED", "INCOMPLETE", "NOT CERTIFIABLE", "CERTIFIED", "jwsRepresentation", "purchaseDate",
+                    "JWS", "KiB", "MiB", "PNG", "JPEG", "FAILED", "INCOMPLETE", "NOT CERTIFIABLE", "CERTIFIED", "jwsRepresentation", "purchaseDate", "Production", "testPurchase", "purchaseType", "Google",
                     "purchase.delivered-once", "growcert check run", "growcert account add", "growcert report verify", "--transaction-id", "ms"]
         func walk(_ v: JSONValue, _ path: String) {
             if let o = v.objectValue { for (k, x) in o { walk(x, path + "." + k) }; return }
-            guard var text = v.stringValue, path != ".lang" else { return }
+            // The prefix is what StoreProof writes, matched, never shown.
+            guard var text = v.stringValue, path != ".lang", path != ".storeWarningRevoked.prefix" else { return }
             #expect(Self.halfWidthAfterCJK(text) == [], "\(path): \(text)")
             // Placeholders are filled with evidence, not words.
             while let open = text.firstIndex(of: "{"), let close = text[open...].firstIndex(of: "}") { text.removeSubrange(open...close) }
@@ -271,6 +272,31 @@ import Testing
             #expect(english.isEmpty, "\(path) has English words \(english): \(v.stringValue ?? "")")
         }
         walk(zh, "")
+    }
+
+    /// The store proofs' warnings are recorded in English; the strings translate the ones StoreProof writes,
+    /// and every text they translate is one StoreProof really writes (so a reworded warning fails here).
+    @Test func storeProofWarningsAreTranslatedAndTheStringsKnowEveryText() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        var sources = ""
+        for file in ["Sources/StoreProof/Apple/JWSVerifier.swift", "Sources/StoreProof/Google/GooglePlayDocument.swift", "Sources/StoreProof/Google/GooglePurchase.swift"] {
+            sources += try String(contentsOf: root.appendingPathComponent(file), encoding: .utf8)
+        }
+        let zh = try TemplateSet.embedded.strings(.zhHans)
+        let known = try #require(zh.json["storeWarnings"]?.objectValue)
+        for (english, _) in known {
+            let literal = english.hasPrefix("no purchaseType") || english.hasPrefix("no testPurchase")
+                ? String(english.split(separator: ",", maxSplits: 1)[1]) : english
+            #expect(sources.contains(literal), "StoreProof writes no warning '\(english)'")
+        }
+        let w = Reason(.transactionWarning, ["transaction": "emu-tx-1", "scenario": "purchase-restore-refund",
+                                             "warning": "signed by the growcert emulator's own key; recorded as a fixture, never certifies"])
+        #expect(zh.reason(w) == "商店交易 emu-tx-1（purchase-restore-refund）：由 growcert 模拟服务自己的密钥签名；作为测试样例记录，永远不能用于认证")
+        let revoked = Reason(.transactionWarning, ["transaction": "2000", "scenario": "s", "warning": "the transaction was revoked (refunded) at 2026-11-18T10:00:00Z"])
+        #expect(zh.reason(revoked) == "商店交易 2000（s）：该交易已于 2026-11-18T10:00:00Z 被撤销（退款）")
+        let unknown = Reason(.transactionWarning, ["transaction": "2000", "scenario": "s", "warning": "something new"])
+        #expect(zh.reason(unknown).hasSuffix("：something new"))
+        #expect(try TemplateSet.embedded.strings(.en).reason(w).hasSuffix(": signed by the growcert emulator's own key; recorded as a fixture, never certifies"))
     }
 
     @Test func chineseReportTranslatesEvidenceKindsFieldsAndOutcomes() throws {

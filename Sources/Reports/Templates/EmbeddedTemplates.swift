@@ -831,6 +831,18 @@ img.thumb { display: block; max-width: 16rem; max-height: 16rem; margin: .25rem 
     "retracted": "Retracted, not shown; export it with:",
     "thumbnail": "Screenshot",
     "bytes": "bytes"
+  },
+  "storeWarnings": {
+    "environment Production: a real Production purchase in a sandbox campaign; it is recorded but never certifies": "environment Production: a real Production purchase in a sandbox campaign; it is recorded but never certifies",
+    "signed by StoreKit Testing in Xcode on a developer's machine; recorded as a fixture, never certifies": "signed by StoreKit Testing in Xcode on a developer's machine; recorded as a fixture, never certifies",
+    "signed by the growcert emulator's own key; recorded as a fixture, never certifies": "signed by the growcert emulator's own key; recorded as a fixture, never certifies",
+    "Google refunds an unacknowledged purchase after three days; the vendor's backend must acknowledge it": "Google refunds an unacknowledged purchase after three days; the vendor's backend must acknowledge it",
+    "no testPurchase, not a test purchase: a real Production purchase in a sandbox campaign; it is recorded but never certifies": "no testPurchase, not a test purchase: a real Production purchase in a sandbox campaign; it is recorded but never certifies",
+    "no purchaseType, not a test purchase: a real Production purchase in a sandbox campaign; it is recorded but never certifies": "no purchaseType, not a test purchase: a real Production purchase in a sandbox campaign; it is recorded but never certifies"
+  },
+  "storeWarningRevoked": {
+    "prefix": "the transaction was revoked (refunded) at ",
+    "text": "the transaction was revoked (refunded) at {at}"
   }
 }
 
@@ -1153,6 +1165,18 @@ img.thumb { display: block; max-width: 16rem; max-height: 16rem; margin: .25rem 
     "retracted": "已撤回，不予显示；导出命令：",
     "thumbnail": "截图",
     "bytes": "字节"
+  },
+  "storeWarnings": {
+    "environment Production: a real Production purchase in a sandbox campaign; it is recorded but never certifies": "环境为 Production：沙盒认证批次中的真实生产环境购买；已记录，但永远不能用于认证",
+    "signed by StoreKit Testing in Xcode on a developer's machine; recorded as a fixture, never certifies": "由开发者机器上 Xcode 的 StoreKit Testing 签名；作为测试样例记录，永远不能用于认证",
+    "signed by the growcert emulator's own key; recorded as a fixture, never certifies": "由 growcert 模拟服务自己的密钥签名；作为测试样例记录，永远不能用于认证",
+    "Google refunds an unacknowledged purchase after three days; the vendor's backend must acknowledge it": "Google 会在三天后退款未确认的购买；厂商后端必须确认该购买",
+    "no testPurchase, not a test purchase: a real Production purchase in a sandbox campaign; it is recorded but never certifies": "没有 testPurchase，不是测试购买：沙盒认证批次中的真实生产环境购买；已记录，但永远不能用于认证",
+    "no purchaseType, not a test purchase: a real Production purchase in a sandbox campaign; it is recorded but never certifies": "没有 purchaseType，不是测试购买：沙盒认证批次中的真实生产环境购买；已记录，但永远不能用于认证"
+  },
+  "storeWarningRevoked": {
+    "prefix": "the transaction was revoked (refunded) at ",
+    "text": "该交易已于 {at} 被撤销（退款）"
   }
 }
 

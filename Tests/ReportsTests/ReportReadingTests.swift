@@ -178,7 +178,10 @@ import Testing
         #expect(try again == ReportRenderer().render(model, format: .html, lang: .en))
         // Markdown names the command for every attachment.
         let md = try Self.render(model, .md, .en)
-        #expect(md.contains("growcert evidence export \(ids[0]) --out purchase-sheet.png"))
+        #expect(md.contains("Shown in the HTML report; export it with: growcert evidence export \(ids[0]) --out purchase-sheet.png"))
+        #expect(!md.contains("data:image"))
+        // Still one self-contained file: every src is a data URI.
+        #expect(html.components(separatedBy: "src=\"").dropFirst().allSatisfy { $0.hasPrefix("data:image/png;base64,") || $0.hasPrefix("data:image/jpeg;base64,") })
     }
 
     @Test func theImageBudgetStopsEmbeddingWhenTheTotalIsSpent() throws {
@@ -258,7 +261,7 @@ import Testing
         let zh = try TemplateSet.embedded.strings(.zhHans).json
         // Names and codes that stay as they are: products, standards, the verdict codes after their Chinese words.
         let kept = ["growcert", "GrooveGrow", "SDK", "SHA-256", "URL", "HTTPS", "HTTP", "App Store", "Apple Root CA - G3", "Xcode", "StoreKit Testing",
-                    "JWS", "KiB", "MiB", "PNG", "JPEG", "FAILED", "INCOMPLETE", "NOT CERTIFIABLE", "CERTIFIED", "jwsRepresentation", "purchaseDate", "Production", "testPurchase", "purchaseType", "Google",
+                    "JWS", "KiB", "MiB", "PNG", "JPEG", "FAILED", "INCOMPLETE", "NOT CERTIFIABLE", "CERTIFIED", "jwsRepresentation", "purchaseDate", "Production", "testPurchase", "purchaseType", "Google", "HTML",
                     "purchase.delivered-once", "growcert check run", "growcert account add", "growcert report verify", "--transaction-id", "ms"]
         func walk(_ v: JSONValue, _ path: String) {
             if let o = v.objectValue { for (k, x) in o { walk(x, path + "." + k) }; return }

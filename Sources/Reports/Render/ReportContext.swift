@@ -170,7 +170,7 @@ struct ReportContext {
                 "hasImage": .bool(a.inlineImage != nil),
                 "dataURI": .string(a.inlineImage.map { "data:\($0.mediaType);base64," + Data($0.bytes).base64EncodedString() } ?? ""),
                 "alt": .string(strings.text("attachment.thumbnail") + strings.text("p.colon") + (a.filename ?? e.id)),
-                "exportNote": .string(strings.text("attachment", a.notInline.rawValue)),
+                "exportNote": .string(strings.text("attachment", a.inlineImage != nil ? "inline" : a.notInline.rawValue)),
                 "exportCommand": .string(export),
             ])
         }

@@ -830,7 +830,8 @@ img.thumb { display: block; max-width: 16rem; max-height: 16rem; margin: .25rem 
     "notImage": "Not a PNG or JPEG image; export it with:",
     "retracted": "Retracted, not shown; export it with:",
     "thumbnail": "Screenshot",
-    "bytes": "bytes"
+    "bytes": "bytes",
+    "inline": "Shown in the HTML report; export it with:"
   },
   "storeWarnings": {
     "environment Production: a real Production purchase in a sandbox campaign; it is recorded but never certifies": "environment Production: a real Production purchase in a sandbox campaign; it is recorded but never certifies",
@@ -1164,7 +1165,8 @@ img.thumb { display: block; max-width: 16rem; max-height: 16rem; margin: .25rem 
     "notImage": "不是 PNG 或 JPEG 图片；导出命令：",
     "retracted": "已撤回，不予显示；导出命令：",
     "thumbnail": "截图",
-    "bytes": "字节"
+    "bytes": "字节",
+    "inline": "HTML 报告中显示；导出命令："
   },
   "storeWarnings": {
     "environment Production: a real Production purchase in a sandbox campaign; it is recorded but never certifies": "环境为 Production：沙盒认证批次中的真实生产环境购买；已记录，但永远不能用于认证",

@@ -64,6 +64,25 @@ import Testing
         #expect(zh.contains("1. **不完整（INCOMPLETE）**——**断网与超时**（offline-timeout）：在该运行上执行这项检查。检查：network.retry-replays-original<br>执行：`growcert check run --run r4 --check network.retry-replays-original`"))
     }
 
+    @Test func aStepThatNeedsANewRunComesFirstAndTheOthersAreDoneOnTheNewRun() throws {
+        let f = try ReportFixture()
+        try f.device("sim", kind: "simulator", model: "iPhone 15 Simulator")
+        try f.account("apple-sandbox")
+        let r = try f.start("purchase-restore-refund", device: "sim", account: "apple-sandbox")
+        try f.allChecks(r, provenance: .liveEmulator)
+        try f.transaction(r)
+        try f.receipt(r)
+        try f.finish(r, "pass")
+        let all = NextStep.steps(for: try f.model())
+        // The scenarios without a run come first (INCOMPLETE), one step each: start a run.
+        #expect(all.prefix(3).map(\.code) == [.noFinishedRun, .noFinishedRun, .noFinishedRun])
+        #expect(all.first?.command == "growcert run start --campaign c1 --scenario first-connect --device DEVICE --tester NAME")
+        let steps = all.filter { $0.scenarioId == "purchase-restore-refund" }
+        #expect(steps.map(\.code) == [.simulatorDevice, .checkNotCertifying])
+        #expect(steps[0].command == "growcert run start --campaign c1 --scenario purchase-restore-refund --device PHYSICAL_DEVICE --account ACCOUNT --tester NAME")
+        #expect(steps[1].command == "growcert check run --run NEW_RUN")
+    }
+
     @Test func aCertifiedCampaignHasNothingToDo() throws {
         let f = try ReportFixture()
         try f.device("iphone")

@@ -39,24 +39,45 @@ public struct NextStep: Sendable, Equatable {
             if !codes.contains(r.code) { codes.append(r.code) }
             if let c = r.parameters["check"], !(checks[r.code] ?? []).contains(c) { checks[r.code, default: []].append(c) }
         }
+        // Without a finished run there is nothing else to judge yet: starting (or finishing) one is the step.
+        if codes.contains(.noFinishedRun) { codes = [.noFinishedRun] }
         // A new run also fixes what a failed run's checks did wrong: one "start a new run" step is enough.
         if codes.contains(.runFailed) { codes.removeAll { $0 == .checkFailed } }
+        // When the scenario needs a new run (a simulator, an old purchase …), that step comes first and the
+        // other steps are done on the new run, not on the judged one.
+        let newRun = codes.filter(startsNewRun)
+        if !newRun.isEmpty { codes = newRun + codes.filter { !startsNewRun($0) } }
         let allChecks = s.checks.map(\.id)
         return codes.map { code in
             // Every check of the scenario: `check run` without --check runs them all.
             let named = checks[code] ?? []
             let shown = !allChecks.isEmpty && Set(named) == Set(allChecks) ? [] : named
             return NextStep(scenarioId: s.id, scenarioTitle: s.title, verdict: code.verdict ?? s.verdict, code: code, checks: shown,
-                            command: command(code, scenario: s, campaignId: campaignId, checks: shown))
+                            command: command(code, scenario: s, campaignId: campaignId, checks: shown, onNewRun: !newRun.isEmpty))
         }
     }
 
-    static func command(_ code: Reason.Code, scenario s: ScenarioReport, campaignId: String, checks: [String]) -> String {
-        let run = s.judgedRun?.id ?? "RUN"
+    /// Whether what a reason asks for can only be done on a new run.
+    static func startsNewRun(_ code: Reason.Code) -> Bool {
+        switch code {
+        case .runFailed, .checkFailed, .noFinishedRun, .runBlocked, .noDevice, .simulatorDevice, .transactionTooOld, .transactionReused,
+             .receiptVerifiedLate:
+            return true
+        default:
+            return false
+        }
+    }
+
+    static func command(_ code: Reason.Code, scenario s: ScenarioReport, campaignId: String, checks: [String], onNewRun: Bool) -> String {
+        let run = onNewRun ? "NEW_RUN" : s.judgedRun?.id ?? "RUN"
         let needsAccount = s.requirements.contains { $0.kind == .storeAccount }
         let newRun = "growcert run start --campaign \(campaignId) --scenario \(s.id) --device "
             + (code == .simulatorDevice ? "PHYSICAL_DEVICE" : "DEVICE") + (needsAccount ? " --account ACCOUNT" : "") + " --tester NAME"
         let checkOptions = checks.map { " --check \($0)" }.joined()
+        if code == .noFinishedRun, let open = s.history.first(where: { $0.finishedAt == nil }) {
+            return "growcert run finish \(open.id) --outcome pass|fail|blocked"
+        }
+        if startsNewRun(code) { return newRun }
         switch code {
         case .runFailed, .checkFailed, .noFinishedRun, .runBlocked, .noDevice, .simulatorDevice, .transactionTooOld, .transactionReused,
              .receiptVerifiedLate:

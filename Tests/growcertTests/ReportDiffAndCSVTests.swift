@@ -48,6 +48,10 @@ struct ReportDiffAndCSVTests {
         #expect(md.stderr == "growcert: Report rp1 is a md report; report diff compares JSON reports. Render one with 'growcert report render --campaign c1 --format json', or compare campaigns with --from and --to.\n")
         let mixed = try g.run(["report", "diff", "--from", "c1", "--to-report", "rp6"])
         #expect(mixed.code == 64, "\(mixed)")
+        let unknown = try g.run(["report", "diff", "--from", "c1", "--to", "c9"])
+        #expect(unknown.code == 65 && unknown.stderr == "growcert: Unknown campaign 'c9'. Known: c1, c2.\n", "\(unknown)")
+        let half = try g.run(["report", "diff", "--from", "c1"])
+        #expect(half.code == 64 && half.stderr.hasPrefix("growcert: Give both --from and --to.\n"), "\(half)")
     }
 
     @Test("--csv lists are RFC 4180: CRLF, fields with commas, quotes or line breaks quoted, quotes doubled")

@@ -2,7 +2,7 @@
 # Each target first installs the Debian packages it needs (only when missing).
 
 BUILD_PACKAGES := pkg-config libsqlite3-dev libssl-dev libmicrohttpd-dev libcurl4-openssl-dev zlib1g-dev
-TEST_PACKAGES  := $(BUILD_PACKAGES) sqlite3 openssl libxml2-utils chromium curl python3
+TEST_PACKAGES  := $(BUILD_PACKAGES) sqlite3 openssl libxml2-utils chromium fonts-noto-cjk curl python3
 BENCH_PACKAGES := $(BUILD_PACKAGES) sqlite3 openssl curl
 
 SWIFT ?= swift

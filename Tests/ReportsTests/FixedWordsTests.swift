@@ -78,7 +78,7 @@ import Testing
         let strings = try TemplateSet(directory: dir.path).strings(.zhHans)
         #expect(strings.text("verdict.notCertifiable") == "不可认证（NOT CERTIFIABLE）")
         #expect(strings.text("verdict.certified") == "已认证（CERTIFIED）")
-        #expect(strings.text("header.campaignVerdict") == "活动结论")
+        #expect(strings.text("header.campaignVerdict") == "批次结论")
         #expect(strings.text("title") == "发布门禁")
     }
 }

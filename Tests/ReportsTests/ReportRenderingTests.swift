@@ -79,6 +79,7 @@ import Testing
         #expect(html.contains("<meta name=\"viewport\""))
         #expect(html.contains("@media print"))
         #expect(!html.contains("<script"))
+        // Screenshots are data: URIs inside the file (ReportReadingTests); this campaign's attachment is not a real PNG.
         #expect(!html.contains("href=\"http") && !html.contains("src=") && !html.contains("url("))
         #expect(!html.contains("<link"))
         #expect(html.contains("https://sandbox.groovegrow.example"))  // the target, as text only

@@ -35,7 +35,9 @@ public enum ReportBuilder {
                 standing[s.id] = SignoffStanding(newerEntries: newer, signedVerdict: s.signed?.reportVerdict ?? signedReport?.verdict ?? "",
                                                  trustedSigner: trusted.contains(s.keyId))
             }
-            return build(input: input, profile: profile, signoffs: signoffs, head: head, toolVersion: toolVersion, standing: standing)
+            let model = build(input: input, profile: profile, signoffs: signoffs, head: head, toolVersion: toolVersion, standing: standing)
+            // Screenshots of the judged runs, within the budget, for the HTML report's thumbnails.
+            return try ThumbnailBudget.standard.apply(to: model) { try store.blob(sha256: $0) }
         }
     }
 

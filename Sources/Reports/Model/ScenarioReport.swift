@@ -119,10 +119,41 @@ public struct EvidenceSummary: Sendable, Equatable {
     public var recordedAt: String
     public var retracted: Bool
     public var retractedReason: String?
+    /// The attached file, when the item is an attachment.
+    public var attachment: AttachmentSummary? = nil
 
     /// One named value.
     public struct Field: Sendable, Equatable {
         public var name: String
         public var value: String
     }
+}
+
+/// An attachment as a report shows it: what it is, and for a small PNG or JPEG screenshot its bytes,
+/// so the HTML report can show it as a thumbnail without reading any file.
+public struct AttachmentSummary: Sendable, Equatable {
+    public var sha256: String
+    /// The media type recorded with the file (what the tester said it is).
+    public var mediaType: String?
+    public var size: Int?
+    public var filename: String?
+    /// The image to show inline, set by `ReportBuilder` for a PNG or JPEG within `ThumbnailBudget`; nil otherwise.
+    public var inlineImage: InlineImage? = nil
+    /// Why it is not shown inline, when it is not.
+    public var notInline: NotInline = .notImage
+
+    /// Why an attachment is not shown inline.
+    public enum NotInline: String, Sendable {
+        case tooLarge, overBudget, notImage, retracted
+    }
+
+    /// Whether the recorded media type says PNG or JPEG (the bytes decide whether it is shown).
+    public var isImage: Bool { ThumbnailBudget.imageTypes.contains((mediaType ?? "").lowercased()) }
+}
+
+/// The bytes of an image a report shows inline, with the media type its bytes really have.
+public struct InlineImage: Sendable, Equatable {
+    /// `image/png` or `image/jpeg`, from the file's first bytes, never from what was recorded.
+    public var mediaType: String
+    public var bytes: [UInt8]
 }

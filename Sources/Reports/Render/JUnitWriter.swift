@@ -2,10 +2,13 @@ import Evidence
 
 /// Writes a report as JUnit XML for CI dashboards.
 ///
-/// One `<testsuite>` per scenario, with one `<testcase>` for the run, one per
-/// check and one per required piece of evidence. A failure is `<failure>`;
-/// anything missing or not certifying is `<skipped>` with the reason. Valid
-/// against the common JUnit 10 schema (Surefire's `junit-10.xsd`).
+/// One `<testsuite>` per scenario, with a `verdict` `<testcase>` first, then one
+/// for the run, one per check and one per required piece of evidence. The
+/// `verdict` case is a `<failure>` for every scenario that is not CERTIFIED
+/// (FAILED, INCOMPLETE or NOT CERTIFIABLE), with all its reasons, so a CI
+/// dashboard never shows an uncertified campaign green. Below it, a failed check
+/// or run is `<failure>`; anything missing or not certifying is `<skipped>` with
+/// the reason. Valid against the common JUnit 10 schema (Surefire's `junit-10.xsd`).
 struct JUnitWriter {
     let model: ReportModel
     let strings: ReportStrings
@@ -69,6 +72,13 @@ struct JUnitWriter {
 
     private func cases(_ s: ScenarioReport) -> [Case] {
         var out: [Case] = []
+        // The scenario's verdict: anything but CERTIFIED fails, whatever the cases below say.
+        var verdict = Case(name: "verdict")
+        if s.verdict != .certified {
+            verdict.failure = (s.verdict.rawValue, s.verdict.rawValue + ": " + s.reasons.filter { $0.verdict != nil }.map(strings.reason)
+                .joined(separator: strings.text("p.semicolon")))
+        }
+        out.append(verdict)
         // The run itself.
         var run = Case(name: "run")
         if let r = s.reasons.first(where: { $0.code == .runFailed }) {

@@ -1,4 +1,5 @@
 import Evidence
+import Foundation
 
 /// Turns a `ReportModel` into the Mustache context the Markdown and HTML templates read.
 ///
@@ -29,8 +30,15 @@ struct ReportContext {
             "acceptedRisks": .list(risks.map(signoff)),
             "hasWarnings": .bool(!model.warnings.isEmpty),
             "warnings": .list(model.warnings.map { ["text": .string(strings.reason($0))] }),
+            "nextSteps": .list(NextStep.steps(for: model).map(nextStep)),
+            "hasNextSteps": .bool(model.campaignVerdict != .certified),
             "summary": .list(model.scenarios.map { s in
-                ["id": .string(s.id), "title": .string(s.title.text(lang)), "verdict": verdict(s.verdict), "reason": .string(summaryLine(s))]
+                let lines = summaryLines(s)
+                return ["id": .string(s.id), "title": .string(s.title.text(lang)), "verdict": verdict(s.verdict),
+                        "reason": .string(lines.joined(separator: strings.text("p.semicolon"))),
+                        // One line each: Markdown escaping turns the newlines into <br> inside the table cell.
+                        "reasonBreaks": .string(lines.joined(separator: "\n")),
+                        "reasonLines": .list(lines.map { ["text": .string($0)] })]
             }),
             "scenarios": .list(model.scenarios.map(scenario)),
             "hasSignoffs": .bool(!model.signoffs.isEmpty),
@@ -52,10 +60,38 @@ struct ReportContext {
          "meaning": .string(strings.text("verdictMeaning.\(v.key)"))]
     }
 
-    /// The first, worst reason, with a count of the others.
-    func summaryLine(_ s: ScenarioReport) -> String {
-        let first = strings.reason(s.summaryReason)
-        return s.reasons.count > 1 ? "\(first) (+\(s.reasons.count - 1))" : first
+    /// The summary of a scenario's reasons, worst first: one line per reason, except that reasons of one
+    /// kind (same code, same provenance) are folded into one line that says how many there are and what they share.
+    func summaryLines(_ s: ScenarioReport) -> [String] {
+        var groups: [(key: String, reasons: [Reason])] = []
+        for r in s.reasons {
+            let key = r.code.rawValue + "|" + (r.parameters["provenance"] ?? "") + "|" + (r.parameters["required"] ?? "")
+            if let i = groups.firstIndex(where: { $0.key == key }) { groups[i].reasons.append(r) } else { groups.append((key, [r])) }
+        }
+        if groups.isEmpty { return [strings.reason(s.summaryReason)] }
+        return groups.map { g in
+            let first = g.reasons[0]
+            guard g.reasons.count > 1 else { return strings.reason(first) }
+            var params = first.parameters
+            params["count"] = String(g.reasons.count)
+            params["text"] = strings.reason(first)
+            if let p = params["provenance"] { params["provenanceShort"] = strings.text("provenanceShort", p); params["provenanceWhy"] = strings.text("provenance", p) }
+            if let p = params["required"] { params["requiredShort"] = strings.text("provenanceShort", p) }
+            let template = strings.json["fold"]?[first.code.rawValue]?.stringValue ?? strings.text("fold", "other")
+            return ReportStrings.fill(template, params, missing: strings.text("common.notRecorded"))
+        }
+    }
+
+    /// The single line a CERTIFIED scenario shows.
+    func summaryLine(_ s: ScenarioReport) -> String { summaryLines(s).joined(separator: strings.text("p.semicolon")) }
+
+    func nextStep(_ n: NextStep) -> MustacheValue {
+        .dictionary([
+            "scenarioId": .string(n.scenarioId), "scenario": .string(n.scenarioTitle.text(lang)), "verdict": verdict(n.verdict),
+            "code": .string(n.code.rawValue), "text": .string(strings.text("whatToDo", n.code.rawValue)),
+            "hasChecks": .bool(!n.checks.isEmpty), "checks": .string(n.checks.joined(separator: strings.text("p.comma"))),
+            "command": .string(n.command),
+        ])
     }
 
     func scenario(_ s: ScenarioReport) -> MustacheValue {
@@ -76,11 +112,12 @@ struct ReportContext {
 
     func run(_ r: RunSummary) -> MustacheValue {
         let none = strings.text("common.none")
+        let comma = strings.text("p.comma")
         let device = r.device.map {
-            "\($0.label) — \(strings.text("deviceKind.\($0.kind.rawValue)")), \($0.platform.rawValue), \($0.model), \($0.osVersion)"
+            $0.label + strings.text("p.dash") + [strings.text("deviceKind.\($0.kind.rawValue)"), $0.platform.rawValue, $0.model, $0.osVersion].joined(separator: comma)
         } ?? none
         let account = r.accountMasked.map { masked in
-            [masked, r.accountStore, r.accountLabel].compactMap { $0 }.joined(separator: ", ")
+            [masked, r.accountStore, r.accountLabel].compactMap { $0 }.joined(separator: comma)
         } ?? strings.text("run.noAccount")
         let outcomeKey = r.outcome?.rawValue ?? "open"
         return .dictionary([
@@ -96,7 +133,7 @@ struct ReportContext {
         let more = c.transcriptCount - c.transcriptExcerpt.count
         return .dictionary([
             "id": .string(c.id), "title": .string(c.title?.text(lang) ?? c.id),
-            "status": .string(strings.text("checkStatus", c.status.rawValue)), "statusKey": .string(c.status.rawValue),
+            "status": .string(checkStatus(c)), "statusKey": .string(c.status == .passed && !c.certifying ? "not-certifying" : c.status.rawValue),
             "duration": .string(c.durationMs.map { "\(MustacheValue.decimalText($0)) ms" } ?? none),
             "provenance": .string(c.provenance?.rawValue ?? none),
             "provenanceWhy": .string(c.provenance.map { strings.text("provenance", $0.rawValue) } ?? ""),
@@ -108,9 +145,15 @@ struct ReportContext {
         ])
     }
 
+    /// `passed` only for a pass that can certify; a pass on the emulator (or any provenance that cannot certify) says so.
+    func checkStatus(_ c: CheckReport) -> String {
+        guard c.status == .passed, !c.certifying else { return strings.text("checkStatus", c.status.rawValue) }
+        return strings.json["checkStatusNotCertifying"]?[c.provenance?.rawValue ?? "other"]?.stringValue ?? strings.text("checkStatusNotCertifying", "other")
+    }
+
     func requirement(_ r: RequirementReport) -> MustacheValue {
         let none = strings.text("common.none")
-        let detail = r.reasons.map(strings.reason).joined(separator: "; ")
+        let detail = r.reasons.map(strings.reason).joined(separator: strings.text("p.semicolon"))
         return .dictionary([
             "kind": .string(strings.json["requirement"]?["kind"]?[r.kind.rawValue]?.stringValue ?? r.kind.rawValue),
             "status": .string(strings.text("requirementStatus", r.status.rawValue)), "statusKey": .string(r.status.rawValue),
@@ -122,14 +165,54 @@ struct ReportContext {
     }
 
     func evidence(_ e: EvidenceSummary) -> MustacheValue {
-        .dictionary([
-            "id": .string(e.id), "type": .string(e.type.rawValue), "provenance": .string(e.provenance.rawValue),
+        let attachment = e.attachment.map { a -> MustacheValue in
+            let export = "growcert evidence export \(e.id) --out \(Self.exportName(a, id: e.id))"
+            return .dictionary([
+                "hasImage": .bool(a.inlineImage != nil),
+                "dataURI": .string(a.inlineImage.map { "data:\($0.mediaType);base64," + Data($0.bytes).base64EncodedString() } ?? ""),
+                "alt": .string(strings.text("attachment.thumbnail") + strings.text("p.colon") + (a.filename ?? e.id)),
+                "exportNote": .string(strings.text("attachment", a.inlineImage != nil ? "inline" : a.notInline.rawValue)),
+                "exportCommand": .string(export),
+            ])
+        }
+        return .dictionary([
+            "id": .string(e.id), "type": .string(strings.text("evidenceType", e.type.rawValue)), "typeCode": .string(e.type.rawValue),
+            "provenance": .string(e.provenance.rawValue),
+            "hasAttachment": .bool(attachment != nil), "attachment": attachment ?? .null,
             "certifies": .string(strings.text(e.certifyingProvenance ? "evidence.certifies" : "evidence.doesNotCertify")),
             "certifyingKey": .string(e.certifyingProvenance ? "yes" : "no"),
-            "fields": .list(e.fields.map { ["name": .string($0.name), "value": .string($0.value)] }),
+            "fields": .list(e.fields.map { ["name": .string(strings.text("field", $0.name)), "value": .string(fieldValue($0))] }),
             "recordedBy": .string(e.recordedBy), "recordedAt": .string(e.recordedAt),
             "retracted": .bool(e.retracted), "retractedReason": .string(e.retractedReason ?? ""),
         ])
+    }
+
+    /// A field's value with the words growcert wrote translated: a check's outcome, a target's kind.
+    func fieldValue(_ f: EvidenceSummary.Field) -> String {
+        switch f.name {
+        case "outcome":
+            return strings.json["checkStatus"]?[f.value]?.stringValue ?? f.value
+        case "target":
+            for kind in ["hosted", "emulator"] where f.value.hasSuffix(" (\(kind))") {
+                return String(f.value.dropLast(kind.count + 3)) + strings.text("p.open") + strings.text("targetKind", kind) + strings.text("p.close")
+            }
+            return f.value
+        case "attachment", "signedPayload", "raw":
+            // Written by growcert as "…, N bytes, SHA-256 …": only the word and the separators are words.
+            return f.value.replacingOccurrences(of: " bytes, ", with: " " + strings.text("attachment.bytes") + ", ")
+                .replacingOccurrences(of: ", ", with: strings.text("p.comma"))
+        default:
+            return f.value
+        }
+    }
+
+    /// A file name for `evidence export --out`: the recorded name when it is a plain one, else the item id.
+    static func exportName(_ a: AttachmentSummary, id: String) -> String {
+        let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-")
+        if let name = a.filename, !name.isEmpty, name.count <= 80, !name.hasPrefix("-"), !name.hasPrefix("."), name.allSatisfy(allowed.contains) {
+            return name
+        }
+        return id + (a.mediaType?.lowercased() == "image/png" ? ".png" : a.isImage ? ".jpg" : ".bin")
     }
 
     func signoff(_ s: SignoffSummary) -> MustacheValue {

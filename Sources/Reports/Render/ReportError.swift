@@ -14,6 +14,8 @@ public enum ReportError: Error, CustomStringConvertible, Equatable {
     case integrity(file: String, why: String)
     /// A strings file changes a word growcert fixes (a verdict label, its meaning, the campaign verdict label).
     case fixedWordChanged(file: String, key: String, value: String)
+    /// A stored report to compare is not a JSON report (`growcert-report/v1`).
+    case notAJSONReport(String)
 
     public var description: String {
         switch self {
@@ -29,6 +31,8 @@ public enum ReportError: Error, CustomStringConvertible, Equatable {
             return "Strings file '\(file)' is not valid: \(why). It must be a JSON object like the built-in templates/strings/en.json."
         case .fixedWordChanged(let file, let key, let value):
             return "Strings file '\(file)' sets '\(key)' to '\(value)'. Verdict words, their meanings and the campaign verdict label are growcert's own, in every language, and cannot be changed by templates: remove the keys \(FixedWords.paths.map { "'\($0)'" }.joined(separator: ", ")) from the file (or keep them exactly as in the built-in strings)."
+        case .notAJSONReport(let label):
+            return "Report '\(label)' is not a growcert JSON report (growcert-report/v1), so it cannot be compared. Compare JSON reports, or the campaigns themselves."
         case .integrity(let file, let why):
             return "Template '\(file)' \(why). Keep the line '\(IntegrityCheck.marker)' on its own, with the body hash '{{integrity.bodySHA256}}' only after it, as in the built-in template."
         }

@@ -23,11 +23,22 @@ struct ReportStrings: Sendable {
     func reason(_ r: Reason) -> String {
         var params = r.parameters
         if let p = params["provenance"] { params["provenanceWhy"] = text("provenance", p) }
+        if r.code == .transactionWarning, let w = params["warning"] { params["warning"] = storeWarning(w) }
         if r.code == .acceptedRisk {
             if let role = params["role"] { params["role"] = json["signoffs"]?["roles"]?[role]?.stringValue ?? role }
             if let d = params["decision"] { params["decision"] = json["signoffs"]?["decisions"]?[d]?.stringValue ?? d }
         }
         return Self.fill(text("reasons", r.code.rawValue), params, missing: text("common.notRecorded"))
+    }
+
+    /// A store proof's warning (recorded in English, as the store proof wrote it) in this language:
+    /// the known texts from `storeWarnings`, a revocation from `storeWarningRevoked`; any other as recorded.
+    func storeWarning(_ w: String) -> String {
+        if let t = json["storeWarnings"]?[w]?.stringValue { return t }
+        if let prefix = json["storeWarningRevoked"]?["prefix"]?.stringValue, w.hasPrefix(prefix) {
+            return Self.fill(text("storeWarningRevoked.text"), ["at": String(w.dropFirst(prefix.count))], missing: "")
+        }
+        return w
     }
 
     static func fill(_ template: String, _ params: [String: String], missing: String) -> String {

@@ -11,7 +11,7 @@ public enum EmbeddedTemplates {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="generator" content="growcert {{header.toolVersion}}">
-<title>{{s.title}}: {{header.name}}</title>
+<title>{{s.title}}{{s.p.colon}}{{header.name}}</title>
 <style>
 :root { color-scheme: light; --fg: #1b1f24; --muted: #57606a; --line: #d0d7de; --bg-soft: #f6f8fa;
   --failed: #a40e26; --failed-bg: #ffebe9; --incomplete: #7d4e00; --incomplete-bg: #fff8c5;
@@ -52,6 +52,15 @@ th { background: var(--bg-soft); }
 ul.reasons { padding-left: 1.25rem; }
 pre { background: var(--bg-soft); padding: .5rem; overflow-x: auto; white-space: pre-wrap; overflow-wrap: anywhere; }
 footer { margin-top: 2rem; border-top: 1px solid var(--line); }
+nav.toc { font-size: .9rem; margin: .25rem 0 .5rem; }
+nav.toc ol { display: inline; list-style: none; padding: 0; margin: 0; }
+nav.toc li { display: inline; }
+nav.toc li + li::before { content: " · "; color: var(--muted); }
+#next-steps h2 { margin-top: 1rem; }
+ol.steps { padding-left: 1.5rem; margin: .5rem 0; }
+ol.steps li { margin: .35rem 0; }
+ol.steps code { display: inline-block; background: var(--bg-soft); padding: .05rem .35rem; border-radius: .2rem; }
+img.thumb { display: block; max-width: 16rem; max-height: 16rem; margin: .25rem 0; border: 1px solid var(--line); }
 @media (max-width: 40rem) {
   body { padding: .5rem; font-size: 14px; }
   .kv th { width: auto; }
@@ -75,22 +84,69 @@ footer { margin-top: 2rem; border-top: 1px solid var(--line); }
 </head>
 <body>
 <header>
-<h1>{{s.title}}: {{header.name}}</h1>
-<p class="campaign-verdict">{{s.header.campaignVerdict}}: <span class="verdict v-{{verdict.key}}">{{verdict.text}}</span> <span class="muted">{{verdict.meaning}}</span></p>
+<h1>{{s.title}}{{s.p.colon}}{{header.name}}</h1>
+<p class="campaign-verdict" id="verdict">{{s.header.campaignVerdict}}{{s.p.colon}}<span class="verdict v-{{verdict.key}}">{{verdict.text}}</span> <span class="muted">{{verdict.meaning}}</span></p>
 {{#hasAcceptedRisk}}
 <div class="banner" role="alert">
 <p><strong>⚠ {{s.signoffs.riskBanner}}</strong></p>
 <ul>
 {{#acceptedRisks}}
-<li>{{role}} {{name}} ({{decision}}, {{time}}): <strong class="text">{{acceptRisk}}</strong></li>
+<li>{{role}} {{name}}{{s.p.open}}{{decision}}{{s.p.comma}}{{time}}{{s.p.close}}{{s.p.colon}}<strong class="text">{{acceptRisk}}</strong></li>
 {{/acceptedRisks}}
 </ul>
 </div>
 {{/hasAcceptedRisk}}
+<nav class="toc" aria-label="{{s.toc.heading}}"><strong>{{s.toc.heading}}{{s.p.colon}}</strong><ol>
+<li><a href="#next-steps">{{s.nextSteps.heading}}</a></li>
+<li><a href="#summary">{{s.summary.heading}}</a></li>
+<li><a href="#warnings">{{s.warnings.heading}}</a></li>
+<li><a href="#campaign">{{s.header.details}}</a></li>
+<li><a href="#scenarios">{{s.scenario.heading}}</a></li>
+<li><a href="#signoffs">{{s.signoffs.heading}}</a></li>
+<li><a href="#integrity">{{s.integrity.heading}}</a></li>
+</ol></nav>
 </header>
 <main>
-<section>
-<h2>{{s.header.heading}}</h2>
+<section id="next-steps">
+<h2>{{s.nextSteps.heading}}</h2>
+{{#hasNextSteps}}
+<p class="muted">{{s.nextSteps.intro}}</p>
+<ol class="steps">
+{{#nextSteps}}
+<li><span class="verdict v-{{verdict.key}}">{{verdict.text}}</span> <a href="#scenario-{{scenarioId}}"><strong>{{scenario}}</strong></a><span class="muted">{{s.p.open}}{{scenarioId}}{{s.p.close}}</span>{{s.p.colon}}{{text}}{{#hasChecks}}{{s.p.space}}<span class="muted">{{s.nextSteps.checks}}{{s.p.colon}}<span class="mono">{{checks}}</span></span>{{/hasChecks}}<br>{{s.nextSteps.command}}{{s.p.colon}}<code class="mono">{{command}}</code></li>
+{{/nextSteps}}
+</ol>
+{{/hasNextSteps}}
+{{^hasNextSteps}}
+<p class="st-passed">✓ {{s.nextSteps.none}}</p>
+{{/hasNextSteps}}
+</section>
+<section id="summary">
+<h2>{{s.summary.heading}}</h2>
+<div class="table-wrap"><table class="stack">
+<thead><tr><th>{{s.summary.scenario}}</th><th>{{s.summary.verdict}}</th><th>{{s.summary.reason}}</th></tr></thead>
+<tbody>
+{{#summary}}
+<tr><td data-label="{{s.summary.scenario}}"><a href="#scenario-{{id}}">{{title}}</a><span class="muted">{{s.p.open}}{{id}}{{s.p.close}}</span></td><td data-label="{{s.summary.verdict}}"><span class="verdict v-{{verdict.key}}">{{verdict.text}}</span></td><td data-label="{{s.summary.reason}}">{{#reasonLines}}<div>{{text}}</div>{{/reasonLines}}</td></tr>
+{{/summary}}
+</tbody>
+</table></div>
+</section>
+<section id="warnings">
+<h2>{{s.warnings.heading}}</h2>
+{{#hasWarnings}}
+<ul class="reasons">
+{{#warnings}}
+<li>⚠ {{text}}</li>
+{{/warnings}}
+</ul>
+{{/hasWarnings}}
+{{^hasWarnings}}
+<p class="muted">{{s.warnings.none}}</p>
+{{/hasWarnings}}
+</section>
+<section id="campaign">
+<h2>{{s.header.details}}</h2>
 <div class="table-wrap"><table class="kv">
 <tr><th>{{s.header.campaign}}</th><td>{{header.name}}</td></tr>
 <tr><th>{{s.header.campaignId}}</th><td>{{header.campaignId}}</td></tr>
@@ -106,38 +162,14 @@ footer { margin-top: 2rem; border-top: 1px solid var(--line); }
 <tr><th>{{s.header.journalHead}}</th><td class="mono">{{header.journalHead}}</td></tr>
 </table></div>
 </section>
-<section>
-<h2>{{s.summary.heading}}</h2>
-<div class="table-wrap"><table class="stack">
-<thead><tr><th>{{s.summary.scenario}}</th><th>{{s.summary.verdict}}</th><th>{{s.summary.reason}}</th></tr></thead>
-<tbody>
-{{#summary}}
-<tr><td data-label="{{s.summary.scenario}}"><a href="#scenario-{{id}}">{{title}}</a> <span class="muted">({{id}})</span></td><td data-label="{{s.summary.verdict}}"><span class="verdict v-{{verdict.key}}">{{verdict.text}}</span></td><td data-label="{{s.summary.reason}}">{{reason}}</td></tr>
-{{/summary}}
-</tbody>
-</table></div>
-</section>
-<section>
-<h2>{{s.warnings.heading}}</h2>
-{{#hasWarnings}}
-<ul class="reasons">
-{{#warnings}}
-<li>⚠ {{text}}</li>
-{{/warnings}}
-</ul>
-{{/hasWarnings}}
-{{^hasWarnings}}
-<p class="muted">{{s.warnings.none}}</p>
-{{/hasWarnings}}
-</section>
-<section>
+<section id="scenarios">
 <h2>{{s.scenario.heading}}</h2>
 {{#scenarios}}
 <article id="scenario-{{id}}">
-<h3>{{title}} <span class="muted">({{id}})</span>: <span class="verdict v-{{verdict.key}}">{{verdict.text}}</span></h3>
-<p><strong>{{s.scenario.expected}}:</strong> {{expected}}</p>
+<h3>{{title}}<span class="muted">{{s.p.open}}{{id}}{{s.p.close}}</span>{{s.p.colon}}<span class="verdict v-{{verdict.key}}">{{verdict.text}}</span></h3>
+<p><strong>{{s.scenario.expected}}{{s.p.colonMark}}</strong>{{s.p.space}}{{expected}}</p>
 {{#hasReasons}}
-<p><strong>{{s.scenario.reasons}}:</strong></p>
+<p><strong>{{s.scenario.reasons}}{{s.p.colonMark}}</strong></p>
 <ul class="reasons">
 {{#reasons}}
 <li class="text">{{text}}</li>
@@ -199,7 +231,7 @@ footer { margin-top: 2rem; border-top: 1px solid var(--line); }
 <thead><tr><th>{{s.evidence.id}}</th><th>{{s.evidence.type}}</th><th>{{s.evidence.provenance}}</th><th>{{s.evidence.details}}</th><th>{{s.evidence.recorded}}</th></tr></thead>
 <tbody>
 {{#evidence}}
-<tr{{#retracted}} class="retracted"{{/retracted}}><td data-label="{{s.evidence.id}}">{{id}}{{#retracted}}<br><strong>{{s.evidence.retracted}}</strong>: {{retractedReason}}{{/retracted}}</td><td data-label="{{s.evidence.type}}">{{type}}</td><td data-label="{{s.evidence.provenance}}">{{provenance}} ({{certifies}})</td><td data-label="{{s.evidence.details}}" class="text">{{#fields}}<span class="mono">{{name}}</span>: {{value}}<br>{{/fields}}</td><td data-label="{{s.evidence.recorded}}">{{recordedBy}}, {{recordedAt}}</td></tr>
+<tr{{#retracted}} class="retracted"{{/retracted}}><td data-label="{{s.evidence.id}}">{{id}}{{#retracted}}<br><strong>{{s.evidence.retracted}}</strong>{{s.p.colon}}{{retractedReason}}{{/retracted}}</td><td data-label="{{s.evidence.type}}">{{type}}</td><td data-label="{{s.evidence.provenance}}">{{provenance}}{{s.p.open}}{{certifies}}{{s.p.close}}</td><td data-label="{{s.evidence.details}}" class="text">{{#fields}}{{name}}{{s.p.colon}}{{value}}<br>{{/fields}}{{#hasAttachment}}{{#attachment}}{{#hasImage}}<img class="thumb" src="{{dataURI}}" alt="{{alt}}">{{/hasImage}}{{^hasImage}}{{exportNote}}{{s.p.space}}<span class="mono">{{exportCommand}}</span>{{/hasImage}}{{/attachment}}{{/hasAttachment}}</td><td data-label="{{s.evidence.recorded}}">{{recordedBy}}{{s.p.comma}}{{recordedAt}}</td></tr>
 {{/evidence}}
 </tbody>
 </table></div>
@@ -229,7 +261,7 @@ footer { margin-top: 2rem; border-top: 1px solid var(--line); }
 </article>
 {{/scenarios}}
 </section>
-<section>
+<section id="signoffs">
 <h2>{{s.signoffs.heading}}</h2>
 {{#hasSignoffs}}
 <div class="table-wrap"><table class="stack">
@@ -248,11 +280,11 @@ footer { margin-top: 2rem; border-top: 1px solid var(--line); }
 </main>
 <!-- growcert-integrity -->
 <!-- growcert-body-sha256: {{integrity.bodySHA256}} -->
-<footer>
+<footer id="integrity">
 <h2>{{s.integrity.heading}}</h2>
 <div class="table-wrap"><table class="kv">
 <tr><th>{{s.integrity.bodySHA256}}</th><td class="mono">{{integrity.bodySHA256}}</td></tr>
-<tr><th>{{s.integrity.journalHead}}</th><td class="mono">{{integrity.journalHead}} ({{s.integrity.evidenceSeq}} {{integrity.evidenceSeq}}, {{integrity.evidenceAsOf}})</td></tr>
+<tr><th>{{s.integrity.journalHead}}</th><td class="mono">{{integrity.journalHead}}{{s.p.open}}{{s.integrity.evidenceSeq}} {{integrity.evidenceSeq}}{{s.p.comma}}{{integrity.evidenceAsOf}}{{s.p.close}}</td></tr>
 </table></div>
 <p>{{s.integrity.templateNote}}</p>
 <p><strong>{{s.integrity.verifyHeading}}</strong></p>
@@ -269,19 +301,57 @@ footer { margin-top: 2rem; border-top: 1px solid var(--line); }
 
 """#,
         "report.md.mustache": #"""
-# {{s.title}}: {{header.name}}
+# {{s.title}}{{s.p.colon}}{{header.name}}
 
-**{{s.header.campaignVerdict}}: {{verdict.text}}** — {{verdict.meaning}}
+**{{s.header.campaignVerdict}}{{s.p.colon}}{{verdict.text}}**{{s.p.dash}}{{verdict.meaning}}
 
 {{#hasAcceptedRisk}}
 > **⚠ {{s.signoffs.riskBanner}}**
 >
 {{#acceptedRisks}}
-> - {{role}} {{name}} ({{decision}}, {{time}}): **{{acceptRisk}}**
+> - {{role}} {{name}}{{s.p.open}}{{decision}}{{s.p.comma}}{{time}}{{s.p.close}}{{s.p.colon}}**{{acceptRisk}}**
 {{/acceptedRisks}}
 
 {{/hasAcceptedRisk}}
-## {{s.header.heading}}
+{{s.toc.heading}}{{s.p.colon}}[{{s.nextSteps.heading}}](#next-steps) · [{{s.summary.heading}}](#summary) · [{{s.warnings.heading}}](#warnings) · [{{s.header.details}}](#campaign) · [{{s.scenario.heading}}](#scenarios) · [{{s.signoffs.heading}}](#signoffs) · [{{s.integrity.heading}}](#integrity)
+
+<a id="next-steps"></a>
+## {{s.nextSteps.heading}}
+
+{{#hasNextSteps}}
+{{s.nextSteps.intro}}
+
+{{#nextSteps}}
+1. **{{verdict.text}}**{{s.p.dash}}**{{scenario}}**{{s.p.open}}{{scenarioId}}{{s.p.close}}{{s.p.colon}}{{text}}{{#hasChecks}}{{s.p.space}}{{s.nextSteps.checks}}{{s.p.colon}}{{checks}}{{/hasChecks}}<br>{{s.nextSteps.command}}{{s.p.colon}}`{{{command}}}`
+{{/nextSteps}}
+{{/hasNextSteps}}
+{{^hasNextSteps}}
+✓ {{s.nextSteps.none}}
+{{/hasNextSteps}}
+
+<a id="summary"></a>
+## {{s.summary.heading}}
+
+| {{s.summary.scenario}} | {{s.summary.verdict}} | {{s.summary.reason}} |
+|---|---|---|
+{{#summary}}
+| {{title}}{{s.p.open}}{{id}}{{s.p.close}} | **{{verdict.text}}** | {{reasonBreaks}} |
+{{/summary}}
+
+<a id="warnings"></a>
+## {{s.warnings.heading}}
+
+{{#hasWarnings}}
+{{#warnings}}
+- ⚠ {{text}}
+{{/warnings}}
+{{/hasWarnings}}
+{{^hasWarnings}}
+{{s.warnings.none}}
+{{/hasWarnings}}
+
+<a id="campaign"></a>
+## {{s.header.details}}
 
 | | |
 |---|---|
@@ -298,34 +368,16 @@ footer { margin-top: 2rem; border-top: 1px solid var(--line); }
 | {{s.header.evidenceAsOf}} | {{header.evidenceAsOf}} |
 | {{s.header.journalHead}} | {{header.journalHead}} |
 
-## {{s.summary.heading}}
-
-| {{s.summary.scenario}} | {{s.summary.verdict}} | {{s.summary.reason}} |
-|---|---|---|
-{{#summary}}
-| {{title}} ({{id}}) | **{{verdict.text}}** | {{reason}} |
-{{/summary}}
-
-## {{s.warnings.heading}}
-
-{{#hasWarnings}}
-{{#warnings}}
-- ⚠ {{text}}
-{{/warnings}}
-{{/hasWarnings}}
-{{^hasWarnings}}
-{{s.warnings.none}}
-{{/hasWarnings}}
-
+<a id="scenarios"></a>
 ## {{s.scenario.heading}}
 {{#scenarios}}
 
-### {{title}} ({{id}}): {{verdict.text}}
+### {{title}}{{s.p.open}}{{id}}{{s.p.close}}{{s.p.colon}}{{verdict.text}}
 
-**{{s.scenario.expected}}:** {{expected}}
+**{{s.scenario.expected}}{{s.p.colonMark}}**{{s.p.space}}{{expected}}
 
 {{#hasReasons}}
-**{{s.scenario.reasons}}:**
+**{{s.scenario.reasons}}{{s.p.colonMark}}**
 
 {{#reasons}}
 - {{text}}
@@ -388,7 +440,7 @@ footer { margin-top: 2rem; border-top: 1px solid var(--line); }
 | {{s.evidence.id}} | {{s.evidence.type}} | {{s.evidence.provenance}} | {{s.evidence.details}} | {{s.evidence.recorded}} |
 |---|---|---|---|---|
 {{#evidence}}
-| {{id}}{{#retracted}}<br>**{{s.evidence.retracted}}**: {{retractedReason}}{{/retracted}} | {{type}} | {{provenance}} ({{certifies}}) | {{#fields}}{{name}}: {{value}}<br>{{/fields}} | {{recordedBy}}, {{recordedAt}} |
+| {{id}}{{#retracted}}<br>**{{s.evidence.retracted}}**{{s.p.colon}}{{retractedReason}}{{/retracted}} | {{type}} | {{provenance}}{{s.p.open}}{{certifies}}{{s.p.close}} | {{#fields}}{{name}}{{s.p.colon}}{{value}}<br>{{/fields}}{{#hasAttachment}}{{#attachment}}{{exportNote}}{{s.p.space}}{{exportCommand}}{{/attachment}}{{/hasAttachment}} | {{recordedBy}}{{s.p.comma}}{{recordedAt}} |
 {{/evidence}}
 {{/hasEvidence}}
 {{^hasEvidence}}
@@ -414,6 +466,7 @@ footer { margin-top: 2rem; border-top: 1px solid var(--line); }
 {{/hasHistory}}
 {{/scenarios}}
 
+<a id="signoffs"></a>
 ## {{s.signoffs.heading}}
 
 {{#hasSignoffs}}
@@ -431,14 +484,15 @@ footer { margin-top: 2rem; border-top: 1px solid var(--line); }
 
 <!-- growcert-integrity -->
 <!-- growcert-body-sha256: {{integrity.bodySHA256}} -->
+<a id="integrity"></a>
 ## {{s.integrity.heading}}
 
-- {{s.integrity.bodySHA256}}: {{integrity.bodySHA256}}
-- {{s.integrity.journalHead}}: {{integrity.journalHead}} ({{s.integrity.evidenceSeq}} {{integrity.evidenceSeq}}, {{integrity.evidenceAsOf}})
+- {{s.integrity.bodySHA256}}{{s.p.colon}}{{integrity.bodySHA256}}
+- {{s.integrity.journalHead}}{{s.p.colon}}{{integrity.journalHead}}{{s.p.open}}{{s.integrity.evidenceSeq}} {{integrity.evidenceSeq}}{{s.p.comma}}{{integrity.evidenceAsOf}}{{s.p.close}}
 
 {{s.integrity.templateNote}}
 
-{{s.integrity.verifyHeading}}:
+{{s.integrity.verifyHeading}}{{s.p.colonMark}}
 
 {{s.integrity.verifyDatabase}}
 
@@ -464,6 +518,21 @@ footer { margin-top: 2rem; border-top: 1px solid var(--line); }
   "lang": "en",
   "title": "Certification report",
   "generatedBy": "Generated by growcert",
+  "p": {
+    "colon": ": ",
+    "colonMark": ":",
+    "space": " ",
+    "open": " (",
+    "close": ")",
+    "comma": ", ",
+    "semicolon": "; ",
+    "dash": " — ",
+    "countOpen": " (",
+    "countClose": ")"
+  },
+  "toc": {
+    "heading": "Contents"
+  },
   "verdict": {
     "failed": "FAILED",
     "incomplete": "INCOMPLETE",
@@ -493,13 +562,21 @@ footer { margin-top: 2rem; border-top: 1px solid var(--line); }
     "tool": "growcert version",
     "evidenceAsOf": "Evidence as of",
     "journalHead": "Journal head",
-    "campaignVerdict": "Campaign verdict"
+    "campaignVerdict": "Campaign verdict",
+    "details": "Campaign details"
+  },
+  "nextSteps": {
+    "heading": "What to do next",
+    "intro": "Worst verdict first. Each step names the scenario, what to do, and the command to run.",
+    "none": "Nothing to do: every scenario is CERTIFIED.",
+    "command": "Run",
+    "checks": "Checks"
   },
   "summary": {
     "heading": "Summary",
     "scenario": "Scenario",
     "verdict": "Verdict",
-    "reason": "Reason"
+    "reason": "Why"
   },
   "scenario": {
     "heading": "Scenarios",
@@ -665,6 +742,114 @@ footer { margin-top: 2rem; border-top: 1px solid var(--line); }
     "accepted-risk": "{role} {name} chose {decision} and accepted the risk: {risk}",
     "open-run-ignored": "run {run} of {scenario} was started after the judged run and is not finished; it does not count",
     "retracted-failure": "check {check} ({scenario}) failed in {evidence}: {reason}; that result was retracted ({retractedReason}) and the check counts as not run until a new result is recorded"
+  },
+  "checkStatusNotCertifying": {
+    "live-emulator": "passed — emulator",
+    "manual": "passed — typed by hand",
+    "xcode-local": "passed — Xcode",
+    "emulator-signed": "passed — emulator",
+    "store-signed-production": "passed — Production",
+    "other": "passed — not certifying"
+  },
+  "provenanceShort": {
+    "live-hosted": "the hosted Sandbox",
+    "live-emulator": "the emulator",
+    "store-signed-sandbox": "the App Store Sandbox",
+    "store-signed-production": "a Production purchase",
+    "xcode-local": "Xcode StoreKit Testing",
+    "emulator-signed": "the emulator's key",
+    "manual": "a value typed by hand"
+  },
+  "fold": {
+    "check-failed": "{count} checks failed",
+    "check-not-run": "{count} checks not run",
+    "check-outcome-unknown": "{count} checks with an unreadable outcome",
+    "check-not-certifying": "{count} checks: passed on {provenanceShort} only — not {requiredShort}",
+    "transaction-not-certifying": "{count} store transactions from {provenanceShort} — not {requiredShort}",
+    "receipt-not-certifying": "{count} server receipts from {provenanceShort} — not {requiredShort}",
+    "other": "{count} times: {text}"
+  },
+  "whatToDo": {
+    "run-failed": "Fix the problem, start a new run, and finish it pass.",
+    "check-failed": "Fix the app or integration, re-run the check on a new run.",
+    "no-finished-run": "Start a run, record its evidence, and finish it.",
+    "run-blocked": "Remove the blocker and record a new run.",
+    "check-not-run": "Run the check on that run.",
+    "check-outcome-unknown": "Re-run the check; retract the unreadable result.",
+    "no-device": "Record the device and run on it.",
+    "no-store-account": "Add the account (growcert account add) and start the run with it.",
+    "no-store-transaction": "Record the signed transaction from the purchase.",
+    "no-server-receipt": "Run purchase.delivered-once (growcert check run), which records the order the hosted Sandbox returns as the receipt.",
+    "no-order-to-match": "Record the transaction, with its order id.",
+    "check-not-certifying": "Run the check against the hosted GrooveGrow Sandbox over HTTPS.",
+    "transaction-not-certifying": "Buy in the App Store Sandbox with a sandbox account and record the signed transaction.",
+    "receipt-not-certifying": "Fetch the receipt from the hosted Sandbox.",
+    "simulator-device": "Repeat the run on a physical device.",
+    "bundle-mismatch": "Purchase in the app under test.",
+    "bundle-missing": "Record the store-signed transaction, which carries the bundle id.",
+    "receipt-not-for-transaction": "Run growcert check run on the run that holds the purchase's store-signed transaction, for the order that purchase paid for (without --transaction-id, or with that transaction's id).",
+    "receipt-verified-late": "Make a new Sandbox purchase, let the app deliver it to the hosted Sandbox, record its JWS and run the checks on it.",
+    "transaction-too-old": "Make a new Sandbox purchase for this run, record its JWS, and run the checks on it.",
+    "transaction-undated": "Record the transaction's jwsRepresentation unchanged (it carries purchaseDate).",
+    "transaction-reused": "Make a new Sandbox purchase for this campaign's build and record it."
+  },
+  "evidenceType": {
+    "transaction": "store transaction",
+    "receipt": "server receipt",
+    "attachment": "attachment",
+    "note": "note",
+    "check-result": "check result"
+  },
+  "field": {
+    "store": "store",
+    "source": "source",
+    "transactionId": "transaction id",
+    "originalTransactionId": "original transaction id",
+    "orderId": "order id",
+    "productId": "product id",
+    "bundleId": "bundle id",
+    "environment": "environment",
+    "purchaseDate": "purchased",
+    "signedDate": "signed",
+    "warnings": "warnings",
+    "receiptId": "receipt id",
+    "status": "status",
+    "checkId": "check",
+    "outcome": "outcome",
+    "reason": "reason",
+    "durationMs": "duration (ms)",
+    "filename": "file name",
+    "note": "note",
+    "text": "text",
+    "target": "target",
+    "signedPayload": "signed payload",
+    "raw": "server response",
+    "attachment": "attachment"
+  },
+  "targetKind": {
+    "hosted": "hosted Sandbox",
+    "emulator": "emulator"
+  },
+  "attachment": {
+    "tooLarge": "Larger than the report's 512 KiB per-image limit; export it with:",
+    "overBudget": "Past the report's 2 MiB image budget; export it with:",
+    "notImage": "Not a PNG or JPEG image; export it with:",
+    "retracted": "Retracted, not shown; export it with:",
+    "thumbnail": "Screenshot",
+    "bytes": "bytes",
+    "inline": "Shown in the HTML report; export it with:"
+  },
+  "storeWarnings": {
+    "environment Production: a real Production purchase in a sandbox campaign; it is recorded but never certifies": "environment Production: a real Production purchase in a sandbox campaign; it is recorded but never certifies",
+    "signed by StoreKit Testing in Xcode on a developer's machine; recorded as a fixture, never certifies": "signed by StoreKit Testing in Xcode on a developer's machine; recorded as a fixture, never certifies",
+    "signed by the growcert emulator's own key; recorded as a fixture, never certifies": "signed by the growcert emulator's own key; recorded as a fixture, never certifies",
+    "Google refunds an unacknowledged purchase after three days; the vendor's backend must acknowledge it": "Google refunds an unacknowledged purchase after three days; the vendor's backend must acknowledge it",
+    "no testPurchase, not a test purchase: a real Production purchase in a sandbox campaign; it is recorded but never certifies": "no testPurchase, not a test purchase: a real Production purchase in a sandbox campaign; it is recorded but never certifies",
+    "no purchaseType, not a test purchase: a real Production purchase in a sandbox campaign; it is recorded but never certifies": "no purchaseType, not a test purchase: a real Production purchase in a sandbox campaign; it is recorded but never certifies"
+  },
+  "storeWarningRevoked": {
+    "prefix": "the transaction was revoked (refunded) at ",
+    "text": "the transaction was revoked (refunded) at {at}"
   }
 }
 
@@ -674,6 +859,21 @@ footer { margin-top: 2rem; border-top: 1px solid var(--line); }
   "lang": "zh-Hans",
   "title": "认证报告",
   "generatedBy": "由 growcert 生成",
+  "p": {
+    "colon": "：",
+    "colonMark": "：",
+    "space": "",
+    "open": "（",
+    "close": "）",
+    "comma": "，",
+    "semicolon": "；",
+    "dash": "——",
+    "countOpen": "（",
+    "countClose": "）"
+  },
+  "toc": {
+    "heading": "目录"
+  },
   "verdict": {
     "failed": "失败（FAILED）",
     "incomplete": "不完整（INCOMPLETE）",
@@ -690,9 +890,9 @@ footer { margin-top: 2rem; border-top: 1px solid var(--line); }
     "notice": "本报告使用自定义模板生成（模板 SHA-256 {sha}），而非 growcert 内置模板：报告的版式与措辞并非 growcert 所定，只有结论用语由 growcert 固定；依赖本报告之前，请对照证据数据库核对本文件。"
   },
   "header": {
-    "heading": "认证活动",
-    "campaign": "认证活动",
-    "campaignId": "活动编号",
+    "heading": "认证批次",
+    "campaign": "认证批次",
+    "campaignId": "批次编号",
     "profile": "场景目录",
     "appId": "应用标识",
     "version": "版本",
@@ -703,7 +903,15 @@ footer { margin-top: 2rem; border-top: 1px solid var(--line); }
     "tool": "growcert 版本",
     "evidenceAsOf": "证据截至",
     "journalHead": "日志头哈希",
-    "campaignVerdict": "活动结论"
+    "campaignVerdict": "批次结论",
+    "details": "认证批次详情"
+  },
+  "nextSteps": {
+    "heading": "下一步",
+    "intro": "按结论从重到轻排列。每一步写明场景、要做的事和要执行的命令。",
+    "none": "无需处理：所有场景均已认证。",
+    "command": "执行",
+    "checks": "检查"
   },
   "summary": {
     "heading": "摘要",
@@ -820,7 +1028,7 @@ footer { margin-top: 2rem; border-top: 1px solid var(--line); }
     "keyId": "密钥编号",
     "time": "签核时间",
     "report": "报告",
-    "riskBanner": "在接受风险的情况下批准：此活动未获认证，签核人接受了以下风险。",
+    "riskBanner": "在接受风险的情况下批准：此认证批次未获认证，签核人接受了以下风险。",
     "roles": {
       "qa": "质量保证",
       "release-manager": "发布经理",
@@ -862,19 +1070,127 @@ footer { margin-top: 2rem; border-top: 1px solid var(--line); }
     "transaction-not-certifying": "商店交易 {transaction}：{provenance}（{provenanceWhy}）；需要 {required}",
     "receipt-not-certifying": "订单 {orderId} 的服务器收据 {receipt}：{provenance}（{provenanceWhy}）；需要 {required}",
     "simulator-device": "设备 {device} 是模拟器；此场景需要真机",
-    "bundle-mismatch": "商店交易 {transaction} 属于包 {bundleId}，而不是本活动的应用 {appId}",
-    "bundle-missing": "商店交易 {transaction} 没有包标识，无法与本活动的应用 {appId} 匹配",
+    "bundle-mismatch": "商店交易 {transaction} 属于包 {bundleId}，而不是本认证批次的应用 {appId}",
+    "bundle-missing": "商店交易 {transaction} 没有包标识，无法与本认证批次的应用 {appId} 匹配",
     "receipt-not-for-transaction": "服务器收据 {receipt} 不能证明商店交易 {transaction}：订单 {orderId} 的商品为 {orderProduct}，收据对应 {named}；订单必须是商品 {product}，并有一张针对 {transaction} 的已验证沙盒收据",
     "receipt-verified-late": "沙盒于 {verifiedAt} 验证商店交易 {transaction}，距其购买时间（{purchaseDate}）已超过 {maxAgeDays} 天：按沙盒的时钟，此次购买不够新",
     "transaction-too-old": "商店交易 {transaction} 购买于 {purchaseDate}，早于运行 {run} 开始时间（{runStarted}）超过 {maxAgeDays} 天",
     "transaction-undated": "商店交易 {transaction} 没有可读的购买日期，无法证明其不超过 {maxAgeDays} 天",
-    "transaction-reused": "商店交易 {transaction} 已先由认证活动 {campaign}（{campaignName}，{evidence}）记录；一笔商店交易只能为一个认证活动认证",
+    "transaction-reused": "商店交易 {transaction} 已先由认证批次 {campaign}（{campaignName}，{evidence}）记录；一笔商店交易只能为一个认证批次认证",
     "certified": "全部 {checks} 项检查均在 {provenance} 证据上通过",
     "production-transaction": "商店交易 {transaction}（{scenario}）是生产环境购买：真实付款，而非沙盒购买",
     "transaction-warning": "商店交易 {transaction}（{scenario}）：{warning}",
     "accepted-risk": "{role} {name} 选择了 {decision} 并接受风险：{risk}",
     "open-run-ignored": "{scenario} 的运行 {run} 在判定运行之后开始且未完成；不计入",
     "retracted-failure": "检查 {check}（{scenario}）在 {evidence} 中失败：{reason}；该结果已被撤回（{retractedReason}），在记录新结果之前该检查按未运行计"
+  },
+  "checkStatusNotCertifying": {
+    "live-emulator": "通过——仅模拟服务",
+    "manual": "通过——人工录入",
+    "xcode-local": "通过——仅 Xcode",
+    "emulator-signed": "通过——仅模拟服务",
+    "store-signed-production": "通过——生产环境",
+    "other": "通过——不可认证"
+  },
+  "provenanceShort": {
+    "live-hosted": "托管沙盒",
+    "live-emulator": "本地模拟服务",
+    "store-signed-sandbox": "App Store 沙盒",
+    "store-signed-production": "生产环境购买",
+    "xcode-local": "Xcode StoreKit Testing",
+    "emulator-signed": "模拟服务的密钥",
+    "manual": "人工录入的值"
+  },
+  "fold": {
+    "check-failed": "{count} 项检查失败",
+    "check-not-run": "{count} 项检查未运行",
+    "check-outcome-unknown": "{count} 项检查的结果无法读取",
+    "check-not-certifying": "{count} 项检查：仅在{provenanceShort}上通过，而非{requiredShort}",
+    "transaction-not-certifying": "{count} 笔商店交易来自{provenanceShort}，而非{requiredShort}",
+    "receipt-not-certifying": "{count} 张服务器收据来自{provenanceShort}，而非{requiredShort}",
+    "other": "{count} 次：{text}"
+  },
+  "whatToDo": {
+    "run-failed": "修复问题，开始新的运行，并以“通过”结束。",
+    "check-failed": "修复应用或集成，在新的运行上重新执行该检查。",
+    "no-finished-run": "开始一次运行，记录其证据，然后结束它。",
+    "run-blocked": "排除阻碍，重新记录一次运行。",
+    "check-not-run": "在该运行上执行这项检查。",
+    "check-outcome-unknown": "重新执行该检查，并撤回无法读取的结果。",
+    "no-device": "登记设备，并在该设备上运行。",
+    "no-store-account": "添加账号（growcert account add），并用它开始运行。",
+    "no-store-transaction": "记录此次购买的已签名交易。",
+    "no-server-receipt": "执行 purchase.delivered-once（growcert check run），它会把托管沙盒返回的订单记录为收据。",
+    "no-order-to-match": "记录交易及其订单号。",
+    "check-not-certifying": "通过 HTTPS 针对托管的 GrooveGrow 沙盒执行该检查。",
+    "transaction-not-certifying": "用沙盒账号在 App Store 沙盒中购买，并记录已签名的交易。",
+    "receipt-not-certifying": "从托管沙盒获取收据。",
+    "simulator-device": "在真机上重新运行。",
+    "bundle-mismatch": "在被测应用中购买。",
+    "bundle-missing": "记录商店签名的交易，其中带有包标识。",
+    "receipt-not-for-transaction": "在持有此次购买的商店签名交易的运行上，为该购买所付的订单执行 growcert check run（不带 --transaction-id，或使用该交易的编号）。",
+    "receipt-verified-late": "重新进行一次沙盒购买，让应用把它交付到托管沙盒，记录其 JWS，并在其上执行检查。",
+    "transaction-too-old": "为本次运行重新进行一次沙盒购买，记录其 JWS，并在其上执行检查。",
+    "transaction-undated": "原样记录交易的 jwsRepresentation（其中带有 purchaseDate）。",
+    "transaction-reused": "为本认证批次的构建重新进行一次沙盒购买并记录。"
+  },
+  "evidenceType": {
+    "transaction": "商店交易",
+    "receipt": "服务器收据",
+    "attachment": "附件",
+    "note": "备注",
+    "check-result": "检查结果"
+  },
+  "field": {
+    "store": "商店",
+    "source": "来源方式",
+    "transactionId": "交易编号",
+    "originalTransactionId": "原始交易编号",
+    "orderId": "订单号",
+    "productId": "商品编号",
+    "bundleId": "包标识",
+    "environment": "环境",
+    "purchaseDate": "购买时间",
+    "signedDate": "签名时间",
+    "warnings": "警告",
+    "receiptId": "收据编号",
+    "status": "状态",
+    "checkId": "检查",
+    "outcome": "结果",
+    "reason": "原因",
+    "durationMs": "耗时（毫秒）",
+    "filename": "文件名",
+    "note": "备注",
+    "text": "内容",
+    "target": "目标",
+    "signedPayload": "签名载荷",
+    "raw": "服务器响应",
+    "attachment": "附件"
+  },
+  "targetKind": {
+    "hosted": "托管沙盒",
+    "emulator": "本地模拟服务"
+  },
+  "attachment": {
+    "tooLarge": "超过报告单张图片 512 KiB 的上限；导出命令：",
+    "overBudget": "超出报告 2 MiB 的图片总量；导出命令：",
+    "notImage": "不是 PNG 或 JPEG 图片；导出命令：",
+    "retracted": "已撤回，不予显示；导出命令：",
+    "thumbnail": "截图",
+    "bytes": "字节",
+    "inline": "HTML 报告中显示；导出命令："
+  },
+  "storeWarnings": {
+    "environment Production: a real Production purchase in a sandbox campaign; it is recorded but never certifies": "环境为 Production：沙盒认证批次中的真实生产环境购买；已记录，但永远不能用于认证",
+    "signed by StoreKit Testing in Xcode on a developer's machine; recorded as a fixture, never certifies": "由开发者机器上 Xcode 的 StoreKit Testing 签名；作为测试样例记录，永远不能用于认证",
+    "signed by the growcert emulator's own key; recorded as a fixture, never certifies": "由 growcert 模拟服务自己的密钥签名；作为测试样例记录，永远不能用于认证",
+    "Google refunds an unacknowledged purchase after three days; the vendor's backend must acknowledge it": "Google 会在三天后退款未确认的购买；厂商后端必须确认该购买",
+    "no testPurchase, not a test purchase: a real Production purchase in a sandbox campaign; it is recorded but never certifies": "没有 testPurchase，不是测试购买：沙盒认证批次中的真实生产环境购买；已记录，但永远不能用于认证",
+    "no purchaseType, not a test purchase: a real Production purchase in a sandbox campaign; it is recorded but never certifies": "没有 purchaseType，不是测试购买：沙盒认证批次中的真实生产环境购买；已记录，但永远不能用于认证"
+  },
+  "storeWarningRevoked": {
+    "prefix": "the transaction was revoked (refunded) at ",
+    "text": "该交易已于 {at} 被撤销（退款）"
   }
 }
 

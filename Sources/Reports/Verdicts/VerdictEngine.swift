@@ -362,7 +362,10 @@ public struct VerdictEngine: Sendable {
             id: item.id, type: item.type, provenance: item.provenance,
             certifyingProvenance: profile.rules.certifyingProvenance.contains(item.provenance),
             fields: Self.fields(of: item), recordedBy: item.recordedBy, recordedAt: item.recordedAt,
-            retracted: item.isRetracted, retractedReason: item.retractedReason)
+            retracted: item.isRetracted, retractedReason: item.retractedReason,
+            attachment: item.attachmentSHA256.map {
+                AttachmentSummary(sha256: $0, mediaType: item.mediaType, size: item.size.map { Int(clamping: $0) }, filename: item.details["filename"]?.stringValue)
+            })
     }
 
     /// The longest detail value a report prints whole.

@@ -79,7 +79,9 @@ final class Invocation: Sendable {
 
     /// Prints a list: a table, or with `--json` a JSON array.
     func printList(_ items: [JSONValue], header: [String], rows: [[String]]) {
-        if json {
+        if args.has("--csv") {
+            console.exact(CSVWriter.render(header: header, rows: rows))  // RFC 4180: CRLF and quoting are the format
+        } else if json {
             console.out(JSONValue.array(items).prettyText + "\n")
         } else if rows.isEmpty {
             console.out("(none)\n")

@@ -24,7 +24,7 @@ enum CampaignCommand {
             inv.printRecord(c.id, c.json)
             return ExitCode.success
         },
-        Command(path: ["campaign", "list"], summary: "list campaigns") { inv in
+        Command(path: ["campaign", "list"], summary: "list campaigns", options: [OptionSpec(name: "--csv", value: nil, help: "print the list as CSV (RFC 4180) for a spreadsheet")]) { inv in
             let cs = try inv.openStoreForReading().campaigns()
             inv.printList(cs.map(\.json), header: ["ID", "NAME", "APP", "VERSION", "BUILD", "PROFILE", "CREATED"],
                           rows: cs.map { [$0.id, $0.name, $0.appId, $0.appVersion, $0.build, $0.profile, $0.createdAt] })

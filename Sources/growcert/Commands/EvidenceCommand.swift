@@ -87,7 +87,7 @@ enum EvidenceCommand {
             return ExitCode.success
         },
         Command(path: ["evidence", "list"], summary: "list a run's evidence",
-                options: [runOption]) { inv in
+                options: [runOption, OptionSpec(name: "--csv", value: nil, help: "print the list as CSV (RFC 4180) for a spreadsheet")]) { inv in
             let store = try inv.openStoreForReading()
             let items = try store.evidence(runId: try store.run(try inv.required("--run")).id)
             inv.printList(items.map(\.json), header: ["ID", "TYPE", "PROVENANCE", "RECORDED", "SUMMARY"],

@@ -7,6 +7,7 @@ enum JournalCommand {
                 options: [
                     OptionSpec(name: "--from", value: "SEQ", help: "first entry (default 1)"),
                     OptionSpec(name: "--limit", value: "N", help: "at most N entries (default 100)"),
+                    OptionSpec(name: "--csv", value: nil, help: "print the list as CSV (RFC 4180) for a spreadsheet"),
                 ]) { inv in
             let from = try inv.optional("--from").map { v -> Int64 in
                 guard let n = Int64(v), n >= 1 else { throw CLIError.usage("--from takes a whole number from 1.", command: "journal list") }
@@ -27,7 +28,7 @@ enum JournalCommand {
             }, header: ["SEQ", "KIND", "CONCERNS", "ACTOR", "AT", "HASH"], rows: entries.map { [String($0.seq), $0.kind, $0.concerns ?? "-", $0.actor, $0.at, $0.hash] })
             if more, let last = entries.last {
                 let line = "Stopped at the limit of \(limit) entries; more follow. Continue with --from \(last.seq + 1).\n"
-                if inv.json { inv.console.err(line) } else { inv.console.out(line) }
+                if inv.json || inv.args.has("--csv") { inv.console.err(line) } else { inv.console.out(line) }
             }
             return ExitCode.success
         },

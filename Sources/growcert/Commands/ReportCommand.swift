@@ -11,7 +11,7 @@ extension ReportError: ServiceError {
     }
 }
 
-/// `growcert report render | list | show | verify`.
+/// `growcert report render | list | show | verify | diff` (diff in `ReportDiffCommand`).
 enum ReportCommand {
     static let all = [
         Command(path: ["report", "render"], summary: "judge a campaign and render its certification report (stored, reproducible)",
@@ -170,6 +170,7 @@ enum ReportCommand {
             }
             return problems.isEmpty ? ExitCode.success : ExitCode.tampered
         },
+        ReportDiffCommand.command,
     ]
 
     /// `built-in` when a stored report was rendered with this growcert's built-in templates, else `custom`.

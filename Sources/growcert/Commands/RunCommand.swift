@@ -27,7 +27,7 @@ enum RunCommand {
             return ExitCode.success
         },
         Command(path: ["run", "list"], summary: "list a campaign's runs",
-                options: [OptionSpec(name: "--campaign", value: "ID", help: "the campaign", required: true)]) { inv in
+                options: [OptionSpec(name: "--campaign", value: "ID", help: "the campaign", required: true), OptionSpec(name: "--csv", value: nil, help: "print the list as CSV (RFC 4180) for a spreadsheet")]) { inv in
             let store = try inv.openStoreForReading()
             let runs = try store.runs(campaignId: try store.campaign(try inv.required("--campaign")).id)
             inv.printList(runs.map(\.json), header: ["ID", "SCENARIO", "DEVICE", "TESTER", "STARTED", "OUTCOME"],

@@ -1,0 +1,28 @@
+/// Writes a table as CSV for spreadsheets (RFC 4180).
+///
+/// Records end with CRLF, the last one too; a field holding a comma, a double
+/// quote, CR or LF is quoted, with its quotes doubled; other fields are written
+/// as they are. Hidden characters become visible first (`TextSafety.visible`,
+/// which turns CR LF and a lone CR into LF), so a value cannot hide text from
+/// the person reading the sheet. The header row is the first record.
+public enum CSVWriter {
+    /// The CSV text of `header` followed by `rows`.
+    public static func render(header: [String], rows: [[String]]) -> String {
+        ([header] + rows).map(record).joined()
+    }
+
+    /// One record: its fields, separated by commas, ended by CRLF.
+    public static func record(_ fields: [String]) -> String {
+        fields.map(field).joined(separator: ",") + "\r\n"
+    }
+
+    /// One field, quoted when RFC 4180 requires it.
+    public static func field(_ value: String) -> String {
+        let text = TextSafety.visible(value)
+        let needsQuotes = text.unicodeScalars.contains { $0 == "," || $0 == "\"" || $0 == "\r" || $0 == "\n" }
+        guard needsQuotes else { return text }
+        var out = "\""
+        for c in text { out += c == "\"" ? "\"\"" : String(c) }
+        return out + "\""
+    }
+}

@@ -1,0 +1,97 @@
+import Evidence
+
+/// One thing to do to move a scenario towards CERTIFIED: a reason code, the scenario it concerns,
+/// and the command that does it.
+///
+/// The words of a step ("what to do") live in the strings files under `whatToDo.<code>`, in every
+/// report language; `docs/verdicts.md` shows the same English text (a test keeps them equal). The
+/// command is not translated, so it is built here, with `UPPERCASE` placeholders for what only the
+/// tester knows (a device label, a file). Steps come worst verdict first, then in catalog order.
+public struct NextStep: Sendable, Equatable {
+    public var scenarioId: String
+    public var scenarioTitle: LocalizedText
+    public var verdict: Verdict
+    public var code: Reason.Code
+    /// The checks the step concerns (several reasons of one code folded into one step), in report order;
+    /// empty when it concerns every check of the scenario.
+    public var checks: [String]
+    /// The command to run, e.g. `growcert check run --run r7 --check relay.requires-double-auth`.
+    public var command: String
+
+    /// The steps for a whole report: one per scenario and reason code, worst verdict first.
+    public static func steps(for model: ReportModel) -> [NextStep] {
+        let order: [Verdict] = [.failed, .incomplete, .notCertifiable]
+        var out: [NextStep] = []
+        for verdict in order {
+            for s in model.scenarios where s.verdict == verdict {
+                out += steps(for: s, campaignId: model.header.campaignId)
+            }
+        }
+        return out
+    }
+
+    /// The steps of one scenario, one per reason code that forces a verdict, in the order of its reasons (worst first).
+    public static func steps(for s: ScenarioReport, campaignId: String) -> [NextStep] {
+        guard s.verdict != .certified else { return [] }
+        var codes: [Reason.Code] = []
+        var checks: [Reason.Code: [String]] = [:]
+        for r in s.reasons where r.verdict != nil {
+            if !codes.contains(r.code) { codes.append(r.code) }
+            if let c = r.parameters["check"], !(checks[r.code] ?? []).contains(c) { checks[r.code, default: []].append(c) }
+        }
+        // Without a finished run there is nothing else to judge yet: starting (or finishing) one is the step.
+        if codes.contains(.noFinishedRun) { codes = [.noFinishedRun] }
+        // A new run also fixes what a failed run's checks did wrong: one "start a new run" step is enough.
+        if codes.contains(.runFailed) { codes.removeAll { $0 == .checkFailed } }
+        // When the scenario needs a new run (a simulator, an old purchase …), that step comes first and the
+        // other steps are done on the new run, not on the judged one.
+        let newRun = codes.filter(startsNewRun)
+        if !newRun.isEmpty { codes = newRun + codes.filter { !startsNewRun($0) } }
+        let allChecks = s.checks.map(\.id)
+        return codes.map { code in
+            // Every check of the scenario: `check run` without --check runs them all.
+            let named = checks[code] ?? []
+            let shown = !allChecks.isEmpty && Set(named) == Set(allChecks) ? [] : named
+            return NextStep(scenarioId: s.id, scenarioTitle: s.title, verdict: code.verdict ?? s.verdict, code: code, checks: shown,
+                            command: command(code, scenario: s, campaignId: campaignId, checks: shown, onNewRun: !newRun.isEmpty))
+        }
+    }
+
+    /// Whether what a reason asks for can only be done on a new run.
+    static func startsNewRun(_ code: Reason.Code) -> Bool {
+        switch code {
+        case .runFailed, .checkFailed, .noFinishedRun, .runBlocked, .noDevice, .simulatorDevice, .transactionTooOld, .transactionReused,
+             .receiptVerifiedLate:
+            return true
+        default:
+            return false
+        }
+    }
+
+    static func command(_ code: Reason.Code, scenario s: ScenarioReport, campaignId: String, checks: [String], onNewRun: Bool) -> String {
+        let run = onNewRun ? "NEW_RUN" : s.judgedRun?.id ?? "RUN"
+        let needsAccount = s.requirements.contains { $0.kind == .storeAccount }
+        let newRun = "growcert run start --campaign \(campaignId) --scenario \(s.id) --device "
+            + (code == .simulatorDevice ? "PHYSICAL_DEVICE" : "DEVICE") + (needsAccount ? " --account ACCOUNT" : "") + " --tester NAME"
+        let checkOptions = checks.map { " --check \($0)" }.joined()
+        if code == .noFinishedRun, let open = s.history.first(where: { $0.finishedAt == nil }) {
+            return "growcert run finish \(open.id) --outcome pass|fail|blocked"
+        }
+        if startsNewRun(code) { return newRun }
+        switch code {
+        case .runFailed, .checkFailed, .noFinishedRun, .runBlocked, .noDevice, .simulatorDevice, .transactionTooOld, .transactionReused,
+             .receiptVerifiedLate:
+            return newRun
+        case .checkNotRun, .checkOutcomeUnknown, .checkNotCertifying:
+            return "growcert check run --run \(run)\(checkOptions)"
+        case .noStoreAccount:
+            return "growcert account add --campaign \(campaignId) --label ACCOUNT --store apple --account SANDBOX_EMAIL"
+        case .noStoreTransaction, .transactionNotCertifying, .bundleMismatch, .bundleMissing, .transactionUndated, .noOrderToMatch:
+            return "growcert evidence add transaction --run \(run) --jws-file TRANSACTION.jws --order-id ORDER_ID"
+        case .noServerReceipt, .receiptNotCertifying, .receiptNotForTransaction:
+            return "growcert check run --run \(run) --check purchase.delivered-once"
+        case .certified, .productionTransaction, .transactionWarning, .acceptedRisk, .openRunIgnored, .retractedFailure:
+            return ""
+        }
+    }
+}

@@ -1,0 +1,50 @@
+import Evidence
+import Reports
+
+/// `growcert report diff`: what changed between two campaigns or two stored JSON reports. Reads only.
+enum ReportDiffCommand {
+    static let command = Command(
+        path: ["report", "diff"], summary: "compare two campaigns or two stored JSON reports: verdicts, checks, evidence added",
+        options: [
+            OptionSpec(name: "--from", value: "CAMPAIGN", help: "the earlier campaign (e.g. build 2.4.0), judged now"),
+            OptionSpec(name: "--to", value: "CAMPAIGN", help: "the later campaign (e.g. build 2.5.0), judged now"),
+            OptionSpec(name: "--from-report", value: "ID", help: "the earlier stored report (rendered with --format json)"),
+            OptionSpec(name: "--to-report", value: "ID", help: "the later stored report (rendered with --format json)"),
+        ],
+        discussion: """
+        Give either --from and --to (two campaigns, each judged on its evidence now), or --from-report and
+        --to-report (two stored JSON reports, e.g. the one signed off and the latest). Prints, per scenario, the
+        verdict on each side, the checks whose outcome changed, and the evidence the later side has that the
+        earlier one does not; as Markdown, or with --json as growcert-report-diff/v1. Nothing is recorded: the
+        database is opened read-only.
+        """) { inv in
+        let campaigns = (inv.optional("--from"), inv.optional("--to"))
+        let reports = (inv.optional("--from-report"), inv.optional("--to-report"))
+        let usesCampaigns = campaigns.0 != nil || campaigns.1 != nil
+        let usesReports = reports.0 != nil || reports.1 != nil
+        guard usesCampaigns != usesReports else {
+            throw CLIError.usage("Give either --from and --to (two campaigns) or --from-report and --to-report (two stored JSON reports).", command: "report diff")
+        }
+        let store = try inv.openStoreForReading()
+        let diff: ReportDiff
+        if let from = campaigns.0, let to = campaigns.1 {
+            let service = ReportService(store: store, templates: .embedded)
+            let a = try store.campaign(from), b = try store.campaign(to)
+            diff = ReportDiff(from: .init(label: a.id, model: try service.model(campaignId: a.id)),
+                              to: .init(label: b.id, model: try service.model(campaignId: b.id)))
+        } else if let from = reports.0, let to = reports.1 {
+            func side(_ id: String) throws -> ReportDiff.Side {
+                let record = try store.report(id)
+                guard record.format == "json" else {
+                    throw CLIError.data("Report \(record.id) is a \(record.format) report; report diff compares JSON reports. Render one with 'growcert report render --campaign \(record.campaignId) --format json', or compare campaigns with --from and --to.")
+                }
+                return try ReportDiff.Side(label: record.id, jsonReport: try store.reportBytes(record.id))
+            }
+            diff = ReportDiff(from: try side(from), to: try side(to))
+        } else {
+            throw CLIError.usage(usesCampaigns ? "Give both --from and --to." : "Give both --from-report and --to-report.", command: "report diff")
+        }
+        inv.console.out(inv.json ? diff.json().prettyText + "\n" : diff.markdown())
+        return ExitCode.success
+    }
+}

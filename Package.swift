@@ -12,10 +12,11 @@ let package = Package(
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CMHD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
 
         .target(name: "Evidence", dependencies: ["CSQLite", "CCrypto"]),
         .target(name: "StoreProof", dependencies: ["Evidence", "CCrypto"]),
-        .target(name: "GrowClient"),
+        .target(name: "GrowClient", dependencies: ["CCurl", "CCrypto"]),
         .target(name: "Sandbox", dependencies: ["GrowClient", "StoreProof", "CMHD", "CCrypto"]),
         .target(name: "Checks", dependencies: ["GrowClient", "Evidence"]),
         .target(name: "Reports", dependencies: ["Evidence", "CCrypto"]),

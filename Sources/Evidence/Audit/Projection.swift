@@ -68,7 +68,8 @@ enum JournalKind: String, Sendable, CaseIterable {
 
 enum Tables {
     static let campaigns = TableSpec(table: "campaigns", idPrefix: "c", columns: [
-        "id", "profile", "name", "app_id", "app_version", "build", "sdk_name", "sdk_version", "project", "base_url", "created_by", "created_at"])
+        "id", "profile", "name", "app_id", "app_version", "build", "sdk_name", "sdk_version", "project", "base_url", "created_by", "created_at",
+        "sandbox_pins"])
     static let devices = TableSpec(table: "devices", idPrefix: "d", columns: [
         "id", "campaign_id", "label", "kind", "platform", "model", "os_version", "identifier_hash", "created_at"])
     static let accounts = TableSpec(table: "accounts", idPrefix: "a", columns: [

@@ -3,12 +3,13 @@ import Foundation
 extension EvidenceStore {
     // MARK: Campaigns, devices, accounts
 
-    static let campaignColumns = "id, seq, profile, name, app_id, app_version, build, sdk_name, sdk_version, project, base_url, created_by, created_at"
+    static let campaignColumns = "id, seq, profile, name, app_id, app_version, build, sdk_name, sdk_version, project, base_url, created_by, created_at, sandbox_pins"
 
     static func campaign(_ r: Row) -> Campaign {
         Campaign(id: r.string(0), seq: r.int(1) ?? 0, profile: r.string(2), name: r.string(3), appId: r.string(4), appVersion: r.string(5),
                  build: r.string(6), sdkName: r.string(7), sdkVersion: r.string(8), project: r.string(9), baseURL: r.string(10),
-                 createdBy: r.string(11), createdAt: r.string(12))
+                 createdBy: r.string(11), createdAt: r.string(12),
+                 sandboxPins: (r.text(13) ?? "").split(separator: " ").map(String.init))
     }
 
     /// Every campaign, oldest first.

@@ -75,6 +75,10 @@ enum Schema {
         CREATE TRIGGER signoffs_no_delete BEFORE DELETE ON signoffs BEGIN SELECT RAISE(ABORT, 'evidence is append-only'); END;
         CREATE TRIGGER signoffs_no_update BEFORE UPDATE ON signoffs BEGIN SELECT RAISE(ABORT, 'evidence is append-only'); END;
         """,
+        // 3 (transport): a campaign's own Sandbox public-key pins, space-separated; NULL for none (and for older campaigns).
+        """
+        ALTER TABLE campaigns ADD COLUMN sandbox_pins TEXT;
+        """,
     ]
 
     static var currentVersion: Int { migrations.count }

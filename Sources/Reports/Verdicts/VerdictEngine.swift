@@ -300,7 +300,7 @@ public struct VerdictEngine: Sendable {
         switch item.type {
         case .transaction: names = ["store", "source", "transactionId", "originalTransactionId", "orderId", "productId", "bundleId", "environment", "warnings"]
         case .receipt: names = ["orderId", "receiptId", "status"]
-        case .checkResult: names = ["checkId", "outcome", "reason", "durationMs"]
+        case .checkResult: names = ["checkId", "outcome", "reason", "durationMs", "notLiveHosted", "peer", "certificate", "trustBasis", "identityWarning"]
         case .attachment: names = ["filename", "note"]
         case .note: names = ["text"]
         }

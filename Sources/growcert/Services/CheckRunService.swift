@@ -31,22 +31,26 @@ struct CheckRunRequest: Sendable {
 /// Runs a run's live checks against its campaign's Sandbox and records the results as evidence.
 struct CheckRunService {
     let store: EvidenceStore
-    var transport: any HTTPTransport = URLSessionTransport()
+    /// The transport to the Sandbox; nil: a `CurlTransport` enforcing the profile's and campaign's pins.
+    var transport: (any HTTPTransport)? = nil
 
     /// Runs the checks and records them; `progress` sees each result as it finishes.
     func run(_ request: CheckRunRequest, progress: @escaping @Sendable (CheckResult) -> Void) async throws -> [(CheckResult, [EvidenceItem])] {
         let run = try store.run(request.runId)
         let campaign = try store.campaign(run.campaignId)
-        let scenario = try store.profileNamed(campaign.profile).scenario(run.scenario)
+        let profile = try store.profileNamed(campaign.profile)
+        let scenario = try profile.scenario(run.scenario)
         for id in request.checkIds where !scenario.checks.contains(id) {
             throw CLIError.usage("Check '\(id)' is not a check of scenario '\(scenario.id)'. Its checks: \(scenario.checks.joined(separator: ", ")).", command: "check run")
         }
         try Validate.nonEmpty(request.customerId, field: "customer")
         let configuration = try GrowClientConfiguration(baseURL: campaign.baseURL, project: campaign.project)
         let credentials = try Self.credentials(serverKey: request.serverKey, tokenCommand: request.tokenCommand)
+        let pins = profile.sandboxPins + campaign.sandboxPins.filter { !profile.sandboxPins.contains($0) }
         let context = CheckContext(
-            configuration: configuration, transport: transport, credentials: credentials, customerId: request.customerId,
-            secondCustomerId: request.secondCustomerId, recordedPurchase: try recordedPurchase(run: run, request: request))
+            configuration: configuration, transport: transport ?? CurlTransport(pins: pins), credentials: credentials, customerId: request.customerId,
+            secondCustomerId: request.secondCustomerId, recordedPurchase: try recordedPurchase(run: run, request: request),
+            sandboxPins: pins)
         let results = try await CheckRunner().run(checkIds: request.checkIds.isEmpty ? scenario.checks : request.checkIds,
                                                   context: context, progress: progress)
         let recorder = CheckRecorder(store: store)

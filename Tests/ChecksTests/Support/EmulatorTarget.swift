@@ -26,7 +26,7 @@ final class EmulatorTarget: Sendable {
                  secondCustomerId: String? = nil, recordedPurchase: RecordedPurchase? = nil,
                  makeSessionClient: CheckContext.SessionClientFactory? = nil,
                  diskScanRoots: [URL]? = nil) -> CheckContext {
-        CheckContext(configuration: configuration, transport: transport ?? URLSessionTransport(),
+        CheckContext(configuration: configuration, transport: transport ?? CurlTransport(),
                      credentials: credentials ?? .serverKey(serverKey), customerId: "c_1001",
                      secondCustomerId: secondCustomerId, recordedPurchase: recordedPurchase,
                      makeSessionClient: makeSessionClient ?? { GrowClient(configuration: $0, transport: $1) },

@@ -64,8 +64,10 @@ public final class CurlTransport: HTTPTransport {
 
     /// Maps a libcurl result (and OpenSSL's chain verdict) onto the transport vocabulary: the one place this is decided.
     ///
-    /// Refused means nothing reached the server; lost means it may have.
-    static func map(code: Int, verifyResult: Int, seenPin: String?) -> TransportError {
+    /// Refused means nothing reached the server; lost means it may have. `detail` is libcurl's error
+    /// buffer, read only to tell a host-name mismatch from other verification failures (never shown:
+    /// it can name the host).
+    static func map(code: Int, verifyResult: Int, detail: String = "", seenPin: String?) -> TransportError {
         switch code {
         case Int(CURLE_OPERATION_TIMEDOUT.rawValue):
             return .timeout
@@ -76,6 +78,8 @@ public final class CurlTransport: HTTPTransport {
         case Int(CURLE_SSL_PINNEDPUBKEYNOTMATCH.rawValue):
             return .tlsFailure(.pinMismatch(seen: seenPin))
         case Int(CURLE_PEER_FAILED_VERIFICATION.rawValue):
+            // libcurl's own host-name check: "no alternative certificate subject name matches target host name".
+            if detail.contains("subject name") { return .tlsFailure(.nameMismatch) }
             switch Int32(verifyResult) {
             case X509_V_ERR_CERT_HAS_EXPIRED: return .tlsFailure(.expired)
             case X509_V_ERR_CERT_NOT_YET_VALID: return .tlsFailure(.notYetValid)
@@ -154,6 +158,7 @@ final class CurlEasy: @unchecked Sendable {
         for entry in resolve { resolveList = curl_slist_append(resolveList, entry) }
 
         let context = Unmanaged.passUnretained(transfer).toOpaque()
+        var errorBuffer = [CChar](repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
         var ok = true
         func check(_ code: CURLcode) { if code != CURLE_OK { ok = false } }
         check(ccurl_setopt_string(handle, CURLOPT_URL, url))
@@ -196,12 +201,19 @@ final class CurlEasy: @unchecked Sendable {
         }
         guard ok else { return .failure(.invalidRequest("libcurl refused the request options")) }
 
-        let code = curl_easy_perform(handle)
+        let code = errorBuffer.withUnsafeMutableBufferPointer { buffer -> CURLcode in
+            guard ccurl_setopt_pointer(handle, CURLOPT_ERRORBUFFER, buffer.baseAddress) == CURLE_OK else { return CURLE_FAILED_INIT }
+            let code = curl_easy_perform(handle)
+            // The buffer must not outlive this scope inside the handle.
+            _ = ccurl_setopt_pointer(handle, CURLOPT_ERRORBUFFER, nil)
+            return code
+        }
         let facts = connectionFacts(scheme: scheme, pinned: !pins.isEmpty)
         guard code == CURLE_OK else {
             var verify = 0
             _ = ccurl_getinfo_long(handle, CURLINFO_SSL_VERIFYRESULT, &verify)
-            return .failure(CurlTransport.map(code: Int(code.rawValue), verifyResult: verify, seenPin: facts.spkiPin))
+            return .failure(CurlTransport.map(code: Int(code.rawValue), verifyResult: verify,
+                                              detail: String(cString: errorBuffer), seenPin: facts.spkiPin))
         }
         var status = 0
         _ = ccurl_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &status)

@@ -75,7 +75,7 @@ struct ChecksBenchmark: Benchmark {
         let curlArgs = ["-s", "-S", "--fail", "-o", "/dev/null"] + headers.flatMap { ["-H", $0] }
         let err = context.path("checks-curl.err")
 
-        // The same request straight through the transport: what of growcert's time is URLSession's.
+        // The same request straight through the transport: what of growcert's time is the transport's (libcurl's).
         var plainHeaders = HTTPHeaders()
         for h in headers {
             let parts = h.split(separator: ":", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }

@@ -21,7 +21,7 @@ final class EmulatorTarget: Sendable {
 
     var projectText: String { emulator.projectId.uuidString.lowercased() }
 
-    /// A context on `transport` (default: a plain URLSession transport) with the server key.
+    /// A context on `transport` (default: a plain `CurlTransport`) with the server key.
     func context(transport: (any HTTPTransport)? = nil, credentials: CheckCredentials? = nil,
                  secondCustomerId: String? = nil, recordedPurchase: RecordedPurchase? = nil,
                  makeSessionClient: CheckContext.SessionClientFactory? = nil,

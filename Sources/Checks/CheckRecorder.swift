@@ -52,6 +52,8 @@ public struct CheckRecorder {
             "identityWarning": .optional(identity.privatePeers.isEmpty ? nil
                 : identity.privatePeers.joined(separator: "; ") + " (a proxy or internal host, not a public one)"),
             "identity": identityJSON(identity),
+            // The probe decided how the check ran (seeded fixtures or not), so it is part of the check's evidence.
+            "probe": .array(result.probeTranscript.map(transcriptJSON)),
             "transcript": .array(result.transcript.map(transcriptJSON)),
         ]
         var items = [NewEvidence(runId: runId, type: .checkResult, provenance: provenance, details: details)]

@@ -102,6 +102,7 @@ public struct CheckRunner: Sendable {
         return CheckResult(checkId: definition.id, scenario: definition.scenario, outcome: scrubbedOutcome,
                            durationMilliseconds: Int(seconds) * 1000 + Int(attoseconds / 1_000_000_000_000_000),
                            baseURL: context.configuration.baseURL.absoluteString, transcript: transcript,
+                           probeTranscript: context.probeTranscript,
                            identity: SandboxIdentity.evaluate(probe: context.probeTranscript, check: transcript,
                                                               pins: context.sandboxPins, localAddresses: context.localAddresses),
                            receipt: outcome.isPassed ? receipt : nil)

@@ -81,7 +81,9 @@ import Testing
             #expect(result.transcript.allSatisfy { $0.sandboxKind == "hosted" }, "the check's own exchanges all said hosted")
             #expect(!result.identity.isLiveHosted)
             #expect(result.identity.notLiveReason == "the probe GET /v1/session answered GrooveGrow-Sandbox-Kind: emulator")
-            #expect(CheckRecorder.evidence(for: result, runId: "R1").first?.provenance != .liveHosted)
+            let item = CheckRecorder.evidence(for: result, runId: "R1").first
+            #expect(item?.provenance == .liveEmulator)
+            #expect(item?.details["probe"]?.arrayValue?.first?["sandboxKind"]?.stringValue == "emulator", "the probe is in the check's evidence")
         }
     }
 

@@ -14,6 +14,8 @@ public struct CheckResult: Sendable {
     public var baseURL: String
     /// Every exchange the check made, credentials redacted, in send order.
     public var transcript: [TranscriptEntry]
+    /// The probe the check ran under (`GET /v1/session` without credentials), as recorded.
+    public var probeTranscript: [TranscriptEntry]
     /// Whether `transcript`, with the probe the check ran under, proves the hosted Sandbox; see `SandboxIdentity`.
     public var identity: SandboxIdentity
     /// For `purchase.delivered-once`: the order as the server returned it.
@@ -21,7 +23,9 @@ public struct CheckResult: Sendable {
 
     /// A result from its parts; `CheckRunner` builds these.
     public init(checkId: String, scenario: String, outcome: CheckOutcome, durationMilliseconds: Int, baseURL: String,
-                transcript: [TranscriptEntry], identity: SandboxIdentity, receipt: ObservedReceipt? = nil) {
+                transcript: [TranscriptEntry], probeTranscript: [TranscriptEntry] = [], identity: SandboxIdentity,
+                receipt: ObservedReceipt? = nil) {
+        self.probeTranscript = probeTranscript
         self.checkId = checkId
         self.scenario = scenario
         self.outcome = outcome

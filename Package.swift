@@ -12,6 +12,7 @@ let package = Package(
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CMHD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
 
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
 
@@ -19,7 +20,7 @@ let package = Package(
         .target(name: "SecretShapes"),
         .target(name: "Evidence", dependencies: ["CSQLite", "CCrypto", "CZlib", "SecretShapes"]),
         .target(name: "StoreProof", dependencies: ["Evidence", "CCrypto"]),
-        .target(name: "GrowClient", dependencies: ["SecretShapes"]),
+        .target(name: "GrowClient", dependencies: ["SecretShapes", "CCurl", "CCrypto"]),
         .target(name: "Sandbox", dependencies: ["GrowClient", "StoreProof", "CMHD", "CCrypto"]),
         .target(name: "Checks", dependencies: ["GrowClient", "Evidence"]),
         .target(name: "Reports", dependencies: ["Evidence", "CCrypto"]),

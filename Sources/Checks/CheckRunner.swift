@@ -14,7 +14,8 @@ public struct CheckDescriptor: Sendable, Hashable {
 /// `run` first probes the target (`GET /v1/session` without a token, which a
 /// Sandbox answers with 401): no HTTP response at all throws
 /// `CheckError.unreachable`; the response's `GrooveGrow-Sandbox-Kind` decides
-/// whether the checks may seed fixtures through `/_emulator`. Checks then run one
+/// whether the checks may seed fixtures through `/_emulator`, so the probe's
+/// exchange is part of every check's `SandboxIdentity`. Checks then run one
 /// after another in catalog order. Each check gets fresh transports, so its
 /// transcript holds only its own exchanges.
 public struct CheckRunner: Sendable {
@@ -40,7 +41,10 @@ public struct CheckRunner: Sendable {
         let selected = checkIds.isEmpty ? Self.definitions : Self.definitions.filter { checkIds.contains($0.id) }
 
         var context = context
-        context.isEmulatorTarget = try await Self.probe(context) == .emulator
+        let probe = RecordingTransport(wrapping: context.transport, now: context.clock.instant)
+        let kind = try await Self.probe(context, through: probe)
+        context.isEmulatorTarget = kind == .emulator
+        context.probeTranscript = probe.entries
         let fixtures = FixtureCache()
         var results: [CheckResult] = []
         for definition in selected {
@@ -53,10 +57,10 @@ public struct CheckRunner: Sendable {
     }
 
     /// Sends `GET /v1/session` without credentials and returns the sandbox kind the answer declares.
-    static func probe(_ context: CheckContext) async throws -> SandboxKind {
+    static func probe(_ context: CheckContext, through transport: any HTTPTransport) async throws -> SandboxKind {
         let baseURL = context.configuration.baseURL.absoluteString
         do {
-            return try await SandboxProbe.kind(configuration: context.configuration, transport: context.transport)
+            return try await SandboxProbe.kind(configuration: context.configuration, transport: transport)
         } catch let error as TransportError {
             throw CheckError.unreachable(baseURL: baseURL, reason: error.description)
         } catch is CancellationError {
@@ -98,7 +102,9 @@ public struct CheckRunner: Sendable {
         return CheckResult(checkId: definition.id, scenario: definition.scenario, outcome: scrubbedOutcome,
                            durationMilliseconds: Int(seconds) * 1000 + Int(attoseconds / 1_000_000_000_000_000),
                            baseURL: context.configuration.baseURL.absoluteString, transcript: transcript,
-                           classification: CheckResult.observedClassification(channel: context.configuration.channel, transcript: transcript),
+                           probeTranscript: context.probeTranscript,
+                           identity: SandboxIdentity.evaluate(probe: context.probeTranscript, check: transcript,
+                                                              pins: context.sandboxPins, localAddresses: context.localAddresses),
                            receipt: outcome.isPassed ? receipt : nil)
     }
 }

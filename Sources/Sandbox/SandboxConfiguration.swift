@@ -18,6 +18,9 @@ public struct SandboxConfiguration: Sendable {
     public var clock: any SandboxClock
     /// The largest request body accepted; larger ones get `400 invalid_request`.
     public var maxBodyBytes: Int
+    /// The `GrooveGrow-Sandbox-Kind` every response declares: `emulator`. Internal, so only a test
+    /// (`@testable import Sandbox`) can make an emulator answer `hosted`; never the CLI.
+    var declaredKind = WireVocabulary.sandboxKind
 
     /// Creates a configuration; nil `projectId` or `serverKey` means a fresh random one.
     public init(

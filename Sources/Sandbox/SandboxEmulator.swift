@@ -41,6 +41,12 @@ public final class SandboxEmulator: Sendable {
         return Self.url(port: port)
     }
 
+    /// Test seam, never reachable from the CLI: serves over TLS on IPv4 `address` (host order), for a test
+    /// that reaches the emulator through a network namespace. Returns the port.
+    func start(address: UInt32, certificatePEM: String, keyPEM: String) throws -> UInt16 {
+        try server.start(port: requestedPort, address: address, tls: (certificatePEM, keyPEM))
+    }
+
     /// Stops serving; waits for open connections to finish. Safe to call more than once.
     public func stop() {
         server.stop()

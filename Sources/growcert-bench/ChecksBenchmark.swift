@@ -7,7 +7,7 @@ import Sandbox
 /// `checks-overhead`: the client's per-request cost against `curl` to the same endpoint.
 ///
 /// The suite is the real one, as `growcert check run` runs it: `GrowClient` over
-/// `URLSessionTransport`, the default disk-scan roots, the deliberate wait for a token to
+/// `CurlTransport`, the default disk-scan roots, the deliberate wait for a token to
 /// expire and the delayed response. The overhead row times `requests` sequential
 /// `GrowClient.readHoldings()` calls (`GET /v1/holdings`, decoded) on one warm client against one
 /// `curl` process fetching the same URL `requests` times with the same headers over one reused
@@ -37,7 +37,7 @@ struct ChecksBenchmark: Benchmark {
     // MARK: The suite
 
     func suite(_ context: BenchContext, configuration: GrowClientConfiguration, serverKey: ServerKey) async throws -> BenchResult {
-        let checkContext = CheckContext(configuration: configuration, transport: URLSessionTransport(), credentials: .serverKey(serverKey),
+        let checkContext = CheckContext(configuration: configuration, transport: CurlTransport(), credentials: .serverKey(serverKey),
                                         customerId: "c_1001")
         let start = monotonicSeconds()
         let results = try await CheckRunner().run(checkIds: [], context: checkContext)
@@ -59,7 +59,7 @@ struct ChecksBenchmark: Benchmark {
 
     func overhead(_ context: BenchContext, configuration: GrowClientConfiguration, serverKey: ServerKey) async throws -> BenchResult {
         let requests = max(2, context.options.n(200))
-        let transport = URLSessionTransport()
+        let transport = CurlTransport()
         // A short-lived emulator token: it reaches curl on its command line only, never a file.
         let token = try await ServerClient(configuration: configuration, serverKey: serverKey, transport: transport)
             .issueCustomerToken(customerId: "c_1001", ttlSeconds: 300).customerToken
@@ -75,7 +75,7 @@ struct ChecksBenchmark: Benchmark {
         let curlArgs = ["-s", "-S", "--fail", "-o", "/dev/null"] + headers.flatMap { ["-H", $0] }
         let err = context.path("checks-curl.err")
 
-        // The same request straight through the transport: what of growcert's time is URLSession's.
+        // The same request straight through the transport: what of growcert's time is the transport's (libcurl's).
         var plainHeaders = HTTPHeaders()
         for h in headers {
             let parts = h.split(separator: ":", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
@@ -105,7 +105,7 @@ struct ChecksBenchmark: Benchmark {
         let baseline = median(curlTimes) * 1000
         let ratio = value / baseline
         let transportMs = median(transportTimes) * 1000
-        context.log("checks-overhead: \(requests) requests: growcert \(String(format: "%.3f", value)) ms each (URLSessionTransport alone "
+        context.log("checks-overhead: \(requests) requests: growcert \(String(format: "%.3f", value)) ms each (CurlTransport alone "
             + "\(String(format: "%.3f", transportMs)) ms), curl \(String(format: "%.3f", baseline)) ms each")
         return BenchResult(name: Self.overheadName, value: value, baseline: baseline, ratio: ratio, unit: "ms/request", target: "ratio <= 2",
                            met: ratio <= Self.overheadTarget,

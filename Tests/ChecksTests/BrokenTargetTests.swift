@@ -10,14 +10,14 @@ struct Breakage: Sendable, CustomTestStringConvertible {
     let name: String
     /// A fragment the failure reason must contain.
     let reason: String
-    var transport: @Sendable (EmulatorTarget) -> any HTTPTransport = { _ in URLSessionTransport() }
+    var transport: @Sendable (EmulatorTarget) -> any HTTPTransport = { _ in CurlTransport() }
     var flaws: BrokenClient.Flaws? = nil
 
     var testDescription: String { "\(checkId) fails when \(name)" }
 
     static func bending(request: @escaping BreakingTransport.RequestRewrite = { $0 },
                         response: @escaping BreakingTransport.ResponseRewrite = { $1 }) -> @Sendable (EmulatorTarget) -> any HTTPTransport {
-        { _ in BreakingTransport(wrapping: URLSessionTransport(), request: request, response: response) }
+        { _ in BreakingTransport(wrapping: CurlTransport(), request: request, response: response) }
     }
 }
 
@@ -43,7 +43,7 @@ let breakages: [Breakage] = [
     Breakage(checkId: "session.rejects-cross-scope", name: "another project's scope is accepted", reason: "accepted a valid token under another project",
              transport: { target in
                  let project = target.projectText
-                 return BreakingTransport(wrapping: URLSessionTransport(), request: { request in
+                 return BreakingTransport(wrapping: CurlTransport(), request: { request in
                      var request = request
                      request.headers[Wire.Header.project] = project
                      return request
@@ -94,7 +94,7 @@ let breakages: [Breakage] = [
     Breakage(checkId: "network.failure-is-retryable", name: "a 503 is turned into a 200 with stale data", reason: "A 503 from the Sandbox was reported as success",
              transport: { target in
                  let stale = Mutex<Data?>(nil)
-                 return BreakingTransport(wrapping: URLSessionTransport(), response: { request, response in
+                 return BreakingTransport(wrapping: CurlTransport(), response: { request, response in
                      guard isGet(request, Wire.Path.holdings) else { return response }
                      if response.status == 200 { stale.withLock { $0 = response.body } }
                      guard response.status == 503, let body = stale.withLock({ $0 }) else { return response }
@@ -139,7 +139,7 @@ let breakages: [Breakage] = [
     Breakage(checkId: "relay.requires-double-auth", name: "the relay accepts the customer token alone", reason: "accepted a recover request with only the customer token",
              transport: { target in
                  let key = target.emulator.serverKey
-                 return BreakingTransport(wrapping: URLSessionTransport(), request: { request in
+                 return BreakingTransport(wrapping: CurlTransport(), request: { request in
                      guard request.path.hasSuffix(Wire.Path.relayRecover), request.headers[Wire.Header.serverKey] == nil else { return request }
                      var request = request
                      request.headers[Wire.Header.serverKey] = key
@@ -196,7 +196,7 @@ let breakages: [Breakage] = [
 
     @Test func holdingsThatSpellAnAmountDifferentlyStillMatchTheConsole() async throws {
         let target = try EmulatorTarget()
-        let transport = BreakingTransport(wrapping: URLSessionTransport(), response: { request, response in
+        let transport = BreakingTransport(wrapping: CurlTransport(), response: { request, response in
             guard isGet(request, Wire.Path.holdings) else { return response }
             let text = String(decoding: response.body, as: UTF8.self).replacingOccurrences(of: "\"12.50\"", with: "\"12.5\"")
             return HTTPResponse(status: response.status, headers: response.headers, body: Data(text.utf8))

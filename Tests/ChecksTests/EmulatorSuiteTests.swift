@@ -7,7 +7,7 @@ import Testing
 @Suite struct EmulatorSuiteTests {
     @Test func allSixteenChecksPassAgainstTheEmulatorAndAreRecordedAsLiveEmulatorWithoutSecrets() async throws {
         let target = try EmulatorTarget()
-        let spy = TokenSpy(wrapping: URLSessionTransport())
+        let spy = TokenSpy(wrapping: CurlTransport())
         let directory = try makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let progressed = ProgressLog()
@@ -19,9 +19,9 @@ import Testing
         #expect(results.map(\.checkId) == CheckRunner.catalog.map(\.id))
         #expect(progressed.ids == CheckRunner.catalog.map(\.id))
         for result in results {
-            #expect(result.classification.sandboxKind == .emulator)
-            #expect(result.classification.channel == .loopback)
-            #expect(!result.classification.isLiveHosted)
+            #expect(result.identity.sandboxKind == .emulator)
+            #expect(result.identity.peers.allSatisfy { $0.hasPrefix("127.0.0.1:") })
+            #expect(!result.identity.isLiveHosted)
             #expect(!result.transcript.isEmpty, "\(result.checkId) has an empty transcript")
         }
         #expect(results.first { $0.checkId == "purchase.delivered-once" }?.receipt != nil)
@@ -59,7 +59,7 @@ import Testing
 
     @Test func anUnreachableTargetThrowsUnreachableBeforeAnyCheck() async throws {
         let configuration = try GrowClientConfiguration(baseURL: "http://127.0.0.1:1", project: UUID().uuidString, requestTimeout: 5)
-        let context = CheckContext(configuration: configuration, transport: URLSessionTransport(),
+        let context = CheckContext(configuration: configuration, transport: CurlTransport(),
                                    credentials: .serverKey(try ServerKey("gg_sk_test")), customerId: "c_1001")
         let progressed = ProgressLog()
         await #expect {

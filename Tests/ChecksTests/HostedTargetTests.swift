@@ -6,7 +6,7 @@ import Testing
 
 /// Makes the emulator claim to be hosted, so the checks take their hosted-target paths (still over loopback).
 private func claimingHosted() -> BreakingTransport {
-    BreakingTransport(wrapping: URLSessionTransport(), response: { _, response in
+    BreakingTransport(wrapping: CurlTransport(), response: { _, response in
         var response = response
         response.headers[Wire.Header.sandboxKind] = "hosted"
         return response
@@ -15,7 +15,7 @@ private func claimingHosted() -> BreakingTransport {
 
 /// Issues tokens with the emulator's server key, outside the check's transport, the way a --token-command would.
 private func tokenProvider(_ target: EmulatorTarget) -> CheckCredentials.TokenProvider {
-    let server = ServerClient(configuration: target.configuration, serverKey: target.serverKey, transport: URLSessionTransport())
+    let server = ServerClient(configuration: target.configuration, serverKey: target.serverKey, transport: CurlTransport())
     return { customerId, ttl in
         let issued = try await server.issueCustomerToken(customerId: customerId, ttlSeconds: ttl ?? 900)
         return IssuedCustomerToken(customerToken: issued.customerToken, expiresAt: issued.expiresAt)
@@ -58,8 +58,8 @@ private func tokenProvider(_ target: EmulatorTarget) -> CheckCredentials.TokenPr
         #expect(results.map(\.checkId) == ids)
         #expect(results.allSatisfy { $0.outcome.isPassed }, "\(results.map { "\($0.checkId): \($0.outcome)" })")
         for result in results {
-            #expect(result.classification.sandboxKind == .hosted)
-            #expect(!result.classification.isLiveHosted, "a loopback target must never be live-hosted")
+            #expect(result.identity.sandboxKind == .hosted)
+            #expect(!result.identity.isLiveHosted, "a loopback target must never be live-hosted")
             #expect(CheckRecorder.evidence(for: result, runId: "R1").allSatisfy { $0.provenance == .liveEmulator })
         }
     }

@@ -59,47 +59,29 @@ import Testing
         ("example.com", false), ("127.0.0.1.nip.io", false),
     ])
     func loopbackHostsAreRecognised(_ host: String, _ loopback: Bool) {
-        #expect(Loopback.isLoopback(host: host) == loopback)
+        #expect(PeerAddress.isLoopbackHost(host) == loopback)
     }
 }
 
-@Suite struct TargetClassificationTests {
+@Suite struct PeerAddressTests {
     @Test(arguments: [
-        ("https://sandbox.groovegrow.com", "hosted", true),
-        ("https://sandbox.groovegrow.com", "HOSTED ", true),
-        ("https://sandbox.groovegrow.com", "emulator", false),
-        ("https://sandbox.groovegrow.com", nil, false),
-        ("https://sandbox.groovegrow.com", "staging", false),
-        ("https://127.0.0.1:8443", "hosted", false),
-        ("http://localhost:8080", "hosted", false),
-        ("http://sandbox.groovegrow.com", "hosted", false),
-    ] as [(String, String?, Bool)])
-    func onlyHTTPSToARemoteHostedSandboxIsLiveHosted(_ url: String, _ header: String?, _ live: Bool) {
-        let classification = TargetClassification(url: URL(string: url)!, sandboxKindHeader: header)
-        #expect(classification.isLiveHosted == live)
-        #expect((classification.notLiveReason == nil) == live)
+        ("127.0.0.1", PeerAddress.Scope.loopback), ("127.8.9.10", .loopback), ("::1", .loopback), ("::ffff:127.0.0.1", .loopback),
+        ("0.0.0.0", .unspecified), ("::", .unspecified), ("169.254.10.1", .linkLocal), ("fe80::1", .linkLocal),
+        ("10.1.2.3", .privateRange), ("172.16.0.1", .privateRange), ("192.168.1.1", .privateRange), ("100.64.0.1", .privateRange),
+        ("fd00::1", .privateRange), ("203.0.113.7", .publicRange), ("2001:db8::1", .publicRange), ("::ffff:203.0.113.7", .publicRange),
+        ("198.51.100.9", .thisMachine),
+    ])
+    func addressesAreClassifiedByWhereTheyLie(_ text: String, _ scope: PeerAddress.Scope) throws {
+        let address = try #require(PeerAddress(text))
+        #expect(address.scope(localAddresses: [try #require(PeerAddress("198.51.100.9"))]) == scope)
     }
 
-    @Test func channelsAreClassifiedFromTheURL() {
-        #expect(TargetClassification.channel(of: URL(string: "https://a.example")!) == .httpsRemote)
-        #expect(TargetClassification.channel(of: URL(string: "https://[::1]:9/")!) == .loopback)
-        #expect(TargetClassification.channel(of: URL(string: "http://a.example")!) == .plainHTTP)
+    @Test func thisMachinesInterfaceAddressesIncludeLoopback() {
+        #expect(PeerAddress.thisMachine().contains(PeerAddress("127.0.0.1")!))
     }
 
-    @Test func aClientIsLiveHostedOnlyWhileEveryResponseSaidHosted() async throws {
-        let kinds = ["hosted", "hosted", "emulator"]
-        let counter = KeySequence()
-        let stub = StubTransport { request in
-            let index = Int(counter.make().dropFirst(4))! - 1
-            return Fixture.json(200, Fixture.session("c_A"), kind: kinds[min(index, 2)])
-        }
-        let client = GrowClient(configuration: try Fixture.configuration(), transport: stub)
-        #expect(client.targetClassification.sandboxKind == .unknown)
-        try await client.identify(customerToken: Fixture.tokenA)
-        try await client.identify(customerToken: Fixture.tokenA)
-        #expect(client.targetClassification.isLiveHosted)
-        try await client.identify(customerToken: Fixture.tokenA)
-        #expect(client.targetClassification.sandboxKind == .emulator)
-        #expect(!client.targetClassification.isLiveHosted)
+    @Test(arguments: ["sandbox.example.com", "127.1", "1.2.3", ""])
+    func namesAndShorthandAreNotAddresses(_ text: String) {
+        #expect(PeerAddress(text) == nil)
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import GrowClient
+@testable import GrowClient
 
 @Suite struct ErrorMappingTests {
     private func consoleError(_ response: HTTPResponse) async throws -> GrowClientError? {
@@ -54,7 +54,7 @@ import GrowClient
         let retryable: [GrowClientError] = [.retryable(reason: .timeout), .retryable(reason: .connectionLost),
                                             .retryable(reason: .connectionRefused), .retryable(reason: .server(status: 503))]
         let final: [GrowClientError] = [.conflict, .notFound, .notAuthenticated, .sessionChanged, .invalidResponse("x"),
-                                        .unauthorized(code: .tokenExpired), .transportFailed(.tlsFailure("x"))]
+                                        .unauthorized(code: .tokenExpired), .transportFailed(.tlsFailure(.nameMismatch))]
         #expect(retryable.allSatisfy { $0.isRetryable })
         #expect(!final.contains { $0.isRetryable })
     }
@@ -64,7 +64,7 @@ import GrowClient
             (.timeout, .retryable(reason: .timeout)),
             (.connectionLost, .retryable(reason: .connectionLost)),
             (.connectionRefused, .retryable(reason: .connectionRefused)),
-            (.tlsFailure("URLError code -1202"), .transportFailed(.tlsFailure("URLError code -1202"))),
+            (.tlsFailure(.expired), .transportFailed(.tlsFailure(.expired))),
         ]
         for (transportError, expected) in cases {
             let server = ServerClient(configuration: try Fixture.configuration(), serverKey: try Fixture.serverKey(),
@@ -73,14 +73,27 @@ import GrowClient
         }
     }
 
+    // libcurl codes (CURLE_*) and OpenSSL verify results (X509_V_ERR_*) as numbers: the one mapping in CurlTransport.
     @Test(arguments: [
-        (URLError.Code.timedOut, TransportError.timeout),
-        (.cannotConnectToHost, .connectionRefused), (.cannotFindHost, .connectionRefused),
-        (.notConnectedToInternet, .connectionRefused), (.networkConnectionLost, .connectionLost),
-        (.serverCertificateUntrusted, .tlsFailure("URLError code -1202")), (.cancelled, .cancelled),
-    ])
-    func urlErrorsMapToTransportErrors(_ code: URLError.Code, _ expected: TransportError) {
-        #expect(URLSessionTransport.map(code) == expected)
+        (28, 0, TransportError.timeout), (7, 0, .connectionRefused), (6, 0, .connectionRefused), (56, 0, .connectionLost),
+        (52, 0, .connectionLost), (42, 0, .cancelled),
+        (60, 10, .tlsFailure(.expired)), (60, 9, .tlsFailure(.notYetValid)), (60, 0, .tlsFailure(.nameMismatch)),
+        (60, 62, .tlsFailure(.nameMismatch)), (60, 18, .tlsFailure(.untrustedChain("self-signed certificate"))),
+        (90, 0, .tlsFailure(.pinMismatch(seen: "sha256//seen"))),
+    ] as [(Int, Int, TransportError)])
+    func libcurlResultsMapToTransportErrors(_ code: Int, _ verify: Int, _ expected: TransportError) {
+        #expect(CurlTransport.map(code: code, verifyResult: verify, seenPin: "sha256//seen") == expected)
+    }
+
+    @Test func tlsFailuresSayWhatFailed() {
+        #expect(TransportError.tlsFailure(.pinMismatch(seen: "sha256//AAAA")).description
+            == "The TLS connection failed: the server's public key sha256//AAAA matches none of the configured Sandbox pins (pin mismatch). Nothing was sent; certificate checks are never bypassed.")
+        #expect(TransportError.tlsFailure(.untrustedChain("unable to get local issuer certificate")).description
+            == "The TLS connection failed: the server's certificate chain is not trusted (unable to get local issuer certificate). Nothing was sent; certificate checks are never bypassed.")
+        #expect(TransportError.tlsFailure(.nameMismatch).description
+            == "The TLS connection failed: the server's certificate does not match the host name. Nothing was sent; certificate checks are never bypassed.")
+        #expect(TransportError.tlsFailure(.expired).description
+            == "The TLS connection failed: the server's certificate has expired. Nothing was sent; certificate checks are never bypassed.")
     }
 
     @Test func errorDescriptionsNeverRepeatATokenOrKeyTheServerEchoed() async throws {

@@ -38,16 +38,24 @@ enum SwitchChecks {
         let holdingsPath = RequestMatcher.path(Wire.Path.holdings, method: .get)
         run.faults.inject(.delayResponse(lateDelay), when: holdingsPath, repetition: .once)
         let lateRead = Task { try await client.readHoldings() }
-        // Switch only once A's request has reached the Sandbox and its response is on its way back.
-        var polls = 0
-        while run.capture.exchanges(path: Wire.Path.holdings).isEmpty {
-            polls += 1
-            try require(polls <= 400, "Customer A's holdings request did not reach the Sandbox within 2 seconds.")
-            try await run.context.clock.sleep(.milliseconds(5))
+        // The late read must never outlive the check: on any failure below it is cancelled and awaited,
+        // so no request is still in flight when `check run` prints its summary and the process exits.
+        do {
+            // Switch only once A's request has reached the Sandbox and its response is on its way back.
+            var polls = 0
+            while run.capture.exchanges(path: Wire.Path.holdings).isEmpty {
+                polls += 1
+                try require(polls <= 400, "Customer A's holdings request did not reach the Sandbox within 2 seconds.")
+                try await run.context.clock.sleep(.milliseconds(5))
+            }
+            await client.reset()
+            _ = try await step("identify as '\(b)' after reset") { try await client.identify(customerToken: tokenB.customerToken) }
+            _ = try await step("read holdings as '\(b)'") { try await client.readHoldings() }
+        } catch {
+            lateRead.cancel()
+            _ = await lateRead.result
+            throw error
         }
-        await client.reset()
-        _ = try await step("identify as '\(b)' after reset") { try await client.identify(customerToken: tokenB.customerToken) }
-        _ = try await step("read holdings as '\(b)'") { try await client.readHoldings() }
 
         if case .success = await lateRead.result {
             throw CheckFailure("Customer '\(a)''s late holdings response was returned as a success after the switch to '\(b)'; it must be dropped.")

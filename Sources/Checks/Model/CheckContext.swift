@@ -23,6 +23,16 @@ public struct CheckContext: Sendable {
     /// On an emulator the checks seed what they use through `/_emulator`; on
     /// any other target they use the customers and purchase QA recorded.
     public var isEmulatorTarget: Bool
+    /// Sandbox public-key pins (`sha256//BASE64`) from the profile and the campaign; empty when none.
+    ///
+    /// The transport should refuse a server matching none of them; `SandboxIdentity` checks again.
+    public var sandboxPins: [String]
+    /// This machine's interface addresses; a peer among them is never the hosted Sandbox.
+    public var localAddresses: Set<PeerAddress>
+    /// The probe's exchanges (`GET /v1/session` without credentials); `CheckRunner` sets them.
+    ///
+    /// Part of every check's identity: the probe decided whether the checks seeded their own fixtures.
+    public var probeTranscript: [TranscriptEntry] = []
     /// Time and waiting.
     public var clock: CheckClock
     /// Creates session clients (default: `GrowClient`).
@@ -40,6 +50,8 @@ public struct CheckContext: Sendable {
                 secondCustomerId: String? = nil,
                 recordedPurchase: RecordedPurchase? = nil,
                 isEmulatorTarget: Bool = false,
+                sandboxPins: [String] = [],
+                localAddresses: Set<PeerAddress> = PeerAddress.thisMachine(),
                 clock: CheckClock = .system,
                 makeSessionClient: @escaping SessionClientFactory = { GrowClient(configuration: $0, transport: $1) },
                 diskScanRoots: [URL] = CheckContext.defaultDiskScanRoots()) {
@@ -50,6 +62,8 @@ public struct CheckContext: Sendable {
         self.secondCustomerId = secondCustomerId
         self.recordedPurchase = recordedPurchase
         self.isEmulatorTarget = isEmulatorTarget
+        self.sandboxPins = sandboxPins
+        self.localAddresses = localAddresses
         self.clock = clock
         self.makeSessionClient = makeSessionClient
         self.diskScanRoots = diskScanRoots

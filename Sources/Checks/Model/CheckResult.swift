@@ -14,38 +14,26 @@ public struct CheckResult: Sendable {
     public var baseURL: String
     /// Every exchange the check made, credentials redacted, in send order.
     public var transcript: [TranscriptEntry]
-    /// The target as observed in `transcript`; see `CheckResult.observedClassification`.
-    public var classification: TargetClassification
+    /// The probe the check ran under (`GET /v1/session` without credentials), as recorded.
+    public var probeTranscript: [TranscriptEntry]
+    /// Whether `transcript`, with the probe the check ran under, proves the hosted Sandbox; see `SandboxIdentity`.
+    public var identity: SandboxIdentity
     /// For `purchase.delivered-once`: the order as the server returned it.
     public var receipt: ObservedReceipt?
 
     /// A result from its parts; `CheckRunner` builds these.
     public init(checkId: String, scenario: String, outcome: CheckOutcome, durationMilliseconds: Int, baseURL: String,
-                transcript: [TranscriptEntry], classification: TargetClassification, receipt: ObservedReceipt? = nil) {
+                transcript: [TranscriptEntry], probeTranscript: [TranscriptEntry] = [], identity: SandboxIdentity,
+                receipt: ObservedReceipt? = nil) {
+        self.probeTranscript = probeTranscript
         self.checkId = checkId
         self.scenario = scenario
         self.outcome = outcome
         self.durationMilliseconds = durationMilliseconds
         self.baseURL = baseURL
         self.transcript = transcript
-        self.classification = classification
+        self.identity = identity
         self.receipt = receipt
-    }
-
-    /// Live-hosted only when the channel is HTTPS to a non-loopback host and *every* response in
-    /// the transcript declared `GrooveGrow-Sandbox-Kind: hosted`; emulator when any said emulator;
-    /// otherwise unknown (including a transcript without responses).
-    public static func observedClassification(channel: TargetClassification.Channel, transcript: [TranscriptEntry]) -> TargetClassification {
-        let kinds = transcript.filter { $0.status != nil }.map { SandboxKind(header: $0.sandboxKind) }
-        let kind: SandboxKind
-        if kinds.contains(.emulator) {
-            kind = .emulator
-        } else if !kinds.isEmpty, kinds.allSatisfy({ $0 == .hosted }) {
-            kind = .hosted
-        } else {
-            kind = .unknown
-        }
-        return TargetClassification(channel: channel, sandboxKind: kind)
     }
 }
 

@@ -62,7 +62,7 @@ enum JournalKind: String, Sendable, CaseIterable {
         case .runFinish where stateRows: return .insert(Tables.runFinishes)
         case .evidenceRetract where stateRows: return .insert(Tables.retractions)
         case .storeInit, .storeMaskKey: return .none
-        case .campaignCreate: return .insert(Tables.campaigns)
+        case .campaignCreate: return .insert(Tables.campaigns(schemaVersion: schemaVersion))
         case .deviceAdd: return .insert(Tables.devices)
         case .accountAdd: return .insert(Tables.accounts)
         case .runStart: return .insert(Tables.runs)
@@ -93,7 +93,8 @@ enum JournalKind: String, Sendable, CaseIterable {
 
 enum Tables {
     static let campaigns = TableSpec(table: "campaigns", idPrefix: "c", columns: [
-        "id", "profile", "name", "app_id", "app_version", "build", "sdk_name", "sdk_version", "project", "base_url", "created_by", "created_at"])
+        "id", "profile", "name", "app_id", "app_version", "build", "sdk_name", "sdk_version", "project", "base_url", "created_by", "created_at",
+        "sandbox_pins"])
     static let devices = TableSpec(table: "devices", idPrefix: "d", columns: [
         "id", "campaign_id", "label", "kind", "platform", "model", "os_version", "identifier_hash", "created_at"])
     static let accounts = TableSpec(table: "accounts", idPrefix: "a", columns: [
@@ -119,11 +120,20 @@ enum Tables {
     static let anchors = TableSpec(table: "anchors", idPrefix: "t", columns: [
         "id", "head_seq", "head_hash", "tsa_url", "token", "gen_time", "serial", "created_by", "created_at"])
 
+    /// Campaigns as they were before `Schema.sandboxPinsVersion`: without their own Sandbox pins.
+    static let campaignsBeforePins = TableSpec(table: "campaigns", idPrefix: "c", columns: campaigns.columns.filter { $0 != "sandbox_pins" })
+
+    /// The campaigns table of a database at `schemaVersion`.
+    static func campaigns(schemaVersion: Int) -> TableSpec {
+        schemaVersion >= Schema.sandboxPinsVersion ? campaigns : campaignsBeforePins
+    }
+
     static let all = [campaigns, devices, accounts, runs, evidence, reports, signoffs]
 
     /// The query tables of a database at `schemaVersion`, in the order verify reports them.
     static func all(schemaVersion: Int) -> [TableSpec] {
-        (schemaVersion >= Schema.stateRowsVersion ? all + [runFinishes, retractions] : all)
+        ([campaigns(schemaVersion: schemaVersion)] + all.dropFirst()
+            + (schemaVersion >= Schema.stateRowsVersion ? [runFinishes, retractions] : []))
             + (schemaVersion >= Schema.signersVersion ? [signers, anchors] : [])
     }
 

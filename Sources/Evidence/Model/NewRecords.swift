@@ -9,9 +9,12 @@ public struct NewCampaign: Sendable {
     public var sdkVersion: String
     public var project: String
     public var baseURL: String
+    /// Sandbox public-key pins (`sha256//BASE64`) for this campaign; each is validated.
+    public var sandboxPins: [String]
 
     public init(profile: String, name: String?, appId: String, appVersion: String, build: String, sdkName: String = "GrooveGrow SDK",
-                sdkVersion: String, project: String, baseURL: String) {
+                sdkVersion: String, project: String, baseURL: String, sandboxPins: [String] = []) {
+        self.sandboxPins = sandboxPins
         self.profile = profile
         self.name = name
         self.appId = appId

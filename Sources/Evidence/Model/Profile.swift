@@ -66,6 +66,8 @@ public struct Profile: Sendable, Equatable {
     public var scenarios: [Scenario]
     public var checks: [CheckInfo]
     public var rules: VerdictRules
+    /// The vendor's hosted Sandbox public-key pins (`hostedSandbox.spkiPins`, `sha256//BASE64`); empty: none published.
+    public var sandboxPins: [String]
 
     /// The scenario with this id.
     public func scenario(_ id: String) throws -> Scenario {
@@ -127,6 +129,12 @@ public struct Profile: Sendable, Equatable {
         }
         guard !scenarios.isEmpty else { throw EvidenceError.invalidValue(field: "profile", value: id, why: "has no scenarios") }
         self.scenarios = scenarios
+        sandboxPins = try (json["hostedSandbox"]?["spkiPins"]?.arrayValue ?? []).map { pin in
+            guard let text = pin.stringValue else {
+                throw EvidenceError.invalidValue(field: "profile", value: "hostedSandbox.spkiPins", why: "a pin is not a string")
+            }
+            return try Validate.sandboxPin(text)
+        }
         let v = json["verdictRules"]
         rules = VerdictRules(
             certifyingProvenance: try (v?["certifyingProvenance"]?.arrayValue ?? []).map { try provenance($0, "verdictRules.certifyingProvenance") },

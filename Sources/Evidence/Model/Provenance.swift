@@ -7,6 +7,8 @@
 public enum Provenance: String, Sendable, Codable, CaseIterable, Comparable {
     case liveHosted = "live-hosted"
     case liveEmulator = "live-emulator"
+    /// A check that no target answered (it failed before its first exchange): it reached nothing.
+    case noExchange = "no-exchange"
     case storeSignedSandbox = "store-signed-sandbox"
     case storeSignedProduction = "store-signed-production"
     case xcodeLocal = "xcode-local"
@@ -23,6 +25,7 @@ public enum Provenance: String, Sendable, Codable, CaseIterable, Comparable {
         switch self {
         case .liveHosted: return "fetched by growcert over HTTPS from the vendor's hosted Sandbox"
         case .liveEmulator: return "fetched from a local emulator or a loopback/plain-HTTP target, not the hosted Sandbox"
+        case .noExchange: return "nothing was fetched: the check failed before any target answered"
         case .storeSignedSandbox: return "signed by the App Store Sandbox, chain verified to Apple Root CA - G3"
         case .storeSignedProduction: return "signed by the App Store in Production: a real purchase, not a sandbox one"
         case .xcodeLocal: return "signed by StoreKit Testing in Xcode, a local test certificate"

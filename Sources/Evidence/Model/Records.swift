@@ -13,12 +13,17 @@ public struct Campaign: Sendable, Equatable {
     public var baseURL: String
     public var createdBy: String
     public var createdAt: String
+    /// The campaign's own Sandbox public-key pins (`sha256//BASE64`), added to the profile's; empty for none.
+    public var sandboxPins: [String] = []
 
+    /// The campaign as JSON; `sandboxPins` appears only when the campaign has pins (older output is unchanged).
     public var json: JSONValue {
-        ["id": .string(id), "profile": .string(profile), "name": .string(name), "appId": .string(appId),
+        var o: [String: JSONValue] = ["id": .string(id), "profile": .string(profile), "name": .string(name), "appId": .string(appId),
          "appVersion": .string(appVersion), "build": .string(build), "sdkName": .string(sdkName),
          "sdkVersion": .string(sdkVersion), "project": .string(project), "baseUrl": .string(baseURL),
          "createdBy": .string(createdBy), "createdAt": .string(createdAt)]
+        if !sandboxPins.isEmpty { o["sandboxPins"] = .array(sandboxPins.map(JSONValue.string)) }
+        return .object(o)
     }
 }
 

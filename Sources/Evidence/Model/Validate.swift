@@ -34,6 +34,17 @@ public enum Validate {
     }
 
     /// A Sandbox base URL: `https://HOST[/PREFIX]`, or `http://` for a loopback host only.
+    /// A Sandbox public-key pin: `sha256//` and the base64 of a 32-byte SHA-256 of the server's SubjectPublicKeyInfo.
+    public static func sandboxPin(_ value: String) throws -> String {
+        let prefix = "sha256//"
+        let body = value.hasPrefix(prefix) ? String(value.dropFirst(prefix.count)) : ""
+        guard body.count == 44, let bytes = Data(base64Encoded: body), bytes.count == 32 else {
+            throw EvidenceError.invalidValue(field: "Sandbox pin", value: value,
+                                             why: "expected 'sha256//' followed by the base64 SHA-256 of the server's public key (44 characters ending in '=').")
+        }
+        return value
+    }
+
     public static func baseURL(_ value: String) throws -> String {
         guard let url = URL(string: value), let scheme = url.scheme?.lowercased(), let host = url.host, !host.isEmpty,
               url.query == nil, url.fragment == nil, url.user == nil

@@ -10,6 +10,7 @@ public enum EmbeddedProfiles {
   "vendor": "GrooveGrow",
   "title": {"en": "GrooveGrow in-app purchase SDK", "zh-Hans": "GrooveGrow 应用内购买 SDK"},
   "source": "GrooveGrow iOS/Swift integration guide (SDK 0.0.1), acceptance table",
+  "hostedSandbox": {"spkiPins": []},
   "scenarios": [
     {
       "id": "first-connect",

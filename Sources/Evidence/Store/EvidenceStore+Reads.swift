@@ -3,23 +3,28 @@ import Foundation
 extension EvidenceStore {
     // MARK: Campaigns, devices, accounts
 
-    static let campaignColumns = "id, seq, profile, name, app_id, app_version, build, sdk_name, sdk_version, project, base_url, created_by, created_at"
+    /// A campaign's columns; a database older than `Schema.sandboxPinsVersion` has no pins column and reads as none.
+    var campaignColumns: String {
+        "id, seq, profile, name, app_id, app_version, build, sdk_name, sdk_version, project, base_url, created_by, created_at, "
+            + (schemaVersion >= Schema.sandboxPinsVersion ? "sandbox_pins" : "NULL")
+    }
 
     static func campaign(_ r: Row) -> Campaign {
         Campaign(id: r.string(0), seq: r.int(1) ?? 0, profile: r.string(2), name: r.string(3), appId: r.string(4), appVersion: r.string(5),
                  build: r.string(6), sdkName: r.string(7), sdkVersion: r.string(8), project: r.string(9), baseURL: r.string(10),
-                 createdBy: r.string(11), createdAt: r.string(12))
+                 createdBy: r.string(11), createdAt: r.string(12),
+                 sandboxPins: (r.text(13) ?? "").split(separator: " ").map(String.init))
     }
 
     /// Every campaign, oldest first.
     public func campaigns() throws -> [Campaign] {
-        try read { try db.query("SELECT \(Self.campaignColumns) FROM campaigns ORDER BY seq").map(Self.campaign) }
+        try read { try db.query("SELECT \(campaignColumns) FROM campaigns ORDER BY seq").map(Self.campaign) }
     }
 
     /// The campaign with this id (case-insensitive).
     public func campaign(_ id: String) throws -> Campaign {
         let key = id.lowercased()
-        if let r = try read({ try db.query("SELECT \(Self.campaignColumns) FROM campaigns WHERE id=?", [.text(key)]).first }) {
+        if let r = try read({ try db.query("SELECT \(campaignColumns) FROM campaigns WHERE id=?", [.text(key)]).first }) {
             return Self.campaign(r)
         }
         throw EvidenceError.unknown(what: "campaign", value: id, known: try campaigns().map(\.id))

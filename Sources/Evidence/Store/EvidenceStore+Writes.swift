@@ -14,6 +14,8 @@ extension EvidenceStore {
         try Validate.nonEmpty(new.sdkName, field: "SDK name")
         let project = try Validate.uuid(new.project, field: "project")
         let baseURL = try Validate.baseURL(new.baseURL)
+        var pins: [String] = []
+        for pin in new.sandboxPins where !pins.contains(try Validate.sandboxPin(pin)) { pins.append(pin) }
         let name = new.name ?? "\(new.appId) \(new.appVersion) (\(new.build))"
         try Validate.nonEmpty(name, field: "name")
         try Validate.noSecrets([("name", name), ("app id", new.appId), ("app version", new.appVersion), ("build", new.build),
@@ -24,7 +26,8 @@ extension EvidenceStore {
                 ["id": .string(id), "profile": .string(profile.id), "name": .string(name), "app_id": .string(new.appId),
                  "app_version": .string(new.appVersion), "build": .string(new.build), "sdk_name": .string(new.sdkName),
                  "sdk_version": .string(new.sdkVersion), "project": .string(project), "base_url": .string(baseURL),
-                 "created_by": .string(actor), "created_at": .string(at)]
+                 "created_by": .string(actor), "created_at": .string(at),
+                 "sandbox_pins": pins.isEmpty ? .null : .string(pins.joined(separator: " "))]
             }
             return id
         }

@@ -121,6 +121,10 @@ enum Schema {
         CREATE TRIGGER anchors_no_delete BEFORE DELETE ON anchors BEGIN SELECT RAISE(ABORT, 'evidence is append-only'); END;
         CREATE TRIGGER anchors_no_update BEFORE UPDATE ON anchors BEGIN SELECT RAISE(ABORT, 'evidence is append-only'); END;
         """,
+        // 5 (Sandbox pins): a campaign's own Sandbox public-key pins, space-separated; NULL for none (and for older campaigns).
+        """
+        ALTER TABLE campaigns ADD COLUMN sandbox_pins TEXT;
+        """,
     ]
 
     static var currentVersion: Int { migrations.count }
@@ -133,6 +137,9 @@ enum Schema {
     /// The first schema version with trusted signers and timestamp anchors (found by content, like
     /// `stateRowsVersion`).
     static let signersVersion: Int = (migrations.firstIndex { $0.contains("CREATE TABLE signers(") } ?? Int.max - 1) + 1
+
+    /// The first schema version whose campaigns have their own Sandbox pins (found by content).
+    static let sandboxPinsVersion: Int = (migrations.firstIndex { $0.contains("ADD COLUMN sandbox_pins") } ?? Int.max - 1) + 1
 
     /// One object of a database's schema, as `sqlite_master` lists it.
     struct Object: Hashable, Sendable {

@@ -12,7 +12,7 @@ public final class EmulatorControl: Sendable, CustomStringConvertible {
 
     /// Creates a controller that authenticates with `serverKey`.
     public init(configuration: GrowClientConfiguration, serverKey: ServerKey,
-                transport: any HTTPTransport = URLSessionTransport(),
+                transport: any HTTPTransport = CurlTransport(),
                 makeIdempotencyKey: @escaping @Sendable () -> String = { UUID().uuidString.lowercased() }) {
         self.configuration = configuration
         self.serverKey = serverKey

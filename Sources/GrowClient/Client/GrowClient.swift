@@ -36,16 +36,12 @@ public actor GrowClient {
     ///
     /// `makeIdempotencyKey` generates keys for POSTs the caller gives none for (default: a random UUID).
     public init(configuration: GrowClientConfiguration,
-                transport: any HTTPTransport = URLSessionTransport(),
+                transport: any HTTPTransport = CurlTransport(),
                 makeIdempotencyKey: @escaping @Sendable () -> String = { UUID().uuidString.lowercased() }) {
         self.configuration = configuration
         self.executor = RequestExecutor(configuration: configuration, transport: transport, makeIdempotencyKey: makeIdempotencyKey)
     }
 
-    /// The target's classification from its URL and the sandbox kinds its responses declared so far.
-    public nonisolated var targetClassification: TargetClassification {
-        TargetClassification(channel: configuration.channel, sandboxKind: executor.observer.kind)
-    }
 
     // MARK: Session
 

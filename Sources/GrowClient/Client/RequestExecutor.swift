@@ -15,7 +15,6 @@ struct RequestExecutor: Sendable {
     let configuration: GrowClientConfiguration
     let transport: any HTTPTransport
     let makeIdempotencyKey: @Sendable () -> String
-    let observer = SandboxKindObserver()
 
     static let encoder: JSONEncoder = {
         let encoder = JSONEncoder()
@@ -62,12 +61,11 @@ struct RequestExecutor: Sendable {
     /// Sends through the transport; transport failures become `GrowClientError`.
     func exchange(_ request: HTTPRequest) async throws -> HTTPResponse {
         // Checked again here so no path can bypass the HTTPS rule, even with a hand-built configuration.
-        if let host = request.url.host, TargetClassification.channel(of: request.url) == .plainHTTP {
+        if let host = request.url.host, request.url.scheme?.lowercased() != "https", !PeerAddress.isLoopbackHost(host) {
             throw GrowClientError.insecureTarget(host: host)
         }
         do {
             let response = try await transport.send(request)
-            observer.observe(response.sandboxKind)
             return response
         } catch let error as TransportError {
             throw Self.map(error)

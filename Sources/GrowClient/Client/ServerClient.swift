@@ -12,17 +12,13 @@ public final class ServerClient: Sendable, CustomStringConvertible {
 
     /// Creates a client that authenticates with `serverKey`.
     public init(configuration: GrowClientConfiguration, serverKey: ServerKey,
-                transport: any HTTPTransport = URLSessionTransport(),
+                transport: any HTTPTransport = CurlTransport(),
                 makeIdempotencyKey: @escaping @Sendable () -> String = { UUID().uuidString.lowercased() }) {
         self.configuration = configuration
         self.serverKey = serverKey
         self.executor = RequestExecutor(configuration: configuration, transport: transport, makeIdempotencyKey: makeIdempotencyKey)
     }
 
-    /// The target's classification from its URL and the sandbox kinds its responses declared so far.
-    public var targetClassification: TargetClassification {
-        TargetClassification(channel: configuration.channel, sandboxKind: executor.observer.kind)
-    }
 
     /// Issues a customer token (`POST /v1/server/customer-tokens`); `ttlSeconds` must be 1–86400.
     public func issueCustomerToken(customerId: String, ttlSeconds: Int = 900, idempotencyKey: String? = nil) async throws -> WireIssuedToken {

@@ -33,7 +33,7 @@ public struct GrowClientConfiguration: Sendable, Hashable {
         guard components.query == nil, components.fragment == nil else {
             throw GrowClientError.invalidConfiguration("The base URL must not have a query or fragment.")
         }
-        if scheme == "http" && !Loopback.isLoopback(host: host) {
+        if scheme == "http" && !PeerAddress.isLoopbackHost(host) {
             throw GrowClientError.insecureTarget(host: host)
         }
         guard Self.isHeaderSafe(environment), !environment.isEmpty else {
@@ -72,9 +72,6 @@ public struct GrowClientConfiguration: Sendable, Hashable {
 
     /// The `GrooveGrow-Project` header value: the UUID in lowercase.
     public var projectHeaderValue: String { project.uuidString.lowercased() }
-
-    /// How the target is reached (https remote, loopback, plain http).
-    public var channel: TargetClassification.Channel { TargetClassification.channel(of: baseURL) }
 
     /// The full URL for a contract path (already percent-encoded) and query.
     func url(path: String, query: [(String, String)] = []) -> URL? {

@@ -11,7 +11,7 @@ public struct HTTPHeader: Sendable, Hashable, Codable {
 
 /// Header fields in their original order, looked up case-insensitively.
 ///
-/// HTTP field names are case-insensitive and servers (and URLSession on
+/// HTTP field names are case-insensitive and servers (and HTTP libraries on
 /// different platforms) spell them differently, so every lookup ignores case.
 public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionaryLiteral {
     /// The fields in order.

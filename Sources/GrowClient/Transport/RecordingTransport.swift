@@ -64,6 +64,7 @@ public final class RecordingTransport: HTTPTransport {
             entry.sandboxKind = response.headers[Wire.Header.sandboxKind]
             entry.retryAfter = response.headers[Wire.Header.retryAfter]
             entry.responseBody = Redactor.redactBody(response.body, secrets: secrets)
+            entry.connection = response.connection
             record(entry)
             return response
         } catch {

@@ -29,11 +29,14 @@ public struct TranscriptEntry: Sendable, Hashable, Codable {
     public var error: String?
     /// Wall time from send to response or failure, in milliseconds.
     public var durationMilliseconds: Int
+    /// What the transport measured about the connection (peer address, TLS, certificate); nil when it measured nothing.
+    public var connection: ConnectionFacts?
 
     /// An entry from its parts; `RecordingTransport` builds these.
     public init(sequence: Int, method: String, path: String, project: String?, environment: String?,
                 requestHeaders: [HTTPHeader], requestBody: String?, status: Int?, sandboxKind: String?,
-                retryAfter: String?, responseBody: String?, error: String?, durationMilliseconds: Int) {
+                retryAfter: String?, responseBody: String?, error: String?, durationMilliseconds: Int,
+                connection: ConnectionFacts? = nil) {
         self.sequence = sequence
         self.method = method
         self.path = path
@@ -47,6 +50,7 @@ public struct TranscriptEntry: Sendable, Hashable, Codable {
         self.responseBody = responseBody
         self.error = error
         self.durationMilliseconds = durationMilliseconds
+        self.connection = connection
     }
 
     /// A one-line summary: `GET /v1/holdings → 200 (hosted, 12 ms)` or `GET /v1/holdings → error: timeout`.

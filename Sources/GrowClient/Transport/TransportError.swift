@@ -13,8 +13,8 @@ public enum TransportError: Error, Sendable, Hashable, CustomStringConvertible {
     case connectionRefused
     /// The connection broke after the request may have been sent; the server may have acted on it.
     case connectionLost
-    /// TLS failed, for example the certificate did not validate. Never retried, never bypassed.
-    case tlsFailure(String)
+    /// TLS failed: what failed is named. Never retried, never bypassed; nothing was sent.
+    case tlsFailure(TLSFailure)
     /// The request was cancelled by the caller.
     case cancelled
     /// The request could not be built or sent (for example an unsupported URL).
@@ -44,13 +44,46 @@ public enum TransportError: Error, Sendable, Hashable, CustomStringConvertible {
         case .connectionLost:
             return "The connection was lost before the response arrived; the server may have processed the request. Retry with the same idempotency key."
         case .tlsFailure(let why):
-            return "The TLS connection failed (\(why)). The server's certificate must validate; growcert never bypasses certificate checks."
+            return "The TLS connection failed: \(why). Nothing was sent; certificate checks are never bypassed."
         case .cancelled:
             return "The request was cancelled."
         case .invalidRequest(let why):
             return "The request could not be sent: \(why)."
         case .failed(let why):
             return "The request failed: \(why)."
+        }
+    }
+}
+
+/// What failed when a TLS connection could not be made. Descriptions are what users read.
+public enum TLSFailure: Sendable, Hashable, CustomStringConvertible {
+    /// The chain does not lead to a trusted root (self-signed, unknown issuer).
+    case untrustedChain(String)
+    /// The certificate does not name the host that was asked for.
+    case nameMismatch
+    /// The certificate has expired.
+    case expired
+    /// The certificate is not valid yet.
+    case notYetValid
+    /// Public-key pins are configured and the server's key matches none of them; `seen` is its pin when known.
+    case pinMismatch(seen: String?)
+    /// The handshake failed for another reason (protocol, cipher, the peer closed).
+    case handshake(String)
+
+    public var description: String {
+        switch self {
+        case .untrustedChain(let why):
+            return "the server's certificate chain is not trusted (\(why))"
+        case .nameMismatch:
+            return "the server's certificate does not match the host name"
+        case .expired:
+            return "the server's certificate has expired"
+        case .notYetValid:
+            return "the server's certificate is not valid yet"
+        case .pinMismatch(let seen):
+            return "the server's public key " + (seen.map { "\($0) " } ?? "") + "matches none of the configured Sandbox pins (pin mismatch)"
+        case .handshake(let why):
+            return "the TLS handshake failed (\(why))"
         }
     }
 }

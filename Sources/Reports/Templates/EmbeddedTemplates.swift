@@ -660,6 +660,7 @@ img.thumb { display: block; max-width: 16rem; max-height: 16rem; margin: .25rem 
   "provenance": {
     "live-hosted": "fetched by growcert over HTTPS from the vendor's hosted Sandbox",
     "live-emulator": "fetched from a local emulator or a loopback/plain-HTTP target, not the hosted Sandbox",
+    "no-exchange": "nothing was fetched: the check failed before any target answered",
     "store-signed-sandbox": "signed by the App Store Sandbox, chain verified to Apple Root CA - G3",
     "store-signed-production": "signed by the App Store in Production: a real purchase, not a sandbox one",
     "xcode-local": "signed by StoreKit Testing in Xcode, a local test certificate",
@@ -1001,6 +1002,7 @@ img.thumb { display: block; max-width: 16rem; max-height: 16rem; margin: .25rem 
   "provenance": {
     "live-hosted": "由 growcert 通过 HTTPS 从厂商托管的沙盒获取",
     "live-emulator": "来自本地模拟服务或回环/明文 HTTP 目标，而非托管沙盒",
+    "no-exchange": "未获取任何内容：检查在任何目标应答之前就已失败",
     "store-signed-sandbox": "由 App Store 沙盒签名，证书链已验证至 Apple Root CA - G3",
     "store-signed-production": "由 App Store 生产环境签名：真实购买，而非沙盒购买",
     "xcode-local": "由 Xcode 中的 StoreKit Testing 签名，属于本地测试证书",

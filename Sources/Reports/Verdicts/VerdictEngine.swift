@@ -378,7 +378,7 @@ public struct VerdictEngine: Sendable {
         case .transaction: names = ["store", "source", "transactionId", "originalTransactionId", "orderId", "productId", "bundleId", "environment",
                                     "purchaseDate", "signedDate", "warnings"]
         case .receipt: names = ["orderId", "receiptId", "status"]
-        case .checkResult: names = ["checkId", "outcome", "reason", "durationMs"]
+        case .checkResult: names = ["checkId", "outcome", "reason", "durationMs", "notLiveHosted", "peer", "certificate", "trustBasis", "identityWarning"]
         case .attachment: names = ["filename", "note"]
         case .note: names = ["text"]
         }

@@ -22,6 +22,8 @@ public final class EmulatorBackend: @unchecked Sendable {
     let bundleId: String
     let clock: any SandboxClock
     let projectText: String
+    /// The sandbox kind every response declares (`emulator`, unless a test configured otherwise).
+    let declaredKind: String
 
     // Guards `state`, `counters` and `signer`: MHD calls `handle` from many threads at once.
     private let lock = NSLock()
@@ -40,6 +42,7 @@ public final class EmulatorBackend: @unchecked Sendable {
         serverKey = configuration.serverKey
         bundleId = configuration.bundleId
         clock = configuration.clock
+        declaredKind = configuration.declaredKind
         signer = try StoreSigner(now: configuration.clock.now())
         signingCertificateDER = signer.certificateDER
     }
@@ -49,7 +52,11 @@ public final class EmulatorBackend: @unchecked Sendable {
         lock.lock()
         let (reply, delay) = process(request)
         lock.unlock()
-        return Self.finish(reply, delay: delay)
+        var response = Self.finish(reply, delay: delay)
+        if declaredKind != WireVocabulary.sandboxKind {
+            response.headers = response.headers.map { $0.name == Wire.Header.sandboxKind ? ($0.name, declaredKind) : $0 }
+        }
+        return response
     }
 
     /// The answer to a request body over the size limit.

@@ -20,6 +20,8 @@ public final class HTTPServer: @unchecked Sendable {
     private var daemon: OpaquePointer?
     private var retainedContext: Unmanaged<ServerContext>?
     private var boundPort: UInt16?
+    /// The TLS key and certificate (PEM, NUL-terminated copies) libmicrohttpd reads; freed on stop.
+    private var tlsMemory: [UnsafeMutablePointer<CChar>] = []
 
     /// Creates a stopped server.
     ///
@@ -46,20 +48,33 @@ public final class HTTPServer: @unchecked Sendable {
     /// port can be read with `getsockname` (`MHD_get_daemon_info` is variadic and cannot be
     /// called from Swift).
     public func start(port: UInt16) throws -> UInt16 {
+        try start(port: port, address: 0x7F00_0001, tls: nil)
+    }
+
+    /// Test seam, never reachable from the CLI: listens on IPv4 `address` (host order), over TLS
+    /// with `tls` (PEM certificate chain and key) when given.
+    func start(port: UInt16, address: UInt32, tls: (certificatePEM: String, keyPEM: String)?) throws -> UInt16 {
         lock.lock()
         defer { lock.unlock() }
         guard daemon == nil else { throw SandboxError.alreadyStarted }
 
-        let (fd, actualPort) = try Self.makeListeningSocket(port: port)
+        let (fd, actualPort) = try Self.makeListeningSocket(port: port, address: address)
         let retained = Unmanaged.passRetained(context)
         let completed: MHD_RequestCompletedCallback = httpServerRequestCompleted
         var options: [MHD_OptionItem] = [
             MHD_OptionItem(option: MHD_OPTION.LISTEN_SOCKET, value: Int(fd), ptr_value: nil),
             MHD_OptionItem(option: MHD_OPTION.CONNECTION_TIMEOUT, value: 60, ptr_value: nil),
             MHD_OptionItem(option: MHD_OPTION.NOTIFY_COMPLETED, value: unsafeBitCast(completed, to: Int.self), ptr_value: nil),
-            MHD_OptionItem(option: MHD_OPTION.END, value: 0, ptr_value: nil),
         ]
-        let flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_THREAD_PER_CONNECTION.rawValue
+        var flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_THREAD_PER_CONNECTION.rawValue
+        if let tls {
+            guard let key = strdup(tls.keyPEM), let certificate = strdup(tls.certificatePEM) else { throw SandboxError.serverStartFailed("out of memory") }
+            tlsMemory = [key, certificate]
+            options.append(MHD_OptionItem(option: MHD_OPTION.HTTPS_MEM_KEY, value: 0, ptr_value: UnsafeMutableRawPointer(key)))
+            options.append(MHD_OptionItem(option: MHD_OPTION.HTTPS_MEM_CERT, value: 0, ptr_value: UnsafeMutableRawPointer(certificate)))
+            flags |= MHD_USE_TLS.rawValue
+        }
+        options.append(MHD_OptionItem(option: MHD_OPTION.END, value: 0, ptr_value: nil))
         let started: OpaquePointer? = options.withUnsafeMutableBufferPointer { buffer in
             guard let base = buffer.baseAddress else { return nil }
             return withVaList([MHD_OPTION.ARRAY.rawValue, base, MHD_OPTION.END.rawValue]) { arguments in
@@ -69,6 +84,8 @@ public final class HTTPServer: @unchecked Sendable {
         guard let started else {
             close(fd)
             retained.release()
+            tlsMemory.forEach { free($0) }
+            tlsMemory = []
             throw SandboxError.serverStartFailed("MHD_start_daemon refused the options (port \(actualPort))")
         }
         daemon = started
@@ -87,13 +104,16 @@ public final class HTTPServer: @unchecked Sendable {
         daemon = nil
         retainedContext = nil
         boundPort = nil
+        let memory = tlsMemory
+        tlsMemory = []
         lock.unlock()
         // libmicrohttpd closes the listening socket it was given.
         if let running { MHD_stop_daemon(running) }
         retained?.release()
+        memory.forEach { free($0) }
     }
 
-    private static func makeListeningSocket(port: UInt16) throws -> (Int32, UInt16) {
+    private static func makeListeningSocket(port: UInt16, address host: UInt32) throws -> (Int32, UInt16) {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw SandboxError.bindFailed(port: port, reason: String(cString: strerror(errno))) }
         var reuse: Int32 = 1
@@ -101,7 +121,7 @@ public final class HTTPServer: @unchecked Sendable {
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = port.bigEndian
-        address.sin_addr = in_addr(s_addr: UInt32(0x7F00_0001).bigEndian)
+        address.sin_addr = in_addr(s_addr: host.bigEndian)
         let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
                 bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))

@@ -14,13 +14,16 @@ enum CampaignCommand {
                     OptionSpec(name: "--project", value: "UUID", help: "GrooveGrow project (App UUID)", required: true),
                     OptionSpec(name: "--base-url", value: "URL", help: "Sandbox base URL, https://HOST[/PREFIX]", required: true),
                     OptionSpec(name: "--name", value: "TEXT", help: "a name for the campaign (default: app id, version and build)"),
+                    OptionSpec(name: "--sandbox-pin", value: "sha256//BASE64", help: "a public-key pin the hosted Sandbox must match (repeatable)",
+                               repeatable: true),
                 ]) { inv in
             let store = try inv.openStore()
             let c = try store.createCampaign(NewCampaign(
                 profile: try inv.required("--profile"), name: inv.optional("--name"), appId: try inv.required("--app-id"),
                 appVersion: try inv.required("--app-version"), build: try inv.required("--build"),
                 sdkName: inv.optional("--sdk-name") ?? "GrooveGrow SDK", sdkVersion: try inv.required("--sdk-version"),
-                project: try inv.required("--project"), baseURL: try inv.required("--base-url")))
+                project: try inv.required("--project"), baseURL: try inv.required("--base-url"),
+                sandboxPins: inv.args.values("--sandbox-pin")))
             inv.printRecord(c.id, c.json)
             return ExitCode.success
         },
@@ -51,6 +54,7 @@ enum CampaignCommand {
               SDK          \(c.sdkName) \(c.sdkVersion)
               project      \(c.project)
               Sandbox      \(c.baseURL)
+              Sandbox pins \(c.sandboxPins.isEmpty ? "(none: the system trust store decides)" : c.sandboxPins.joined(separator: " "))
               created      \(c.createdAt) by \(c.createdBy)
 
             Devices:

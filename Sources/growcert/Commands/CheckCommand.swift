@@ -19,8 +19,9 @@ enum CheckCommand {
                 Target, project and base URL come from the run's campaign. Credentials: GROWCERT_SERVER_KEY in the environment
                 (growcert mints short-lived customer tokens with it), or --token-command; neither is ever stored, and every
                 transcript is redacted. Each check prints one line to stderr as it finishes. Results are recorded on the run
-                as check-result evidence: live-hosted only for an HTTPS, non-loopback Sandbox that answers
-                'GrooveGrow-Sandbox-Kind: hosted'; anything else is live-emulator and never certifies.
+                as check-result evidence: live-hosted only when every exchange, the probe's included, went over verified
+                HTTPS to a peer address that is not this machine, answered 'GrooveGrow-Sandbox-Kind: hosted' and matched
+                the Sandbox pins if any; anything else is live-emulator (or no-exchange) and never certifies.
                 Exit 0 when all passed, 1 when any failed, 69 when the Sandbox is unreachable. See docs/checks.md.
                 """) { inv in
             let store = try inv.openStore()
@@ -37,7 +38,10 @@ enum CheckCommand {
                 inv.console.out(JSONValue.array(recorded.map { json($0.0, items: $0.1) }).prettyText + "\n")
             } else {
                 let passed = recorded.filter { $0.0.outcome.isPassed }.count
-                let provenance = recorded.first?.1.first?.provenance
+                let provenances = recorded.compactMap { $0.1.first?.provenance }
+                // The summary names the provenance of the checks that reached a target; a check that sent nothing
+                // (no-exchange) is named only when no check reached one.
+                let provenance = provenances.first { $0 != .noExchange } ?? provenances.first
                 inv.console.out("\(passed)/\(recorded.count) checks passed on run \(request.runId); recorded as \(provenance?.rawValue ?? "-")" +
                                 (provenance?.canCertify == false ? " (never certifies: \(provenance?.explanation ?? ""))" : "") + "\n")
             }

@@ -31,7 +31,8 @@ struct CheckRunRequest: Sendable {
 /// Runs a run's live checks against its campaign's Sandbox and records the results as evidence.
 struct CheckRunService {
     let store: EvidenceStore
-    var transport: any HTTPTransport = URLSessionTransport()
+    /// The transport to the Sandbox; nil: a `CurlTransport` enforcing the profile's and campaign's pins.
+    var transport: (any HTTPTransport)? = nil
 
     /// Runs the checks and records them; `progress` sees each result as it finishes.
     func run(_ request: CheckRunRequest, progress: @escaping @Sendable (CheckResult) -> Void) async throws -> [(CheckResult, [EvidenceItem])] {
@@ -46,11 +47,13 @@ struct CheckRunService {
         try Validate.nonEmpty(request.customerId, field: "customer")
         let configuration = try GrowClientConfiguration(baseURL: campaign.baseURL, project: campaign.project)
         let credentials = try Self.credentials(serverKey: request.serverKey, tokenCommand: request.tokenCommand)
+        let pins = profile.sandboxPins + campaign.sandboxPins.filter { !profile.sandboxPins.contains($0) }
         let context = CheckContext(
-            configuration: configuration, transport: transport, credentials: credentials, customerId: request.customerId,
+            configuration: configuration, transport: transport ?? CurlTransport(pins: pins), credentials: credentials, customerId: request.customerId,
             secondCustomerId: request.secondCustomerId,
-            recordedPurchase: try recordedPurchase(run: run, request: request, hostedTarget: configuration.channel == .httpsRemote,
-                                                   signed: profile.rules.storeTransactionProvenance))
+            recordedPurchase: try recordedPurchase(run: run, request: request, hostedTarget: configuration.baseURL.scheme == "https",
+                                                   signed: profile.rules.storeTransactionProvenance),
+            sandboxPins: pins)
         let results = try await CheckRunner().run(checkIds: request.checkIds.isEmpty ? scenario.checks : request.checkIds,
                                                   context: context, progress: progress)
         let recorder = CheckRecorder(store: store)

@@ -21,12 +21,12 @@ final class EmulatorTarget: Sendable {
 
     var projectText: String { emulator.projectId.uuidString.lowercased() }
 
-    /// A context on `transport` (default: a plain URLSession transport) with the server key.
+    /// A context on `transport` (default: a plain `CurlTransport`) with the server key.
     func context(transport: (any HTTPTransport)? = nil, credentials: CheckCredentials? = nil,
                  secondCustomerId: String? = nil, recordedPurchase: RecordedPurchase? = nil,
                  makeSessionClient: CheckContext.SessionClientFactory? = nil,
                  diskScanRoots: [URL]? = nil) -> CheckContext {
-        CheckContext(configuration: configuration, transport: transport ?? URLSessionTransport(),
+        CheckContext(configuration: configuration, transport: transport ?? CurlTransport(),
                      credentials: credentials ?? .serverKey(serverKey), customerId: "c_1001",
                      secondCustomerId: secondCustomerId, recordedPurchase: recordedPurchase,
                      makeSessionClient: makeSessionClient ?? { GrowClient(configuration: $0, transport: $1) },

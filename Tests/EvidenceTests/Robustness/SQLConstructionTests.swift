@@ -23,10 +23,9 @@ import Testing
 
     /// Interpolated expressions known to be constant table or column names (or constant numbers).
     static let constantExpressions: Set<String> = [
-        "Self.campaignColumns", "Self.deviceColumns", "Self.accountColumns", "Self.runColumns", "Self.evidenceColumns", "Self.reportColumns",
+        "campaignColumns", "Self.deviceColumns", "Self.accountColumns", "Self.runColumns", "Self.evidenceColumns", "Self.reportColumns",
         "Self.signoffColumns", "spec.table", "cols.joined(separator: \",\")", "cols.map { _ in \"?\" }.joined(separator: \",\")",
         "columns.map { \"\\($0)=?\" }.joined(separator: \",\")", "$0", "spec.columns.joined(separator: \",\")", "Schema.applicationId", "current + 1",
-        "Self.evidenceColumns.split(separator: \",\").map { \"e.\" + $0.trimmingCharacters(in: .whitespaces) }.joined(separator: \",\")",
         "Self.signerColumns", "Self.anchorColumns", "kinds.map { _ in \"?\" }.joined(separator: \",\")",
         "bookkeeping.map { _ in \"?\" }.joined(separator: \",\")",
     ]

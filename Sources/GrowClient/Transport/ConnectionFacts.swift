@@ -1,0 +1,40 @@
+/// What a transport measured about the connection an exchange went over.
+///
+/// Filled in by `CurlTransport` from libcurl, not from the URL: the address
+/// actually connected to after name resolution, whether the TLS chain and
+/// name were verified, and the server's leaf certificate. Stub transports
+/// leave it nil, which never counts as a verified remote peer.
+public struct ConnectionFacts: Sendable, Hashable, Codable {
+    /// `https` or `http`, as the URL said.
+    public var scheme: String
+    /// The peer IP address connected to (`CURLINFO_PRIMARY_IP`); nil when unknown.
+    public var peerAddress: String?
+    /// The peer port connected to.
+    public var peerPort: Int?
+    /// Whether the TLS chain verified to a trusted root and matched the host name. False over plain HTTP.
+    public var tlsVerified: Bool
+    /// The chain verification result as OpenSSL reported it (`ok`, or its error text); nil over plain HTTP.
+    public var tlsVerifyResult: String?
+    /// SHA-256 (lowercase hex) of the server's leaf certificate (DER).
+    public var leafSHA256: String?
+    /// SHA-256 of the leaf's SubjectPublicKeyInfo in pin form: `sha256//BASE64`.
+    public var spkiPin: String?
+    /// The leaf certificate's issuer, as OpenSSL prints it.
+    public var issuer: String?
+    /// Whether the transport enforced public-key pins on this connection (a mismatch never gets here).
+    public var pinsEnforced: Bool
+
+    /// Facts from their parts.
+    public init(scheme: String, peerAddress: String?, peerPort: Int?, tlsVerified: Bool, tlsVerifyResult: String?,
+                leafSHA256: String?, spkiPin: String?, issuer: String?, pinsEnforced: Bool) {
+        self.scheme = scheme
+        self.peerAddress = peerAddress
+        self.peerPort = peerPort
+        self.tlsVerified = tlsVerified
+        self.tlsVerifyResult = tlsVerifyResult
+        self.leafSHA256 = leafSHA256
+        self.spkiPin = spkiPin
+        self.issuer = issuer
+        self.pinsEnforced = pinsEnforced
+    }
+}

@@ -20,6 +20,8 @@ struct CommandLineTests {
         (["device", "add", "--campaign", "c1", "--label", "x", "--kind", "physical", "--platform", "ios", "--model", "m", "--os-version", "1", "--json", "--force"], 64,
          "growcert: Unknown option '--force' for 'growcert device add'.\nSee 'growcert device add --help'.\n"),
         (["evidence", "add", "note", "--run"], 64, "growcert: Option '--run' needs a value.\nSee 'growcert evidence add note --help'.\n"),
+        (["campaign", "list", "--db"], 64, "growcert: Option '--db' needs a value.\nSee 'growcert campaign list --help'.\n"),
+        (["--db"], 64, "growcert: Option '--db' needs a value.\nSee 'growcert --help'.\n"),
     ] as [([String], Int32, String)])
     func mistypedNamesAreRefusedWithTheNameMeant(args: [String], code: Int32, message: String) throws {
         let g = try Growcert()

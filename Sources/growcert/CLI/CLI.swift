@@ -82,6 +82,9 @@ struct CLI {
             let known = (GlobalOptions.all + GlobalOptions.topLevel + members.flatMap(\.options)).map(\.name)
             throw CLIError.usage("Unknown option '\(name)'." + Suggestion.sentence(for: name, among: Array(Set(known)).sorted()), command: members.isEmpty ? "" : group.joined())
         }
+        if !wantsHelp, let name = args.missingValue {
+            throw CLIError.usage("Option '\(name)' needs a value.", command: members.isEmpty ? "" : group.joined())
+        }
         if words.isEmpty || members.isEmpty {
             if words.isEmpty {
                 console.out(Self.overview)

@@ -99,7 +99,9 @@ struct CLI {
             console.out(text)
             return ExitCode.success
         }
-        let sub = words.count > 1 ? words.dropFirst().joined(separator: " ") : nil
+        // Quote the words up to the first one no command has there (`add notte` of `evidence add notte x`).
+        let known = (1...words.count).last { n in Self.commands.contains { $0.path.starts(with: words.prefix(n)) } } ?? 1
+        let sub = words.count > 1 ? words.dropFirst().prefix(known).joined(separator: " ") : nil
         let problem = sub.map { typed in
             let hint = Self.suggestedWords(words).map { " Did you mean 'growcert \($0.joined(separator: " "))'?" } ?? ""
             return "Unknown command 'growcert \(group.joined()) \(typed)'.\(hint)"

@@ -109,6 +109,7 @@ enum CompletionScript {
         header(.bash) + """
         # Install: save as /usr/share/bash-completion/completions/growcert, or source it from ~/.bashrc.
 
+
         """ + sharedFunctions(t) + """
         _growcert() {
             local cur="${COMP_WORDS[COMP_CWORD]}" prev="" gpath values
@@ -147,6 +148,7 @@ enum CompletionScript {
     static func zsh(_ t: Table) -> String {
         "#compdef growcert\n" + header(.zsh) + """
         # Install: save as _growcert in a folder of $fpath (e.g. /usr/share/zsh/vendor-completions), then run compinit.
+
 
         """ + sharedFunctions(t) + """
         _growcert() {

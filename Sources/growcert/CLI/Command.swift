@@ -66,8 +66,6 @@ enum GlobalOptions {
     /// Only without a command: `growcert --version`.
     static let topLevel = [OptionSpec(name: "--version", value: nil, help: "print the version")]
 
-    static let names = Set(all.map(\.name))
-
     /// The global or top-level option called `name`.
     static func spec(_ name: String) -> OptionSpec? { (all + topLevel).first { $0.name == name } }
 

@@ -43,6 +43,8 @@ enum JournalKind: String, Sendable, CaseIterable {
     case evidenceRetract = "evidence.retract"
     case reportRender = "report.render"
     case signoffAdd = "signoff.add"
+    case signerAdd = "signer.add"
+    case anchorAdd = "anchor.add"
     /// Records the id (a SHA-256) of the masking key an older database kept in `meta` when it moved out of the file.
     case storeMaskKey = "store.mask-key"
 
@@ -69,12 +71,24 @@ enum JournalKind: String, Sendable, CaseIterable {
         case .evidenceRetract: return .update(Tables.evidence, columns: ["retracted_seq", "retracted_reason"])
         case .reportRender: return .insert(Tables.reports)
         case .signoffAdd: return .insert(Tables.signoffs)
+        case .signerAdd: return .insert(Tables.signers)
+        case .anchorAdd: return .insert(Tables.anchors)
         }
     }
 
     /// Report renders are bookkeeping, not evidence: they do not move the evidence head,
     /// so rendering twice without new evidence gives the same bytes.
-    var isEvidence: Bool { self != .reportRender }
+    /// Timestamp anchors are bookkeeping too: anchoring the head does not change what a report says.
+    var isEvidence: Bool { self != .reportRender && self != .anchorAdd }
+
+    /// Whether an entry of this kind can change a campaign's verdict: what makes a report (and a
+    /// sign-off of it) out of date. Sign-offs, signers, renders and anchors do not.
+    var isCampaignEvidence: Bool {
+        switch self {
+        case .campaignCreate, .deviceAdd, .accountAdd, .runStart, .runFinish, .evidenceAdd, .evidenceRetract: return true
+        case .storeInit, .storeMaskKey, .reportRender, .signoffAdd, .signerAdd, .anchorAdd: return false
+        }
+    }
 }
 
 enum Tables {
@@ -99,12 +113,18 @@ enum Tables {
     static let runFinishes = TableSpec(table: "run_finishes", idPrefix: "", columns: ["id", "finished_at", "outcome", "note"])
     /// An evidence item's retraction (its id is the item's), from `Schema.stateRowsVersion` on.
     static let retractions = TableSpec(table: "retractions", idPrefix: "", columns: ["id", "retracted_seq", "retracted_reason"])
+    /// Trusted signers and timestamp anchors, from `Schema.signersVersion` on.
+    static let signers = TableSpec(table: "signers", idPrefix: "k", columns: [
+        "id", "name", "role", "public_key", "key_id", "created_by", "created_at"])
+    static let anchors = TableSpec(table: "anchors", idPrefix: "t", columns: [
+        "id", "head_seq", "head_hash", "tsa_url", "token", "gen_time", "serial", "created_by", "created_at"])
 
     static let all = [campaigns, devices, accounts, runs, evidence, reports, signoffs]
 
     /// The query tables of a database at `schemaVersion`, in the order verify reports them.
     static func all(schemaVersion: Int) -> [TableSpec] {
-        schemaVersion >= Schema.stateRowsVersion ? all + [runFinishes, retractions] : all
+        (schemaVersion >= Schema.stateRowsVersion ? all + [runFinishes, retractions] : all)
+            + (schemaVersion >= Schema.signersVersion ? [signers, anchors] : [])
     }
 
     /// The table whose row a state row belongs to: a finish must name a run, a retraction an item.

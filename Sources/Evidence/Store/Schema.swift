@@ -105,6 +105,22 @@ enum Schema {
         CREATE TRIGGER retractions_no_update BEFORE UPDATE ON retractions BEGIN SELECT RAISE(ABORT, 'evidence is append-only'); END;
         CREATE TRIGGER retractions_no_delete BEFORE DELETE ON retractions BEGIN SELECT RAISE(ABORT, 'evidence is append-only'); END;
         """,
+        // 4 (sign-off helper): trusted signers and RFC 3161 timestamp anchors of the journal head.
+        // Additive only: existing tables and journal entries are untouched.
+        """
+        CREATE TABLE signers(
+            id TEXT PRIMARY KEY, seq INTEGER NOT NULL, name TEXT NOT NULL, role TEXT NOT NULL,
+            public_key TEXT NOT NULL, key_id TEXT NOT NULL, created_by TEXT NOT NULL, created_at TEXT NOT NULL);
+        CREATE INDEX signers_key ON signers(key_id);
+        CREATE TABLE anchors(
+            id TEXT PRIMARY KEY, seq INTEGER NOT NULL, head_seq INTEGER NOT NULL, head_hash TEXT NOT NULL,
+            tsa_url TEXT NOT NULL, token TEXT NOT NULL, gen_time TEXT NOT NULL, serial TEXT NOT NULL,
+            created_by TEXT NOT NULL, created_at TEXT NOT NULL);
+        CREATE TRIGGER signers_no_delete BEFORE DELETE ON signers BEGIN SELECT RAISE(ABORT, 'evidence is append-only'); END;
+        CREATE TRIGGER signers_no_update BEFORE UPDATE ON signers BEGIN SELECT RAISE(ABORT, 'evidence is append-only'); END;
+        CREATE TRIGGER anchors_no_delete BEFORE DELETE ON anchors BEGIN SELECT RAISE(ABORT, 'evidence is append-only'); END;
+        CREATE TRIGGER anchors_no_update BEFORE UPDATE ON anchors BEGIN SELECT RAISE(ABORT, 'evidence is append-only'); END;
+        """,
     ]
 
     static var currentVersion: Int { migrations.count }
@@ -113,6 +129,10 @@ enum Schema {
     /// retraction are rows of their own. Found by content, not by number, so the migration keeps
     /// its meaning wherever it lands in the list.
     static let stateRowsVersion: Int = (migrations.firstIndex { $0.contains("CREATE TABLE run_finishes(") } ?? Int.max - 1) + 1
+
+    /// The first schema version with trusted signers and timestamp anchors (found by content, like
+    /// `stateRowsVersion`).
+    static let signersVersion: Int = (migrations.firstIndex { $0.contains("CREATE TABLE signers(") } ?? Int.max - 1) + 1
 
     /// One object of a database's schema, as `sqlite_master` lists it.
     struct Object: Hashable, Sendable {

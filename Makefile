@@ -1,14 +1,18 @@
-# growcert — the two commands: `make demo` and `make test` (and `make bench`).
+# growcert — the two commands: `make demo` and `make test` (and `make bench`, `make man`, `make install`).
 # Each target first installs the Debian packages it needs (only when missing).
 
 BUILD_PACKAGES := pkg-config libsqlite3-dev libssl-dev libmicrohttpd-dev libcurl4-openssl-dev zlib1g-dev
-TEST_PACKAGES  := $(BUILD_PACKAGES) sqlite3 openssl libxml2-utils chromium fonts-noto-cjk curl python3
+TEST_PACKAGES  := $(BUILD_PACKAGES) sqlite3 openssl libxml2-utils chromium fonts-noto-cjk curl python3 iproute2 zsh fish mandoc groff-base man-db
 BENCH_PACKAGES := $(BUILD_PACKAGES) sqlite3 openssl curl
 
 SWIFT ?= swift
 DEMO_OUT ?= growcert-demo
+# make install: where to (PREFIX, and DESTDIR for packaging), and which binary (default: a release build).
+PREFIX ?= /usr/local
+DESTDIR ?=
+BIN ?=
 
-.PHONY: all build demo test bench setup-build setup-test setup-bench clean
+.PHONY: all build demo test bench man install uninstall setup-build setup-test setup-bench clean
 
 all: build
 
@@ -38,5 +42,21 @@ bench: setup-bench
 	$(BENCH_BUILD)
 	$$($(BENCH_BUILD) --show-bin-path)/growcert-bench --growcert $$($(BENCH_BUILD) --show-bin-path)/growcert --out bench/results.json
 
+# The man page, generated from the command table.
+man: build
+	$$($(SWIFT) build --show-bin-path)/growcert man > growcert.1
+
+# Installs $(PREFIX)/bin/growcert, its man page and bash, zsh and fish completions. BIN=path installs
+# that binary instead of building a release one (the tests install their debug build this way).
+install:
+	@set -e; if [ -n "$(BIN)" ]; then bin="$(BIN)"; else \
+	  scripts/ensure-packages.sh $(BUILD_PACKAGES) && $(SWIFT) build -c release && bin="$$($(SWIFT) build -c release --show-bin-path)/growcert"; fi; \
+	scripts/install.sh "$$bin" "$(DESTDIR)$(PREFIX)"
+
+uninstall:
+	rm -f "$(DESTDIR)$(PREFIX)/bin/growcert" "$(DESTDIR)$(PREFIX)/share/man/man1/growcert.1" \
+	  "$(DESTDIR)$(PREFIX)/share/bash-completion/completions/growcert" "$(DESTDIR)$(PREFIX)/share/zsh/site-functions/_growcert" \
+	  "$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/growcert.fish"
+
 clean:
-	rm -rf .build "$(DEMO_OUT)"
+	rm -rf .build "$(DEMO_OUT)" growcert.1

@@ -41,7 +41,7 @@ struct StoreRejectionTests {
     func badCampaignFieldsAreRefused() throws {
         try withTempDir { dir in
             let s = try seeded(in: dir)
-            try expectRefused(s.store, message: "Unknown profile 'grovegrow'. Known: groovegrow.") {
+            try expectRefused(s.store, message: "Unknown profile 'grovegrow'. Did you mean 'groovegrow'? Known: groovegrow.") {
                 _ = try s.store.createCampaign(newCampaign(profile: "grovegrow"))
             }
             try expectRefused(s.store, message: "Invalid app id 'com example app': use the bundle id or application id, e.g. 'com.example.app' (letters, digits, '.', '-', '_').") {
@@ -80,7 +80,7 @@ struct StoreRejectionTests {
     func unknownScenarioIsRefused() throws {
         try withTempDir { dir in
             let s = try seeded(in: dir)
-            try expectRefused(s.store, message: "Unknown scenario 'refnd'. Known: first-connect, sign-out-switch, offline-timeout, purchase-restore-refund.") {
+            try expectRefused(s.store, message: "Unknown scenario 'refnd'. Did you mean 'purchase-restore-refund'? Known: first-connect, sign-out-switch, offline-timeout, purchase-restore-refund.") {
                 _ = try s.store.startRun(NewRun(campaignId: "c1", scenario: "refnd", deviceLabel: "iphone15", accountLabel: nil, tester: "Ann"))
             }
         }

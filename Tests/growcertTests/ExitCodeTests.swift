@@ -12,7 +12,7 @@ struct ExitCodeTests {
         (["run", "finish", "r1", "r2", "--outcome", "pass"], "growcert: Unexpected argument 'r2'.\nSee 'growcert run finish --help'.\n"),
         (["run", "frob"], "growcert: Unknown command 'growcert run frob'. Choose one of: start, finish, list, show.\nSee 'growcert run --help'.\n"),
         (["evidence", "add", "note", "--run", "r1", "--text", "a", "--text", "b"], "growcert: Option --text was given more than once.\nSee 'growcert evidence add note --help'.\n"),
-        (["evidence", "add", "note", "--run"], "growcert: Option '--run' needs a value.\nSee 'growcert --help'.\n"),
+        (["evidence", "add", "note", "--run"], "growcert: Option '--run' needs a value.\nSee 'growcert evidence add note --help'.\n"),
     ] as [([String], String)])
     func usageErrorsExit64(args: [String], message: String) throws {
         let g = try Growcert()
@@ -38,7 +38,7 @@ struct ExitCodeTests {
 
     @Test("Bad data exits 65 with the message a user reads, and changes nothing", arguments: [
         (["run", "start", "--campaign", "c1", "--scenario", "refnd", "--device", "iphone15", "--tester", "Ann"],
-         "growcert: Unknown scenario 'refnd'. Known: first-connect, sign-out-switch, offline-timeout, purchase-restore-refund.\n"),
+         "growcert: Unknown scenario 'refnd'. Did you mean 'purchase-restore-refund'? Known: first-connect, sign-out-switch, offline-timeout, purchase-restore-refund.\n"),
         (["campaign", "create", "--profile", "groovegrow", "--app-id", "com.example.app", "--app-version", "2.4.0", "--build", "311",
           "--sdk-version", "0.0.1", "--project", "not-a-uuid", "--base-url", "https://sandbox.groovegrow.example"],
          "growcert: Invalid project 'not-a-uuid': expected the GrooveGrow App UUID, e.g. '3f2b8c1e-5d4a-4e7b-9c1d-2a6f8e0b7c55'.\n"),

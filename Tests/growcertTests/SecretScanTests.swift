@@ -31,7 +31,7 @@ struct SecretScanTests {
         let line = #"{"run":"r1","type":"attachment","filename":"a.log","data":"aGVsbG8K","mediaType":"text/\#(Self.key)"}"#
         try (line + "\n").write(toFile: g.path("import.jsonl"), atomically: true, encoding: .utf8)
         try expectRefused(g, ["evidence", "import", "--file", g.path("import.jsonl")],
-                          stderr: "growcert: Line 1 of '\(g.path("import.jsonl"))': Refused: media type contains a GrooveGrow server key (gg_sk_…). growcert never stores credentials; remove it and record again. Nothing of that line was written; nothing was recorded before it. Fix the line and import the rest from line 1.\n")
+                          stderr: "growcert: Line 1 of '\(g.path("import.jsonl"))': Refused: media type contains a GrooveGrow server key (gg_sk_…). growcert never stores credentials; remove it and record again. Nothing of that line was written; nothing was recorded before it. Fix the line and import the rest with --from-line 1.\n")
 
         let latin1 = Data("12:00 caf".utf8) + Data([0xE9]) + Data(" key=\(Self.key)\n".utf8)
         try latin1.write(to: URL(fileURLWithPath: g.path("latin1.log")))

@@ -1,3 +1,5 @@
+import Evidence
+
 /// Why the checks could not run at all. A check that ran and failed is a `CheckOutcome`, not this.
 public enum CheckError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The first probe got no HTTP response from the target.
@@ -10,7 +12,7 @@ public enum CheckError: Error, Sendable, Equatable, CustomStringConvertible {
         case .unreachable(let baseURL, let reason):
             return "The Sandbox at '\(baseURL)' is unreachable: \(reason) No check was run; check the campaign's base URL and the network, then run again."
         case .unknownCheck(let id, let known):
-            return "Unknown check '\(id)'. Known checks: \(known.joined(separator: ", "))."
+            return "Unknown check '\(id)'.\(Suggestion.sentence(for: id, among: known)) Known checks: \(known.joined(separator: ", "))."
         }
     }
 }

@@ -49,7 +49,7 @@ public enum EvidenceError: Error, CustomStringConvertible, Equatable {
             return "The database '\(path)' has schema version \(found), but this growcert supports up to \(supported). Use a newer growcert; nothing was changed."
         case .unknown(let what, let value, let known):
             let list = known.isEmpty ? "There are none yet." : "Known: \(known.joined(separator: ", "))."
-            return "Unknown \(what) '\(SecretScanner.redact(value))'. \(list)"
+            return "Unknown \(what) '\(SecretScanner.redact(value))'.\(Suggestion.sentence(for: value, among: known)) \(list)"
         case .invalidValue(let field, let value, let why):
             return "Invalid \(field) '\(SecretScanner.redact(value))': \(why)"
         case .secretRefused(let field, let what):

@@ -136,17 +136,7 @@ extension EvidenceStore {
 
     /// Records an evidence item on a run, storing an attachment's bytes once by SHA-256.
     public func addEvidence(_ new: NewEvidence, attachmentLimit: Int = EvidenceStore.defaultAttachmentLimit) throws -> EvidenceItem {
-        let runId = try self.runId(forWrite: new.runId)
-        try Validate.noSecrets(in: new.details, path: "details", skipping: new.signedPayloadKeys)
-        var sha: String?
-        if let a = new.attachment {
-            if a.bytes.count > attachmentLimit {
-                throw EvidenceError.fileTooLarge(path: a.filename, size: a.bytes.count, limit: attachmentLimit)
-            }
-            try Validate.noSecrets([("media type", a.mediaType), ("file name", a.filename)])
-            try Validate.noSecrets(inAttachment: a.bytes, filename: a.filename)
-            sha = Digest.sha256Hex(a.bytes)
-        }
+        let (runId, sha) = try validate(new, attachmentLimit: attachmentLimit)
         let size = new.attachment.map { Int64($0.bytes.count) }
         return try write {
             try requireOpen(runId: runId)
@@ -169,6 +159,29 @@ extension EvidenceStore {
                                 details: details, attachmentSHA256: sha, mediaType: new.attachment?.mediaType,
                                 size: size, recordedBy: actor, recordedAt: at, retractedSeq: nil, retractedReason: nil)
         }
+    }
+
+    /// Checks an evidence item as `addEvidence` would, without writing anything (a dry run):
+    /// the run exists and is open, no credential, the attachment within its limit.
+    public func checkEvidence(_ new: NewEvidence, attachmentLimit: Int = EvidenceStore.defaultAttachmentLimit) throws {
+        let (runId, _) = try validate(new, attachmentLimit: attachmentLimit)
+        try read { try requireOpen(runId: runId) }
+    }
+
+    /// What `addEvidence` checks before its transaction: the run's id and the attachment's SHA-256.
+    private func validate(_ new: NewEvidence, attachmentLimit: Int) throws -> (runId: String, sha: String?) {
+        let runId = try self.runId(forWrite: new.runId)
+        try Validate.noSecrets(in: new.details, path: "details", skipping: new.signedPayloadKeys)
+        var sha: String?
+        if let a = new.attachment {
+            if a.bytes.count > attachmentLimit {
+                throw EvidenceError.fileTooLarge(path: a.filename, size: a.bytes.count, limit: attachmentLimit)
+            }
+            try Validate.noSecrets([("media type", a.mediaType), ("file name", a.filename)])
+            try Validate.noSecrets(inAttachment: a.bytes, filename: a.filename)
+            sha = Digest.sha256Hex(a.bytes)
+        }
+        return (runId, sha)
     }
 
     /// Retracts an evidence item: a new journal entry that references it. The item stays in the record.

@@ -15,17 +15,17 @@ struct CLI {
     static let commands: [Command] =
         InitCommand.all + CampaignCommand.all + DeviceCommand.all + AccountCommand.all + RunCommand.all
         + EvidenceCommand.all + ImportCommand.all + VerifyCommand.all + JournalCommand.all + CheckCommand.all + DemoCommand.all + ReportCommand.all + KeysCommand.all + SignoffCommand.all + SignersCommand.all + AnchorCommand.all + SandboxCommand.all
+        + CompletionCommand.all + ManCommand.all
 
     /// Runs one call and returns the exit code.
     func run(arguments raw: [String?]) async -> Int32 {
-        if let bad = raw.firstIndex(where: { $0 == nil }) {
-            console.err("growcert: Argument \(bad + 1) is not valid UTF-8. Nothing was done.\n")
-            return ExitCode.dataError
-        }
         let arguments = raw.compactMap { $0 }
+        let args = ParsedArguments(arguments)
         do {
-            let args = try ParsedArguments(arguments)
-            if args.has("--version") && args.words.isEmpty {
+            if let bad = raw.firstIndex(where: { $0 == nil }) {
+                throw CLIError.data("Argument \(bad + 1) is not valid UTF-8. Nothing was done.")
+            }
+            if args.has("--version") && args.words.isEmpty && args.unknown.isEmpty {
                 console.out("growcert \(Self.version)\n")
                 return ExitCode.success
             }
@@ -33,7 +33,7 @@ struct CLI {
             if words.first == "help" { words.removeFirst() }
             let wantsHelp = args.has("--help") || args.words.first == "help"
             guard let command = Self.match(words) else {
-                return try groupHelpOrUsage(words: words, wantsHelp: wantsHelp)
+                return try groupHelpOrUsage(words: words, wantsHelp: wantsHelp, args: args)
             }
             if wantsHelp {
                 console.out(command.help)
@@ -43,8 +43,8 @@ struct CLI {
             let invocation = Invocation(command: command, args: args, environment: environment, console: console, clock: clock, jwsVerifier: jwsVerifier)
             return try await command.run(invocation)
         } catch {
-            let (message, code) = Self.describe(error)
-            console.err("growcert: \(message)\n")
+            let (text, code) = Self.errorOutput(error, json: args.has("--json"))
+            console.err(text)
             return code
         }
     }
@@ -54,34 +54,74 @@ struct CLI {
         commands.filter { words.starts(with: $0.path) }.max { $0.path.count < $1.path.count }
     }
 
-    func groupHelpOrUsage(words: [String], wantsHelp: Bool) throws -> Int32 {
+    /// The command words closest to mistyped `words`: a command (its positionals kept) or a group
+    /// whose every word is the typed one or a near miss of it, at least one a miss; nil if none.
+    static func suggestedWords(_ words: [String]) -> [String]? {
+        let prefixes = Set(commands.flatMap { c in (1...c.path.count).map { Array(c.path.prefix($0)) } })
+        var best: (path: [String], misses: Int)?
+        for path in prefixes where path.count <= words.count {
+            var misses = 0
+            let close = zip(path, words).allSatisfy { known, typed in
+                if known == typed { return true }
+                misses += 1
+                return Suggestion.closest(to: typed, among: [known]) != nil
+            }
+            guard close, misses > 0 else { continue }
+            if best == nil || path.count > best!.path.count || (path.count == best!.path.count && misses < best!.misses) { best = (path, misses) }
+        }
+        guard let path = best?.path else { return nil }
+        return commands.contains { $0.path == path } ? path + words.dropFirst(path.count) : path
+    }
+
+    func groupHelpOrUsage(words: [String], wantsHelp: Bool, args: ParsedArguments) throws -> Int32 {
         let group = words.prefix(1)
         let members = Self.commands.filter { $0.path.starts(with: group) && !group.isEmpty }
+        // An option no command knows is the first thing wrong; one some other command knows waits for the command.
+        let anywhere = Set((GlobalOptions.all + GlobalOptions.topLevel + Self.commands.flatMap(\.options)).map(\.name))
+        if !wantsHelp, let name = args.unknown.first(where: { !anywhere.contains($0) }) {
+            let known = (GlobalOptions.all + GlobalOptions.topLevel + members.flatMap(\.options)).map(\.name)
+            throw CLIError.usage("Unknown option '\(name)'." + Suggestion.sentence(for: name, among: Array(Set(known)).sorted()), command: members.isEmpty ? "" : group.joined())
+        }
+        if !wantsHelp, let name = args.missingValue {
+            throw CLIError.usage("Option '\(name)' needs a value.", command: members.isEmpty ? "" : group.joined())
+        }
         if words.isEmpty || members.isEmpty {
             if words.isEmpty {
                 console.out(Self.overview)
                 return wantsHelp ? ExitCode.success : ExitCode.usage
             }
-            throw CLIError.usage("Unknown command '\(words.joined(separator: " "))'.", command: "")
+            let typed = words.joined(separator: " ")
+            let hint = Self.suggestedWords(words).map { " Did you mean '\($0.joined(separator: " "))'?" } ?? ""
+            throw CLIError.usage("Unknown command '\(typed)'.\(hint)", command: "")
         }
         let text = "Commands of 'growcert \(group.joined())':\n" + members.map { "  " + $0.name.padding(toLength: 28, withPad: " ", startingAt: 0) + $0.summary }.joined(separator: "\n") + "\n"
         if wantsHelp {
             console.out(text)
             return ExitCode.success
         }
-        let sub = words.dropFirst().first.map { "Unknown command 'growcert \(group.joined()) \($0)'." } ?? "'growcert \(group.joined())' needs a subcommand."
-        throw CLIError.usage(sub + " Choose one of: " + members.map { $0.path.dropFirst().joined(separator: " ") }.joined(separator: ", ") + ".", command: group.joined())
+        // Quote the words up to the first one no command has there (`add notte` of `evidence add notte x`).
+        let known = (1...words.count).last { n in Self.commands.contains { $0.path.starts(with: words.prefix(n)) } } ?? 1
+        let sub = words.count > 1 ? words.dropFirst().prefix(known).joined(separator: " ") : nil
+        let problem = sub.map { typed in
+            let hint = Self.suggestedWords(words).map { " Did you mean 'growcert \($0.joined(separator: " "))'?" } ?? ""
+            return "Unknown command 'growcert \(group.joined()) \(typed)'.\(hint)"
+        } ?? "'growcert \(group.joined())' needs a subcommand."
+        throw CLIError.usage(problem + " Choose one of: " + members.map { $0.path.dropFirst().joined(separator: " ") }.joined(separator: ", ") + ".", command: group.joined())
     }
 
     func checkOptions(_ args: ParsedArguments, for command: Command) throws {
-        let allowed = Set(command.options.map(\.name)).union(GlobalOptions.names)
-        for name in args.options.keys.sorted() + args.flags.sorted() where !allowed.contains(name) {
-            throw CLIError.usage("Unknown option '\(name)' for 'growcert \(command.name)'.", command: command.name)
+        let known = command.options + GlobalOptions.all
+        let allowed = Set(known.map(\.name))
+        for name in args.unknown + args.given where !allowed.contains(name) {
+            throw CLIError.usage("Unknown option '\(name)' for 'growcert \(command.name)'." + Suggestion.sentence(for: name, among: known.map(\.name)), command: command.name)
+        }
+        if let name = args.missingValue {
+            throw CLIError.usage("Option '\(name)' needs a value.", command: command.name)
         }
         for o in command.options where o.value != nil && !o.repeatable && (args.options[o.name]?.count ?? 0) > 1 {
             throw CLIError.usage("Option \(o.name) was given more than once.", command: command.name)
         }
-        for o in command.options where o.value == nil && args.options[o.name] != nil {
+        for o in known where o.value == nil && args.options[o.name] != nil {
             throw CLIError.usage("Option \(o.name) takes no value.", command: command.name)
         }
         let maxPositionals = command.positionals.count
@@ -103,10 +143,19 @@ struct CLI {
         var lines = ["growcert \(version): certify a GrooveGrow SDK integration with evidence an auditor can re-check.", "",
                      "Usage: growcert <command> [options]   (growcert <command> --help for details)", "", "Commands:"]
         for c in commands { lines.append("  " + c.name.padding(toLength: 28, withPad: " ", startingAt: 0) + c.summary) }
-        lines += ["", "Global options:"] + GlobalOptions.help + ["  --version     print the version", "",
+        lines += ["", "Global options:"] + GlobalOptions.lines(GlobalOptions.all + GlobalOptions.topLevel) + ["",
                   "Exit codes: 0 ok · 1 checks failed / not certified · 2 tampering found · 64 usage · 65 bad input",
                   "            66 input missing · 69 Sandbox unreachable · 70 internal error · 74 I/O error", ""]
         return lines.joined(separator: "\n")
+    }
+
+    /// What a refused call prints on stderr, and its exit code: `growcert: message`, or under
+    /// `--json` one line `{"error":{"code":"usage","exitCode":64,"message":"…"}}`.
+    static func errorOutput(_ error: Error, json: Bool) -> (String, Int32) {
+        let (message, code) = describe(error)
+        guard json else { return ("growcert: \(message)\n", code) }
+        let object: JSONValue = ["error": ["code": .string(ExitCode.name(code)), "message": .string(message), "exitCode": .number(String(code))]]
+        return (object.canonicalText + "\n", code)
     }
 
     /// The one place errors become messages and exit codes.

@@ -6,6 +6,11 @@ struct OptionSpec: Sendable {
     let help: String
     var required = false
     var repeatable = false
+    /// The values it takes, where they are a known list (formats, languages): for completion and the man page.
+    var choices: [String] = []
+
+    /// `--name VALUE`, or `--name` for a flag.
+    var usage: String { value.map { "\(name) \($0)" } ?? name }
 }
 
 /// A command: its words, its help, and what it runs.
@@ -49,14 +54,26 @@ struct Command: Sendable {
     }
 }
 
-/// Options every command takes.
+/// Options every command takes, and the one only a bare `growcert` takes.
 enum GlobalOptions {
-    static let names: Set<String> = ["--db", "--json", "--help", "--actor", "--quiet"]
-    static let help = [
-        "  --db PATH     the evidence database (default: $GROWCERT_DB, else ./growcert.sqlite)",
-        "  --json        machine-readable output on stdout",
-        "  --actor NAME  who is recording, for the journal (default: $GROWCERT_ACTOR, else $USER, else your account name)",
-        "  --quiet       no progress lines on stderr",
-        "  --help        this help",
+    static let all = [
+        OptionSpec(name: "--db", value: "PATH", help: "the evidence database (default: $GROWCERT_DB, else ./growcert.sqlite)"),
+        OptionSpec(name: "--json", value: nil, help: "machine-readable output on stdout (and errors as JSON on stderr)"),
+        OptionSpec(name: "--actor", value: "NAME", help: "who is recording, for the journal (default: $GROWCERT_ACTOR, else $USER, else your account name)"),
+        OptionSpec(name: "--quiet", value: nil, help: "no progress lines on stderr"),
+        OptionSpec(name: "--help", value: nil, help: "this help (also -h)"),
     ]
+    /// Only without a command: `growcert --version`.
+    static let topLevel = [OptionSpec(name: "--version", value: nil, help: "print the version")]
+
+    /// The global or top-level option called `name`.
+    static func spec(_ name: String) -> OptionSpec? { (all + topLevel).first { $0.name == name } }
+
+    static var help: [String] { lines(all) }
+
+    /// Help lines for `specs`, their names padded to one column.
+    static func lines(_ specs: [OptionSpec]) -> [String] {
+        let width = (all + topLevel).map(\.usage.count).max() ?? 0
+        return specs.map { "  " + $0.usage.padding(toLength: width + 2, withPad: " ", startingAt: 0) + $0.help }
+    }
 }

@@ -12,4 +12,20 @@ enum ExitCode {
     static let unavailable: Int32 = 69
     static let software: Int32 = 70
     static let ioError: Int32 = 74
+
+    /// The word for a code in a `--json` error: `usage`, `data`, `no-input`, ….
+    static func name(_ code: Int32) -> String {
+        switch code {
+        case notCertified: return "not-certified"
+        case tampered: return "tampered"
+        case usage: return "usage"
+        case dataError: return "data"
+        case noInput: return "no-input"
+        case unavailable: return "unavailable"
+        case software: return "internal"
+        case ioError: return "io"
+        case 75: return "temporary"
+        default: return "error"
+        }
+    }
 }

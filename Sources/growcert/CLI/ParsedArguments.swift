@@ -1,17 +1,22 @@
 /// A call's words split into command words, positional arguments and options.
 ///
-/// Options may stand anywhere, before or after the command words. An option
-/// takes a value (`--run r1` or `--run=r1`) unless it is one of the known flags.
+/// Options may stand anywhere, before or after the command words; `--` ends them. Whether an
+/// option takes a value (`--run r1` or `--run=r1`) is decided by the command table alone: the
+/// `OptionSpec`s of the commands the words so far can still name, plus the global options. An
+/// option none of them knows is kept in `unknown` (taking a value if some other command's option of
+/// that name does), for `CLI` to report once the command is known. Parsing never throws: problems wait in `problem` and `unknown`, so that
+/// `--json` is known even for a call that is refused.
 struct ParsedArguments: Sendable {
-    /// Options that never take a value.
-    static let flags: Set<String> = ["--json", "--help", "-h", "--version", "--require-certified", "--no-store", "--quiet", "--no-emulator-warning",
-                                      "--force", "--redact", "--accept-stale", "--allowed-signers", "--csv"]
-
     var words: [String] = []
     var options: [String: [String]] = [:]
     var flags: Set<String> = []
+    /// Options no candidate command and no global option knows, in the order given.
+    var unknown: [String] = []
+    /// A value option given last, with no value after it.
+    var missingValue: String?
 
-    init(_ args: [String]) throws {
+    /// Parses `args` against `commands` (the whole command table by default).
+    init(_ args: [String], commands: [Command] = CLI.commands) {
         var i = 0
         var onlyWords = false
         while i < args.count {
@@ -23,14 +28,32 @@ struct ParsedArguments: Sendable {
             }
             if a == "--" { onlyWords = true; continue }
             if let eq = a.firstIndex(of: "="), a.hasPrefix("--") {
-                options[String(a[..<eq]), default: []].append(String(a[a.index(after: eq)...]))
+                let name = String(a[..<eq])
+                if Self.spec(name, words: words, commands: commands) == nil { unknown.append(name) }
+                options[name, default: []].append(String(a[a.index(after: eq)...]))
                 continue
             }
-            if Self.flags.contains(a) { flags.insert(a == "-h" ? "--help" : a); continue }
-            guard i < args.count else { throw CLIError.usage("Option '\(a)' needs a value.", command: "") }
-            options[a, default: []].append(args[i])
+            let name = a == "-h" ? "--help" : a
+            let known = Self.spec(name, words: words, commands: commands)
+            if known == nil { unknown.append(name) }
+            // An option unknown here but known to another command still takes its value there, so that
+            // value is not taken for a command word; one known nowhere takes none.
+            guard let takesValue = known ?? Self.spec(name, words: [], commands: commands) else { continue }
+            if !takesValue { flags.insert(name); continue }
+            guard i < args.count else { missingValue = name; continue }
+            options[name, default: []].append(args[i])
             i += 1
         }
+    }
+
+    /// Whether `name` takes a value for the commands `words` can still name: nil when none of
+    /// them (nor the global options) knows it. Where candidates disagree, the value wins.
+    static func spec(_ name: String, words: [String], commands: [Command]) -> Bool? {
+        if let global = GlobalOptions.spec(name) { return global.value != nil }
+        let candidates = commands.filter { $0.path.starts(with: words) || words.starts(with: $0.path) }
+        let specs = candidates.flatMap(\.options).filter { $0.name == name }
+        if specs.isEmpty { return nil }
+        return specs.contains { $0.value != nil }
     }
 
     func has(_ flag: String) -> Bool { flags.contains(flag) }
@@ -40,4 +63,7 @@ struct ParsedArguments: Sendable {
 
     /// Every value of a repeatable option.
     func values(_ name: String) -> [String] { options[name] ?? [] }
+
+    /// Every option name given, value options and flags, sorted.
+    var given: [String] { (Array(options.keys) + Array(flags)).sorted() }
 }

@@ -7,7 +7,7 @@ enum AccountCommand {
                 options: [
                     OptionSpec(name: "--campaign", value: "ID", help: "the campaign", required: true),
                     OptionSpec(name: "--label", value: "L", help: "a short name runs refer to", required: true),
-                    OptionSpec(name: "--store", value: "STORE", help: "apple or google", required: true),
+                    OptionSpec(name: "--store", value: "STORE", help: "apple or google", required: true, choices: Store.allCases.map(\.rawValue)),
                     OptionSpec(name: "--account", value: "EMAIL_OR_ID", help: "the sandbox account (kept only masked and as a keyed hash)", required: true),
                     OptionSpec(name: "--storefront", value: "S", help: "storefront or region, e.g. USA"),
                 ]) { inv in

@@ -48,7 +48,7 @@ enum CheckCommand {
             return recorded.allSatisfy { $0.0.outcome.isPassed } ? ExitCode.success : ExitCode.notCertified
         },
         Command(path: ["check", "list"], summary: "list the live checks, by scenario",
-                options: [OptionSpec(name: "--lang", value: "L", help: "en or zh-Hans (default en)")]) { inv in
+                options: [OptionSpec(name: "--lang", value: "L", help: "en or zh-Hans (default en)", choices: Language.allCases.map(\.rawValue))]) { inv in
             let profile = try Profile.named("groovegrow")
             let lang = Language(rawValue: inv.optional("--lang") ?? "en") ?? .en
             var items: [JSONValue] = []

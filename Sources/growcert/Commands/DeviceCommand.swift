@@ -7,8 +7,8 @@ enum DeviceCommand {
                 options: [
                     OptionSpec(name: "--campaign", value: "ID", help: "the campaign", required: true),
                     OptionSpec(name: "--label", value: "L", help: "a short name runs refer to, e.g. iphone15", required: true),
-                    OptionSpec(name: "--kind", value: "KIND", help: "physical or simulator", required: true),
-                    OptionSpec(name: "--platform", value: "P", help: "ios or android", required: true),
+                    OptionSpec(name: "--kind", value: "KIND", help: "physical or simulator", required: true, choices: DeviceKind.allCases.map(\.rawValue)),
+                    OptionSpec(name: "--platform", value: "P", help: "ios or android", required: true, choices: Platform.allCases.map(\.rawValue)),
                     OptionSpec(name: "--model", value: "M", help: "device model, e.g. 'iPhone 15'", required: true),
                     OptionSpec(name: "--os-version", value: "V", help: "OS version, e.g. 18.1", required: true),
                     OptionSpec(name: "--identifier", value: "X", help: "device identifier (stored only as a keyed hash)"),

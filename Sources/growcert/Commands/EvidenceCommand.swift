@@ -33,7 +33,8 @@ enum EvidenceCommand {
         Command(path: ["evidence", "add", "attachment"], summary: "store a file (screenshot, video, log) with a run",
                 options: [
                     runOption,
-                    OptionSpec(name: "--file", value: "PATH", help: "the file", required: true),
+                    OptionSpec(name: "--file", value: "PATH", help: "the file (- for stdin, with --name or --media-type)", required: true),
+                    OptionSpec(name: "--name", value: "NAME", help: "the file name to record (default: the file's own; needed for - unless --media-type)"),
                     OptionSpec(name: "--note", value: "TEXT", help: "what it shows"),
                     OptionSpec(name: "--media-type", value: "TYPE", help: "media type (default: from the file name)"),
                     OptionSpec(name: "--max-size", value: "MIB", help: "size limit in MiB (default 25)"),
@@ -45,15 +46,16 @@ enum EvidenceCommand {
                 --redact a text log is stored with each credential replaced by <redacted:KIND>, and the details
                 record how many of each kind were replaced.
                 """) { inv in
-            let store = try inv.openStore()
             let path = try inv.required("--file")
+            // Refuse an unnamed, untyped stdin before the database is opened: a refused call changes nothing.
+            let (filename, mediaType) = try attachmentName(file: path, name: inv.optional("--name"), mediaType: inv.optional("--media-type"))
+            let store = try inv.openStore()
             let limit = try inv.optional("--max-size").map { v -> Int in
                 // SQLite stores at most 1,000,000,000 bytes in one value.
                 guard let n = Int(v), n >= 1, n <= 900 else { throw CLIError.usage("--max-size takes a whole number of MiB from 1 to 900.", command: "evidence add attachment") }
                 return n * 1_048_576
             } ?? EvidenceStore.defaultAttachmentLimit
             var bytes = try inv.readInput(path, limit: limit)
-            let filename = URL(fileURLWithPath: path).lastPathComponent
             var details: [String: JSONValue] = [:]
             if inv.args.has("--redact") {
                 let redacted = try SecretScanner.redactCredentials(in: bytes, filename: filename)
@@ -62,7 +64,6 @@ enum EvidenceCommand {
                 let total = redacted.replaced.values.reduce(0, +)
                 inv.progress("redacted \(total) credential\(total == 1 ? "" : "s")" + (total == 0 ? "" : " (" + redacted.replaced.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ") + ")"))
             }
-            let mediaType = inv.optional("--media-type") ?? MediaType.guess(filename: filename)
             let note = inv.optional("--note")
             if let note { try Validate.noSecrets([("note", note)]) }
             let item = try store.addEvidence(NewEvidence(
@@ -118,6 +119,19 @@ enum EvidenceCommand {
             return ExitCode.success
         },
     ]
+
+    /// The file name and media type an attachment is recorded with. From stdin (`--file -`) there
+    /// is no file name to go by: `--name` gives one (and the media type, unless `--media-type`
+    /// does), or `--media-type` alone (the name is then `stdin`).
+    static func attachmentName(file: String, name: String?, mediaType: String?) throws -> (String, String) {
+        if let name { try Validate.label(name, field: "name") }
+        if file == "-", name == nil, mediaType == nil {
+            throw CLIError.usage("With --file - (stdin) growcert cannot tell what the data is: add --name NAME (e.g. --name screen.png) or --media-type TYPE.",
+                                 command: "evidence add attachment")
+        }
+        let filename = name ?? (file == "-" ? "stdin" : URL(fileURLWithPath: file).lastPathComponent)
+        return (filename, mediaType ?? MediaType.guess(filename: filename))
+    }
 
     /// One line describing an item: recorded text kept to that line (`TextSafety.singleLine`).
     static func line(_ e: EvidenceItem) -> String {

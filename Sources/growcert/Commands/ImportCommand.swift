@@ -13,7 +13,11 @@ enum ImportCommand {
 
     static let all = [
         Command(path: ["evidence", "import"], summary: "record many evidence items from a JSON Lines file",
-                options: [OptionSpec(name: "--file", value: "FILE", help: "JSON Lines, one evidence item per line (- for stdin)", required: true)],
+                options: [
+                    OptionSpec(name: "--file", value: "FILE", help: "JSON Lines, one evidence item per line (- for stdin)", required: true),
+                    OptionSpec(name: "--dry-run", value: nil, help: "check every line and say what would be recorded; write nothing"),
+                    OptionSpec(name: "--from-line", value: "N", help: "start at line N (the lines before it are skipped): to resume after a bad line"),
+                ],
                 discussion: """
                 Each line is one JSON object naming an existing run:
                   {"run":"r1","type":"note","text":"…"}
@@ -23,13 +27,21 @@ enum ImportCommand {
                 The import stops at the first bad line (exit 65, or 74 for a full disk): nothing of that line is
                 written, the lines before it stay recorded, and the message gives the line number and the count.
                 A progress line goes to stderr every 1,000 lines; --json prints a summary.
+                After fixing the bad line, import the rest with --from-line N (N the bad line's number): the lines before
+                it, already recorded, are skipped. --dry-run checks every line as the import would (the run exists and is
+                open, no credentials, sizes), lists every bad line (exit 65), and opens the database read-only.
                 """,
                 run: run),
     ]
 
     static func run(_ inv: Invocation) async throws -> Int32 {
         let path = try inv.required("--file")
+        let fromLine = try inv.optional("--from-line").map { v -> Int in
+            guard let n = Int(v), n >= 1 else { throw CLIError.usage("--from-line takes a line number from 1, e.g. --from-line 2.", command: "evidence import") }
+            return n
+        } ?? 1
         let reader = try LineReader(path: path, limit: lineLimit)
+        if inv.args.has("--dry-run") { return try dryRun(inv, path: path, reader: reader, fromLine: fromLine) }
         let store = try inv.openStore()
         var recorded = 0
         var lineNumber = 0
@@ -42,7 +54,7 @@ enum ImportCommand {
             }
             guard let line = next else { break }
             lineNumber += 1
-            if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { continue }
+            if lineNumber < fromLine || isBlank(line) { continue }
             do {
                 let item = try store.addEvidence(try evidence(from: line), attachmentLimit: EvidenceStore.defaultAttachmentLimit)
                 recorded += 1
@@ -58,7 +70,43 @@ enum ImportCommand {
                 "recorded": .number(String(recorded)), "lines": .number(String(lineNumber)), "first": .optional(first), "last": .optional(last),
             ]).prettyText + "\n")
         } else {
-            inv.console.out(recorded == 0 ? "Recorded nothing: '\(path)' has no items.\n" : "Recorded \(recorded) items (\(first ?? "")…\(last ?? "")).\n")
+            inv.console.out(recorded == 0 ? "Recorded nothing: '\(path)' has no items\(fromLine > 1 ? " from line \(fromLine)" : "").\n" : "Recorded \(recorded) items (\(first ?? "")…\(last ?? "")).\n")
+        }
+        return ExitCode.success
+    }
+
+    static func isBlank(_ line: ArraySlice<UInt8>) -> Bool { line.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D } }
+
+    /// `--dry-run`: every line checked as the import would check it, on a read-only database.
+    static func dryRun(_ inv: Invocation, path: String, reader: LineReader, fromLine: Int) throws -> Int32 {
+        let store = try inv.openStoreForReading()
+        var wouldRecord = 0
+        var lineNumber = 0
+        var problems: [(line: Int, error: Error)] = []
+        while true {
+            let next: ArraySlice<UInt8>?
+            do { next = try reader.next() } catch {
+                problems.append((lineNumber + 1, error))
+                break
+            }
+            guard let line = next else { break }
+            lineNumber += 1
+            if lineNumber < fromLine || isBlank(line) { continue }
+            do {
+                try store.checkEvidence(try evidence(from: line), attachmentLimit: EvidenceStore.defaultAttachmentLimit)
+                wouldRecord += 1
+            } catch {
+                problems.append((lineNumber, error))
+            }
+        }
+        if !problems.isEmpty { throw ImportCheckError(path: path, checked: wouldRecord + problems.count, problems: problems) }
+        if inv.json {
+            inv.console.out(JSONValue.object([
+                "dryRun": .bool(true), "wouldRecord": .number(String(wouldRecord)), "lines": .number(String(lineNumber)), "fromLine": .number(String(fromLine)),
+            ]).prettyText + "\n")
+        } else {
+            inv.console.out("Dry run: all lines of '\(path)' are good; importing would record \(wouldRecord) item\(wouldRecord == 1 ? "" : "s")" +
+                            (fromLine > 1 ? " (lines \(fromLine)–\(lineNumber))" : "") + ". Nothing was written.\n")
         }
         return ExitCode.success
     }
@@ -121,10 +169,29 @@ struct ImportLineError: ServiceError {
         }
         let items = recorded == 1 ? "the 1 item" : "the \(recorded) items"
         let before = recorded == 0 ? "nothing was recorded before it" : "\(items) before it were recorded (\(first ?? "")…\(last ?? ""))"
-        return "Line \(line) of '\(path)': \(why) Nothing of that line was written; \(before). \(exitCode == ExitCode.ioError ? "Free space (or fix the file) and" : "Fix the line and") import the rest from line \(line)."
+        return "Line \(line) of '\(path)': \(why) Nothing of that line was written; \(before). \(exitCode == ExitCode.ioError ? "Free space (or fix the file) and" : "Fix the line and") import the rest with --from-line \(line)."
     }
 
     var exitCode: Int32 { CLI.describe(underlying).1 }
+}
+
+/// A dry run found bad lines: each one, with why; nothing was written.
+struct ImportCheckError: ServiceError {
+    let path: String
+    let checked: Int
+    let problems: [(line: Int, error: Error)]
+
+    var description: String {
+        let lines = problems.map { p -> String in
+            var (why, _) = CLI.describe(p.error)
+            if why.hasSuffix(" Nothing was written.") { why.removeLast(" Nothing was written.".count) }
+            return "  line \(p.line): \(why)"
+        }
+        let bad = problems.count == 1 ? "1 bad line" : "\(problems.count) bad lines"
+        return "Dry run of '\(path)': \(bad) of \(checked) checked; nothing was written. Fix them and import again:\n" + lines.joined(separator: "\n")
+    }
+
+    var exitCode: Int32 { problems.map { CLI.describe($0.error).1 }.max() ?? ExitCode.dataError }
 }
 
 /// Reads a file (or stdin) one line at a time, without holding the whole file.

@@ -17,8 +17,8 @@ enum ReportCommand {
         Command(path: ["report", "render"], summary: "judge a campaign and render its certification report (stored, reproducible)",
                 options: [
                     OptionSpec(name: "--campaign", value: "ID", help: "the campaign", required: true),
-                    OptionSpec(name: "--format", value: "F", help: "md, html, junit or json", required: true),
-                    OptionSpec(name: "--lang", value: "L", help: "en or zh-Hans (default en)"),
+                    OptionSpec(name: "--format", value: "F", help: "md, html, junit or json", required: true, choices: ReportFormat.allCases.map(\.rawValue)),
+                    OptionSpec(name: "--lang", value: "L", help: "en or zh-Hans (default en)", choices: Language.allCases.map(\.rawValue)),
                     OptionSpec(name: "--out", value: "FILE", help: "write the report here (default: stdout); never over the database"),
                     OptionSpec(name: "--force", value: nil, help: "let --out replace an existing regular file"),
                     OptionSpec(name: "--templates", value: "DIR", help: "your own report.md.mustache / report.html.mustache / strings/<lang>.json"),

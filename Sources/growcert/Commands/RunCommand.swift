@@ -19,7 +19,7 @@ enum RunCommand {
         },
         Command(path: ["run", "finish"], summary: "finish a run with its outcome", positionals: ["ID"],
                 options: [
-                    OptionSpec(name: "--outcome", value: "O", help: "pass, fail or blocked", required: true),
+                    OptionSpec(name: "--outcome", value: "O", help: "pass, fail or blocked", required: true, choices: RunOutcome.allCases.map(\.rawValue)),
                     OptionSpec(name: "--note", value: "TEXT", help: "what happened"),
                 ]) { inv in
             let r = try inv.openStore().finishRun(id: try inv.positional(0, "run ID"), outcome: try inv.required("--outcome"), note: inv.optional("--note"))

@@ -42,7 +42,7 @@ struct CheckRunService {
         let profile = try store.profileNamed(campaign.profile)
         let scenario = try profile.scenario(run.scenario)
         for id in request.checkIds where !scenario.checks.contains(id) {
-            throw CLIError.usage("Check '\(id)' is not a check of scenario '\(scenario.id)'. Its checks: \(scenario.checks.joined(separator: ", ")).", command: "check run")
+            throw CLIError.usage("Check '\(id)' is not a check of scenario '\(scenario.id)'.\(Suggestion.sentence(for: id, among: scenario.checks)) Its checks: \(scenario.checks.joined(separator: ", ")).", command: "check run")
         }
         try Validate.nonEmpty(request.customerId, field: "customer")
         let configuration = try GrowClientConfiguration(baseURL: campaign.baseURL, project: campaign.project)

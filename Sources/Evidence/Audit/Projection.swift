@@ -45,6 +45,8 @@ enum JournalKind: String, Sendable, CaseIterable {
     case signoffAdd = "signoff.add"
     /// Records the id (a SHA-256) of the masking key an older database kept in `meta` when it moved out of the file.
     case storeMaskKey = "store.mask-key"
+    /// A change of a campaign's base URL, SDK, project or name: a row of `campaign_updates` (never an UPDATE).
+    case campaignUpdate = "campaign.update"
 
     enum Effect { case none, insert(TableSpec), update(TableSpec, columns: [String]) }
 
@@ -69,6 +71,7 @@ enum JournalKind: String, Sendable, CaseIterable {
         case .evidenceRetract: return .update(Tables.evidence, columns: ["retracted_seq", "retracted_reason"])
         case .reportRender: return .insert(Tables.reports)
         case .signoffAdd: return .insert(Tables.signoffs)
+        case .campaignUpdate: return .insert(Tables.campaignUpdates)
         }
     }
 
@@ -100,11 +103,16 @@ enum Tables {
     /// An evidence item's retraction (its id is the item's), from `Schema.stateRowsVersion` on.
     static let retractions = TableSpec(table: "retractions", idPrefix: "", columns: ["id", "retracted_seq", "retracted_reason"])
 
+    /// A campaign's change (`changes`: {column: {"from", "to"}}), from `Schema.campaignUpdatesVersion` on.
+    static let campaignUpdates = TableSpec(table: "campaign_updates", idPrefix: "cu", columns: [
+        "id", "campaign_id", "changes", "note", "updated_by", "updated_at"])
+
     static let all = [campaigns, devices, accounts, runs, evidence, reports, signoffs]
 
     /// The query tables of a database at `schemaVersion`, in the order verify reports them.
     static func all(schemaVersion: Int) -> [TableSpec] {
-        schemaVersion >= Schema.stateRowsVersion ? all + [runFinishes, retractions] : all
+        (schemaVersion >= Schema.stateRowsVersion ? all + [runFinishes, retractions] : all)
+            + (schemaVersion >= Schema.campaignUpdatesVersion ? [campaignUpdates] : [])
     }
 
     /// The table whose row a state row belongs to: a finish must name a run, a retraction an item.

@@ -105,6 +105,17 @@ enum Schema {
         CREATE TRIGGER retractions_no_update BEFORE UPDATE ON retractions BEGIN SELECT RAISE(ABORT, 'evidence is append-only'); END;
         CREATE TRIGGER retractions_no_delete BEFORE DELETE ON retractions BEGIN SELECT RAISE(ABORT, 'evidence is append-only'); END;
         """,
+        // (flow) A campaign's later changes (base URL, SDK version, project …), each a row of its own projected
+        // from `campaign.update`: `changes` is one JSON object {column: {"from", "to"}}, so a column added to
+        // campaigns later needs no new table. Additive only: existing tables and journal entries are untouched.
+        """
+        CREATE TABLE campaign_updates(
+            id TEXT PRIMARY KEY, seq INTEGER NOT NULL, campaign_id TEXT NOT NULL REFERENCES campaigns(id),
+            changes TEXT NOT NULL, note TEXT, updated_by TEXT NOT NULL, updated_at TEXT NOT NULL);
+        CREATE INDEX campaign_updates_campaign ON campaign_updates(campaign_id, seq);
+        CREATE TRIGGER campaign_updates_no_update BEFORE UPDATE ON campaign_updates BEGIN SELECT RAISE(ABORT, 'evidence is append-only'); END;
+        CREATE TRIGGER campaign_updates_no_delete BEFORE DELETE ON campaign_updates BEGIN SELECT RAISE(ABORT, 'evidence is append-only'); END;
+        """,
     ]
 
     static var currentVersion: Int { migrations.count }
@@ -113,6 +124,9 @@ enum Schema {
     /// retraction are rows of their own. Found by content, not by number, so the migration keeps
     /// its meaning wherever it lands in the list.
     static let stateRowsVersion: Int = (migrations.firstIndex { $0.contains("CREATE TABLE run_finishes(") } ?? Int.max - 1) + 1
+
+    /// The first schema version with `campaign_updates` (found by content, like `stateRowsVersion`).
+    static let campaignUpdatesVersion: Int = (migrations.firstIndex { $0.contains("CREATE TABLE campaign_updates(") } ?? Int.max - 1) + 1
 
     /// One object of a database's schema, as `sqlite_master` lists it.
     struct Object: Hashable, Sendable {

@@ -24,7 +24,9 @@ public enum ReportBuilder {
                 campaign: campaign, devices: try store.devices(campaignId: campaign.id), accounts: try store.accounts(campaignId: campaign.id),
                 runs: runs, evidence: evidence, transactionsOwnedElsewhere: try store.transactionsOwnedElsewhere(campaignId: campaign.id))
             let head = try store.evidenceHead()
-            return build(input: input, profile: profile, signoffs: try store.signoffs(campaignId: campaign.id), head: head, toolVersion: toolVersion)
+            var model = build(input: input, profile: profile, signoffs: try store.signoffs(campaignId: campaign.id), head: head, toolVersion: toolVersion)
+            model.header.updates = try store.campaignUpdates(campaignId: campaign.id)
+            return model
         }
     }
 

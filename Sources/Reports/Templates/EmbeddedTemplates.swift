@@ -105,6 +105,14 @@ footer { margin-top: 2rem; border-top: 1px solid var(--line); }
 <tr><th>{{s.header.evidenceAsOf}}</th><td>{{header.evidenceAsOf}}</td></tr>
 <tr><th>{{s.header.journalHead}}</th><td class="mono">{{header.journalHead}}</td></tr>
 </table></div>
+{{#hasCampaignUpdates}}
+<h4>{{s.campaignUpdates.heading}}</h4>
+<ul class="campaign-updates">
+{{#campaignUpdates}}
+<li>{{at}}, {{by}} ({{id}}): {{what}}{{#hasNote}} — {{note}}{{/hasNote}}</li>
+{{/campaignUpdates}}
+</ul>
+{{/hasCampaignUpdates}}
 </section>
 <section>
 <h2>{{s.summary.heading}}</h2>
@@ -297,6 +305,14 @@ footer { margin-top: 2rem; border-top: 1px solid var(--line); }
 | {{s.header.tool}} | {{header.toolVersion}} |
 | {{s.header.evidenceAsOf}} | {{header.evidenceAsOf}} |
 | {{s.header.journalHead}} | {{header.journalHead}} |
+{{#hasCampaignUpdates}}
+
+**{{s.campaignUpdates.heading}}:**
+
+{{#campaignUpdates}}
+- {{at}}, {{by}} ({{id}}): {{what}}{{#hasNote}} — {{note}}{{/hasNote}}
+{{/campaignUpdates}}
+{{/hasCampaignUpdates}}
 
 ## {{s.summary.heading}}
 
@@ -494,6 +510,17 @@ footer { margin-top: 2rem; border-top: 1px solid var(--line); }
     "evidenceAsOf": "Evidence as of",
     "journalHead": "Journal head",
     "campaignVerdict": "Campaign verdict"
+  },
+  "campaignUpdates": {
+    "heading": "Changes to the campaign",
+    "change": "{field} {from} → {to}",
+    "field": {
+      "name": "name",
+      "sdk_name": "SDK name",
+      "sdk_version": "SDK version",
+      "project": "project",
+      "base_url": "base URL"
+    }
   },
   "summary": {
     "heading": "Summary",
@@ -698,6 +725,17 @@ footer { margin-top: 2rem; border-top: 1px solid var(--line); }
     "evidenceAsOf": "证据截至",
     "journalHead": "日志头哈希",
     "campaignVerdict": "活动结论"
+  },
+  "campaignUpdates": {
+    "heading": "认证批次的变更",
+    "change": "{field}：{from} → {to}",
+    "field": {
+      "name": "名称",
+      "sdk_name": "SDK 名称",
+      "sdk_version": "SDK 版本",
+      "project": "GrooveGrow 项目",
+      "base_url": "沙盒基础 URL"
+    }
   },
   "summary": {
     "heading": "摘要",

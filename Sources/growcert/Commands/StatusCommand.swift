@@ -68,7 +68,9 @@ enum NextStep {
     static func steps(for reasons: [Reason], scenario: String, judgedRun: String?, openRuns: [String], campaign: String) -> [Step] {
         var order: [Reason.Code] = []
         var byCode: [Reason.Code: [Reason]] = [:]
-        for r in reasons where r.verdict != nil {
+        // Without a finished run every other reason follows from it: finishing a run is the one step.
+        let relevant = reasons.contains { $0.code == .noFinishedRun } ? reasons.filter { $0.code == .noFinishedRun } : reasons
+        for r in relevant where r.verdict != nil {
             if byCode[r.code] == nil { order.append(r.code) }
             byCode[r.code, default: []].append(r)
         }
@@ -91,7 +93,9 @@ enum NextStep {
             if let open = openRuns.last { return "Record run \(open)'s evidence and finish it (growcert run finish \(open) --outcome pass)." }
             return "Start a run (\(newRun)), record its evidence, and finish it."
         case .runBlocked: return "Remove the blocker and record a new run (\(newRun))."
-        case .checkNotRun: return "Run \(checkList) on a new run (growcert check run --run RUN \(checkFlags)): run \(run) is finished."
+        case .checkNotRun:
+            let target = openRuns.last
+            return "Run \(checkList) on \(target.map { "run \($0)" } ?? "a new run") (growcert check run --run \(target ?? "RUN") --customer C\(checks.count == 1 ? " " + checkFlags : "")): run \(run) is finished and takes no more results."
         case .checkOutcomeUnknown: return "Re-run \(checkList) on a new run and retract the unreadable result."
         case .noDevice: return "Record the device (growcert device add) and run on it."
         case .noStoreAccount: return "Add the store sandbox account (growcert account add) and start the run with --account."

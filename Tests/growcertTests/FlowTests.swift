@@ -86,6 +86,8 @@ struct FlowTests {
         o = try g.run(["sandbox", "purchase", "--campaign", "c1", "--out", dir, "--force", "--json"], env: env)
         #expect(o.code == 0 && o.stdout.contains("\"orderId\": \"o_2\""), "\(o)")
         #expect(try g.run(["verify"]).code == 0)
+        // The emulator's key was used, never stored.
+        #expect(g.databaseBytes().range(of: Data(sandbox.serverKey.utf8)) == nil)
     }
 
     @Test("sandbox purchase refuses anything that is not the local emulator, word for word, and writes nothing")

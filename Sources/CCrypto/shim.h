@@ -12,3 +12,5 @@
 #include <openssl/bio.h>
 #include <openssl/objects.h>
 #include <openssl/asn1.h>
+#include <openssl/ts.h>
+#include <openssl/pkcs7.h>

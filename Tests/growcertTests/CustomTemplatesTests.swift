@@ -31,7 +31,8 @@ struct CustomTemplatesTests {
         let g = try Growcert()
         try g.seed()
         let dir = try Self.templates(g, [
-            "report.md.mustache": "# Campaign verdict: CERTIFIED\n<!-- growcert-integrity -->\n<!-- growcert-body-sha256: {{integrity.bodySHA256}} -->\n",
+            // The journal head after the marker: report verify checks it against the chain.
+            "report.md.mustache": "# Campaign verdict: CERTIFIED\n<!-- growcert-integrity -->\n<!-- growcert-body-sha256: {{integrity.bodySHA256}} -->\nJournal head {{integrity.journalHead}}\n",
         ])
         let o = try g.run(["report", "render", "--campaign", "c1", "--format", "md", "--templates", dir, "--out", g.path("r.md")])
         #expect(o.code == 0, "\(o)")

@@ -4,8 +4,9 @@ import Foundation
 /// Ed25519 keys and signatures through OpenSSL, in the formats OpenSSL's own tools use:
 /// PKCS#8 PEM private keys (`openssl genpkey -algorithm ed25519`) and SPKI PEM public keys.
 public enum Ed25519 {
-    /// A new private key as PKCS#8 PEM.
-    public static func generatePrivateKeyPEM() throws -> String {
+    /// A new private key as PKCS#8 PEM; with a passphrase, as encrypted PKCS#8
+    /// (`-----BEGIN ENCRYPTED PRIVATE KEY-----`: PBES2, PBKDF2 with HMAC-SHA-256, AES-256-CBC).
+    public static func generatePrivateKeyPEM(passphrase: String? = nil) throws -> String {
         let ctx = EVP_PKEY_CTX_new_id(EVP_PKEY_ED25519, nil)
         defer { EVP_PKEY_CTX_free(ctx) }
         var pkey: OpaquePointer?
@@ -13,19 +14,40 @@ public enum Ed25519 {
             throw EvidenceError.internalFailure("OpenSSL could not generate an Ed25519 key")
         }
         defer { EVP_PKEY_free(key) }
-        return try writePEM { PEM_write_bio_PrivateKey($0, key, nil, nil, 0, nil, nil) }
+        guard let passphrase else { return try writePEM { PEM_write_bio_PrivateKey($0, key, nil, nil, 0, nil, nil) } }
+        guard !passphrase.isEmpty else {
+            throw EvidenceError.invalidValue(field: "passphrase", value: "", why: "it is empty; choose a passphrase.")
+        }
+        var pass = Array(passphrase.utf8CString)
+        defer { for i in pass.indices { pass[i] = 0 } }
+        return try pass.withUnsafeMutableBufferPointer { p in
+            try writePEM { PEM_write_bio_PKCS8PrivateKey($0, key, EVP_aes_256_cbc(), p.baseAddress, Int32(p.count - 1), nil, nil) }
+        }
+    }
+
+    /// Whether a private key PEM is encrypted (needs a passphrase).
+    public static func isEncrypted(privateKeyPEM: String) -> Bool {
+        privateKeyPEM.contains("-----BEGIN ENCRYPTED PRIVATE KEY-----")
     }
 
     /// The public key (SPKI PEM) of a private key PEM.
-    public static func publicKeyPEM(privateKeyPEM: String) throws -> String {
-        let key = try loadPrivate(privateKeyPEM)
+    public static func publicKeyPEM(privateKeyPEM: String, passphrase: String? = nil) throws -> String {
+        let key = try loadPrivate(privateKeyPEM, passphrase: passphrase)
         defer { EVP_PKEY_free(key) }
         return try writePEM { PEM_write_bio_PUBKEY($0, key) }
     }
 
+    /// An Ed25519 public key PEM (SPKI) as growcert writes it, or nil when it is not one.
+    public static func normalizedPublicKeyPEM(_ pem: String) -> String? {
+        guard let key = loadPublic(pem) else { return nil }
+        defer { EVP_PKEY_free(key) }
+        guard EVP_PKEY_get_id(key) == EVP_PKEY_ED25519 else { return nil }
+        return try? writePEM { PEM_write_bio_PUBKEY($0, key) }
+    }
+
     /// Signs `message`; returns the 64-byte signature.
-    public static func sign(_ message: [UInt8], privateKeyPEM: String) throws -> [UInt8] {
-        let key = try loadPrivate(privateKeyPEM)
+    public static func sign(_ message: [UInt8], privateKeyPEM: String, passphrase: String? = nil) throws -> [UInt8] {
+        let key = try loadPrivate(privateKeyPEM, passphrase: passphrase)
         defer { EVP_PKEY_free(key) }
         let md = EVP_MD_CTX_new()
         defer { EVP_MD_CTX_free(md) }
@@ -57,9 +79,21 @@ public enum Ed25519 {
         String(Digest.sha256Hex(publicKeyPEM).prefix(16))
     }
 
-    static func loadPrivate(_ pem: String) throws -> OpaquePointer {
-        let key: OpaquePointer? = withBIO(pem) { PEM_read_bio_PrivateKey($0, nil, nil, nil) }
+    static func loadPrivate(_ pem: String, passphrase: String? = nil) throws -> OpaquePointer {
+        let encrypted = isEncrypted(privateKeyPEM: pem)
+        if encrypted, passphrase == nil {
+            throw EvidenceError.invalidValue(field: "key", value: "PEM", why: "it is encrypted; give the name of the environment variable that holds its passphrase.")
+        }
+        // An empty passphrase string (not nil) keeps OpenSSL from prompting on the terminal.
+        var pass = Array((passphrase ?? "").utf8CString)
+        defer { for i in pass.indices { pass[i] = 0 } }
+        ERR_clear_error()
+        let key: OpaquePointer? = pass.withUnsafeMutableBytes { p in withBIO(pem) { PEM_read_bio_PrivateKey($0, nil, nil, p.baseAddress) } }
+        ERR_clear_error()
         guard let key else {
+            if encrypted {
+                throw EvidenceError.invalidValue(field: "key", value: "PEM", why: "cannot be decrypted with this passphrase. Check the passphrase; nothing was signed.")
+            }
             throw EvidenceError.invalidValue(field: "key", value: "PEM", why: "not a readable private key; create one with 'growcert keys generate --out KEY.pem'.")
         }
         guard EVP_PKEY_get_id(key) == EVP_PKEY_ED25519 else {

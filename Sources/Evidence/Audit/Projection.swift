@@ -43,6 +43,8 @@ enum JournalKind: String, Sendable, CaseIterable {
     case evidenceRetract = "evidence.retract"
     case reportRender = "report.render"
     case signoffAdd = "signoff.add"
+    case signerAdd = "signer.add"
+    case anchorAdd = "anchor.add"
     /// Records the id (a SHA-256) of the masking key an older database kept in `meta` when it moved out of the file.
     case storeMaskKey = "store.mask-key"
     /// A change of a campaign's base URL, SDK, project or name: a row of `campaign_updates` (never an UPDATE).
@@ -71,13 +73,26 @@ enum JournalKind: String, Sendable, CaseIterable {
         case .evidenceRetract: return .update(Tables.evidence, columns: ["retracted_seq", "retracted_reason"])
         case .reportRender: return .insert(Tables.reports)
         case .signoffAdd: return .insert(Tables.signoffs)
+        case .signerAdd: return .insert(Tables.signers)
+        case .anchorAdd: return .insert(Tables.anchors)
         case .campaignUpdate: return .insert(Tables.campaignUpdates)
         }
     }
 
     /// Report renders are bookkeeping, not evidence: they do not move the evidence head,
     /// so rendering twice without new evidence gives the same bytes.
-    var isEvidence: Bool { self != .reportRender }
+    /// Timestamp anchors are bookkeeping too: anchoring the head does not change what a report says.
+    var isEvidence: Bool { self != .reportRender && self != .anchorAdd }
+
+    /// Whether an entry of this kind can change a campaign's verdict: what makes a report (and a
+    /// sign-off of it) out of date. Sign-offs, signers, renders and anchors do not. A campaign update changes
+    /// what the report says about the campaign (its target, its SDK), so it does.
+    var isCampaignEvidence: Bool {
+        switch self {
+        case .campaignCreate, .campaignUpdate, .deviceAdd, .accountAdd, .runStart, .runFinish, .evidenceAdd, .evidenceRetract: return true
+        case .storeInit, .storeMaskKey, .reportRender, .signoffAdd, .signerAdd, .anchorAdd: return false
+        }
+    }
 }
 
 enum Tables {
@@ -102,6 +117,11 @@ enum Tables {
     static let runFinishes = TableSpec(table: "run_finishes", idPrefix: "", columns: ["id", "finished_at", "outcome", "note"])
     /// An evidence item's retraction (its id is the item's), from `Schema.stateRowsVersion` on.
     static let retractions = TableSpec(table: "retractions", idPrefix: "", columns: ["id", "retracted_seq", "retracted_reason"])
+    /// Trusted signers and timestamp anchors, from `Schema.signersVersion` on.
+    static let signers = TableSpec(table: "signers", idPrefix: "k", columns: [
+        "id", "name", "role", "public_key", "key_id", "created_by", "created_at"])
+    static let anchors = TableSpec(table: "anchors", idPrefix: "t", columns: [
+        "id", "head_seq", "head_hash", "tsa_url", "token", "gen_time", "serial", "created_by", "created_at"])
 
     /// A campaign's change (`changes`: {column: {"from", "to"}}), from `Schema.campaignUpdatesVersion` on.
     static let campaignUpdates = TableSpec(table: "campaign_updates", idPrefix: "cu", columns: [
@@ -112,6 +132,7 @@ enum Tables {
     /// The query tables of a database at `schemaVersion`, in the order verify reports them.
     static func all(schemaVersion: Int) -> [TableSpec] {
         (schemaVersion >= Schema.stateRowsVersion ? all + [runFinishes, retractions] : all)
+            + (schemaVersion >= Schema.signersVersion ? [signers, anchors] : [])
             + (schemaVersion >= Schema.campaignUpdatesVersion ? [campaignUpdates] : [])
     }
 

@@ -73,12 +73,59 @@ public struct SignoffRecord: Sendable, Equatable {
     public var createdAt: String
 
     var statementJSON: JSONValue { (try? JSONValue.parse(statement)) ?? .null }
+    /// The signed statement, read (nil when it does not parse). Displays take their values from it;
+    /// `verify` checks that the row's columns say the same and that the signature holds.
+    public var signed: SignoffStatement? { SignoffStatement(text: statement) }
     public var comment: String? { statementJSON["comment"]?.stringValue }
     public var acceptRisk: String? { statementJSON["acceptRisk"]?.stringValue }
 
+    /// Report, campaign, role, name and decision as the signed statement states them.
     public var json: JSONValue {
-        ["id": .string(id), "report": .string(reportId), "campaign": .string(campaignId), "role": .string(role), "name": .string(name),
-         "decision": .string(decision), "comment": .optional(comment), "acceptRisk": .optional(acceptRisk), "statement": statementJSON,
+        let st = signed
+        return ["id": .string(id), "report": .string(st?.reportId ?? reportId), "campaign": .string(st?.campaign ?? campaignId),
+         "role": .string(st?.role ?? role), "name": .string(st?.name ?? name),
+         "decision": .string(st?.decision ?? decision), "comment": .optional(comment), "acceptRisk": .optional(acceptRisk), "statement": statementJSON,
          "signature": .string(signature), "publicKey": .string(publicKey), "keyId": .string(keyId), "createdAt": .string(createdAt)]
+    }
+}
+
+/// A trusted signer: a public key registered (journaled) as belonging to a named person and role.
+public struct SignerRecord: Sendable, Equatable {
+    public var id: String
+    public var seq: Int64
+    public var name: String
+    public var role: String
+    /// SPKI PEM.
+    public var publicKey: String
+    public var keyId: String
+    public var createdBy: String
+    public var createdAt: String
+
+    public var json: JSONValue {
+        ["id": .string(id), "name": .string(name), "role": .string(role), "publicKey": .string(publicKey), "keyId": .string(keyId),
+         "createdBy": .string(createdBy), "createdAt": .string(createdAt)]
+    }
+}
+
+/// An RFC 3161 timestamp token over a journal head, from a timestamp authority.
+public struct AnchorRecord: Sendable, Equatable {
+    public var id: String
+    public var seq: Int64
+    /// The journal entry whose hash was timestamped (the message imprint, SHA-256).
+    public var headSeq: Int64
+    public var headHash: String
+    public var tsaURL: String
+    /// Base64 of the DER TimeStampToken (CMS SignedData).
+    public var token: String
+    /// The TSA's genTime and serial number, as the token states them.
+    public var genTime: String
+    public var serial: String
+    public var createdBy: String
+    public var createdAt: String
+
+    public var json: JSONValue {
+        ["id": .string(id), "headSeq": .number(String(headSeq)), "headHash": .string(headHash), "tsa": .string(tsaURL),
+         "token": .string(token), "genTime": .string(genTime), "serial": .string(serial), "createdBy": .string(createdBy),
+         "createdAt": .string(createdAt)]
     }
 }

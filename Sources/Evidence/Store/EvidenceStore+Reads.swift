@@ -196,7 +196,9 @@ extension EvidenceStore {
     /// The newest entry that counts as evidence (report renders do not), if any.
     public func evidenceHead() throws -> EvidenceHead? {
         try read {
-            try db.query("SELECT seq, hash, at FROM journal WHERE kind <> ? ORDER BY seq DESC LIMIT 1", [.text(JournalKind.reportRender.rawValue)]).first
+            let bookkeeping = JournalKind.allCases.filter { !$0.isEvidence }
+            return try db.query("SELECT seq, hash, at FROM journal WHERE kind NOT IN (\(bookkeeping.map { _ in "?" }.joined(separator: ","))) ORDER BY seq DESC LIMIT 1",
+                                bookkeeping.map { .text($0.rawValue) }).first
                 .map { EvidenceHead(seq: $0.int(0) ?? 0, hash: $0.string(1), at: $0.string(2)) }
         }
     }

@@ -62,10 +62,13 @@ extension EvidenceStore {
 
     /// Signs a stored report with an Ed25519 key and records the sign-off.
     ///
-    /// Approving a report whose campaign verdict is not CERTIFIED needs `acceptRisk`.
+    /// Approving a report whose campaign verdict is not CERTIFIED needs `acceptRisk`. A report that
+    /// is not current (the campaign has evidence newer than the report's journal head) is refused
+    /// with `StaleReportError` unless `acceptStale`, which the signed statement then records.
     public func addSignoff(reportId: String, role: String, name: String, decision: String, comment: String?, acceptRisk: String?,
-                           privateKeyPEM: String) throws -> SignoffRecord {
+                           acceptStale: Bool = false, privateKeyPEM: String, passphrase: String? = nil) throws -> SignoffRecord {
         let report = try self.report(reportId)
+        let campaign = try self.campaign(report.campaignId)
         let role = try Validate.choice(role, SignoffRole.self, field: "role")
         let decision = try Validate.choice(decision, SignoffDecision.self, field: "decision")
         try Validate.nonEmpty(name, field: "name")
@@ -74,17 +77,22 @@ extension EvidenceStore {
         if decision == .approve, report.verdict != "CERTIFIED", acceptRisk == nil {
             throw EvidenceError.conflict("Report \(report.id) says the campaign is \(report.verdict), not CERTIFIED. To approve it anyway, state the risk you accept with --accept-risk TEXT; it is shown prominently in the report. Nothing was signed.")
         }
-        let publicKey = try Ed25519.publicKeyPEM(privateKeyPEM: privateKeyPEM)
-        let signedAt = Timestamp.string(clock())
-        let statement: JSONValue = [
-            "type": "growcert-signoff/v1", "campaign": .string(report.campaignId), "reportId": .string(report.id),
-            "reportSha256": .string(report.sha256), "journalHead": .string(report.evidenceHead), "role": .string(role.rawValue),
-            "name": .string(name), "decision": .string(decision.rawValue), "comment": .optional(comment),
-            "acceptRisk": .optional(acceptRisk), "signedAt": .string(signedAt),
-        ]
-        let text = statement.canonicalText
-        let signature = try Ed25519.sign(Array(text.utf8), privateKeyPEM: privateKeyPEM)
+        let publicKey = try Ed25519.publicKeyPEM(privateKeyPEM: privateKeyPEM, passphrase: passphrase)
+        // Inside the write lock: the staleness check and the database head signed belong to the
+        // same state as the entry that records the sign-off.
         let id: String = try write {
+            let newer = try newerEvidence(campaignId: campaign.id, after: report.evidenceSeq)
+            if newer > 0, !acceptStale {
+                throw StaleReportError(reportId: report.id, campaignId: campaign.id, judgedAtSeq: report.evidenceSeq, newerEntries: newer)
+            }
+            let head = try db.query("SELECT seq, hash FROM journal ORDER BY seq DESC LIMIT 1").first
+            let statement = SignoffStatement(
+                campaign: campaign.id, appId: campaign.appId, appVersion: campaign.appVersion, build: campaign.build, reportId: report.id,
+                reportSha256: report.sha256, reportVerdict: report.verdict, journalHead: report.evidenceHead, journalSeq: report.evidenceSeq,
+                databaseHead: head?.string(1), databaseSeq: head?.int(0), role: role.rawValue, name: name, decision: decision.rawValue,
+                comment: comment, acceptRisk: acceptRisk, acceptStale: newer > 0, signedAt: Timestamp.string(clock()))
+            let text = statement.json.canonicalText
+            let signature = try Ed25519.sign(Array(text.utf8), privateKeyPEM: privateKeyPEM, passphrase: passphrase)
             let id = try nextId(Tables.signoffs)
             try append(.signoffAdd) { _, at in
                 ["id": .string(id), "report_id": .string(report.id), "campaign_id": .string(report.campaignId), "role": .string(role.rawValue),
@@ -95,6 +103,53 @@ extension EvidenceStore {
             return id
         }
         return try signoff(id)
+    }
+
+    /// The row a state entry (a run's finish, an item's retraction) is about, as an update of it or
+    /// a state row of its own (`Tables.parent`): its payload `id` is that row's.
+    func stateTable(of kind: JournalKind) -> TableSpec? {
+        switch kind.effect(schemaVersion: schemaVersion) {
+        case .update(let spec, _): return spec
+        case .insert(let spec): return Tables.parent(of: spec)
+        case .none: return nil
+        }
+    }
+
+    /// The number of journal entries after `seq` (up to `through`, default the end) that are evidence
+    /// of campaign `campaignId`: entries that can change its verdict (runs, their finishes, evidence,
+    /// retractions, devices, accounts). Sign-offs, signers, renders and anchors do not count.
+    ///
+    /// A report judged at `seq` is current when this is 0.
+    public func newerEvidence(campaignId: String, after seq: Int64, through last: Int64? = nil) throws -> Int {
+        let kinds = JournalKind.allCases.filter(\.isCampaignEvidence)
+        return try read {
+            var runCampaign: [String: String] = [:]
+            func campaign(ofRun id: String) throws -> String? {
+                if let known = runCampaign[id] { return known }
+                let c = try db.scalarText("SELECT campaign_id FROM runs WHERE id=?", [.text(id)])
+                if let c { runCampaign[id] = c }
+                return c
+            }
+            var count = 0
+            let sql = "SELECT kind, payload FROM journal WHERE seq > ? AND seq <= ? AND kind IN (\(kinds.map { _ in "?" }.joined(separator: ","))) ORDER BY seq"
+            try db.forEach(sql, [.integer(seq), .integer(last ?? Int64.max)] + kinds.map { .text($0.rawValue) }) { r in
+                guard let kind = JournalKind(rawValue: r.string(0)), let payload = try? JSONValue.parse(r.string(1)) else { return }
+                var owner: String?
+                if let c = payload["campaign_id"]?.stringValue {
+                    owner = c
+                } else if let run = payload["run_id"]?.stringValue {
+                    owner = try campaign(ofRun: run)
+                } else if let id = payload["id"]?.stringValue, let spec = stateTable(of: kind) {
+                    if spec.table == Tables.runs.table {
+                        owner = try campaign(ofRun: id)
+                    } else if spec.table == Tables.evidence.table, let run = try db.scalarText("SELECT run_id FROM evidence WHERE id=?", [.text(id)]) {
+                        owner = try campaign(ofRun: run)
+                    }
+                }
+                if owner == campaignId { count += 1 }
+            }
+            return count
+        }
     }
 
     static let signoffColumns = "id, seq, report_id, campaign_id, role, name, decision, statement, signature, public_key, key_id, created_at"
@@ -124,7 +179,8 @@ extension EvidenceStore {
     }
 
     /// Problems with stored reports and sign-offs: a report's evidence head not in the chain,
-    /// a sign-off whose signature or statement does not hold.
+    /// a sign-off whose signature or statement does not hold, or whose row says something its
+    /// verified statement does not (decision, name, role, report, campaign, key id).
     func verifyReportsAndSignoffs() throws -> [VerificationProblem] {
         var problems: [VerificationProblem] = []
         var reportsById: [String: ReportRecord] = [:]
@@ -135,19 +191,57 @@ extension EvidenceStore {
                 problems.append(VerificationProblem(seq: r.seq, message: "report \(r.id) names journal head \(r.evidenceHead.prefix(12))… at entry \(r.evidenceSeq), which the journal does not have"))
             }
         }
+        var campaignsById: [String: Campaign] = [:]
+        for c in try campaigns() { campaignsById[c.id] = c }
         for s in try signoffs() {
-            let statement = s.statementJSON
             guard let sig = Data(base64Encoded: s.signature),
                   Ed25519.verify([UInt8](sig), message: Array(s.statement.utf8), publicKeyPEM: s.publicKey) else {
                 problems.append(VerificationProblem(seq: s.seq, message: "sign-off \(s.id): the signature does not verify with its public key"))
                 continue
             }
-            guard let report = reportsById[s.reportId], statement["reportSha256"]?.stringValue == report.sha256,
-                  statement["reportId"]?.stringValue == report.id, statement["journalHead"]?.stringValue == report.evidenceHead else {
-                problems.append(VerificationProblem(seq: s.seq, message: "sign-off \(s.id): the signed statement does not match report \(s.reportId)"))
+            let keyId = Ed25519.keyId(publicKeyPEM: s.publicKey)
+            if s.keyId != keyId {
+                problems.append(VerificationProblem(seq: s.seq, message: "sign-off \(s.id): key id \(s.keyId) is not the id of its public key (\(keyId))"))
+            }
+            guard let statement = s.signed else {
+                problems.append(VerificationProblem(seq: s.seq, message: "sign-off \(s.id): the signed statement is not a growcert sign-off statement"))
                 continue
             }
+            for (column, row, signed) in [("decision", s.decision, statement.decision), ("name", s.name, statement.name), ("role", s.role, statement.role),
+                                          ("report_id", s.reportId, statement.reportId), ("campaign_id", s.campaignId, statement.campaign)]
+            where row != signed {
+                problems.append(VerificationProblem(seq: s.seq, message: "sign-off \(s.id): column \(column) says '\(row)', the signed statement says '\(signed)'"))
+            }
+            guard let report = reportsById[statement.reportId], statement.reportSha256 == report.sha256,
+                  statement.journalHead == report.evidenceHead, statement.campaign == report.campaignId else {
+                problems.append(VerificationProblem(seq: s.seq, message: "sign-off \(s.id): the signed statement does not match report \(statement.reportId)"))
+                continue
+            }
+            guard statement.type == SignoffStatement.typeV2 else { continue }
+            let campaign = campaignsById[statement.campaign]
+            if statement.reportVerdict != report.verdict || statement.journalSeq != report.evidenceSeq || campaign == nil
+                || statement.appId != campaign?.appId || statement.appVersion != campaign?.appVersion || statement.build != campaign?.build {
+                problems.append(VerificationProblem(seq: s.seq, message: "sign-off \(s.id): the signed statement does not match report \(report.id) or campaign \(statement.campaign)"))
+            }
+            if let head = statement.databaseHead, let at = statement.databaseSeq {
+                let hash = try db.scalarText("SELECT hash FROM journal WHERE seq=?", [.integer(at)])
+                if hash != head || at >= s.seq {
+                    problems.append(VerificationProblem(seq: s.seq, message: "sign-off \(s.id): the database head it signed (\(head.prefix(12))… at entry \(at)) is not in the chain before it"))
+                }
+            } else {
+                problems.append(VerificationProblem(seq: s.seq, message: "sign-off \(s.id): the signed statement names no database head"))
+            }
         }
+        problems += try verifySigners()
+        problems += try verifyAnchors()
         return problems
     }
+}
+
+/// A report that is not current: its campaign has newer evidence than the journal head it was judged at.
+public struct StaleReportError: Error, Sendable, Equatable {
+    public let reportId: String
+    public let campaignId: String
+    public let judgedAtSeq: Int64
+    public let newerEntries: Int
 }

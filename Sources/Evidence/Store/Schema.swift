@@ -105,7 +105,23 @@ enum Schema {
         CREATE TRIGGER retractions_no_update BEFORE UPDATE ON retractions BEGIN SELECT RAISE(ABORT, 'evidence is append-only'); END;
         CREATE TRIGGER retractions_no_delete BEFORE DELETE ON retractions BEGIN SELECT RAISE(ABORT, 'evidence is append-only'); END;
         """,
-        // (flow) A campaign's later changes (base URL, SDK version, project …), each a row of its own projected
+        // 4 (sign-off helper): trusted signers and RFC 3161 timestamp anchors of the journal head.
+        // Additive only: existing tables and journal entries are untouched.
+        """
+        CREATE TABLE signers(
+            id TEXT PRIMARY KEY, seq INTEGER NOT NULL, name TEXT NOT NULL, role TEXT NOT NULL,
+            public_key TEXT NOT NULL, key_id TEXT NOT NULL, created_by TEXT NOT NULL, created_at TEXT NOT NULL);
+        CREATE INDEX signers_key ON signers(key_id);
+        CREATE TABLE anchors(
+            id TEXT PRIMARY KEY, seq INTEGER NOT NULL, head_seq INTEGER NOT NULL, head_hash TEXT NOT NULL,
+            tsa_url TEXT NOT NULL, token TEXT NOT NULL, gen_time TEXT NOT NULL, serial TEXT NOT NULL,
+            created_by TEXT NOT NULL, created_at TEXT NOT NULL);
+        CREATE TRIGGER signers_no_delete BEFORE DELETE ON signers BEGIN SELECT RAISE(ABORT, 'evidence is append-only'); END;
+        CREATE TRIGGER signers_no_update BEFORE UPDATE ON signers BEGIN SELECT RAISE(ABORT, 'evidence is append-only'); END;
+        CREATE TRIGGER anchors_no_delete BEFORE DELETE ON anchors BEGIN SELECT RAISE(ABORT, 'evidence is append-only'); END;
+        CREATE TRIGGER anchors_no_update BEFORE UPDATE ON anchors BEGIN SELECT RAISE(ABORT, 'evidence is append-only'); END;
+        """,
+        // 5 (flow): a campaign's later changes (base URL, SDK version, project …), each a row of its own projected
         // from `campaign.update`: `changes` is one JSON object {column: {"from", "to"}}, so a column added to
         // campaigns later needs no new table. Additive only: existing tables and journal entries are untouched.
         """
@@ -124,6 +140,10 @@ enum Schema {
     /// retraction are rows of their own. Found by content, not by number, so the migration keeps
     /// its meaning wherever it lands in the list.
     static let stateRowsVersion: Int = (migrations.firstIndex { $0.contains("CREATE TABLE run_finishes(") } ?? Int.max - 1) + 1
+
+    /// The first schema version with trusted signers and timestamp anchors (found by content, like
+    /// `stateRowsVersion`).
+    static let signersVersion: Int = (migrations.firstIndex { $0.contains("CREATE TABLE signers(") } ?? Int.max - 1) + 1
 
     /// The first schema version with `campaign_updates` (found by content, like `stateRowsVersion`).
     static let campaignUpdatesVersion: Int = (migrations.firstIndex { $0.contains("CREATE TABLE campaign_updates(") } ?? Int.max - 1) + 1

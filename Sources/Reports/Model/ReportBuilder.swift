@@ -24,31 +24,64 @@ public enum ReportBuilder {
                 campaign: campaign, devices: try store.devices(campaignId: campaign.id), accounts: try store.accounts(campaignId: campaign.id),
                 runs: runs, evidence: evidence, transactionsOwnedElsewhere: try store.transactionsOwnedElsewhere(campaignId: campaign.id))
             let head = try store.evidenceHead()
-            var model = build(input: input, profile: profile, signoffs: try store.signoffs(campaignId: campaign.id), head: head, toolVersion: toolVersion)
+            let signoffs = try store.signoffs(campaignId: campaign.id)
+            let trusted = Set(try store.signers().map(\.keyId))
+            let reports = Dictionary(try store.reports(campaignId: campaign.id).map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+            var standing: [String: SignoffStanding] = [:]
+            for s in signoffs {
+                let signedReport = reports[s.reportId]
+                let judgedAt = s.signed?.journalSeq ?? signedReport?.evidenceSeq ?? 0
+                let newer = try store.newerEvidence(campaignId: campaign.id, after: judgedAt, through: head?.seq ?? 0)
+                standing[s.id] = SignoffStanding(newerEntries: newer, signedVerdict: s.signed?.reportVerdict ?? signedReport?.verdict ?? "",
+                                                 trustedSigner: trusted.contains(s.keyId))
+            }
+            var model = build(input: input, profile: profile, signoffs: signoffs, head: head, toolVersion: toolVersion, standing: standing)
             model.header.updates = try store.campaignUpdates(campaignId: campaign.id)
             return model
         }
     }
 
     /// Builds a model from records already read (the pure part of `build(store:…)`).
+    ///
+    /// `standing` says, per sign-off id, whether it applies to this evidence and whether its key is a
+    /// trusted signer's; a sign-off without one is taken as current and not trusted.
     public static func build(input: VerdictEngine.Input, profile: Profile, signoffs: [SignoffRecord], head: EvidenceHead?,
-                             toolVersion: String) -> ReportModel {
+                             toolVersion: String, standing: [String: SignoffStanding] = [:]) -> ReportModel {
         let c = input.campaign
         let scenarios = VerdictEngine(profile: profile).judge(input)
         let header = ReportHeader(
             campaignId: c.id, campaignName: c.name, profileId: profile.id, profileTitle: profile.title, appId: c.appId, appVersion: c.appVersion,
             build: c.build, sdkName: c.sdkName, sdkVersion: c.sdkVersion, project: c.project, baseURL: c.baseURL, toolVersion: toolVersion,
             evidenceAsOf: head?.at ?? "", evidenceSeq: head?.seq ?? 0, journalHead: head?.hash ?? "")
-        let summaries = signoffs.map {
-            SignoffSummary(id: $0.id, reportId: $0.reportId, role: $0.role, name: $0.name, decision: $0.decision, comment: $0.comment,
-                           acceptRisk: $0.acceptRisk, keyId: $0.keyId, createdAt: $0.createdAt)
+        // Values come from the signed statement (verify checks the row says the same).
+        let summaries = signoffs.map { so -> SignoffSummary in
+            let st = so.signed
+            let standing = standing[so.id]
+            return SignoffSummary(id: so.id, reportId: st?.reportId ?? so.reportId, role: st?.role ?? so.role, name: st?.name ?? so.name,
+                                  decision: st?.decision ?? so.decision, comment: st?.comment, acceptRisk: st?.acceptRisk, keyId: so.keyId,
+                                  createdAt: so.createdAt, newerEntries: standing?.newerEntries ?? 0,
+                                  signedVerdict: standing?.signedVerdict ?? st?.reportVerdict ?? "", trustedSigner: standing?.trustedSigner ?? false)
         }
         var warnings = scenarios.flatMap(\.warnings)
-        for s in summaries {
+        // Only a sign-off that applies to this evidence can accept its risk.
+        for s in summaries where s.isCurrent {
             if let risk = s.acceptRisk {
                 warnings.append(Reason(.acceptedRisk, ["role": s.role, "name": s.name, "risk": risk, "decision": s.decision, "report": s.reportId]))
             }
         }
         return ReportModel(header: header, scenarios: scenarios, warnings: warnings, signoffs: summaries)
+    }
+}
+
+/// How a sign-off stands against the evidence of the report being built.
+public struct SignoffStanding: Sendable, Equatable {
+    public var newerEntries: Int
+    public var signedVerdict: String
+    public var trustedSigner: Bool
+
+    public init(newerEntries: Int, signedVerdict: String, trustedSigner: Bool) {
+        self.newerEntries = newerEntries
+        self.signedVerdict = signedVerdict
+        self.trustedSigner = trustedSigner
     }
 }

@@ -86,4 +86,15 @@ public struct SignoffSummary: Sendable, Equatable {
     public var acceptRisk: String?
     public var keyId: String
     public var createdAt: String
+    /// Campaign evidence recorded after the journal head of the report this sign-off signed, up to
+    /// the head of the report at hand: 0 when the sign-off applies to this report's evidence,
+    /// otherwise it is superseded and must not read as an approval of it.
+    public var newerEntries: Int = 0
+    /// The verdict of the report the sign-off signed.
+    public var signedVerdict: String = ""
+    /// The sign-off's key is a registered (journaled) trusted signer's.
+    public var trustedSigner: Bool = false
+
+    /// Whether the sign-off applies to the evidence this report shows.
+    public var isCurrent: Bool { newerEntries == 0 }
 }

@@ -27,6 +27,37 @@ public enum IntegrityCheck {
         return (hex.lowercased(), actual)
     }
 
+    /// The journal heads a report file states: in a Markdown or HTML report, every 64-hex-digit word
+    /// after the integrity marker line except the body hash; in a JSON report `journalHead.hash`; in a
+    /// JUnit report the `journalHead` property. Empty when the file names none.
+    public static func journalHeads(ofReport bytes: [UInt8]) -> [String] {
+        func hexWords(_ text: Substring) -> [String] {
+            var out: [String] = []
+            var run = ""
+            for c in text + " " {
+                if c.isHexDigit, c.isASCII { run.append(c); continue }
+                if run.count == 64 { out.append(run.lowercased()) }
+                run = ""
+            }
+            return out
+        }
+        var heads: [String] = []
+        if let start = markerLineStart(bytes) {
+            let body = bodySHA256(ofReport: bytes)
+            let tail = String(decoding: bytes[start...], as: UTF8.self)
+            heads = hexWords(Substring(tail)).filter { $0 != body.actual && $0 != body.claimed }
+        } else if let json = try? JSONValue.parse(String(decoding: bytes, as: UTF8.self)), let hash = json["journalHead"]?["hash"]?.stringValue {
+            heads = [hash]
+        } else {
+            let text = String(decoding: bytes, as: UTF8.self)
+            if let r = text.range(of: "<property name=\"journalHead\" value=\"") {
+                heads = hexWords(text[r.upperBound...].prefix(65))
+            }
+        }
+        var seen: Set<String> = []
+        return heads.map { $0.lowercased() }.filter { $0.count == 64 && $0.allSatisfy { $0.isHexDigit && $0.isASCII } && seen.insert($0).inserted }
+    }
+
     /// The offset of the first line that is exactly the marker (optionally ending CR LF).
     static func markerLineStart(_ bytes: [UInt8]) -> Int? {
         let m = Array(marker.utf8)

@@ -38,7 +38,9 @@ struct JSONReportWriter {
             "warnings": .array(model.warnings.map(reason)),
             "signoffs": .array(model.signoffs.map { so in
                 ["id": s(so.id), "report": s(so.reportId), "role": s(so.role), "name": s(so.name), "decision": s(so.decision),
-                 "comment": opt(so.comment), "acceptRisk": opt(so.acceptRisk), "keyId": s(so.keyId), "signedAt": s(so.createdAt)]
+                 "comment": opt(so.comment), "acceptRisk": opt(so.acceptRisk), "keyId": s(so.keyId), "signedAt": s(so.createdAt),
+                 "current": .bool(so.isCurrent), "newerEntries": .number(String(so.newerEntries)), "signedVerdict": s(so.signedVerdict),
+                 "trustedSigner": .bool(so.trustedSigner)]
             }),
         ]
         return doc.prettyText + "\n"

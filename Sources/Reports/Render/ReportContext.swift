@@ -12,7 +12,8 @@ struct ReportContext {
 
     func value() -> MustacheValue {
         let h = model.header
-        let risks = model.signoffs.filter { $0.acceptRisk != nil }
+        // A superseded sign-off is shown as such in the sign-off table, never in the banner.
+        let risks = model.signoffs.filter { $0.acceptRisk != nil && $0.isCurrent }
         return .dictionary([
             "lang": .string(lang.rawValue),
             "s": MustacheValue(json: strings.json),
@@ -152,6 +153,13 @@ struct ReportContext {
             "decisionKey": .string(s.decision),
             "comment": .string(s.comment ?? strings.text("common.none")), "hasRisk": .bool(s.acceptRisk != nil), "acceptRisk": .string(s.acceptRisk ?? ""),
             "keyId": .string(s.keyId), "time": .string(s.createdAt),
+            "current": .bool(s.isCurrent),
+            "superseded": .string(ReportStrings.fill(strings.text("signoffs.superseded"),
+                                                     ["verdict": Verdict(rawValue: s.signedVerdict).map { strings.text("verdict.\($0.key)") } ?? s.signedVerdict,
+                                                      "count": String(s.newerEntries)],
+                                                     missing: strings.text("common.notRecorded"))),
+            "signer": .string(strings.text(s.trustedSigner ? "signoffs.trusted" : "signoffs.untrusted")),
+            "trusted": .bool(s.trustedSigner),
         ])
     }
 }

@@ -241,10 +241,10 @@ footer { margin-top: 2rem; border-top: 1px solid var(--line); }
 <h2>{{s.signoffs.heading}}</h2>
 {{#hasSignoffs}}
 <div class="table-wrap"><table class="stack">
-<thead><tr><th>{{s.signoffs.role}}</th><th>{{s.signoffs.name}}</th><th>{{s.signoffs.decision}}</th><th>{{s.signoffs.comment}}</th><th>{{s.signoffs.acceptRisk}}</th><th>{{s.signoffs.keyId}}</th><th>{{s.signoffs.time}}</th></tr></thead>
+<thead><tr><th>{{s.signoffs.role}}</th><th>{{s.signoffs.name}}</th><th>{{s.signoffs.decision}}</th><th>{{s.signoffs.status}}</th><th>{{s.signoffs.comment}}</th><th>{{s.signoffs.acceptRisk}}</th><th>{{s.signoffs.keyId}}</th><th>{{s.signoffs.signer}}</th><th>{{s.signoffs.time}}</th></tr></thead>
 <tbody>
 {{#signoffs}}
-<tr><td data-label="{{s.signoffs.role}}">{{role}}</td><td data-label="{{s.signoffs.name}}">{{name}}</td><td data-label="{{s.signoffs.decision}}"><strong>{{decision}}</strong></td><td data-label="{{s.signoffs.comment}}" class="text">{{comment}}</td><td data-label="{{s.signoffs.acceptRisk}}">{{#hasRisk}}<strong class="st-failed text">⚠ {{acceptRisk}}</strong>{{/hasRisk}}</td><td data-label="{{s.signoffs.keyId}}" class="mono">{{keyId}}</td><td data-label="{{s.signoffs.time}}">{{time}}</td></tr>
+<tr><td data-label="{{s.signoffs.role}}">{{role}}</td><td data-label="{{s.signoffs.name}}">{{name}}</td><td data-label="{{s.signoffs.decision}}">{{#current}}<strong>{{decision}}</strong>{{/current}}{{^current}}<del>{{decision}}</del>{{/current}}</td><td data-label="{{s.signoffs.status}}">{{#current}}{{s.signoffs.current}}{{/current}}{{^current}}<strong class="st-failed">{{superseded}}</strong>{{/current}}</td><td data-label="{{s.signoffs.comment}}" class="text">{{comment}}</td><td data-label="{{s.signoffs.acceptRisk}}">{{#hasRisk}}<strong class="st-failed text">⚠ {{acceptRisk}}</strong>{{/hasRisk}}</td><td data-label="{{s.signoffs.keyId}}" class="mono">{{keyId}}</td><td data-label="{{s.signoffs.signer}}">{{signer}}</td><td data-label="{{s.signoffs.time}}">{{time}}</td></tr>
 {{/signoffs}}
 </tbody>
 </table></div>
@@ -433,10 +433,10 @@ footer { margin-top: 2rem; border-top: 1px solid var(--line); }
 ## {{s.signoffs.heading}}
 
 {{#hasSignoffs}}
-| {{s.signoffs.role}} | {{s.signoffs.name}} | {{s.signoffs.decision}} | {{s.signoffs.comment}} | {{s.signoffs.acceptRisk}} | {{s.signoffs.keyId}} | {{s.signoffs.time}} |
-|---|---|---|---|---|---|---|
+| {{s.signoffs.role}} | {{s.signoffs.name}} | {{s.signoffs.decision}} | {{s.signoffs.status}} | {{s.signoffs.comment}} | {{s.signoffs.acceptRisk}} | {{s.signoffs.keyId}} | {{s.signoffs.signer}} | {{s.signoffs.time}} |
+|---|---|---|---|---|---|---|---|---|
 {{#signoffs}}
-| {{role}} | {{name}} | **{{decision}}** | {{comment}} | {{#hasRisk}}**⚠ {{acceptRisk}}**{{/hasRisk}} | {{keyId}} | {{time}} |
+| {{role}} | {{name}} | {{#current}}**{{decision}}**{{/current}}{{^current}}~~{{decision}}~~{{/current}} | {{#current}}{{s.signoffs.current}}{{/current}}{{^current}}**{{superseded}}**{{/current}} | {{comment}} | {{#hasRisk}}**⚠ {{acceptRisk}}**{{/hasRisk}} | {{keyId}} | {{signer}} | {{time}} |
 {{/signoffs}}
 {{/hasSignoffs}}
 {{^hasSignoffs}}
@@ -621,6 +621,12 @@ footer { margin-top: 2rem; border-top: 1px solid var(--line); }
     "none": "No warnings."
   },
   "signoffs": {
+    "status": "Applies to",
+    "current": "this report's evidence",
+    "superseded": "superseded: signed when the verdict was {verdict}; {count} newer evidence entries since",
+    "signer": "Signer",
+    "trusted": "trusted signer",
+    "untrusted": "not a registered signer",
     "heading": "Sign-offs",
     "none": "No sign-offs yet.",
     "role": "Role",
@@ -836,6 +842,12 @@ footer { margin-top: 2rem; border-top: 1px solid var(--line); }
     "none": "没有警告。"
   },
   "signoffs": {
+    "status": "适用于",
+    "current": "本报告的证据",
+    "superseded": "已过时：签核时结论为 {verdict}；此后新增 {count} 条证据",
+    "signer": "签核人",
+    "trusted": "受信任的签核人",
+    "untrusted": "未登记的签核人",
     "heading": "签核",
     "none": "尚无签核。",
     "role": "角色",

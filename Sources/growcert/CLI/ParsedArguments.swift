@@ -5,7 +5,7 @@
 struct ParsedArguments: Sendable {
     /// Options that never take a value.
     static let flags: Set<String> = ["--json", "--help", "-h", "--version", "--require-certified", "--no-store", "--quiet", "--no-emulator-warning",
-                                      "--force", "--redact", "--all-scenarios"]
+                                      "--force", "--redact", "--accept-stale", "--allowed-signers", "--all-scenarios"]
 
     var words: [String] = []
     var options: [String: [String]] = [:]

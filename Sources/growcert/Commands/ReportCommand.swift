@@ -116,7 +116,10 @@ enum ReportCommand {
         Command(path: ["report", "verify"], summary: "check that a report file is one stored here, unchanged (exit 2 if not)", positionals: ["FILE"],
                 discussion: """
                 Finds the stored report with the file's SHA-256, checks the body hash written in its integrity section,
-                checks that the journal head it names is in this database's chain, and lists its sign-offs.
+                checks that the journal head written in the file is an entry of this database's journal (exit 2 when
+                the file names none, or one the journal does not have: a deleted tail or a rebuilt chain), and lists its
+                sign-offs. When the campaign has newer evidence, a 'superseded' line gives how many entries and the
+                campaign's verdict now.
                 """) { inv in
             let path = try inv.positional(0, "report file")
             let bytes = try inv.readInput(path, limit: 512 * 1_048_576)
@@ -129,14 +132,39 @@ enum ReportCommand {
             }
             let match = try store.reports().first { $0.sha256 == sha }
             if match == nil { problems.append("no report with SHA-256 \(sha) is stored in \(store.path): the file was changed, or comes from another database") }
+            // The head printed in the file is an anchor outside the database: it must still be in the chain.
+            let heads = IntegrityCheck.journalHeads(ofReport: bytes)
+            if heads.isEmpty { problems.append("the file names no journal head, so it cannot be tied to the evidence") }
+            for head in heads where try store.journalEntry(hash: head) == nil {
+                problems.append("the journal head written in the file (\(head)) is not an entry of the journal in \(store.path): entries were deleted, or the chain was rebuilt")
+            }
+            if let r = match, !heads.isEmpty, !heads.contains(r.evidenceHead) {
+                problems.append("the journal head written in the file is not the one stored for report \(r.id) (\(r.evidenceHead))")
+            }
             let verification = try VerifyService(store: store, jwsVerifier: inv.jwsVerifier).run()
             if !verification.ok { problems.append("the database itself does not verify: run 'growcert verify'") }
             let signoffs = try match.map { r in try store.signoffs(campaignId: r.campaignId).filter { $0.reportId == r.id } } ?? []
+            let trusted = Set(try store.signers().map(\.keyId))
+            var superseded: (newer: Int, verdict: String)?
+            if let r = match, problems.isEmpty {
+                let newer = try store.newerEvidence(campaignId: r.campaignId, after: r.evidenceSeq)
+                if newer > 0 {
+                    let now = try ReportBuilder.build(store: store, campaignId: r.campaignId, toolVersion: CLI.version).campaignVerdict
+                    superseded = (newer, now.rawValue)
+                }
+            }
             if inv.json {
                 inv.console.out(JSONValue.object([
                     "ok": .bool(problems.isEmpty), "sha256": .string(sha), "report": match.map(ReportCommand.json) ?? .null,
                     "bodySha256": .string(body.actual), "claimedBodySha256": .optional(body.claimed),
-                    "signoffs": .array(signoffs.map(\.json)), "problems": .array(problems.map(JSONValue.string)),
+                    "journalHeads": .array(heads.map(JSONValue.string)),
+                    "superseded": superseded.map { ["newerEntries": .number(String($0.newer)), "currentVerdict": .string($0.verdict)] } ?? .null,
+                    "signoffs": .array(signoffs.map { s in
+                        var o = s.json.objectValue ?? [:]
+                        o["trustedSigner"] = .bool(trusted.contains(s.keyId))
+                        return .object(o)
+                    }),
+                    "problems": .array(problems.map(JSONValue.string)),
                 ]).prettyText + "\n")
             } else if problems.isEmpty, let r = match {
                 var out = "OK: \(path) is report \(r.id) of campaign \(r.campaignId) (\(r.format), \(r.lang)), verdict \(r.verdict),\n"
@@ -144,7 +172,16 @@ enum ReportCommand {
                 if !TemplateSet.isBuiltIn(templateSHA256: r.templateSHA256, format: r.format, lang: r.lang) {
                     out += "    rendered with custom templates (template SHA-256 \(r.templateSHA256)), not this growcert's built-in ones: its layout and wording are not growcert's\n"
                 }
-                out += signoffs.isEmpty ? "    not signed yet\n" : signoffs.map { TextSafety.singleLine("    signed \($0.decision) by \($0.name) (\($0.role)), key \($0.keyId), \($0.createdAt)" + ($0.acceptRisk.map { "; accepted risk: \($0)" } ?? "")) }.joined(separator: "\n") + "\n"
+                if let superseded {
+                    out += "    superseded: campaign \(r.campaignId) has \(superseded.newer) newer evidence \(superseded.newer == 1 ? "entry" : "entries") since this report; its verdict is now \(superseded.verdict)\n"
+                }
+                // Values from the signed statement ('growcert verify' checks the row says the same).
+                out += signoffs.isEmpty ? "    not signed yet\n" : signoffs.map { s in
+                    let st = s.signed
+                    return TextSafety.singleLine("    signed \(st?.decision ?? s.decision) by \(st?.name ?? s.name) (\(st?.role ?? s.role)), key \(s.keyId)"
+                        + (trusted.contains(s.keyId) ? " (trusted signer)" : " (not a registered signer)") + ", \(s.createdAt)"
+                        + (s.acceptRisk.map { "; accepted risk: \($0)" } ?? "") + (st?.acceptStale == true ? "; signed although not current" : ""))
+                }.joined(separator: "\n") + "\n"
                 inv.console.out(out)
             } else {
                 inv.console.out("NOT VERIFIED: \(path)\n" + problems.map { "  - \($0)\n" }.joined())

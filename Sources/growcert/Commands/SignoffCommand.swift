@@ -13,13 +13,18 @@ enum SignoffCommand {
                     OptionSpec(name: "--comment", value: "TEXT", help: "a comment"),
                     OptionSpec(name: "--key", value: "KEY.pem", help: "your Ed25519 private key (growcert keys generate)", required: true),
                     OptionSpec(name: "--accept-risk", value: "TEXT", help: "required to approve a campaign that is not CERTIFIED: the risk you accept"),
+                    OptionSpec(name: "--accept-stale", value: nil, help: "sign a report that is not current (newer evidence exists); the statement records it"),
+                    OptionSpec(name: "--passphrase-env", value: "VAR", help: "the environment variable holding the passphrase of an encrypted key"),
                     OptionSpec(name: "--export", value: "DIR", help: "then write statement.json, statement.sig and public.pem into DIR (as 'signoff export')"),
                 ],
                 discussion: """
-                Signs a canonical JSON statement (campaign, report id, report SHA-256, journal head, role, name, decision,
-                comment, accepted risk, time). The statement, signature and public key are stored; the private key is not.
+                Signs a canonical JSON statement (growcert-signoff/v2: campaign, app id, version, build, report id,
+                the report's verdict and SHA-256, the journal head it was judged at, the database head at signing,
+                role, name, decision, comment, accepted risk, accepted staleness, time). The statement, signature and
+                public key are stored; the private key is not. A report that is not current (the campaign has newer
+                evidence) is refused unless --accept-stale.
                 The whole database is verified first (as 'growcert verify'); if anything does not hold, nothing is signed (exit 2).
-                'growcert signoff export ID --out DIR' writes them for checking with OpenSSL alone.
+                'growcert signoff export ID --out DIR' writes the sign-off for checking with OpenSSL alone.
                 """) { inv in
             let keyPath = try inv.required("--key")
             let pem = try inv.readText(keyPath, limit: 64 * 1024, what: "Key file")
@@ -28,10 +33,11 @@ enum SignoffCommand {
             try exportDir.map { try SignoffCommand.checkExport(dir: $0, force: false, database: inv.dbPath) }
             let store = try inv.openStore()
             try VerifyService(store: store).requireIntact(before: "signed")
+            let passphrase = try SigningKey.passphrase(for: pem, path: keyPath, inv)
             let s = try store.addSignoff(
                 reportId: try inv.required("--report"), role: try inv.required("--role"), name: try inv.required("--name"),
                 decision: try inv.required("--decision"), comment: inv.optional("--comment"), acceptRisk: inv.optional("--accept-risk"),
-                privateKeyPEM: pem)
+                acceptStale: inv.args.has("--accept-stale"), privateKeyPEM: pem, passphrase: passphrase)
             if let dir = exportDir {
                 let files = try SignoffCommand.export(s, dir: dir, force: false, database: inv.dbPath)
                 var o = s.json.objectValue ?? [:]
@@ -41,6 +47,7 @@ enum SignoffCommand {
                 inv.printRecord(s.id, s.json)
             }
             if let risk = s.acceptRisk { inv.progress("note: approved with accepted risk: \(risk)") }
+            if s.signed?.acceptStale == true { inv.progress("note: signed a report that is not current (--accept-stale); the statement records it") }
             return ExitCode.success
         },
         Command(path: ["signoff", "export"], summary: "write a sign-off's statement.json, statement.sig and public.pem", positionals: ["ID"],
@@ -61,8 +68,14 @@ enum SignoffCommand {
                 options: [OptionSpec(name: "--campaign", value: "ID", help: "only this campaign's")]) { inv in
             let store = try inv.openStoreForReading()
             let list = try store.signoffs(campaignId: try inv.optional("--campaign").map { try store.campaign($0).id })
+            // Values come from the signed statement; 'growcert verify' checks the row says the same.
             inv.printList(list.map(\.json), header: ["ID", "REPORT", "ROLE", "NAME", "DECISION", "KEY", "SIGNED"],
-                          rows: list.map { [$0.id, $0.reportId, $0.role, $0.name, $0.decision + ($0.acceptRisk != nil ? " (risk accepted)" : ""), $0.keyId, $0.createdAt] })
+                          rows: list.map { s in
+                              let st = s.signed
+                              return [s.id, st?.reportId ?? s.reportId, st?.role ?? s.role, st?.name ?? s.name,
+                                      (st?.decision ?? s.decision) + (s.acceptRisk != nil ? " (risk accepted)" : "") + (st?.acceptStale == true ? " (stale report)" : ""),
+                                      s.keyId, s.createdAt]
+                          })
             return ExitCode.success
         },
     ]
@@ -97,5 +110,42 @@ enum SignoffCommand {
     /// How to check an export with OpenSSL alone.
     static func checkLine(_ dir: String) -> String {
         "Check: openssl pkeyutl -verify -pubin -inkey \(dir)/public.pem -rawin -in \(dir)/statement.json -sigfile \(dir)/statement.sig"
+    }
+}
+
+/// Reading a signing key's passphrase: only from the environment variable the user names, never stored or printed.
+enum SigningKey {
+    /// The passphrase for `pem` (nil for an unencrypted key, with a warning on stderr); checks it decrypts the key.
+    static func passphrase(for pem: String, path: String, _ inv: Invocation) throws -> String? {
+        let variable = inv.optional("--passphrase-env")
+        guard Ed25519.isEncrypted(privateKeyPEM: pem) else {
+            inv.console.err("growcert: warning: the key '\(path)' is not encrypted: anyone who copies the file can sign as you. Create an encrypted key with 'growcert keys generate --out KEY.pem --passphrase-env VAR'.\n")
+            return nil
+        }
+        guard let variable else {
+            throw CLIError.data("The key '\(path)' is encrypted. Name the environment variable that holds its passphrase with --passphrase-env VAR. Nothing was signed.")
+        }
+        let passphrase = try value(of: variable, inv)
+        do {
+            _ = try Ed25519.publicKeyPEM(privateKeyPEM: pem, passphrase: passphrase)
+        } catch {
+            throw CLIError.data("Cannot decrypt the key '\(path)' with the passphrase in $\(variable). Check the passphrase. Nothing was signed.")
+        }
+        return passphrase
+    }
+
+    /// The non-empty value of the environment variable `variable`.
+    static func value(of variable: String, _ inv: Invocation) throws -> String {
+        guard let value = inv.environment[variable], !value.isEmpty else {
+            throw CLIError.data("The environment variable '\(variable)' named by --passphrase-env is not set or empty. Export the passphrase in it and try again.")
+        }
+        return value
+    }
+}
+
+extension StaleReportError: ServiceError {
+    var exitCode: Int32 { ExitCode.dataError }
+    public var description: String {
+        "Report \(reportId) is not current: campaign \(campaignId) has \(newerEntries) newer evidence \(newerEntries == 1 ? "entry" : "entries") since journal entry \(judgedAtSeq), where the report was judged. Render a new report and sign that one, or sign this one anyway with --accept-stale (the statement records it). Nothing was signed."
     }
 }

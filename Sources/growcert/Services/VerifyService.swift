@@ -1,12 +1,14 @@
 import Evidence
+import Foundation
 import StoreProof
 
 /// The one full check of an evidence database: what `growcert verify` runs, and what
 /// `report render`, `report verify`, `signoff` and `demo` run before they trust the evidence.
 ///
 /// `EvidenceStore.verify` checks what the store alone can know (schema, chain, tables, blobs,
-/// reports, sign-off signatures); checks that need other modules (store proof, signers,
-/// anchors) are added here, so that every caller gets all of them.
+/// reports, sign-off signatures and their rows, stored timestamp tokens); checks against anchors
+/// kept outside the file (expected heads, exported sign-offs, an allowed-signers list, a TSA's CA)
+/// are added here, so that every caller gets all of them.
 struct VerifyService {
     let store: EvidenceStore
     /// Re-verifies stored App Store transactions (Apple Root CA - G3 unless a test injects its own root).
@@ -14,12 +16,83 @@ struct VerifyService {
 
     /// The provenances only a verified App Store JWS can give: an item claiming one must hold the JWS that proves it.
     static let jwsProvenances: Set<Provenance> = [.storeSignedSandbox, .storeSignedProduction, .xcodeLocal, .emulatorSigned]
+    /// Journal heads the caller holds from outside the file (a report, a statement, a token): each must be an entry.
+    var expectedHeads: [String] = []
+    /// Exported sign-offs (`signoff export` folders): each must be in the journal, intact.
+    var statementDirs: [String] = []
+    /// Timestamp tokens kept outside the file (`anchor --out`): each must verify, and its head be an entry.
+    var tokens: [(path: String, der: [UInt8])] = []
+    /// An allowed-signers file: every sign-off must be by one of its signers.
+    var allowedSigners: (path: String, signers: AllowedSigners)?
+    /// A timestamp CA (PEM): every stored token's chain must verify to it.
+    var tsaCA: (path: String, pem: String)?
 
     /// Runs every check; `progress` is called with the number of journal entries read so far.
     func run(progress: ((Int) -> Void)? = nil) throws -> VerificationResult {
         var result = try store.verify(progress: progress)
         result.problems += try storeProofProblems()
+        for head in expectedHeads where try store.journalEntry(hash: head) == nil {
+            result.problems.append(VerificationProblem(seq: nil, message: "the expected head \(head) is not an entry of the journal: entries were deleted, or the chain was rebuilt"))
+        }
+        for dir in statementDirs { result.problems += try checkExported(dir) }
+        for (path, der) in tokens {
+            do {
+                let head = try TimestampToken.head(ofToken: der, caPEM: tsaCA?.pem).head
+                if try store.journalEntry(hash: head) == nil {
+                    result.problems.append(VerificationProblem(seq: nil, message: "timestamp token '\(path)': the head it timestamps (\(head)) is not an entry of the journal: entries were deleted, or the chain was rebuilt"))
+                }
+            } catch {
+                result.problems.append(VerificationProblem(seq: nil, message: "timestamp token '\(path)': \(error)"))
+            }
+        }
+        if let (path, allowed) = allowedSigners {
+            for s in try store.signoffs() {
+                let name = s.signed?.name ?? s.name
+                if allowed.allows(principal: name, publicKey: s.publicKey) == nil {
+                    result.problems.append(VerificationProblem(seq: s.seq, message: "sign-off \(s.id) by '\(name)' (key \(s.keyId)) is not by a signer that '\(path)' allows"))
+                }
+            }
+        }
+        if let (path, pem) = tsaCA {
+            for a in try store.anchors() {
+                guard let der = Data(base64Encoded: a.token) else { continue }  // store.verify reports it
+                do { _ = try TimestampToken.verify(token: [UInt8](der), head: a.headHash, caPEM: pem) } catch {
+                    result.problems.append(VerificationProblem(seq: a.seq, message: "anchor \(a.id): \(error) ('\(path)')"))
+                }
+            }
+        }
         return result
+    }
+
+    /// Problems with one exported sign-off folder (statement.json, statement.sig, public.pem).
+    func checkExported(_ dir: String) throws -> [VerificationProblem] {
+        func read(_ name: String) throws -> Data {
+            guard let data = FileManager.default.contents(atPath: dir + "/" + name) else {
+                throw CLIError.noInput("Cannot read '\(dir)/\(name)': an exported sign-off folder holds statement.json, statement.sig and public.pem ('growcert signoff export').")
+            }
+            return data
+        }
+        let text = String(decoding: try read("statement.json"), as: UTF8.self)
+        let signature = [UInt8](try read("statement.sig"))
+        let publicKey = String(decoding: try read("public.pem"), as: UTF8.self)
+        func problem(_ m: String) -> VerificationProblem { VerificationProblem(seq: nil, message: "exported sign-off '\(dir)': \(m)") }
+        guard Ed25519.verify(signature, message: Array(text.utf8), publicKeyPEM: publicKey) else {
+            return [problem("the signature in statement.sig does not verify over statement.json with public.pem")]
+        }
+        guard let statement = SignoffStatement(text: text) else { return [problem("statement.json is not a growcert sign-off statement")] }
+        var problems: [VerificationProblem] = []
+        let key = Ed25519.normalizedPublicKeyPEM(publicKey)
+        let stored = try store.signoffs().first { $0.statement == text && Data(base64Encoded: $0.signature).map([UInt8].init) == signature && $0.publicKey == key }
+        if stored == nil {
+            problems.append(problem("this signed \(statement.decision) by '\(statement.name)' is not in the journal: it was deleted, or comes from another database"))
+        }
+        for (what, head) in [("journal head", Optional(statement.journalHead)), ("database head", statement.databaseHead)] {
+            guard let head else { continue }
+            if try store.journalEntry(hash: head) == nil {
+                problems.append(problem("the \(what) it signed (\(head)) is not an entry of the journal: entries were deleted, or the chain was rebuilt"))
+            }
+        }
+        return problems
     }
 
     /// Re-verifies every stored store-signed transaction and compares what its JWS proves with what is stored.

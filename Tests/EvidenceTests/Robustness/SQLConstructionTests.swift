@@ -27,6 +27,8 @@ import Testing
         "Self.signoffColumns", "spec.table", "cols.joined(separator: \",\")", "cols.map { _ in \"?\" }.joined(separator: \",\")",
         "columns.map { \"\\($0)=?\" }.joined(separator: \",\")", "$0", "spec.columns.joined(separator: \",\")", "Schema.applicationId", "current + 1",
         "Self.evidenceColumns.split(separator: \",\").map { \"e.\" + $0.trimmingCharacters(in: .whitespaces) }.joined(separator: \",\")",
+        "Self.signerColumns", "Self.anchorColumns", "kinds.map { _ in \"?\" }.joined(separator: \",\")",
+        "bookkeeping.map { _ in \"?\" }.joined(separator: \",\")",
     ]
 
     /// The expressions inside `\( … )` on a line, with nested parentheses.

@@ -1,0 +1,105 @@
+/// The statement a sign-off signs: the one home of its keys.
+///
+/// Version 2 (`growcert-signoff/v2`) binds the decision to the evidence it approves: the
+/// campaign's app id, version and build, the report's verdict and SHA-256, the journal head the
+/// report was judged at, and the database head at the moment of signing. Version 1 statements
+/// (older databases) lack those bindings; they are read and verified as they are, with the
+/// missing fields nil.
+public struct SignoffStatement: Sendable, Equatable {
+    public static let typeV1 = "growcert-signoff/v1"
+    public static let typeV2 = "growcert-signoff/v2"
+
+    public var type: String
+    public var campaign: String
+    public var appId: String?
+    public var appVersion: String?
+    public var build: String?
+    public var reportId: String
+    public var reportSha256: String
+    public var reportVerdict: String?
+    /// The journal head (evidence head) the report was judged at, and its entry.
+    public var journalHead: String
+    public var journalSeq: Int64?
+    /// The whole journal's head when the statement was signed, and its entry.
+    public var databaseHead: String?
+    public var databaseSeq: Int64?
+    public var role: String
+    public var name: String
+    public var decision: String
+    public var comment: String?
+    public var acceptRisk: String?
+    /// The signer signed although newer evidence for the campaign existed.
+    public var acceptStale: Bool
+    public var signedAt: String
+
+    public init(type: String = Self.typeV2, campaign: String, appId: String?, appVersion: String?, build: String?, reportId: String,
+                reportSha256: String, reportVerdict: String?, journalHead: String, journalSeq: Int64?, databaseHead: String?,
+                databaseSeq: Int64?, role: String, name: String, decision: String, comment: String?, acceptRisk: String?,
+                acceptStale: Bool, signedAt: String) {
+        self.type = type
+        self.campaign = campaign
+        self.appId = appId
+        self.appVersion = appVersion
+        self.build = build
+        self.reportId = reportId
+        self.reportSha256 = reportSha256
+        self.reportVerdict = reportVerdict
+        self.journalHead = journalHead
+        self.journalSeq = journalSeq
+        self.databaseHead = databaseHead
+        self.databaseSeq = databaseSeq
+        self.role = role
+        self.name = name
+        self.decision = decision
+        self.comment = comment
+        self.acceptRisk = acceptRisk
+        self.acceptStale = acceptStale
+        self.signedAt = signedAt
+    }
+
+    /// Reads a statement; nil when it is not a growcert sign-off statement of a known version.
+    public init?(json: JSONValue) {
+        guard let type = json["type"]?.stringValue, type == Self.typeV1 || type == Self.typeV2,
+              let campaign = json["campaign"]?.stringValue, let reportId = json["reportId"]?.stringValue,
+              let reportSha256 = json["reportSha256"]?.stringValue, let journalHead = json["journalHead"]?.stringValue,
+              let role = json["role"]?.stringValue, let name = json["name"]?.stringValue,
+              let decision = json["decision"]?.stringValue, let signedAt = json["signedAt"]?.stringValue
+        else { return nil }
+        func int(_ key: String) -> Int64? {
+            if case .number(let n)? = json[key] { return Int64(n) }
+            return nil
+        }
+        self.init(type: type, campaign: campaign, appId: json["appId"]?.stringValue, appVersion: json["appVersion"]?.stringValue,
+                  build: json["build"]?.stringValue, reportId: reportId, reportSha256: reportSha256,
+                  reportVerdict: json["reportVerdict"]?.stringValue, journalHead: journalHead, journalSeq: int("journalSeq"),
+                  databaseHead: json["databaseHead"]?.stringValue, databaseSeq: int("databaseSeq"), role: role, name: name,
+                  decision: decision, comment: json["comment"]?.stringValue, acceptRisk: json["acceptRisk"]?.stringValue,
+                  acceptStale: json["acceptStale"]?.boolValue ?? false, signedAt: signedAt)
+    }
+
+    /// Reads a statement's canonical text.
+    public init?(text: String) {
+        guard let json = try? JSONValue.parse(text) else { return nil }
+        self.init(json: json)
+    }
+
+    /// The statement as JSON; its `canonicalText` is what is signed.
+    public var json: JSONValue {
+        var o: [String: JSONValue] = [
+            "type": .string(type), "campaign": .string(campaign), "reportId": .string(reportId), "reportSha256": .string(reportSha256),
+            "journalHead": .string(journalHead), "role": .string(role), "name": .string(name), "decision": .string(decision),
+            "comment": .optional(comment), "acceptRisk": .optional(acceptRisk), "signedAt": .string(signedAt),
+        ]
+        if type != Self.typeV1 {
+            o["appId"] = .optional(appId)
+            o["appVersion"] = .optional(appVersion)
+            o["build"] = .optional(build)
+            o["reportVerdict"] = .optional(reportVerdict)
+            o["journalSeq"] = journalSeq.map { .number(String($0)) } ?? .null
+            o["databaseHead"] = .optional(databaseHead)
+            o["databaseSeq"] = databaseSeq.map { .number(String($0)) } ?? .null
+            o["acceptStale"] = .bool(acceptStale)
+        }
+        return .object(o)
+    }
+}

@@ -1,0 +1,73 @@
+import Foundation
+
+extension EvidenceStore {
+    // MARK: Timestamp anchors
+
+    /// Stores a timestamp token over the journal entry `headSeq` (whose hash is `headHash`),
+    /// after checking the token's signature and imprint.
+    public func addAnchor(headSeq: Int64, headHash: String, tsaURL: String, token: [UInt8]) throws -> AnchorRecord {
+        try Validate.noSecrets([("timestamp authority URL", tsaURL)])
+        let granted = try TimestampToken.verify(token: token, head: headHash)
+        let id: String = try write {
+            guard try db.scalarText("SELECT hash FROM journal WHERE seq=?", [.integer(headSeq)]) == headHash else {
+                throw EvidenceError.conflict("Journal entry \(headSeq) no longer has hash \(headHash); nothing was written.")
+            }
+            let id = try nextId(Tables.anchors)
+            try append(.anchorAdd) { _, at in
+                ["id": .string(id), "head_seq": .number(String(headSeq)), "head_hash": .string(headHash), "tsa_url": .string(tsaURL),
+                 "token": .string(Data(token).base64EncodedString()), "gen_time": .string(granted.genTime), "serial": .string(granted.serial),
+                 "created_by": .string(actor), "created_at": .string(at)]
+            }
+            return id
+        }
+        return try anchors().first { $0.id == id } ?? { throw EvidenceError.internalFailure("anchor \(id) was not recorded") }()
+    }
+
+    static let anchorColumns = "id, seq, head_seq, head_hash, tsa_url, token, gen_time, serial, created_by, created_at"
+
+    /// Stored timestamp anchors, oldest first.
+    public func anchors() throws -> [AnchorRecord] {
+        guard schemaVersion >= Schema.signersVersion else { return [] }
+        return try read {
+            try db.query("SELECT \(Self.anchorColumns) FROM anchors ORDER BY seq").map { r in
+                AnchorRecord(id: r.string(0), seq: r.int(1) ?? 0, headSeq: r.int(2) ?? 0, headHash: r.string(3), tsaURL: r.string(4),
+                             token: r.string(5), genTime: r.string(6), serial: r.string(7), createdBy: r.string(8), createdAt: r.string(9))
+            }
+        }
+    }
+
+    /// Problems with stored timestamp tokens: an imprint that is not its entry's hash, a head not in
+    /// the chain, a signature that does not verify with the token's embedded certificate.
+    func verifyAnchors() throws -> [VerificationProblem] {
+        var problems: [VerificationProblem] = []
+        for a in try anchors() {
+            let hash = try db.scalarText("SELECT hash FROM journal WHERE seq=?", [.integer(a.headSeq)])
+            if hash != a.headHash || a.headSeq >= a.seq {
+                problems.append(VerificationProblem(seq: a.seq, message: "anchor \(a.id): the head it timestamps (\(a.headHash.prefix(12))… at entry \(a.headSeq)) is not in the chain before it"))
+                continue
+            }
+            guard let der = Data(base64Encoded: a.token) else {
+                problems.append(VerificationProblem(seq: a.seq, message: "anchor \(a.id): \(TimestampToken.Failure.notAToken)"))
+                continue
+            }
+            do {
+                let granted = try TimestampToken.verify(token: [UInt8](der), head: a.headHash)
+                if granted.genTime != a.genTime || granted.serial != a.serial {
+                    problems.append(VerificationProblem(seq: a.seq, message: "anchor \(a.id): gen_time or serial differ from the token's"))
+                }
+            } catch {
+                problems.append(VerificationProblem(seq: a.seq, message: "anchor \(a.id): \(error)"))
+            }
+        }
+        return problems
+    }
+
+    // MARK: Anchors kept outside the file
+
+    /// The journal entry whose hash is `hash`, if the journal has it.
+    public func journalEntry(hash: String) throws -> JournalEntry? {
+        try read {
+            try db.query("SELECT seq, kind, actor, at, payload, prev_hash, hash FROM journal WHERE hash=?", [.text(hash)]).first.map(Self.entry)
+        }
+    }
+}

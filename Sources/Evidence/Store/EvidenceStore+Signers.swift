@@ -1,0 +1,52 @@
+import Foundation
+
+extension EvidenceStore {
+    // MARK: Trusted signers
+
+    /// Registers a trusted signer: a public key (SPKI PEM, Ed25519) for a named person and role.
+    public func addSigner(name: String, role: String, publicKeyPEM: String) throws -> SignerRecord {
+        let role = try Validate.choice(role, SignoffRole.self, field: "role")
+        try Validate.nonEmpty(name, field: "name")
+        try Validate.noSecrets([("name", name)])
+        guard let publicKey = Ed25519.normalizedPublicKeyPEM(publicKeyPEM) else {
+            throw EvidenceError.invalidValue(field: "public key", value: "PEM", why: "not an Ed25519 public key in PEM (SPKI); write one with 'openssl pkey -in KEY.pem -pubout'.")
+        }
+        let keyId = Ed25519.keyId(publicKeyPEM: publicKey)
+        let id: String = try write {
+            if let existing = try db.scalarText("SELECT id FROM signers WHERE key_id=?", [.text(keyId)]) {
+                throw EvidenceError.conflict("Key \(keyId) is already registered as signer \(existing). Nothing was written.")
+            }
+            let id = try nextId(Tables.signers)
+            try append(.signerAdd) { _, at in
+                ["id": .string(id), "name": .string(name), "role": .string(role.rawValue), "public_key": .string(publicKey),
+                 "key_id": .string(keyId), "created_by": .string(actor), "created_at": .string(at)]
+            }
+            return id
+        }
+        return try signers().first { $0.id == id } ?? { throw EvidenceError.internalFailure("signer \(id) was not recorded") }()
+    }
+
+    static let signerColumns = "id, seq, name, role, public_key, key_id, created_by, created_at"
+
+    /// Registered signers, oldest first.
+    public func signers() throws -> [SignerRecord] {
+        // A file older than the migration that adds signers has none (it is read as it is, never migrated).
+        guard schemaVersion >= Schema.signersVersion else { return [] }
+        return try read {
+            try db.query("SELECT \(Self.signerColumns) FROM signers ORDER BY seq").map { r in
+                SignerRecord(id: r.string(0), seq: r.int(1) ?? 0, name: r.string(2), role: r.string(3), publicKey: r.string(4),
+                             keyId: r.string(5), createdBy: r.string(6), createdAt: r.string(7))
+            }
+        }
+    }
+
+    /// Problems with registered signers: a key id that is not its key's, a key that is not Ed25519.
+    func verifySigners() throws -> [VerificationProblem] {
+        try signers().compactMap { s in
+            guard Ed25519.normalizedPublicKeyPEM(s.publicKey) == s.publicKey, Ed25519.keyId(publicKeyPEM: s.publicKey) == s.keyId else {
+                return VerificationProblem(seq: s.seq, message: "signer \(s.id): key id \(s.keyId) is not the id of its public key")
+            }
+            return nil
+        }
+    }
+}

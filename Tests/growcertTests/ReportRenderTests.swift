@@ -40,8 +40,8 @@ struct ReportRenderTests {
     }
 
     @Test("Bad render options exit with their documented code and message, and store nothing", arguments: [
-        (["--format", "pdf"], 64, "growcert: Unknown format 'pdf'. Formats: md, html, junit, json.\nSee 'growcert report render --help'.\n"),
-        (["--format", "md", "--lang", "fr"], 64, "growcert: Unknown language 'fr'. Languages: en, zh-Hans.\nSee 'growcert report render --help'.\n"),
+        (["--format", "pdf"], 64, "growcert: Unknown format 'pdf'. Formats: md, html, junit, json, all.\nSee 'growcert report render --help'.\n"),
+        (["--format", "md", "--lang", "fr"], 64, "growcert: Unknown language 'fr'. Languages: en, zh-Hans, all.\nSee 'growcert report render --help'.\n"),
         (["--format", "md", "--templates", "/nonexistent"], 66,
          "growcert: The templates directory '/nonexistent' does not exist. Give a directory holding report.md.mustache, report.html.mustache and/or strings/<lang>.json; missing files fall back to the built-in ones.\n"),
     ] as [([String], Int32, String)])

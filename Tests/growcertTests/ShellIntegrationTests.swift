@@ -26,7 +26,7 @@ struct ShellIntegrationTests {
         (["growcert", "ev"], ["evidence"]),
         (["growcert", "evidence", "add", ""], ["transaction", "receipt", "attachment", "note"]),
         (["growcert", "--db", "x.sqlite", "run", ""], ["start", "finish", "list", "show"]),
-        (["growcert", "report", "render", "--format", ""], ["md", "html", "junit", "json"]),
+        (["growcert", "report", "render", "--format", ""], ["md", "html", "junit", "json", "all"]),
         (["growcert", "report", "render", "--lang", "zh"], ["zh-Hans"]),
         (["growcert", "run", "list", "--j"], ["--json"]),
         (["growcert", "evidence", "import", "--d"], ["--dry-run", "--db"]),
@@ -63,7 +63,7 @@ struct ShellIntegrationTests {
             words=(growcert evidence add attachment --file ''); CURRENT=6; _growcert
             """, "zsh", script], env: [:])
         #expect(o.code == 0, "\(o)")
-        #expect(o.stdout.split(separator: "\n").map(String.init) == ["md", "html", "junit", "json",
+        #expect(o.stdout.split(separator: "\n").map(String.init) == ["md", "html", "junit", "json", "all",
                                                                      "add", "retract", "list", "show", "export", "import", "FILES"])
     }
 
@@ -79,7 +79,7 @@ struct ShellIntegrationTests {
             try #require(o.code == 0, "\(o)")
             return o.stdout.split(separator: "\n").map { String($0.split(separator: "\t").first ?? "") }
         }
-        #expect(try complete("growcert report render --format ") == ["html", "json", "junit", "md"])
+        #expect(try complete("growcert report render --format ") == ["all", "html", "json", "junit", "md"])
         #expect(try Set(complete("growcert run ")) == ["finish", "list", "show", "start"])
         #expect(try complete("growcert evidence import --dr") == ["--dry-run"])
     }
@@ -109,7 +109,7 @@ struct ShellIntegrationTests {
             #expect(o.stdout.contains(".SS \(name.replacingOccurrences(of: "-", with: "\\-"))\n"), "\(name)")
         }
         #expect(o.stdout.contains("\\fB\\-\\-dry\\-run\\fR"))
-        #expect(o.stdout.contains("(one of: md, html, junit, json)"))
+        #expect(o.stdout.contains("(one of: md, html, junit, json, all)"))
 
         let groff = try Growcert.tool(["groff"], install: "apt-get install groff-base (make test installs it)")
         let rendered = try g.execute(groff, ["-man", "-Tutf8", "-ww", "-z", page], env: [:])

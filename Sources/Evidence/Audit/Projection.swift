@@ -47,6 +47,8 @@ enum JournalKind: String, Sendable, CaseIterable {
     case anchorAdd = "anchor.add"
     /// Records the id (a SHA-256) of the masking key an older database kept in `meta` when it moved out of the file.
     case storeMaskKey = "store.mask-key"
+    /// A change of a campaign's base URL, SDK, project or name: a row of `campaign_updates` (never an UPDATE).
+    case campaignUpdate = "campaign.update"
 
     enum Effect { case none, insert(TableSpec), update(TableSpec, columns: [String]) }
 
@@ -73,6 +75,7 @@ enum JournalKind: String, Sendable, CaseIterable {
         case .signoffAdd: return .insert(Tables.signoffs)
         case .signerAdd: return .insert(Tables.signers)
         case .anchorAdd: return .insert(Tables.anchors)
+        case .campaignUpdate: return .insert(Tables.campaignUpdates)
         }
     }
 
@@ -82,10 +85,11 @@ enum JournalKind: String, Sendable, CaseIterable {
     var isEvidence: Bool { self != .reportRender && self != .anchorAdd }
 
     /// Whether an entry of this kind can change a campaign's verdict: what makes a report (and a
-    /// sign-off of it) out of date. Sign-offs, signers, renders and anchors do not.
+    /// sign-off of it) out of date. Sign-offs, signers, renders and anchors do not. A campaign update changes
+    /// what the report says about the campaign (its target, its SDK), so it does.
     var isCampaignEvidence: Bool {
         switch self {
-        case .campaignCreate, .deviceAdd, .accountAdd, .runStart, .runFinish, .evidenceAdd, .evidenceRetract: return true
+        case .campaignCreate, .campaignUpdate, .deviceAdd, .accountAdd, .runStart, .runFinish, .evidenceAdd, .evidenceRetract: return true
         case .storeInit, .storeMaskKey, .reportRender, .signoffAdd, .signerAdd, .anchorAdd: return false
         }
     }
@@ -128,6 +132,10 @@ enum Tables {
         schemaVersion >= Schema.sandboxPinsVersion ? campaigns : campaignsBeforePins
     }
 
+    /// A campaign's change (`changes`: {column: {"from", "to"}}), from `Schema.campaignUpdatesVersion` on.
+    static let campaignUpdates = TableSpec(table: "campaign_updates", idPrefix: "cu", columns: [
+        "id", "campaign_id", "changes", "note", "updated_by", "updated_at"])
+
     static let all = [campaigns, devices, accounts, runs, evidence, reports, signoffs]
 
     /// The query tables of a database at `schemaVersion`, in the order verify reports them.
@@ -135,6 +143,7 @@ enum Tables {
         ([campaigns(schemaVersion: schemaVersion)] + all.dropFirst()
             + (schemaVersion >= Schema.stateRowsVersion ? [runFinishes, retractions] : []))
             + (schemaVersion >= Schema.signersVersion ? [signers, anchors] : [])
+            + (schemaVersion >= Schema.campaignUpdatesVersion ? [campaignUpdates] : [])
     }
 
     /// The table whose row a state row belongs to: a finish must name a run, a retraction an item.

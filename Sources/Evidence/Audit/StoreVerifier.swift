@@ -157,6 +157,13 @@ extension EvidenceStore {
                         fail(seq, "\(spec.table) row '\(id)' belongs to a \(parent.table) row that does not exist")
                         return
                     }
+                    if spec.table == Tables.campaignUpdates.table {
+                        guard tables[spec.table] != nil else { fail(seq, "a \(kind.rawValue) entry in a schema-\(schemaVersion) database, which has no \(spec.table) table"); return }
+                        guard let campaign = stringValue("campaign_id", of: payload), inserted[Tables.campaigns.table]?.contains(campaign) == true else {
+                            fail(seq, "\(spec.table) row '\(id)' belongs to a campaigns row that does not exist")
+                            return
+                        }
+                    }
                     fill(spec, seq: seq, from: payload)
                     if let later = updates[spec.table]?[id] {
                         for (ci, c) in spec.columns.enumerated() {

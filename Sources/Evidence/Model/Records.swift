@@ -179,3 +179,82 @@ extension JournalEntry {
         return id
     }
 }
+
+/// A campaign value that may change after the campaign is created (`campaign.update`).
+///
+/// The app id, version and build are not among them: they define what is certified, so a change of
+/// them is a new campaign. Each case's raw value is its `campaigns` column.
+public enum CampaignField: String, Sendable, CaseIterable {
+    case name
+    case sdkName = "sdk_name"
+    case sdkVersion = "sdk_version"
+    case project
+    case baseURL = "base_url"
+
+    /// The field's name as people read it.
+    public var label: String {
+        switch self {
+        case .name: return "name"
+        case .sdkName: return "SDK name"
+        case .sdkVersion: return "SDK version"
+        case .project: return "project"
+        case .baseURL: return "base URL"
+        }
+    }
+}
+
+extension Campaign {
+    /// The campaign's current value of `field`.
+    public func value(of field: CampaignField) -> String {
+        switch field {
+        case .name: return name
+        case .sdkName: return sdkName
+        case .sdkVersion: return sdkVersion
+        case .project: return project
+        case .baseURL: return baseURL
+        }
+    }
+
+    /// Sets `field` to `value`.
+    mutating func set(_ field: CampaignField, to value: String) {
+        switch field {
+        case .name: name = value
+        case .sdkName: sdkName = value
+        case .sdkVersion: sdkVersion = value
+        case .project: project = value
+        case .baseURL: baseURL = value
+        }
+    }
+}
+
+/// One recorded change of a campaign: which values changed, from what to what, who and when.
+public struct CampaignUpdate: Sendable, Equatable {
+    public struct Change: Sendable, Equatable {
+        public var field: String
+        public var from: String?
+        public var to: String
+
+        /// The field's name as people read it (its column name when this growcert does not know it).
+        public var label: String { CampaignField(rawValue: field)?.label ?? field }
+    }
+
+    public var id: String
+    public var seq: Int64
+    public var campaignId: String
+    /// In the order of the columns' names.
+    public var changes: [Change]
+    public var note: String?
+    public var updatedBy: String
+    public var updatedAt: String
+
+    /// What changed, as one line: `base URL 'a' → 'b'; SDK version '1' → '2'`.
+    public var summary: String {
+        changes.map { "\($0.label) '\($0.from ?? "")' → '\($0.to)'" }.joined(separator: "; ")
+    }
+
+    public var json: JSONValue {
+        ["id": .string(id), "campaign": .string(campaignId),
+         "changes": .array(changes.map { ["field": .string($0.field), "from": .optional($0.from), "to": .string($0.to)] }),
+         "note": .optional(note), "updatedBy": .string(updatedBy), "updatedAt": .string(updatedAt)]
+    }
+}

@@ -16,18 +16,50 @@ extension EvidenceStore {
                  sandboxPins: (r.text(13) ?? "").split(separator: " ").map(String.init))
     }
 
-    /// Every campaign, oldest first.
+    /// Every campaign, oldest first, with its latest values.
     public func campaigns() throws -> [Campaign] {
-        try read { try db.query("SELECT \(campaignColumns) FROM campaigns ORDER BY seq").map(Self.campaign) }
+        try read { try db.query("SELECT \(campaignColumns) FROM campaigns ORDER BY seq").map { try latest(Self.campaign($0)) } }
     }
 
-    /// The campaign with this id (case-insensitive).
+    /// The campaign with this id (case-insensitive), with its latest values (after every `campaign.update`).
     public func campaign(_ id: String) throws -> Campaign {
         let key = id.lowercased()
         if let r = try read({ try db.query("SELECT \(campaignColumns) FROM campaigns WHERE id=?", [.text(key)]).first }) {
-            return Self.campaign(r)
+            return try latest(Self.campaign(r))
         }
         throw EvidenceError.unknown(what: "campaign", value: id, known: try campaigns().map(\.id))
+    }
+
+    /// `campaign` as its updates left it, in journal order.
+    private func latest(_ campaign: Campaign) throws -> Campaign {
+        var c = campaign
+        for update in try campaignUpdates(campaignId: campaign.id) {
+            for change in update.changes {
+                if let field = CampaignField(rawValue: change.field) { c.set(field, to: change.to) }
+            }
+        }
+        return c
+    }
+
+    /// A campaign's recorded changes, oldest first (none in a database older than `campaign_updates`).
+    public func campaignUpdates(campaignId: String) throws -> [CampaignUpdate] {
+        guard schemaVersion >= Schema.campaignUpdatesVersion else { return [] }
+        return try read {
+            try db.query("SELECT id, seq, campaign_id, changes, note, updated_by, updated_at FROM campaign_updates WHERE campaign_id=? ORDER BY seq",
+                         [.text(campaignId.lowercased())]).map { r in
+                guard case .object(let fields)? = try? JSONValue.parse(r.string(3)) else {
+                    throw EvidenceError.internalFailure("campaign update \(r.string(0)) has unreadable changes")
+                }
+                let changes = try fields.keys.sorted().map { key -> CampaignUpdate.Change in
+                    guard let to = fields[key]?["to"]?.stringValue else {
+                        throw EvidenceError.internalFailure("campaign update \(r.string(0)) has no new value for '\(key)'")
+                    }
+                    return CampaignUpdate.Change(field: key, from: fields[key]?["from"]?.stringValue, to: to)
+                }
+                return CampaignUpdate(id: r.string(0), seq: r.int(1) ?? 0, campaignId: r.string(2), changes: changes, note: r.text(4),
+                                      updatedBy: r.string(5), updatedAt: r.string(6))
+            }
+        }
     }
 
     static let deviceColumns = "id, seq, campaign_id, label, kind, platform, model, os_version, identifier_hash, created_at"

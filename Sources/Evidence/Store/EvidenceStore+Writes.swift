@@ -34,6 +34,49 @@ extension EvidenceStore {
         return try campaign(id)
     }
 
+    /// Records a change of a campaign's values: one `campaign.update` entry and one row of
+    /// `campaign_updates` (the campaign's own row is never updated). Values equal to the current ones
+    /// are left out; when nothing is left, nothing is written.
+    ///
+    /// - Returns: the update as recorded.
+    public func updateCampaign(id: String, changes: [CampaignField: String], note: String?) throws -> CampaignUpdate {
+        let campaign = try self.campaign(id)
+        var normalized: [CampaignField: String] = [:]
+        for (field, raw) in changes {
+            let value: String
+            switch field {
+            case .project: value = try Validate.uuid(raw, field: "project")
+            case .baseURL: value = try Validate.baseURL(raw)
+            default:
+                try Validate.nonEmpty(raw, field: field.label)
+                value = raw
+            }
+            try Validate.noSecrets([(field.label, value)])
+            normalized[field] = value
+        }
+        if let note { try Validate.noSecrets([("note", note)]) }
+        let id: String = try write {
+            // Compared inside the write lock with the values as they are now, another writer's update included.
+            let current = try self.campaign(campaign.id)
+            let changed = normalized.filter { current.value(of: $0.key) != $0.value }
+            guard !changed.isEmpty else {
+                throw EvidenceError.conflict("Campaign \(campaign.id) already has \(normalized.keys.sorted { $0.rawValue < $1.rawValue }.map { "\($0.label) '\(current.value(of: $0))'" }.joined(separator: ", ")). Nothing was changed.")
+            }
+            var object: [String: JSONValue] = [:]
+            for (field, value) in changed { object[field.rawValue] = ["from": .string(current.value(of: field)), "to": .string(value)] }
+            let id = try nextId(Tables.campaignUpdates)
+            try append(.campaignUpdate) { _, at in
+                ["id": .string(id), "campaign_id": .string(campaign.id), "changes": .object(object), "note": .optional(note),
+                 "updated_by": .string(actor), "updated_at": .string(at)]
+            }
+            return id
+        }
+        guard let update = try campaignUpdates(campaignId: campaign.id).first(where: { $0.id == id }) else {
+            throw EvidenceError.internalFailure("campaign update \(id) was recorded but cannot be read back")
+        }
+        return update
+    }
+
     /// Records a device of a campaign.
     public func addDevice(_ new: NewDevice) throws -> Device {
         let campaign = try self.campaign(new.campaignId)

@@ -125,6 +125,17 @@ enum Schema {
         """
         ALTER TABLE campaigns ADD COLUMN sandbox_pins TEXT;
         """,
+        // 6 (flow): a campaign's later changes (base URL, SDK version, project …), each a row of its own projected
+        // from `campaign.update`: `changes` is one JSON object {column: {"from", "to"}}, so a column added to
+        // campaigns later needs no new table. Additive only: existing tables and journal entries are untouched.
+        """
+        CREATE TABLE campaign_updates(
+            id TEXT PRIMARY KEY, seq INTEGER NOT NULL, campaign_id TEXT NOT NULL REFERENCES campaigns(id),
+            changes TEXT NOT NULL, note TEXT, updated_by TEXT NOT NULL, updated_at TEXT NOT NULL);
+        CREATE INDEX campaign_updates_campaign ON campaign_updates(campaign_id, seq);
+        CREATE TRIGGER campaign_updates_no_update BEFORE UPDATE ON campaign_updates BEGIN SELECT RAISE(ABORT, 'evidence is append-only'); END;
+        CREATE TRIGGER campaign_updates_no_delete BEFORE DELETE ON campaign_updates BEGIN SELECT RAISE(ABORT, 'evidence is append-only'); END;
+        """,
     ]
 
     static var currentVersion: Int { migrations.count }
@@ -140,6 +151,9 @@ enum Schema {
 
     /// The first schema version whose campaigns have their own Sandbox pins (found by content).
     static let sandboxPinsVersion: Int = (migrations.firstIndex { $0.contains("ADD COLUMN sandbox_pins") } ?? Int.max - 1) + 1
+
+    /// The first schema version with `campaign_updates` (found by content, like `stateRowsVersion`).
+    static let campaignUpdatesVersion: Int = (migrations.firstIndex { $0.contains("CREATE TABLE campaign_updates(") } ?? Int.max - 1) + 1
 
     /// One object of a database's schema, as `sqlite_master` lists it.
     struct Object: Hashable, Sendable {

@@ -82,6 +82,18 @@ public struct PeerAddress: Sendable, Hashable, CustomStringConvertible {
         return .publicRange
     }
 
+    /// Whether a URL's host names this machine by its text alone (`localhost`, `*.localhost`, a loopback or
+    /// unspecified address literal). For advice and for keeping emulator-only requests on this machine, never
+    /// for deciding `live-hosted`: that is measured on every exchange (see `SandboxIdentity`).
+    public static func namesThisMachine(host rawHost: String) -> Bool {
+        var host = rawHost.lowercased()
+        if host.hasSuffix(".") { host.removeLast() }
+        if host == "localhost" || host.hasSuffix(".localhost") { return true }
+        guard let address = PeerAddress(host) else { return false }
+        let scope = address.scope(localAddresses: [])
+        return scope == .loopback || scope == .unspecified
+    }
+
     /// The addresses of every interface of this machine (`getifaddrs`), read now.
     public static func thisMachine() -> Set<PeerAddress> {
         var list: UnsafeMutablePointer<ifaddrs>?

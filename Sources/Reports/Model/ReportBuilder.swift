@@ -35,7 +35,8 @@ public enum ReportBuilder {
                 standing[s.id] = SignoffStanding(newerEntries: newer, signedVerdict: s.signed?.reportVerdict ?? signedReport?.verdict ?? "",
                                                  trustedSigner: trusted.contains(s.keyId))
             }
-            let model = build(input: input, profile: profile, signoffs: signoffs, head: head, toolVersion: toolVersion, standing: standing)
+            var model = build(input: input, profile: profile, signoffs: signoffs, head: head, toolVersion: toolVersion, standing: standing)
+            model.header.updates = try store.campaignUpdates(campaignId: campaign.id)
             // Screenshots of the judged runs, within the budget, for the HTML report's thumbnails.
             return try ThumbnailBudget.standard.apply(to: model) { try store.blob(sha256: $0) }
         }

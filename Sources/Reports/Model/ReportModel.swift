@@ -48,11 +48,13 @@ public struct ReportHeader: Sendable, Equatable {
     public var evidenceSeq: Int64
     /// Its hash: the journal head the report reflects.
     public var journalHead: String
+    /// The campaign's recorded changes (`campaign update`), oldest first; the values above are the latest.
+    public var updates: [CampaignUpdate]
 
     /// Creates a header.
     public init(campaignId: String, campaignName: String, profileId: String, profileTitle: LocalizedText, appId: String, appVersion: String,
                 build: String, sdkName: String, sdkVersion: String, project: String, baseURL: String, toolVersion: String,
-                evidenceAsOf: String, evidenceSeq: Int64, journalHead: String) {
+                evidenceAsOf: String, evidenceSeq: Int64, journalHead: String, updates: [CampaignUpdate] = []) {
         self.campaignId = campaignId
         self.campaignName = campaignName
         self.profileId = profileId
@@ -68,6 +70,7 @@ public struct ReportHeader: Sendable, Equatable {
         self.evidenceAsOf = evidenceAsOf
         self.evidenceSeq = evidenceSeq
         self.journalHead = journalHead
+        self.updates = updates
     }
 }
 

@@ -15,14 +15,20 @@ struct JSONReportWriter {
 
     func render() -> String {
         let h = model.header
+        var header: JSONValue = [
+            "campaignId": s(h.campaignId), "campaignName": s(h.campaignName), "profile": s(h.profileId), "appId": s(h.appId),
+            "appVersion": s(h.appVersion), "build": s(h.build), "sdkName": s(h.sdkName), "sdkVersion": s(h.sdkVersion),
+            "project": s(h.project), "baseUrl": s(h.baseURL), "toolVersion": s(h.toolVersion), "evidenceAsOf": s(h.evidenceAsOf),
+        ]
+        // Only a campaign that was updated has `updates`, so every other report keeps its bytes.
+        if !h.updates.isEmpty, case .object(var o) = header {
+            o["updates"] = .array(h.updates.map(\.json))
+            header = .object(o)
+        }
         let doc: JSONValue = [
             "format": "growcert-report/v1",
             "lang": s(lang.rawValue),
-            "header": [
-                "campaignId": s(h.campaignId), "campaignName": s(h.campaignName), "profile": s(h.profileId), "appId": s(h.appId),
-                "appVersion": s(h.appVersion), "build": s(h.build), "sdkName": s(h.sdkName), "sdkVersion": s(h.sdkVersion),
-                "project": s(h.project), "baseUrl": s(h.baseURL), "toolVersion": s(h.toolVersion), "evidenceAsOf": s(h.evidenceAsOf),
-            ],
+            "header": header,
             "journalHead": ["seq": .number(String(h.evidenceSeq)), "hash": s(h.journalHead), "at": s(h.evidenceAsOf)],
             "verdict": s(model.campaignVerdict.rawValue),
             "templates": customTemplatesSHA256.map { sha in

@@ -25,6 +25,8 @@ struct ReportContext {
                 "toolVersion": .string(h.toolVersion), "evidenceAsOf": .string(h.evidenceAsOf), "evidenceSeq": .string(String(h.evidenceSeq)),
                 "journalHead": .string(h.journalHead),
             ],
+            "hasCampaignUpdates": .bool(!h.updates.isEmpty),
+            "campaignUpdates": .list(h.updates.map(campaignUpdate)),
             "verdict": verdict(model.campaignVerdict),
             "hasAcceptedRisk": .bool(!risks.isEmpty),
             "acceptedRisks": .list(risks.map(signoff)),
@@ -53,6 +55,17 @@ struct ReportContext {
                 "verifyStandard": .string("awk '/\(IntegrityCheck.marker)/{exit} {print}' \(reportFile) | sha256sum"),
             ],
         ])
+    }
+
+    /// One change of the campaign: who, when, what changed (each field from → to), and why.
+    func campaignUpdate(_ u: CampaignUpdate) -> MustacheValue {
+        let format = strings.json["campaignUpdates"]?["change"]?.stringValue ?? "{field} {from} → {to}"
+        let what = u.changes.map { c in
+            ReportStrings.fill(format, ["field": strings.json["campaignUpdates"]?["field"]?[c.field]?.stringValue ?? c.label,
+                                        "from": "'\(c.from ?? "")'", "to": "'\(c.to)'"], missing: "")
+        }.joined(separator: "; ")
+        return ["id": .string(u.id), "by": .string(u.updatedBy), "at": .string(u.updatedAt), "what": .string(what),
+                "hasNote": .bool(!(u.note ?? "").isEmpty), "note": .string(u.note ?? "")]
     }
 
     func verdict(_ v: Verdict) -> MustacheValue {

@@ -161,6 +161,14 @@ img.thumb { display: block; max-width: 16rem; max-height: 16rem; margin: .25rem 
 <tr><th>{{s.header.evidenceAsOf}}</th><td>{{header.evidenceAsOf}}</td></tr>
 <tr><th>{{s.header.journalHead}}</th><td class="mono">{{header.journalHead}}</td></tr>
 </table></div>
+{{#hasCampaignUpdates}}
+<h4>{{s.campaignUpdates.heading}}</h4>
+<ul class="campaign-updates">
+{{#campaignUpdates}}
+<li>{{at}}, {{by}} ({{id}}): {{what}}{{#hasNote}} — {{note}}{{/hasNote}}</li>
+{{/campaignUpdates}}
+</ul>
+{{/hasCampaignUpdates}}
 </section>
 <section id="scenarios">
 <h2>{{s.scenario.heading}}</h2>
@@ -367,6 +375,14 @@ img.thumb { display: block; max-width: 16rem; max-height: 16rem; margin: .25rem 
 | {{s.header.tool}} | {{header.toolVersion}} |
 | {{s.header.evidenceAsOf}} | {{header.evidenceAsOf}} |
 | {{s.header.journalHead}} | {{header.journalHead}} |
+{{#hasCampaignUpdates}}
+
+**{{s.campaignUpdates.heading}}:**
+
+{{#campaignUpdates}}
+- {{at}}, {{by}} ({{id}}): {{what}}{{#hasNote}} — {{note}}{{/hasNote}}
+{{/campaignUpdates}}
+{{/hasCampaignUpdates}}
 
 <a id="scenarios"></a>
 ## {{s.scenario.heading}}
@@ -571,6 +587,17 @@ img.thumb { display: block; max-width: 16rem; max-height: 16rem; margin: .25rem 
     "none": "Nothing to do: every scenario is CERTIFIED.",
     "command": "Run",
     "checks": "Checks"
+  },
+  "campaignUpdates": {
+    "heading": "Changes to the campaign",
+    "change": "{field} {from} → {to}",
+    "field": {
+      "name": "name",
+      "sdk_name": "SDK name",
+      "sdk_version": "SDK version",
+      "project": "project",
+      "base_url": "base URL"
+    }
   },
   "summary": {
     "heading": "Summary",
@@ -913,6 +940,17 @@ img.thumb { display: block; max-width: 16rem; max-height: 16rem; margin: .25rem 
     "none": "无需处理：所有场景均已认证。",
     "command": "执行",
     "checks": "检查"
+  },
+  "campaignUpdates": {
+    "heading": "认证批次的变更",
+    "change": "{field}：{from} → {to}",
+    "field": {
+      "name": "名称",
+      "sdk_name": "SDK 名称",
+      "sdk_version": "SDK 版本",
+      "project": "GrooveGrow 项目",
+      "base_url": "沙盒基础 URL"
+    }
   },
   "summary": {
     "heading": "摘要",

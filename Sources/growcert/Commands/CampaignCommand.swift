@@ -39,8 +39,10 @@ enum CampaignCommand {
             let devices = try store.devices(campaignId: c.id)
             let accounts = try store.accounts(campaignId: c.id)
             let runs = try store.runs(campaignId: c.id)
+            let updates = try store.campaignUpdates(campaignId: c.id)
             if inv.json {
                 var o = c.json.objectValue ?? [:]
+                o["updates"] = .array(updates.map(\.json))
                 o["devices"] = .array(devices.map(\.json))
                 o["accounts"] = .array(accounts.map(\.json))
                 o["runs"] = .array(runs.map(\.json))
@@ -63,6 +65,9 @@ enum CampaignCommand {
             out += devices.isEmpty ? "  (none)\n" : devices.map { "  \($0.id)  \($0.label)  \($0.kind.rawValue) \($0.platform.rawValue)  \($0.model)  \($0.osVersion)" }.joined(separator: "\n") + "\n"
             out += "\nStore accounts:\n"
             out += accounts.isEmpty ? "  (none)\n" : accounts.map { "  \($0.id)  \($0.label)  \($0.store.rawValue)  \($0.accountMasked)  \($0.storefront ?? "")" }.joined(separator: "\n") + "\n"
+            if !updates.isEmpty {
+                out += "\nUpdates:\n" + updates.map { "  \($0.id)  \($0.updatedAt) by \($0.updatedBy)  \($0.summary)" + ($0.note.map { " — \($0)" } ?? "") }.joined(separator: "\n") + "\n"
+            }
             out += "\nRuns:\n"
             out += runs.isEmpty ? "  (none)\n" : runs.map { "  \($0.id)  \($0.scenario)  \($0.outcome?.rawValue ?? "running")  \($0.tester)  \($0.startedAt)" }.joined(separator: "\n") + "\n"
             inv.console.out(out)

@@ -17,9 +17,10 @@ enum ReportCommand {
         Command(path: ["report", "render"], summary: "judge a campaign and render its certification report (stored, reproducible)",
                 options: [
                     OptionSpec(name: "--campaign", value: "ID", help: "the campaign", required: true),
-                    OptionSpec(name: "--format", value: "F", help: "md, html, junit or json", required: true, choices: ReportFormat.allCases.map(\.rawValue)),
-                    OptionSpec(name: "--lang", value: "L", help: "en or zh-Hans (default en)", choices: Language.allCases.map(\.rawValue)),
-                    OptionSpec(name: "--out", value: "FILE", help: "write the report here (default: stdout); never over the database"),
+                    OptionSpec(name: "--format", value: "F", help: "md, html, junit, json, or all", required: true,
+                               choices: ReportFormat.allCases.map(\.rawValue) + ["all"]),
+                    OptionSpec(name: "--lang", value: "L", help: "en, zh-Hans, or all (default en)", choices: Language.allCases.map(\.rawValue) + ["all"]),
+                    OptionSpec(name: "--out", value: "FILE", help: "write the report here (default: stdout); a folder with --format all or --lang all; never over the database"),
                     OptionSpec(name: "--force", value: nil, help: "let --out replace an existing regular file"),
                     OptionSpec(name: "--templates", value: "DIR", help: "your own report.md.mustache / report.html.mustache / strings/<lang>.json"),
                     OptionSpec(name: "--require-certified", value: nil, help: "exit 1 unless the campaign verdict is CERTIFIED"),
@@ -30,21 +31,39 @@ enum ReportCommand {
                 or stored (exit 2). Every rendered report is stored in the database with its SHA-256 and the journal head
                 it was judged at; rendering again without new evidence gives the same bytes (and the same stored report).
                 With --no-store the report is only rendered (to see the verdict): nothing is written to the database.
+                --format all and --lang all render every format × language into the folder --out names (created if
+                missing): report.md, report.html, report.zh-Hans.md, …, report.junit.xml, report.json, each stored.
                 Sign it with 'growcert signoff --report ID …'. Verdicts: see docs/verdicts.md.
                 """) { inv in
             let storing = !inv.args.has("--no-store")
             // Refuse a bad --out before the database is even opened: a refused call changes nothing.
-            try inv.optional("--out").map { try OutputFile(path: $0, force: inv.args.has("--force"), database: inv.dbPath).check() }
+            let several = inv.optional("--format") == "all" || inv.optional("--lang") == "all"
+            if several {
+                guard inv.optional("--out") != nil else {
+                    throw CLIError.usage("--format all and --lang all write several files: give --out DIR, the folder to write them into.", command: "report render")
+                }
+                guard !inv.args.has("--no-store") else {
+                    throw CLIError.usage("--format all and --lang all store every report they write: leave out --no-store, or render one format and language.", command: "report render")
+                }
+            } else {
+                try inv.optional("--out").map { try OutputFile(path: $0, force: inv.args.has("--force"), database: inv.dbPath).check() }
+            }
             let store = storing ? try inv.openStore() : try inv.openStoreForReading()
             let campaign = try store.campaign(try inv.required("--campaign"))
             let formatName = try inv.required("--format")
-            guard let format = ReportFormat(rawValue: formatName) else {
-                throw CLIError.usage("Unknown format '\(formatName)'. Formats: md, html, junit, json.", command: "report render")
+            guard formatName == "all" || ReportFormat(rawValue: formatName) != nil else {
+                throw CLIError.usage("Unknown format '\(formatName)'. Formats: md, html, junit, json, all.", command: "report render")
             }
             let langName = inv.optional("--lang") ?? "en"
-            guard let lang = Language(rawValue: langName) else {
-                throw CLIError.usage("Unknown language '\(langName)'. Languages: en, zh-Hans.", command: "report render")
+            guard langName == "all" || Language(rawValue: langName) != nil else {
+                throw CLIError.usage("Unknown language '\(langName)'. Languages: en, zh-Hans, all.", command: "report render")
             }
+            if formatName == "all" || langName == "all" {
+                return try ReportCommand.renderAll(inv, store: store, campaign: campaign,
+                                                   formats: ReportFormat(rawValue: formatName).map { [$0] } ?? ReportFormat.allCases,
+                                                   langs: Language(rawValue: langName).map { [$0] } ?? Language.allCases)
+            }
+            guard let format = ReportFormat(rawValue: formatName), let lang = Language(rawValue: langName) else { return ExitCode.usage }
             let templates = try inv.optional("--templates").map { try TemplateSet(directory: $0) } ?? .embedded
             let service = ReportService(store: store, templates: templates)
             if storing { try VerifyService(store: store).requireIntact(before: "judged or stored") }
@@ -172,6 +191,35 @@ enum ReportCommand {
         },
         ReportDiffCommand.command,
     ]
+
+    /// `report render --format all` / `--lang all`: every rendition into the folder `--out`, each stored.
+    static func renderAll(_ inv: Invocation, store: EvidenceStore, campaign: Campaign,
+                          formats: [ReportFormat], langs: [Language]) throws -> Int32 {
+        let dir = try inv.required("--out")
+        let templates = try inv.optional("--templates").map { try TemplateSet(directory: $0) } ?? .embedded
+        let service = ReportService(store: store, templates: templates)
+        try VerifyService(store: store).requireIntact(before: "judged or stored")
+        let model = try service.model(campaignId: campaign.id)
+        let written = try service.renderAll(model, renditions: ReportService.renditions(formats: formats, langs: langs), directory: dir,
+                                            force: inv.args.has("--force"))
+        if inv.json {
+            inv.console.out(JSONValue.array(written.map { w in
+                var o = ReportCommand.json(w.result.record).objectValue ?? [:]
+                o["out"] = .string(w.path)
+                o["reused"] = .bool(w.result.reused)
+                return .object(o)
+            }).prettyText + "\n")
+        } else {
+            inv.console.out(written.map { "\($0.result.record.id)  \($0.path)" }.joined(separator: "\n") + "\n")
+        }
+        let verdict = written.first?.result.rendered.verdict ?? model.campaignVerdict.rawValue
+        inv.progress("\(written.count) reports: campaign \(campaign.id) is \(verdict)")
+        if inv.args.has("--require-certified"), verdict != Verdict.certified.rawValue {
+            inv.progress("not certified: --require-certified fails")
+            return ExitCode.notCertified
+        }
+        return ExitCode.success
+    }
 
     /// `built-in` when a stored report was rendered with this growcert's built-in templates, else `custom`.
     static func templates(_ r: ReportRecord) -> String {

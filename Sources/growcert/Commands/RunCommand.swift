@@ -3,18 +3,51 @@ import Evidence
 /// `growcert run start | finish | list | show`.
 enum RunCommand {
     static let all = [
-        Command(path: ["run", "start"], summary: "start a run of one scenario",
+        Command(path: ["run", "start"], summary: "start a run of one scenario (or one of each)",
                 options: [
                     OptionSpec(name: "--campaign", value: "ID", help: "the campaign", required: true),
-                    OptionSpec(name: "--scenario", value: "S", help: "scenario id, e.g. first-connect", required: true),
+                    OptionSpec(name: "--scenario", value: "S", help: "scenario id, e.g. first-connect"),
+                    OptionSpec(name: "--all-scenarios", value: nil, help: "one run of each scenario of the campaign's profile (instead of --scenario)"),
                     OptionSpec(name: "--device", value: "LABEL", help: "the device's label", required: true),
-                    OptionSpec(name: "--account", value: "LABEL", help: "the store account's label"),
+                    OptionSpec(name: "--account", value: "LABEL", help: "the store account's label (with --all-scenarios: for the scenarios that need one)"),
                     OptionSpec(name: "--tester", value: "NAME", help: "who runs it", required: true),
-                ]) { inv in
-            let r = try inv.openStore().startRun(NewRun(
-                campaignId: try inv.required("--campaign"), scenario: try inv.required("--scenario"), deviceLabel: try inv.required("--device"),
-                accountLabel: inv.optional("--account"), tester: try inv.required("--tester")))
-            inv.printRecord(r.id, r.json)
+                ],
+                discussion: """
+                Prints the new run's id (with --all-scenarios one line per run: id and scenario). A run that can never
+                certify is still started, with a warning on stderr: a simulator on a scenario that needs a physical device,
+                no store account on a scenario that needs one, a campaign base URL that is not the hosted Sandbox (plain
+                HTTP or a loopback address).
+                """) { inv in
+            let all = inv.args.has("--all-scenarios")
+            let scenarioId = inv.optional("--scenario")
+            guard all != (scenarioId != nil) else {
+                throw CLIError.usage("Give --scenario S or --all-scenarios (one run of each scenario).", command: "run start")
+            }
+            let store = try inv.openStore()
+            let campaign = try store.campaign(try inv.required("--campaign"))
+            let profile = try store.profileNamed(campaign.profile)
+            let scenarios = try scenarioId.map { [try profile.scenario($0)] } ?? profile.scenarios
+            let device = try inv.required("--device")
+            let account = inv.optional("--account")
+            let tester = try inv.required("--tester")
+            // All runs or none: one bad label refuses the whole call.
+            let runs = try store.batch {
+                try scenarios.map { s in
+                    try store.startRun(NewRun(campaignId: campaign.id, scenario: s.id, deviceLabel: device,
+                                              accountLabel: all && !s.requires.storeAccount ? nil : account, tester: tester))
+                }
+            }
+            let devices = try store.devices(campaignId: campaign.id)
+            for run in runs {
+                for w in try RunStartWarnings.warnings(run: run, campaign: campaign, profile: profile, devices: devices) { inv.console.err("warning: \(w)\n") }
+            }
+            if all {
+                if inv.json { inv.console.out(JSONValue.array(runs.map(\.json)).prettyText + "\n") } else {
+                    inv.console.out(runs.map { "\($0.id)  \($0.scenario)" }.joined(separator: "\n") + "\n")
+                }
+            } else if let r = runs.first {
+                inv.printRecord(r.id, r.json)
+            }
             return ExitCode.success
         },
         Command(path: ["run", "finish"], summary: "finish a run with its outcome", positionals: ["ID"],

@@ -18,7 +18,7 @@ enum SandboxCommand {
         Command(path: ["sandbox", "serve"], summary: "serve the local Sandbox emulator on 127.0.0.1 (never certifying)",
                 options: [
                     OptionSpec(name: "--port", value: "N", help: "port on 127.0.0.1 (default 0: any free port, printed)"),
-                    OptionSpec(name: "--project", value: "UUID", help: "the project (App UUID) it serves (default: random, printed)"),
+                    OptionSpec(name: "--project", value: "UUID", help: "the project (App UUID) it serves; give your campaign's to keep it (default: random, printed)"),
                     OptionSpec(name: "--server-key", value: "KEY", help: "its server key, gg_sk_… (default: random, printed)"),
                     OptionSpec(name: "--bundle-id", value: "ID", help: "bundle id in its signed purchases (default com.example.app)"),
                 ],
@@ -26,7 +26,9 @@ enum SandboxCommand {
                 Implements the whole GrooveGrow Sandbox v1 contract in memory, including the /_emulator controls.
                 Every response carries 'GrooveGrow-Sandbox-Kind: emulator', and its store purchases are signed by its
                 own key with environment 'Emulator': evidence from it is recorded as live-emulator / emulator-signed and
-                never certifies. Stop it with Ctrl-C.
+                never certifies. It prints its project, an 'export GROWCERT_SERVER_KEY=…' line and a ready-to-paste
+                'growcert campaign create …' line for it; 'growcert sandbox purchase' makes a purchase on it and writes the
+                transaction.jws and receipt.json to record. Stop it with Ctrl-C.
                 """) { inv in
             let port = try inv.optional("--port").map { v -> UInt16 in
                 guard let p = UInt16(v) else { throw CLIError.usage("--port takes a number from 0 to 65535.", command: "sandbox serve") }
@@ -39,15 +41,23 @@ enum SandboxCommand {
             let emulator = try SandboxEmulator(configuration: SandboxConfiguration(
                 projectId: project, serverKey: inv.optional("--server-key"), port: port, bundleId: inv.optional("--bundle-id") ?? "com.example.app"))
             let url = try emulator.start()
-            let info: JSONValue = ["baseUrl": .string(url.absoluteString), "project": .string(emulator.projectId.uuidString.lowercased()),
-                                   "serverKey": .string(emulator.serverKey), "kind": "emulator"]
+            let projectText = emulator.projectId.uuidString.lowercased()
+            let bundleId = inv.optional("--bundle-id") ?? "com.example.app"
+            let create = SandboxCommand.campaignCreateLine(baseURL: url.absoluteString, project: projectText, appId: bundleId)
+            let info: JSONValue = ["baseUrl": .string(url.absoluteString), "project": .string(projectText),
+                                   "serverKey": .string(emulator.serverKey), "kind": "emulator", "campaignCreate": .string(create)]
             if inv.json {
                 inv.console.out(info.canonicalText + "\n")
             } else {
+                // The emulator's server key is a throwaway test key of this process: printing it is fine (it is never stored).
                 inv.console.out("""
                 growcert Sandbox emulator (not certifying) listening on \(url.absoluteString)
-                  project     \(emulator.projectId.uuidString.lowercased())
-                  server key  \(emulator.serverKey)   (export GROWCERT_SERVER_KEY=… to run checks against it)
+                  project     \(projectText)
+                  server key  \(emulator.serverKey)   (a throwaway test key of this emulator)
+
+                Paste into the terminal where you run growcert:
+                  export GROWCERT_SERVER_KEY=\(emulator.serverKey)
+                  \(create)
                 Press Ctrl-C to stop.
 
                 """)
@@ -58,6 +68,13 @@ enum SandboxCommand {
             return ExitCode.success
         },
     ]
+}
+
+extension SandboxCommand {
+    /// The `growcert campaign create …` line a tester pastes to aim a campaign at this emulator.
+    static func campaignCreateLine(baseURL: String, project: String, appId: String) -> String {
+        "growcert campaign create --profile groovegrow --app-id \(appId) --app-version 1.0.0 --build 1 --sdk-version 0.0.1 --project \(project) --base-url \(baseURL)"
+    }
 }
 
 /// Suspends until SIGINT or SIGTERM arrives.

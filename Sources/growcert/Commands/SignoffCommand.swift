@@ -15,6 +15,7 @@ enum SignoffCommand {
                     OptionSpec(name: "--accept-risk", value: "TEXT", help: "required to approve a campaign that is not CERTIFIED: the risk you accept"),
                     OptionSpec(name: "--accept-stale", value: nil, help: "sign a report that is not current (newer evidence exists); the statement records it"),
                     OptionSpec(name: "--passphrase-env", value: "VAR", help: "the environment variable holding the passphrase of an encrypted key"),
+                    OptionSpec(name: "--export", value: "DIR", help: "then write statement.json, statement.sig and public.pem into DIR (as 'signoff export')"),
                 ],
                 discussion: """
                 Signs a canonical JSON statement (growcert-signoff/v2: campaign, app id, version, build, report id,
@@ -27,6 +28,9 @@ enum SignoffCommand {
                 """) { inv in
             let keyPath = try inv.required("--key")
             let pem = try inv.readText(keyPath, limit: 64 * 1024, what: "Key file")
+            // A folder that would refuse the export refuses the sign-off too, before anything is signed.
+            let exportDir = inv.optional("--export")
+            try exportDir.map { try SignoffCommand.checkExport(dir: $0, force: false, database: inv.dbPath) }
             let store = try inv.openStore()
             try VerifyService(store: store).requireIntact(before: "signed")
             let passphrase = try SigningKey.passphrase(for: pem, path: keyPath, inv)
@@ -34,7 +38,14 @@ enum SignoffCommand {
                 reportId: try inv.required("--report"), role: try inv.required("--role"), name: try inv.required("--name"),
                 decision: try inv.required("--decision"), comment: inv.optional("--comment"), acceptRisk: inv.optional("--accept-risk"),
                 acceptStale: inv.args.has("--accept-stale"), privateKeyPEM: pem, passphrase: passphrase)
-            inv.printRecord(s.id, s.json)
+            if let dir = exportDir {
+                let files = try SignoffCommand.export(s, dir: dir, force: false, database: inv.dbPath)
+                var o = s.json.objectValue ?? [:]
+                o["files"] = .array(files.map(JSONValue.string))
+                inv.printRecord(s.id, .object(o), human: ([s.id] + files).joined(separator: "\n") + "\n" + SignoffCommand.checkLine(dir))
+            } else {
+                inv.printRecord(s.id, s.json)
+            }
             if let risk = s.acceptRisk { inv.progress("note: approved with accepted risk: \(risk)") }
             if s.signed?.acceptStale == true { inv.progress("note: signed a report that is not current (--accept-stale); the statement records it") }
             return ExitCode.success
@@ -48,21 +59,9 @@ enum SignoffCommand {
                 """) { inv in
             let s = try inv.openStoreForReading().signoff(try inv.positional(0, "sign-off ID"))
             let dir = try inv.required("--out")
-            guard let sig = Data(base64Encoded: s.signature) else { throw CLIError.data("Sign-off \(s.id) has a malformed signature; run 'growcert verify'.") }
-            do {
-                try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-            } catch {
-                throw CLIError.io("Cannot write into '\(dir)': \(error.localizedDescription)")
-            }
-            // Every file is checked before any is written, so a refusal leaves the folder as it was.
-            let contents = [("statement.json", Data(s.statement.utf8)), ("statement.sig", sig), ("public.pem", Data(s.publicKey.utf8))]
-            let outputs = contents.map { OutputFile(path: (dir as NSString).appendingPathComponent($0.0), force: inv.args.has("--force"), database: inv.dbPath) }
-            for f in outputs { try f.check() }
-            let staged = try zip(outputs, contents).map { try $0.stage($1.1) }
-            for s in staged { try s.commit() }
-            let files = ["statement.json", "statement.sig", "public.pem"].map { dir + "/" + $0 }
+            let files = try SignoffCommand.export(s, dir: dir, force: inv.args.has("--force"), database: inv.dbPath)
             inv.printRecord(s.id, ["id": .string(s.id), "files": .array(files.map(JSONValue.string))],
-                            human: files.joined(separator: "\n") + "\nCheck: openssl pkeyutl -verify -pubin -inkey \(dir)/public.pem -rawin -in \(dir)/statement.json -sigfile \(dir)/statement.sig")
+                            human: files.joined(separator: "\n") + "\n" + SignoffCommand.checkLine(dir))
             return ExitCode.success
         },
         Command(path: ["signoff", "list"], summary: "list sign-offs",
@@ -80,6 +79,38 @@ enum SignoffCommand {
             return ExitCode.success
         },
     ]
+
+    static let exportNames = ["statement.json", "statement.sig", "public.pem"]
+
+    /// Refuses, before anything is written, a folder the export could not write into.
+    static func checkExport(dir: String, force: Bool, database: String) throws {
+        var isDir: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: dir, isDirectory: &isDir) else { return }
+        guard isDir.boolValue else { throw CLIError.data("'\(dir)' is not a folder: give a folder to write statement.json, statement.sig and public.pem into. Nothing was written.") }
+        for name in exportNames { try OutputFile(path: (dir as NSString).appendingPathComponent(name), force: force, database: database).check() }
+    }
+
+    /// Writes a sign-off's statement.json, statement.sig and public.pem into `dir` (created if missing); returns their paths.
+    static func export(_ s: SignoffRecord, dir: String, force: Bool, database: String) throws -> [String] {
+        guard let sig = Data(base64Encoded: s.signature) else { throw CLIError.data("Sign-off \(s.id) has a malformed signature; run 'growcert verify'.") }
+        do {
+            try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        } catch {
+            throw CLIError.io("Cannot write into '\(dir)': \(error.localizedDescription)")
+        }
+        // Every file is checked before any is written, so a refusal leaves the folder as it was.
+        let contents = [Data(s.statement.utf8), sig, Data(s.publicKey.utf8)]
+        let outputs = exportNames.map { OutputFile(path: (dir as NSString).appendingPathComponent($0), force: force, database: database) }
+        for f in outputs { try f.check() }
+        let staged = try zip(outputs, contents).map { try $0.stage($1) }
+        for s in staged { try s.commit() }
+        return exportNames.map { dir + "/" + $0 }
+    }
+
+    /// How to check an export with OpenSSL alone.
+    static func checkLine(_ dir: String) -> String {
+        "Check: openssl pkeyutl -verify -pubin -inkey \(dir)/public.pem -rawin -in \(dir)/statement.json -sigfile \(dir)/statement.sig"
+    }
 }
 
 /// Reading a signing key's passphrase: only from the environment variable the user names, never stored or printed.

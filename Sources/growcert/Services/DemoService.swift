@@ -83,11 +83,10 @@ struct DemoService {
         let reportService = ReportService(store: store)
         try VerifyService(store: store).requireIntact(before: "judged or stored")
         let model = try reportService.model(campaignId: campaign.id)
-        for (format, lang, name) in [(ReportFormat.md, Language.en, "report.md"), (.html, .en, "report.html"),
-                                     (.md, .zhHans, "report.zh-Hans.md"), (.html, .zhHans, "report.zh-Hans.html"),
-                                     (.junit, .en, "report.junit.xml"), (.json, .en, "report.json")] {
-            let path = (outDirectory as NSString).appendingPathComponent(name)
-            reports.append((path, try reportService.render(model, format: format, lang: lang, out: path).record))
+        // The demo's six: both languages for people, English for CI.
+        let renditions: [(ReportFormat, Language)] = [(.md, .en), (.html, .en), (.md, .zhHans), (.html, .zhHans), (.junit, .en), (.json, .en)]
+        for (path, result) in try reportService.renderAll(model, renditions: renditions, directory: outDirectory) {
+            reports.append((path, result.record))
         }
         let verification = try VerifyService(store: store).run()
         guard verification.ok else { throw CLIError.io("The demo database does not verify: \(verification.problems.map(\.description).joined(separator: "; "))") }

@@ -42,6 +42,32 @@ struct ReportService {
         return rendered
     }
 
+    /// The file name of one rendition in a folder of reports: `report.md`, `report.zh-Hans.html`, `report.junit.xml`, `report.json`.
+    static func fileName(format: ReportFormat, lang: Language) -> String {
+        let ext = format == .junit ? "junit.xml" : format.fileExtension
+        return "report" + (lang == .en ? "" : ".\(lang.rawValue)") + "." + ext
+    }
+
+    /// Every format × language, in the order `report render --format all --lang all` writes them.
+    static func renditions(formats: [ReportFormat] = ReportFormat.allCases, langs: [Language] = Language.allCases) -> [(ReportFormat, Language)] {
+        formats.flatMap { f in langs.map { (f, $0) } }
+    }
+
+    /// Renders and stores each rendition of `model` into `directory` (created if missing), under `fileName`.
+    /// Every path is checked before anything is rendered or stored, so a refused one changes nothing.
+    func renderAll(_ model: ReportModel, renditions: [(ReportFormat, Language)], directory: String, force: Bool = false) throws -> [(path: String, result: Result)] {
+        let paths = renditions.map { (directory as NSString).appendingPathComponent(Self.fileName(format: $0.0, lang: $0.1)) }
+        var isDir: ObjCBool = false
+        if FileManager.default.fileExists(atPath: directory, isDirectory: &isDir) {
+            guard isDir.boolValue else { throw CLIError.data("'\(directory)' is not a folder: with several formats or languages, --out names a folder. Nothing was rendered.") }
+            for p in paths { try OutputFile(path: p, force: force, database: store.path).check() }
+        }
+        do { try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true) } catch {
+            throw CLIError.io("Cannot create '\(directory)': \(error.localizedDescription)")
+        }
+        return try zip(renditions, paths).map { r, path in (path, try render(model, format: r.0, lang: r.1, out: path, force: force)) }
+    }
+
     /// Builds the model of a campaign from one snapshot of the store.
     func model(campaignId: String) throws -> ReportModel {
         try ReportBuilder.build(store: store, campaignId: campaignId, toolVersion: CLI.version)

@@ -1,0 +1,49 @@
+import Evidence
+
+/// `growcert campaign update`: change what may change about a campaign, journaled as `campaign.update`.
+enum CampaignUpdateCommand {
+    /// The options that change a value, and the value each changes.
+    static let fields: [(option: String, field: CampaignField)] = [
+        ("--base-url", .baseURL), ("--sdk-version", .sdkVersion), ("--sdk-name", .sdkName), ("--project", .project), ("--name", .name),
+    ]
+    /// What defines the build under certification: never changed, only refused with an explanation.
+    static let fixed = ["--app-id", "--app-version", "--build", "--profile"]
+
+    static let command = Command(
+        path: ["campaign", "update"], summary: "change a campaign's base URL, SDK version, project or name (journaled)", positionals: ["ID"],
+        options: [
+            OptionSpec(name: "--base-url", value: "URL", help: "Sandbox base URL, https://HOST[/PREFIX]"),
+            OptionSpec(name: "--sdk-version", value: "V", help: "GrooveGrow SDK version"),
+            OptionSpec(name: "--sdk-name", value: "NAME", help: "SDK name"),
+            OptionSpec(name: "--project", value: "UUID", help: "GrooveGrow project (App UUID)"),
+            OptionSpec(name: "--name", value: "TEXT", help: "the campaign's name"),
+            OptionSpec(name: "--note", value: "TEXT", help: "why it changed (shown in the report's history)"),
+            OptionSpec(name: "--app-id", value: "ID", help: "refused: the app id defines what is certified"),
+            OptionSpec(name: "--app-version", value: "V", help: "refused: the app version defines what is certified"),
+            OptionSpec(name: "--build", value: "B", help: "refused: the build defines what is certified"),
+            OptionSpec(name: "--profile", value: "NAME", help: "refused: the runs were recorded against its scenarios"),
+        ],
+        discussion: """
+        Records one 'campaign.update' journal entry with each changed value (before and after), who and when;
+        the campaign's own record is never rewritten. Every read (campaign show, check run, reports) uses the
+        latest values, and the report's campaign section lists each update. The app id, app version and build
+        cannot change: they define the build under certification. For another build, create a new campaign.
+        """,
+        run: run)
+
+    static func run(_ inv: Invocation) async throws -> Int32 {
+        let given = fixed.filter { inv.optional($0) != nil }
+        if !given.isEmpty {
+            throw CLIError.usage("\(given.joined(separator: ", ")) cannot be changed: the app id, app version and build define the build under certification, and the profile the scenarios its runs were recorded against. For another build, create a new campaign (growcert campaign create). Nothing was changed.", command: "campaign update")
+        }
+        var changes: [CampaignField: String] = [:]
+        for (option, field) in fields { if let v = inv.optional(option) { changes[field] = v } }
+        guard !changes.isEmpty else {
+            throw CLIError.usage("Nothing to change: give at least one of \(fields.map(\.option).joined(separator: ", ")).", command: "campaign update")
+        }
+        let store = try inv.openStore()
+        let update = try store.updateCampaign(id: try inv.positional(0, "campaign ID"), changes: changes, note: inv.optional("--note"))
+        inv.printRecord(update.id, update.json, human: "\(update.id): campaign \(update.campaignId) \(update.summary)")
+        return ExitCode.success
+    }
+}

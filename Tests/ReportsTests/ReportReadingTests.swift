@@ -56,12 +56,13 @@ import Testing
         #expect(steps.map(\.scenarioId) == ["sign-out-switch", "offline-timeout", "purchase-restore-refund"])
         #expect(steps[0].code == .runFailed)
         #expect(steps[0].command == "growcert run start --campaign c1 --scenario sign-out-switch --device DEVICE --tester NAME")
-        #expect(steps[1].command == "growcert check run --run r4 --check network.retry-replays-original")
-        #expect(steps[2].command == "growcert check run --run r5 --check relay.requires-double-auth")
+        // r4 and r5 are finished (a finished run takes no more results): the checks go on a new run.
+        #expect(steps[1].command == "growcert check run --run NEW_RUN --check network.retry-replays-original")
+        #expect(steps[2].command == "growcert check run --run NEW_RUN --check relay.requires-double-auth")
         let md = try Self.render(model, .md, .en)
-        #expect(md.contains("1. **INCOMPLETE** — **Offline and timeout** (offline-timeout): Run the check on that run. Checks: network.retry-replays-original<br>Run: `growcert check run --run r4 --check network.retry-replays-original`"))
+        #expect(md.contains("1. **INCOMPLETE** — **Offline and timeout** (offline-timeout): Run the check on a new run of the scenario: a finished run takes no more results. Checks: network.retry-replays-original<br>Run: `growcert check run --run NEW_RUN --check network.retry-replays-original`"))
         let zh = try Self.render(model, .md, .zhHans)
-        #expect(zh.contains("1. **不完整（INCOMPLETE）**——**断网与超时**（offline-timeout）：在该运行上执行这项检查。检查：network.retry-replays-original<br>执行：`growcert check run --run r4 --check network.retry-replays-original`"))
+        #expect(zh.contains("1. **不完整（INCOMPLETE）**——**断网与超时**（offline-timeout）：在该场景的新运行上执行这项检查：已完成的运行不再接受结果。检查：network.retry-replays-original<br>执行：`growcert check run --run NEW_RUN --check network.retry-replays-original`"))
     }
 
     @Test func aStepThatNeedsANewRunComesFirstAndTheOthersAreDoneOnTheNewRun() throws {
@@ -143,7 +144,7 @@ import Testing
         let steps = NextStep.steps(for: model).filter { $0.scenarioId == "purchase-restore-refund" }
         #expect(steps.count == 1)
         #expect(steps.first?.checks == [], "all five checks: no list")
-        #expect(steps.first?.command == "growcert check run --run \(r.id)")
+        #expect(steps.first?.command == "growcert check run --run NEW_RUN", "\(r.id) is finished: the checks go on a new run")
     }
 
     @Test(arguments: [(Language.en, "passed — emulator"), (.zhHans, "通过——仅模拟服务")])

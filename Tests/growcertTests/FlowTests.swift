@@ -175,10 +175,14 @@ struct FlowTests {
         offline-timeout          INCOMPLETE  -           -
         purchase-restore-refund  INCOMPLETE  -           r1
         Next steps:
-          first-connect: Run session.identify, session.rejects-invalid, session.rejects-expired, session.rejects-cross-scope, holdings.match-console, holdings.single-customer on a new run (growcert check run --run RUN --customer C): run r2 is finished and takes no more results.
-          sign-out-switch: Start a run (growcert run start --campaign c1 --scenario sign-out-switch …), record its evidence, and finish it.
-          offline-timeout: Start a run (growcert run start --campaign c1 --scenario offline-timeout …), record its evidence, and finish it.
-          purchase-restore-refund: Record run r1's evidence and finish it (growcert run finish r1 --outcome pass).
+          first-connect: Run the check on a new run of the scenario: a finished run takes no more results.
+              growcert check run --run NEW_RUN
+          sign-out-switch: Start a run, record its evidence, and finish it.
+              growcert run start --campaign c1 --scenario sign-out-switch --device DEVICE --tester NAME
+          offline-timeout: Start a run, record its evidence, and finish it.
+              growcert run start --campaign c1 --scenario offline-timeout --device DEVICE --tester NAME
+          purchase-restore-refund: Start a run, record its evidence, and finish it.
+              growcert run finish r1 --outcome pass|fail|blocked
 
         """)
         o = try g.run(["status", "--json"])
@@ -190,8 +194,10 @@ struct FlowTests {
         #expect(scenarios.map { $0["scenario"] as? String } == ["first-connect", "sign-out-switch", "offline-timeout", "purchase-restore-refund"])
         #expect(scenarios[0]["judgedRun"] as? String == "r2")
         #expect(scenarios[3]["openRuns"] as? [String] == ["r1"])
-        let steps = try #require(scenarios[3]["nextSteps"] as? [[String: String]])
-        #expect(steps == [["reason": "no-finished-run", "text": "Record run r1's evidence and finish it (growcert run finish r1 --outcome pass)."]])
+        let steps = try #require(scenarios[3]["nextSteps"] as? [[String: Any]])
+        #expect(steps.map { $0["reason"] as? String } == ["no-finished-run"])
+        #expect(steps.first?["text"] as? String == "Start a run, record its evidence, and finish it.")
+        #expect(steps.first?["command"] as? String == "growcert run finish r1 --outcome pass|fail|blocked")
         #expect(try g.journalState() == before)
         #expect(g.databaseBytes() == bytes)
     }

@@ -46,6 +46,11 @@ public struct ReportRenderer: Sendable {
         return RenderedReport(bytes: bytes, format: format, lang: lang, templateSHA256: templateSHA256, verdict: model.campaignVerdict.rawValue)
     }
 
+    /// What a next step asks for in `lang` (`whatToDo.<code>` of the set's strings), for command-line summaries.
+    public func text(of step: NextStep, lang: Language) throws -> String {
+        try templates.strings(lang).text("whatToDo", step.code.rawValue)
+    }
+
     /// The sentence for a reason in `lang`, from the set's strings (for command-line summaries).
     public func text(of reason: Reason, lang: Language) throws -> String {
         try templates.strings(lang).reason(reason)

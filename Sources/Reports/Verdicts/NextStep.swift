@@ -69,7 +69,10 @@ public struct NextStep: Sendable, Equatable {
     }
 
     static func command(_ code: Reason.Code, scenario s: ScenarioReport, campaignId: String, checks: [String], onNewRun: Bool) -> String {
-        let run = onNewRun ? "NEW_RUN" : s.judgedRun?.id ?? "RUN"
+        // The judged run is finished, and a finished run takes no more evidence: what is added goes on a run
+        // still open after it, or on a new one.
+        let open = s.warnings.last { $0.code == .openRunIgnored }?.parameters["run"]
+        let run = onNewRun ? "NEW_RUN" : open ?? "NEW_RUN"
         let needsAccount = s.requirements.contains { $0.kind == .storeAccount }
         let newRun = "growcert run start --campaign \(campaignId) --scenario \(s.id) --device "
             + (code == .simulatorDevice ? "PHYSICAL_DEVICE" : "DEVICE") + (needsAccount ? " --account ACCOUNT" : "") + " --tester NAME"

@@ -37,6 +37,22 @@ import Testing
         #expect(s.verdict == .certified, "\(s.reasons.map(\.code))")
     }
 
+    @Test("A check that reached the Sandbox through a private-range address certifies, with one warning naming the address")
+    func aPrivateRangePeerCertifiesWithAWarning() throws {
+        let f = try Self.fixture()
+        let peer = "10.20.30.40 (a proxy or internal host, not a public one)"
+        _ = try Self.purchaseRun(f) { f, run in
+            try f.receipt(run)
+            // The latest results of two checks were reached through a corporate proxy.
+            for id in try f.profile.scenario(run.scenario).checks.prefix(2) { try f.check(run, id, identityWarning: peer) }
+        }
+        let s = try f.scenario(Self.pr)
+        #expect(s.verdict == .certified, "\(s.reasons.map(\.code))")
+        #expect(s.warnings.map(\.code) == [.privatePeer])
+        #expect(try ReportRenderer().text(of: s.warnings[0], lang: .en)
+            == "2 live-hosted check results of purchase-restore-refund reached the Sandbox at \(peer): confirm that address is the vendor's hosted Sandbox, or pin its key (growcert campaign create --sandbox-pin)")
+    }
+
     // MARK: Finding 2: the receipt must be for the judged transaction
 
     @Test("A live-hosted receipt whose order was delivered for another transaction does not certify the Sandbox JWS", arguments: [

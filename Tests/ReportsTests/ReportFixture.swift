@@ -85,7 +85,7 @@ final class ReportFixture {
 
     @discardableResult
     func check(_ run: Run, _ id: String, _ outcome: String = "passed", provenance: Provenance = .liveHosted, reason: String? = nil,
-               durationMs: String = "120") throws -> EvidenceItem {
+               durationMs: String = "120", identityWarning: String? = nil) throws -> EvidenceItem {
         let transcript: JSONValue = [
             ["method": "POST", "path": "/v1/sessions/identify", "status": 200, "sandboxKind": "hosted", "durationMs": 40,
              "requestBody": nil, "responseBody": nil, "error": nil],
@@ -101,7 +101,7 @@ final class ReportFixture {
             "durationMs": .number(durationMs),
             "target": ["baseUrl": provenance == .liveHosted ? "https://sandbox.groovegrow.example" : "http://127.0.0.1:8787",
                        "kind": provenance == .liveHosted ? "hosted" : "emulator"],
-            "transcript": transcript,
+            "transcript": transcript, "identityWarning": .optional(identityWarning),
         ]
         return try store.addEvidence(NewEvidence(runId: run.id, type: .checkResult, provenance: provenance, details: details))
     }

@@ -769,6 +769,7 @@ img.thumb { display: block; max-width: 16rem; max-height: 16rem; margin: .25rem 
     "transaction-warning": "store transaction {transaction} ({scenario}): {warning}",
     "accepted-risk": "{role} {name} chose {decision} and accepted the risk: {risk}",
     "open-run-ignored": "run {run} of {scenario} was started after the judged run and is not finished; it does not count",
+    "private-peer": "{count} live-hosted check results of {scenario} reached the Sandbox at {peer}: confirm that address is the vendor's hosted Sandbox, or pin its key (growcert campaign create --sandbox-pin)",
     "retracted-failure": "check {check} ({scenario}) failed in {evidence}: {reason}; that result was retracted ({retractedReason}) and the check counts as not run until a new result is recorded"
   },
   "checkStatusNotCertifying": {
@@ -1122,6 +1123,7 @@ img.thumb { display: block; max-width: 16rem; max-height: 16rem; margin: .25rem 
     "transaction-warning": "商店交易 {transaction}（{scenario}）：{warning}",
     "accepted-risk": "{role} {name} 选择了 {decision} 并接受风险：{risk}",
     "open-run-ignored": "{scenario} 的运行 {run} 在判定运行之后开始且未完成；不计入",
+    "private-peer": "{scenario} 的 {count} 项托管实时检查结果经由 {peer} 访问沙盒：请确认该地址确为厂商的托管沙盒，或为该批次固定其公钥",
     "retracted-failure": "检查 {check}（{scenario}）在 {evidence} 中失败：{reason}；该结果已被撤回（{retractedReason}），在记录新结果之前该检查按未运行计"
   },
   "checkStatusNotCertifying": {

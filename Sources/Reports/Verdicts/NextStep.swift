@@ -93,7 +93,7 @@ public struct NextStep: Sendable, Equatable {
             return "growcert evidence add transaction --run \(run) --jws-file TRANSACTION.jws --order-id ORDER_ID"
         case .noServerReceipt, .receiptNotCertifying, .receiptNotForTransaction:
             return "growcert check run --run \(run) --check purchase.delivered-once"
-        case .certified, .productionTransaction, .transactionWarning, .acceptedRisk, .openRunIgnored, .retractedFailure:
+        case .certified, .productionTransaction, .transactionWarning, .acceptedRisk, .openRunIgnored, .retractedFailure, .privatePeer:
             return ""
         }
     }

@@ -52,6 +52,7 @@ public struct Reason: Sendable, Equatable {
         case acceptedRisk = "accepted-risk"
         case openRunIgnored = "open-run-ignored"
         case retractedFailure = "retracted-failure"
+        case privatePeer = "private-peer"
 
         /// The verdict a reason of this code forces, or nil.
         public var verdict: Verdict? {
@@ -64,7 +65,7 @@ public struct Reason: Sendable, Equatable {
                  .bundleMissing, .receiptNotForTransaction, .transactionTooOld, .transactionUndated, .transactionReused,
                  .receiptVerifiedLate:
                 return .notCertifiable
-            case .certified, .productionTransaction, .transactionWarning, .acceptedRisk, .openRunIgnored, .retractedFailure:
+            case .certified, .productionTransaction, .transactionWarning, .acceptedRisk, .openRunIgnored, .retractedFailure, .privatePeer:
                 return nil
             }
         }

@@ -109,6 +109,18 @@ public struct VerdictEngine: Sendable {
         for r in requirements { reasons += r.reasons }
 
         if judged != nil {
+            // A judged check reached over a private-range address certifies, but the reader is told (one line per address).
+            let judgedResults = Set(checks.compactMap(\.evidenceId))
+            var privatePeers: [String: Int] = [:]
+            var peerOrder: [String] = []
+            for r in live where judgedResults.contains(r.id) && certifies(r.provenance, as: profile.rules.checkResultProvenance) {
+                guard let peer = r.details["identityWarning"]?.stringValue else { continue }
+                if privatePeers[peer] == nil { peerOrder.append(peer) }
+                privatePeers[peer, default: 0] += 1
+            }
+            for peer in peerOrder {
+                warnings.append(Reason(.privatePeer, ["peer": peer, "count": String(privatePeers[peer] ?? 0), "scenario": scenario.id]))
+            }
             for r in items where r.type == .checkResult && r.isRetracted && r.details["outcome"]?.stringValue == "failed" {
                 var p = ["check": r.details["checkId"]?.scalarText ?? "?", "evidence": r.id, "scenario": scenario.id]
                 if let why = r.details["reason"]?.stringValue { p["reason"] = why }

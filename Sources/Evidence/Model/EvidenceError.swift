@@ -9,6 +9,8 @@ public enum EvidenceError: Error, CustomStringConvertible, Equatable {
     case notAnEvidenceDatabase(path: String)
     /// The file starts as SQLite but cannot be read as it is (its header or pages are damaged).
     case damaged(path: String, detail: String)
+    /// A stored value is not one growcert writes (an enumeration's unknown value, JSON that does not parse).
+    case unreadableValue(column: String, value: String)
     /// The masking key is neither given nor in its key file beside the database.
     case maskKeyMissing(keyPath: String)
     /// The masking key given (or in `keyPath`) is not the one the database records.
@@ -40,6 +42,8 @@ public enum EvidenceError: Error, CustomStringConvertible, Equatable {
             return "'\(path)' is not a growcert evidence database. Check the --db path; growcert never writes into other files."
         case .damaged(let path, let detail):
             return "The database '\(path)' is damaged: SQLite cannot read it (\(detail)). Nothing was written. Restore it from a copy, and keep this one for the record."
+        case .unreadableValue(let column, let value):
+            return "The database holds a value growcert never writes: \(column) is '\(value)'. It was changed outside growcert; verify the database. Nothing was written."
         case .maskKeyMissing(let keyPath):
             return "The masking key of this database is not available: it is kept outside the database, in '\(keyPath)', which does not exist. Restore that file (made with the database, mode 0600). Nothing was written."
         case .maskKeyMismatch(let keyPath, let found, let expected):
@@ -71,7 +75,7 @@ public enum EvidenceError: Error, CustomStringConvertible, Equatable {
     public var exitCode: Int32 {
         switch self {
         case .databaseMissing, .fileMissing, .maskKeyMissing: return 66
-        case .notAnEvidenceDatabase, .damaged, .maskKeyMismatch, .databaseTooNew, .unknown, .invalidValue, .secretRefused, .fileTooLarge, .conflict: return 65
+        case .notAnEvidenceDatabase, .damaged, .unreadableValue, .maskKeyMismatch, .databaseTooNew, .unknown, .invalidValue, .secretRefused, .fileTooLarge, .conflict: return 65
         case .io: return 74
         case .internalFailure: return 70
         }

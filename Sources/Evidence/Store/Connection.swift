@@ -87,17 +87,29 @@ final class Connection {
         }
     }
 
-    /// Prepares (once per connection) and binds a statement.
-    func prepare(_ sql: String, _ values: [SQLValue?] = []) throws -> Statement {
-        let stmt: Statement
-        if let cached = statementCache[sql] {
-            stmt = cached
-        } else {
-            stmt = try Statement(connection: self, sql: sql)
-            statementCache[sql] = stmt
-        }
-        try stmt.bind(values)
+    /// The statement for `sql`, prepared once per connection, for a caller that binds it itself.
+    func statement(_ sql: String) throws -> Statement {
+        if let cached = statementCache[sql] { return cached }
+        let stmt = try Statement(connection: self, sql: sql)
+        statementCache[sql] = stmt
         return stmt
+    }
+
+    /// Prepares (once per connection) and binds a statement: `values` must fill every parameter.
+    func prepare(_ sql: String, _ values: [SQLValue?] = []) throws -> Statement {
+        let stmt = try statement(sql)
+        do {
+            try stmt.bind(values)
+        } catch {
+            forget(stmt)
+            throw error
+        }
+        return stmt
+    }
+
+    /// Drops a statement that failed from the cache: the next call prepares it afresh.
+    func forget(_ statement: Statement) {
+        if statementCache[statement.sql] === statement { statementCache[statement.sql] = nil }
     }
 
     /// Runs a statement that returns no rows.
@@ -133,6 +145,10 @@ final class Connection {
     /// IMMEDIATE takes the write lock up front, so two processes appending to
     /// the journal serialise on the busy timeout instead of failing on upgrade.
     func transaction<T>(_ body: () throws -> T) throws -> T {
+        // Nesting is a programming error: say so, instead of SQLite's "cannot start a transaction within a transaction".
+        guard sqlite3_get_autocommit(handle) != 0 else {
+            throw SQLiteError(code: SQLITE_MISUSE, message: "a transaction is already open on this connection: transactions do not nest", sql: nil)
+        }
         try execute("BEGIN IMMEDIATE")
         do {
             let result = try body()

@@ -64,9 +64,9 @@ extension EvidenceStore {
 
     static let deviceColumns = "id, seq, campaign_id, label, kind, platform, model, os_version, identifier_hash, created_at"
 
-    static func device(_ r: Row) -> Device {
-        Device(id: r.string(0), seq: r.int(1) ?? 0, campaignId: r.string(2), label: r.string(3), kind: DeviceKind(rawValue: r.string(4)) ?? .simulator,
-               platform: Platform(rawValue: r.string(5)) ?? .ios, model: r.string(6), osVersion: r.string(7), identifierHash: r.text(8),
+    static func device(_ r: Row) throws -> Device {
+        Device(id: r.string(0), seq: r.int(1) ?? 0, campaignId: r.string(2), label: r.string(3), kind: try r.decode(4, as: DeviceKind.self, column: "devices.kind"),
+               platform: try r.decode(5, as: Platform.self, column: "devices.platform"), model: r.string(6), osVersion: r.string(7), identifierHash: r.text(8),
                createdAt: r.string(9))
     }
 
@@ -80,13 +80,13 @@ extension EvidenceStore {
         guard let r = try read({ try db.query("SELECT \(Self.deviceColumns) FROM devices WHERE id=?", [.text(id.lowercased())]).first }) else {
             throw EvidenceError.unknown(what: "device", value: id, known: [])
         }
-        return Self.device(r)
+        return try Self.device(r)
     }
 
     static let accountColumns = "id, seq, campaign_id, label, store, account_masked, account_hash, storefront, created_at"
 
-    static func account(_ r: Row) -> StoreAccount {
-        StoreAccount(id: r.string(0), seq: r.int(1) ?? 0, campaignId: r.string(2), label: r.string(3), store: Store(rawValue: r.string(4)) ?? .apple,
+    static func account(_ r: Row) throws -> StoreAccount {
+        StoreAccount(id: r.string(0), seq: r.int(1) ?? 0, campaignId: r.string(2), label: r.string(3), store: try r.decode(4, as: Store.self, column: "accounts.store"),
                      accountMasked: r.string(5), accountHash: r.string(6), storefront: r.text(7), createdAt: r.string(8))
     }
 
@@ -100,7 +100,7 @@ extension EvidenceStore {
         guard let r = try read({ try db.query("SELECT \(Self.accountColumns) FROM accounts WHERE id=?", [.text(id.lowercased())]).first }) else {
             throw EvidenceError.unknown(what: "store account", value: id, known: [])
         }
-        return Self.account(r)
+        return try Self.account(r)
     }
 
     // MARK: Runs and evidence
@@ -114,9 +114,9 @@ extension EvidenceStore {
             : columns + "r.finished_at, r.outcome, r.note FROM runs r"
     }
 
-    static func run(_ r: Row) -> Run {
+    static func run(_ r: Row) throws -> Run {
         Run(id: r.string(0), seq: r.int(1) ?? 0, campaignId: r.string(2), scenario: r.string(3), deviceId: r.string(4), accountId: r.text(5),
-            tester: r.string(6), startedAt: r.string(7), finishedAt: r.text(8), outcome: r.text(9).flatMap(RunOutcome.init(rawValue:)), note: r.text(10))
+            tester: r.string(6), startedAt: r.string(7), finishedAt: r.text(8), outcome: try r.text(9).map { _ in try r.decode(9, as: RunOutcome.self, column: "runs.outcome") }, note: r.text(10))
     }
 
     /// A campaign's runs, oldest first.
@@ -130,7 +130,7 @@ extension EvidenceStore {
             let recent = try read { try db.query("SELECT id FROM runs ORDER BY seq DESC LIMIT 10").map { $0.string(0) } }
             throw EvidenceError.unknown(what: "run", value: id, known: recent)
         }
-        return Self.run(r)
+        return try Self.run(r)
     }
 
     /// Evidence items with their retraction, as `e`: from `retractions` from `Schema.stateRowsVersion` on,
@@ -142,9 +142,9 @@ extension EvidenceStore {
             : columns + "e.retracted_seq, e.retracted_reason FROM evidence e"
     }
 
-    static func evidence(_ r: Row) -> EvidenceItem {
-        EvidenceItem(id: r.string(0), seq: r.int(1) ?? 0, runId: r.string(2), type: EvidenceType(rawValue: r.string(3)) ?? .note,
-                     provenance: Provenance(rawValue: r.string(4)) ?? .manual, details: (try? JSONValue.parse(r.string(5))) ?? .null,
+    static func evidence(_ r: Row) throws -> EvidenceItem {
+        EvidenceItem(id: r.string(0), seq: r.int(1) ?? 0, runId: r.string(2), type: try r.decode(3, as: EvidenceType.self, column: "evidence.type"),
+                     provenance: try r.decode(4, as: Provenance.self, column: "evidence.provenance"), details: (try? JSONValue.parse(r.string(5))) ?? .null,
                      attachmentSHA256: r.text(6), mediaType: r.text(7), size: r.int(8), recordedBy: r.string(9), recordedAt: r.string(10),
                      retractedSeq: r.int(11), retractedReason: r.text(12))
     }
@@ -171,7 +171,7 @@ extension EvidenceStore {
             let appIds = Dictionary(try db.query("SELECT r.id, c.app_id FROM runs r JOIN campaigns c ON c.id = r.campaign_id")
                 .map { ($0.string(0), $0.string(1)) }) { a, _ in a }
             return try db.query(evidenceSelect + " WHERE e.type=? ORDER BY e.seq", [.text(type.rawValue)]).map { row in
-                let item = Self.evidence(row)
+                let item = try Self.evidence(row)
                 return (item, appIds[item.runId] ?? "")
             }
         }
@@ -183,7 +183,7 @@ extension EvidenceStore {
             let recent = try read { try db.query("SELECT id FROM evidence ORDER BY seq DESC LIMIT 10").map { $0.string(0) } }
             throw EvidenceError.unknown(what: "evidence item", value: id, known: recent)
         }
-        return Self.evidence(r)
+        return try Self.evidence(r)
     }
 
     /// The stored bytes with this SHA-256, if any.

@@ -388,11 +388,16 @@ public final class EvidenceStore {
         if let cached = tableInserts[spec.table] {
             insert = cached
         } else {
-            insert = try db.prepare(Tables.insertSQL(spec))
+            insert = try db.statement(Tables.insertSQL(spec))
             tableInserts[spec.table] = insert
         }
-        try insert.bind([.integer(seq)] + columns)
-        while try insert.step() {}
+        do {
+            try insert.bind([.integer(seq)] + columns)
+            while try insert.step() {}
+        } catch {
+            tableInserts[spec.table] = nil  // a failed statement is prepared afresh next time
+            throw error
+        }
         if inBatch { batchCache.inserted(into: spec.table) }
         return columns
     }
@@ -404,11 +409,16 @@ public final class EvidenceStore {
         if let cached = journalInsert {
             insert = cached
         } else {
-            insert = try db.prepare("INSERT INTO journal(seq, kind, actor, at, payload, prev_hash, hash) VALUES (?,?,?,?,?,?,?)")
+            insert = try db.statement("INSERT INTO journal(seq, kind, actor, at, payload, prev_hash, hash) VALUES (?,?,?,?,?,?,?)")
             journalInsert = insert
         }
-        try insert.bind([.integer(seq), .text(kind.rawValue), .text(actor), .text(at), .text(String(decoding: payload, as: UTF8.self)), .text(prev), .text(hash)])
-        while try insert.step() {}
+        do {
+            try insert.bind([.integer(seq), .text(kind.rawValue), .text(actor), .text(at), .text(String(decoding: payload, as: UTF8.self)), .text(prev), .text(hash)])
+            while try insert.step() {}
+        } catch {
+            journalInsert = nil  // a failed statement is prepared afresh next time
+            throw error
+        }
         if inBatch { batchCache.head = (seq, hash) }
     }
 

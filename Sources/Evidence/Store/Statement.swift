@@ -10,10 +10,21 @@ final class Statement {
         self.connection = connection
         self.sql = sql
         var stmt: OpaquePointer?
-        let rc = sqlite3_prepare_v2(connection.handle, sql, -1, &stmt, nil)
+        var rest = ""
+        let rc = sql.withCString { text -> Int32 in
+            var tail: UnsafePointer<CChar>?
+            let rc = sqlite3_prepare_v2(connection.handle, text, -1, &stmt, &tail)
+            if let tail { rest = String(cString: tail) }
+            return rc
+        }
         guard rc == SQLITE_OK, let stmt else {
             sqlite3_finalize(stmt)
             throw connection.error(rc, sql: sql)
+        }
+        // One statement per call: SQL after the first statement would otherwise be silently ignored.
+        guard rest.allSatisfy({ $0.isWhitespace || $0 == ";" }) else {
+            sqlite3_finalize(stmt)
+            throw SQLiteError(code: SQLITE_MISUSE, message: "more than one statement in one call: '\(rest.trimmingCharacters(in: .whitespacesAndNewlines).prefix(60))' follows the first", sql: sql)
         }
         handle = stmt
     }
@@ -22,8 +33,14 @@ final class Statement {
 
     /// Binds values 1-based; `nil` binds NULL.
     func bind(_ values: [SQLValue?]) throws {
-        sqlite3_reset(handle)
+        // A statement that failed is never reused (`Connection` forgets it), so resetting one must succeed.
+        let reset = sqlite3_reset(handle)
+        guard reset == SQLITE_OK else { throw connection.error(reset, sql: sql) }
         sqlite3_clear_bindings(handle)
+        let expected = Int(sqlite3_bind_parameter_count(handle))
+        guard values.count == expected else {
+            throw SQLiteError(code: SQLITE_RANGE, message: "\(values.count) values for \(expected) parameters", sql: sql)
+        }
         for (i, value) in values.enumerated() {
             let index = Int32(i + 1)
             let rc: Int32
@@ -58,7 +75,10 @@ final class Statement {
         switch rc {
         case SQLITE_ROW: return true
         case SQLITE_DONE: return false
-        default: throw connection.error(rc, sql: sql)
+        default:
+            let error = connection.error(rc, sql: sql)
+            connection.forget(self)
+            throw error
         }
     }
 
@@ -115,6 +135,13 @@ struct Row {
         if case .integer(let v) = values[i] { return v }
         if case .text(let s) = values[i] { return Int64(s) }
         return nil
+    }
+
+    /// Column `i` as one of an enumeration's values; a value the enumeration does not have is an error,
+    /// never a silent default (a row edited outside growcert must not read as something else).
+    func decode<T: RawRepresentable>(_ i: Int, as type: T.Type, column: String) throws -> T where T.RawValue == String {
+        guard let value = T(rawValue: string(i)) else { throw EvidenceError.unreadableValue(column: column, value: string(i)) }
+        return value
     }
 
     func blob(_ i: Int) -> [UInt8]? {

@@ -27,35 +27,116 @@ struct AuditorPathTests {
         FileManager.default.contents(atPath: path).map { Digest.sha256Hex($0) }
     }
 
-    @Test("An unprivileged auditor verifies and reads a read-only copy (folder and file a-w): exit 0, nothing written, no -wal or -shm left")
-    func readOnlyCopyIsReadAndVerified() throws {
-        let g = try Growcert()
-        try Self.recorded(g)
-        let folder = g.path("audit")
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        let copy = folder + "/growcert.sqlite"
-        try g.copyDatabase(from: g.db, to: copy)
-        try #require(!FileManager.default.fileExists(atPath: copy + "-wal"), "the source was not closed cleanly")
-        try FileManager.default.copyItem(atPath: g.path("report.md"), toPath: g.path("report-copy.md"))
-        let before = Self.sha256(copy)
-        try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: copy)
-        try FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: folder)
-        defer { try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: folder) }
-        // As root the permissions would not apply: run as 'nobody', as an auditor's account would.
-        let asAuditor: [String] = getuid() == 0 ? [try Growcert.tool(["setpriv"], install: "install util-linux"), "--reuid=65534", "--regid=65534", "--clear-groups"] : []
-        for args in [["verify"], ["journal", "list"], ["report", "list"], ["report", "show", "rp1"], ["report", "verify", g.path("report-copy.md")],
-                     ["run", "show", "r1"], ["run", "list", "--campaign", "c1"], ["campaign", "show", "c1"], ["campaign", "list"],
-                     ["evidence", "list", "--run", "r1"], ["evidence", "show", "e1"], ["signoff", "list"], ["device", "list", "--campaign", "c1"],
-                     ["account", "list", "--campaign", "c1"],
-                     ["report", "render", "--campaign", "c1", "--format", "md", "--no-store"]] {
-            let command = asAuditor.isEmpty ? [Growcert.binary] : asAuditor + [Growcert.binary]
-            let o = try g.execute(command[0], Array(command.dropFirst()) + ["--db", copy] + args, env: [:])
-            #expect(o.code == 0, "\(args): \(o)")
-            if args == ["verify"] { #expect(o.stdout.hasPrefix("OK: 10 journal entries, chain intact, tables match the journal.\n"), "\(o)") }
-            if args == ["run", "show", "r1"] { #expect(o.stdout.contains("  note       no refund\n"), "\(o)") }
+    /// The `sh` blocks of docs/auditing.md, in order, and the one between `<!-- audit-walkthrough:begin -->` and `end`.
+    static func auditingBlocks() throws -> (all: [String], walkthrough: String) {
+        let doc = try String(contentsOf: Growcert.packageRoot.appendingPathComponent("docs/auditing.md"), encoding: .utf8)
+        func blocks(_ text: String) -> [String] {
+            text.components(separatedBy: "```sh\n").dropFirst().compactMap { $0.components(separatedBy: "\n```").first }
         }
-        #expect(Self.sha256(copy) == before)
+        let begin = try #require(doc.range(of: "<!-- audit-walkthrough:begin -->"), "docs/auditing.md has no audit-walkthrough:begin marker")
+        let end = try #require(doc.range(of: "<!-- audit-walkthrough:end -->"), "docs/auditing.md has no audit-walkthrough:end marker")
+        let marked = blocks(String(doc[begin.upperBound..<end.lowerBound]))
+        try #require(marked.count == 1, "the audit walkthrough markers should hold exactly one sh block, not \(marked.count)")
+        return (blocks(doc), marked[0])
+    }
+
+    /// `setpriv` when the tests run as root, where an unprivileged account can be taken; nil otherwise.
+    static let setpriv: String? = getuid() == 0 ? try? Growcert.tool(["setpriv"], install: "install util-linux") : nil
+
+    /// The words that run a command as `nobody`, as an auditor's own account would (as root, permissions would not apply).
+    static let asAuditor: [String] = [setpriv ?? "setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups"]
+
+    @Test("docs/auditing.md's walkthrough runs as written (sh -e, as nobody) on a read-only copy of a demo database: exit 0, sha256sum -c OK, nothing written, no -wal or -shm left",
+          .enabled(if: AuditorPathTests.setpriv != nil, "needs root and setpriv (util-linux) to run the walkthrough as the unprivileged user nobody"))
+    func readOnlyCopyIsReadAndVerified() throws {
+        let walkthrough = try Self.auditingBlocks().walkthrough
+        #expect(walkthrough.contains("chmod a-w audit/growcert.sqlite audit"), "the walkthrough no longer makes the copy read-only:\n\(walkthrough)")
+        #expect(walkthrough.contains("sha256sum -c audit.sha256") && walkthrough.contains("ls -A audit"))
+
+        // What a release hands over: the demo's database, after a release manager rejected report.html (rp2) and a
+        // later run failed and was reported as JSON (rp7, beside the demo's rp6) — the ids the walkthrough names.
+        let demo = try DemoRun.get()
+        try #require(demo.outcome.code == 0, "\(demo.outcome)")
+        let g = try Growcert()
+        try g.copyDatabase(from: demo.database)
+        if FileManager.default.fileExists(atPath: demo.out + "/growcert.key") {
+            try FileManager.default.copyItem(atPath: demo.out + "/growcert.key", toPath: g.path("evidence.key"))
+        }
+        for args in [
+            ["keys", "generate", "--out", g.path("rita.pem")],
+            ["signoff", "--report", "rp2", "--role", "release-manager", "--name", "Rita RM", "--decision", "reject", "--comment", "emulator evidence only", "--key", g.path("rita.pem")],
+            ["run", "start", "--campaign", "c1", "--scenario", "first-connect", "--device", "iphone-sim", "--tester", "Ann QA"],
+            ["evidence", "add", "note", "--run", "r5", "--text", "The app hangs on first connect"],
+            ["run", "finish", "r5", "--outcome", "fail", "--note", "hangs on first connect"],
+            ["report", "render", "--campaign", "c1", "--format", "json", "--out", g.path("later.json")],
+        ] {
+            let o = try g.run(args)
+            try #require(o.code == 0, "\(args): \(o)")
+        }
+        let entries = try g.journalState().count
+        let reports = try g.run(["report", "list"])
+        try #require(reports.stdout.contains("\nrp7  c1        json "), "the later JSON report is not rp7: \(reports)")
+
+        // The auditor's working folder, theirs to write: the database as one closed file (.backup, as the doc says) and report.html.
+        let work = g.path("auditor")
+        try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
+        let copied = try g.sqlite(".backup '\(work)/growcert.sqlite'")
+        try #require(copied.code == 0, "\(copied)")
+        try FileManager.default.copyItem(atPath: demo.file("report.html"), toPath: work + "/report.html")
+        let nobody = try g.execute("/usr/bin/env", ["chown", "-R", "nobody:nogroup", work], env: [:])
+        try #require(nobody.code == 0, "\(nobody)")
+        let before = try #require(Self.sha256(work + "/growcert.sqlite"))
+        let folder = work + "/audit"
+        defer { try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: folder) }
+
+        // The block as written, after only a cd into the working folder and the built growcert on PATH.
+        let bin = URL(fileURLWithPath: Growcert.binary).deletingLastPathComponent().path
+        let script = "cd '\(work)'\nexport PATH='\(bin)':\"$PATH\"\n" + walkthrough + "\n"
+        try Data(script.utf8).write(to: URL(fileURLWithPath: g.path("walkthrough.sh")))
+        let o = try g.execute(Self.asAuditor[0], Array(Self.asAuditor.dropFirst()) + ["/bin/sh", "-e", g.path("walkthrough.sh")], env: ["HOME": work])
+        #expect(o.code == 0, "\(o)")
+        #expect(o.stdout.contains("OK: \(entries) journal entries, chain intact, tables match the journal.\n"), "\(o)")
+        #expect(o.stdout.contains("Stopped at the limit of 20 entries; more follow. Continue with --from 21."), "\(o)")
+        #expect(o.stdout.contains("OK: report.html is report rp2 of campaign c1 (html, en)"), "\(o)")
+        #expect(o.stdout.contains("superseded: campaign c1 has 3 newer evidence entries since this report; its verdict is now FAILED"), "\(o)")
+        #expect(o.stdout.contains("s1  rp2     release-manager  Rita RM  reject "), "\(o)")
+        #expect(o.stdout.contains("# Report diff: rp6 → rp7\n"), "\(o)")
+        #expect(o.stdout.contains("audit/growcert.sqlite: OK\n"), "\(o)")
+        #expect(o.stdout.hasSuffix("\ngrowcert.sqlite\n"), "ls -A audit should print growcert.sqlite only:\n\(o)")
+        #expect(o.stderr.contains("report not stored (--no-store): campaign c1 is "), "\(o)")
+        let csv = (try? String(contentsOfFile: work + "/journal.csv", encoding: .utf8)) ?? ""
+        #expect(csv.hasPrefix("SEQ,KIND,CONCERNS,ACTOR,AT,HASH\r\n") && csv.components(separatedBy: "\r\n").count > 2, "journal.csv was not written in the working folder: \(csv)")
+
+        // The copy was read-only (folder and file), and is still what it was.
+        for path in [folder, folder + "/growcert.sqlite"] {
+            let mode = try #require(try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int)
+            #expect(mode & 0o222 == 0, "\(path) is writable (mode \(String(mode, radix: 8)))")
+        }
+        #expect(Self.sha256(folder + "/growcert.sqlite") == before)
+
+        // The other reading commands, as the same user on the same read-only copy.
+        for args in [["report", "show", "rp1"], ["run", "show", "r1"], ["run", "show", "r5"], ["run", "list", "--campaign", "c1"], ["campaign", "show", "c1"], ["campaign", "list"],
+                     ["evidence", "list", "--run", "r1"], ["evidence", "show", "e1"], ["device", "list", "--campaign", "c1"],
+                     ["account", "list", "--campaign", "c1"]] {
+            let r = try g.execute(Self.asAuditor[0], Array(Self.asAuditor.dropFirst()) + [Growcert.binary, "--db", folder + "/growcert.sqlite"] + args, env: ["HOME": work])
+            #expect(r.code == 0, "\(args): \(r)")
+            if args == ["run", "show", "r5"] { #expect(r.stdout.contains("  note       hangs on first connect\n"), "\(r)") }
+        }
+        #expect(Self.sha256(folder + "/growcert.sqlite") == before)
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["growcert.sqlite"])
+    }
+
+    @Test("Every other sh block of docs/auditing.md is valid shell (sh -n)")
+    func auditingBlocksAreValidShell() throws {
+        let (all, walkthrough) = try Self.auditingBlocks()
+        #expect(all.count >= 10, "\(all.count) sh blocks")
+        #expect(all.contains(walkthrough))
+        let g = try Growcert()
+        for (i, block) in all.enumerated() {
+            try Data(block.utf8).write(to: URL(fileURLWithPath: g.path("block\(i).sh")))
+            let o = try g.execute("/bin/sh", ["-n", g.path("block\(i).sh")], env: [:])
+            #expect(o.code == 0, "block \(i + 1) of docs/auditing.md is not valid shell:\n\(block)\n\(o)")
+        }
     }
 
     @Test("growcert verify and reads on a schema-2 database leave it as it is (same SHA-256), read at its own version")

@@ -23,9 +23,9 @@ let package = Package(
         .target(name: "GrowClient", dependencies: ["SecretShapes", "CCurl", "CCrypto"]),
         .target(name: "Sandbox", dependencies: ["GrowClient", "StoreProof", "CMHD", "CCrypto"]),
         .target(name: "Checks", dependencies: ["GrowClient", "Evidence"]),
-        .target(name: "Reports", dependencies: ["Evidence", "CCrypto"]),
+        .target(name: "Reports", dependencies: ["Evidence"]),
         .executableTarget(name: "growcert", dependencies: ["Evidence", "StoreProof", "GrowClient", "Checks", "Reports", "Sandbox"]),
-        .executableTarget(name: "growcert-bench", dependencies: ["Evidence", "Reports", "Checks", "Sandbox", "GrowClient", "CSQLite"]),
+        .executableTarget(name: "growcert-bench", dependencies: ["Evidence", "Checks", "Sandbox", "GrowClient", "CSQLite"]),
 
         .testTarget(name: "EvidenceTests", dependencies: ["Evidence"]),
         .testTarget(name: "StoreProofTests", dependencies: ["StoreProof", "Evidence"], resources: [.copy("Fixtures")]),

@@ -30,6 +30,21 @@ struct CampaignUpdateTests {
         }
     }
 
+    @Test("The campaign's own Sandbox pins can be replaced by an update; a bad pin changes nothing")
+    func sandboxPinsCanBeUpdated() throws {
+        try withTempDir { dir in
+            let s = try seeded(in: dir)
+            let pin = "sha256//" + Data(repeating: 7, count: 32).base64EncodedString()
+            let update = try s.store.updateCampaign(id: "c1", changes: [.sandboxPins: pin + " " + pin], note: "pinned")
+            #expect(update.summary == "Sandbox pins '' → '\(pin)'")
+            #expect(try s.store.campaign("c1").sandboxPins == [pin])
+            let before = try s.store.journalCount()
+            #expect(throws: EvidenceError.self) { try s.store.updateCampaign(id: "c1", changes: [.sandboxPins: "sha256//short"], note: nil) }
+            #expect(try s.store.journalCount() == before)
+            #expect(try s.store.verify().ok)
+        }
+    }
+
     @Test("The same values again, a bad URL or a secret change nothing")
     func badUpdatesChangeNothing() throws {
         try withTempDir { dir in

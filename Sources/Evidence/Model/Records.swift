@@ -190,6 +190,8 @@ public enum CampaignField: String, Sendable, CaseIterable {
     case sdkVersion = "sdk_version"
     case project
     case baseURL = "base_url"
+    /// The campaign's own Sandbox public-key pins, space-separated (the update replaces the list).
+    case sandboxPins = "sandbox_pins"
 
     /// The field's name as people read it.
     public var label: String {
@@ -199,6 +201,7 @@ public enum CampaignField: String, Sendable, CaseIterable {
         case .sdkVersion: return "SDK version"
         case .project: return "project"
         case .baseURL: return "base URL"
+        case .sandboxPins: return "Sandbox pins"
         }
     }
 }
@@ -212,6 +215,7 @@ extension Campaign {
         case .sdkVersion: return sdkVersion
         case .project: return project
         case .baseURL: return baseURL
+        case .sandboxPins: return sandboxPins.joined(separator: " ")
         }
     }
 
@@ -223,6 +227,7 @@ extension Campaign {
         case .sdkVersion: sdkVersion = value
         case .project: project = value
         case .baseURL: baseURL = value
+        case .sandboxPins: sandboxPins = value.split(separator: " ").map(String.init)
         }
     }
 }

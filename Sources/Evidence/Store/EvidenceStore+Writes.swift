@@ -47,6 +47,11 @@ extension EvidenceStore {
             switch field {
             case .project: value = try Validate.uuid(raw, field: "project")
             case .baseURL: value = try Validate.baseURL(raw)
+            case .sandboxPins:
+                var pins: [String] = []
+                for pin in raw.split(separator: " ").map(String.init) where !pins.contains(try Validate.sandboxPin(pin)) { pins.append(pin) }
+                guard !pins.isEmpty else { throw EvidenceError.invalidValue(field: "Sandbox pins", value: raw, why: "needs at least one pin") }
+                value = pins.joined(separator: " ")
             default:
                 try Validate.nonEmpty(raw, field: field.label)
                 value = raw

@@ -5,18 +5,21 @@ enum CampaignUpdateCommand {
     /// The options that change a value, and the value each changes.
     static let fields: [(option: String, field: CampaignField)] = [
         ("--base-url", .baseURL), ("--sdk-version", .sdkVersion), ("--sdk-name", .sdkName), ("--project", .project), ("--name", .name),
+        ("--sandbox-pin", .sandboxPins),
     ]
     /// What defines the build under certification: never changed, only refused with an explanation.
     static let fixed = ["--app-id", "--app-version", "--build", "--profile"]
 
     static let command = Command(
-        path: ["campaign", "update"], summary: "change a campaign's base URL, SDK version, project or name (journaled)", positionals: ["ID"],
+        path: ["campaign", "update"], summary: "change a campaign's base URL, SDK version, project, name or Sandbox pins (journaled)", positionals: ["ID"],
         options: [
             OptionSpec(name: "--base-url", value: "URL", help: "Sandbox base URL, https://HOST[/PREFIX]"),
             OptionSpec(name: "--sdk-version", value: "V", help: "GrooveGrow SDK version"),
             OptionSpec(name: "--sdk-name", value: "NAME", help: "SDK name"),
             OptionSpec(name: "--project", value: "UUID", help: "GrooveGrow project (App UUID)"),
             OptionSpec(name: "--name", value: "TEXT", help: "the campaign's name"),
+            OptionSpec(name: "--sandbox-pin", value: "sha256//BASE64", help: "the campaign's own Sandbox public-key pins: replaces its list (repeatable)",
+                       repeatable: true),
             OptionSpec(name: "--note", value: "TEXT", help: "why it changed (shown in the report's history)"),
             OptionSpec(name: "--app-id", value: "ID", help: "refused: the app id defines what is certified"),
             OptionSpec(name: "--app-version", value: "V", help: "refused: the app version defines what is certified"),
@@ -37,7 +40,10 @@ enum CampaignUpdateCommand {
             throw CLIError.usage("\(given.joined(separator: ", ")) cannot be changed: the app id, app version and build define the build under certification, and the profile the scenarios its runs were recorded against. For another build, create a new campaign (growcert campaign create). Nothing was changed.", command: "campaign update")
         }
         var changes: [CampaignField: String] = [:]
-        for (option, field) in fields { if let v = inv.optional(option) { changes[field] = v } }
+        for (option, field) in fields {
+            let values = inv.args.values(option)
+            if !values.isEmpty { changes[field] = values.joined(separator: " ") }
+        }
         guard !changes.isEmpty else {
             throw CLIError.usage("Nothing to change: give at least one of \(fields.map(\.option).joined(separator: ", ")).", command: "campaign update")
         }

@@ -72,7 +72,7 @@ struct PreflightService {
         let isEmulator = kind == .emulator
         if !isEmulator && !hostedTarget { try requireFlags(plan.flatMap(\.checkIds), request: request) }
 
-        let client = try await identified(request.customerId, configuration: configuration, transport: transport, credentials: credentials)
+        let client = try await identified(request.customerId, campaignId: campaign.id, configuration: configuration, transport: transport, credentials: credentials)
         var emulatorPurchase: RecordedPurchase?
         if isEmulator, let orderId = request.orderId, let transactionId = request.transactionId {
             emulatorPurchase = try await emulatorOrder(orderId: orderId, transactionId: transactionId, customerId: request.customerId,
@@ -125,7 +125,7 @@ struct PreflightService {
     }
 
     /// One token for `customerId` and one identify under the campaign's scope; the set-up mistake otherwise.
-    private func identified(_ customerId: String, configuration: GrowClientConfiguration, transport: any HTTPTransport,
+    private func identified(_ customerId: String, campaignId: String, configuration: GrowClientConfiguration, transport: any HTTPTransport,
                             credentials: CheckCredentials) async throws -> GrowClient {
         let base = configuration.baseURL.absoluteString
         let nothing = "Nothing was run or recorded."
@@ -144,7 +144,7 @@ struct PreflightService {
                 token = try await ServerClient(configuration: configuration, serverKey: key, transport: transport)
                     .issueCustomerToken(customerId: customerId, ttlSeconds: 300).customerToken
             } catch let error as GrowClientError {
-                throw CLIError.data("Pre-flight: the Sandbox at '\(base)' did not issue a customer token for '\(customerId)' with GROWCERT_SERVER_KEY for project '\(configuration.projectHeaderValue)': \(error) \(Self.advice(error)) \(nothing)")
+                throw CLIError.data("Pre-flight: the Sandbox at '\(base)' did not issue a customer token for '\(customerId)' with GROWCERT_SERVER_KEY for project '\(configuration.projectHeaderValue)': \(error) \(Self.advice(error, campaignId: campaignId)) \(nothing)")
             }
         } else {
             throw CLIError.usage("No credentials: set GROWCERT_SERVER_KEY in the environment (growcert mints short-lived customer tokens with it), or pass --token-command CMD.", command: "check run")
@@ -154,16 +154,16 @@ struct PreflightService {
             _ = try await client.identify(customerToken: token)
         } catch let error as GrowClientError {
             let source = credentials.tokenProvider != nil ? "the token command's token" : "a token minted with GROWCERT_SERVER_KEY"
-            throw CLIError.data("Pre-flight: the Sandbox at '\(base)' refused \(source) for customer '\(customerId)' under project '\(configuration.projectHeaderValue)': \(error) \(Self.advice(error)) \(nothing)")
+            throw CLIError.data("Pre-flight: the Sandbox at '\(base)' refused \(source) for customer '\(customerId)' under project '\(configuration.projectHeaderValue)': \(error) \(Self.advice(error, campaignId: campaignId)) \(nothing)")
         }
         return client
     }
 
     /// What to fix for a credential the Sandbox refused.
-    static func advice(_ error: GrowClientError) -> String {
+    static func advice(_ error: GrowClientError, campaignId: String) -> String {
         switch error {
         case .scopeMismatch:
-            return "The campaign's project must be the App UUID the credentials belong to (growcert campaign update --project UUID, or 'sandbox serve --project')."
+            return "The campaign's project must be the App UUID the credentials belong to (growcert campaign update \(campaignId) --project UUID)."
         case .unauthorized:
             return "Check GROWCERT_SERVER_KEY or --token-command."
         default:

@@ -35,9 +35,7 @@ enum CheckCommand {
             let store = try inv.openStore()
             let runId = inv.optional("--run")
             let campaignId = inv.optional("--campaign")
-            if (runId == nil) == (campaignId == nil) {
-                throw CLIError.usage("Give --run ID (one run) or --campaign ID (each open run of the campaign), not both.", command: "check run")
-            }
+            // --run or --campaign, not both: the pre-flight refuses anything else.
             let request = CheckRunRequest(
                 runId: runId, campaignId: campaignId, checkIds: inv.args.values("--check"), exceptIds: inv.args.values("--except"),
                 customerId: try inv.required("--customer"),

@@ -25,6 +25,9 @@ public struct CheckRunner: Sendable {
     /// Every check, in catalog order (scenario by scenario, as `profiles/groovegrow.json` lists them).
     public static let catalog: [CheckDescriptor] = definitions.map { CheckDescriptor(id: $0.id, scenario: $0.scenario) }
 
+    /// The checks that sign in as a second customer: off the emulator they need `CheckContext.secondCustomerId`.
+    public static let needingSecondCustomer: [String] = definitions.filter(\.needsSecondCustomer).map(\.id)
+
     static let definitions: [CheckDefinition] =
         SessionChecks.all + HoldingsChecks.all + SwitchChecks.all + NetworkChecks.all + PurchaseChecks.all
 
@@ -79,7 +82,7 @@ public struct CheckRunner: Sendable {
             try await definition.body(run)
             outcome = .passed
         } catch let failure as CheckFailure {
-            outcome = .failed(reason: failure.reason)
+            outcome = failure.waiting ? .waiting(reason: failure.reason) : .failed(reason: failure.reason)
         } catch {
             outcome = .failed(reason: "Unexpected error: \(error)")
         }
@@ -95,7 +98,12 @@ public struct CheckRunner: Sendable {
             entry.requestHeaders = entry.requestHeaders.map { HTTPHeader(name: $0.name, value: scrub($0.value)) }
             return entry
         }
-        let scrubbedOutcome: CheckOutcome = outcome.reason.map { .failed(reason: scrub($0)) } ?? .passed
+        let scrubbedOutcome: CheckOutcome
+        switch outcome {
+        case .passed: scrubbedOutcome = .passed
+        case .failed(let reason): scrubbedOutcome = .failed(reason: scrub(reason))
+        case .waiting(let reason): scrubbedOutcome = .waiting(reason: scrub(reason))
+        }
         var receipt = run.receipt
         if let raw = receipt?.rawOrderJSON { receipt?.rawOrderJSON = scrub(raw) }
         let (seconds, attoseconds) = elapsed.components

@@ -66,12 +66,15 @@ struct CheckRunTests {
         #expect(!broken.stderr.contains("Leaky9") && !broken.stderr.contains("Secret"))
         #expect(try g.journalState() == before, "a refused check run must record nothing")
 
-        // A wrong key: the checks fail, and the wrong key appears nowhere either.
+        // A wrong key: a set-up mistake, refused by the pre-flight (65), recorded nowhere, and the wrong key appears nowhere either.
         let wrongKey = "gg_sk_WrongWrongWrongWrongWrong0123"
         let wrong = try g.run(["check", "run", "--run", "r1", "--customer", "c_1001", "--check", "session.identify"], env: ["GROWCERT_SERVER_KEY": wrongKey])
-        #expect(wrong.code == 1, "\(wrong)")
-        #expect(Self.progressLines(wrong).map(\.word) == ["FAIL"], "\(wrong)")
+        #expect(wrong.code == 65, "\(wrong)")
+        #expect(wrong.stderr.hasPrefix("growcert: Pre-flight: the Sandbox at '\(sandbox.baseURL)' did not issue a customer token for 'c_1001' with GROWCERT_SERVER_KEY for project '\(sandbox.project)': "), "\(wrong)")
+        #expect(wrong.stderr.hasSuffix(" Check GROWCERT_SERVER_KEY or --token-command. Nothing was run or recorded.\n"), "\(wrong)")
+        #expect(Self.progressLines(wrong).isEmpty, "\(wrong)")
         #expect(!wrong.stdout.contains(wrongKey) && !wrong.stderr.contains(wrongKey))
+        #expect(try g.journalState() == before, "a refused check run must record nothing")
 
         let stopped = try sandbox.stop()
         #expect(stopped.code == 0, "\(stopped)")
@@ -147,32 +150,30 @@ struct CheckRunTests {
         #expect(items.allSatisfy { $0["provenance"] as? String == "live-emulator" })
     }
 
-    @Test("A token command that fails or gives a bad token makes identify FAIL (exit 1), and nothing it printed is stored", arguments: [
-        (#"printf '{"customerToken": "tok_bogus_7f3a9c1e5d", "expiresAt": "2030-01-01T00:00:00Z"}'"#, "token_invalid"),
-        ("echo tok_bogus_7f3a9c1e5d; exit 3", "The token command exited with status 3 for customer 'c_1001'."),
-        ("echo tok_bogus_7f3a9c1e5d", "The token command did not print a JSON object with the string fields customerToken and expiresAt"),
+    @Test("A token command that fails or gives a bad token is refused by the pre-flight (65): no check runs, nothing is recorded, nothing it printed is shown or stored", arguments: [
+        (#"printf '{"customerToken": "tok_bogus_7f3a9c1e5d", "expiresAt": "2030-01-01T00:00:00Z"}'"#,
+         "refused the token command's token for customer 'c_1001' under project 'PROJECT': "),
+        ("echo tok_bogus_7f3a9c1e5d; exit 3", "The token command exited with status 3 for customer 'c_1001'. Fix the token command (it must print {\"customerToken\", \"expiresAt\"}), then run again. Nothing was run or recorded.\n"),
+        ("echo tok_bogus_7f3a9c1e5d", "The token command did not print a JSON object with the string fields customerToken and expiresAt for customer 'c_1001'. Fix the token command (it must print {\"customerToken\", \"expiresAt\"}), then run again. Nothing was run or recorded.\n"),
     ])
     func badTokenCommandFailsTheCheck(command: String, reason: String) throws {
         let g = try Growcert()
         let sandbox = try LocalSandbox(g)
         defer { _ = try? sandbox.stop() }
         try g.seedLive(baseURL: sandbox.baseURL, project: sandbox.project)
+        let before = try g.journalState()
         let o = try g.run(["check", "run", "--run", "r1", "--customer", "c_1001", "--check", "session.identify", "--token-command", command])
-        #expect(o.code == 1, "\(o)")
-        let lines = Self.progressLines(o)
-        #expect(lines.count == 1, "\(o)")
-        #expect(lines.first?.word == "FAIL")
-        #expect(lines.first?.id == "session.identify")
-        #expect(lines.first?.reason?.contains(reason) == true, "\(o)")
-        // A token command that fails sends nothing: the check reached no target and says so (issue 9, finding 8).
-        let sentNothing = !reason.hasPrefix("token_")
-        #expect(o.stdout == "0/1 checks passed on run r1; " + (sentNothing
-            ? "recorded as no-exchange (never certifies: nothing was fetched: the check failed before any target answered)"
-            : Self.emulatorNote) + "\n")
+        #expect(o.code == 65, "\(o)")
+        #expect(Self.progressLines(o).isEmpty, "\(o)")
+        #expect(o.stdout == "")
+        #expect(o.stderr.hasPrefix("growcert: Pre-flight: "), "\(o)")
+        #expect(o.stderr.contains(reason.replacingOccurrences(of: "PROJECT", with: sandbox.project)), "\(o)")
+        if reason.hasPrefix("refused") {
+            #expect(o.stderr.hasSuffix(" Check GROWCERT_SERVER_KEY or --token-command. Nothing was run or recorded.\n"), "\(o)")
+        }
         #expect(!o.stderr.contains("tok_bogus_7f3a9c1e5d"))
-        let items = try #require(try g.json(["evidence", "list", "--run", "r1"]) as? [[String: Any]])
-        #expect(items.count == 1)
-        #expect((items.first?["details"] as? [String: Any])?["outcome"] as? String == "failed")
+        #expect(try g.journalState() == before, "a set-up mistake must not become evidence")
+        #expect((try g.json(["evidence", "list", "--run", "r1"]) as? [Any])?.isEmpty == true)
         #expect(g.databaseBytes().range(of: Data("tok_bogus_7f3a9c1e5d".utf8)) == nil, "the token command's output is in the database")
     }
 }

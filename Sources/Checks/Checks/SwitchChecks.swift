@@ -9,7 +9,7 @@ enum SwitchChecks {
 
     static let all: [CheckDefinition] = [
         CheckDefinition(id: "switch.reset-clears", scenario: scenario, body: resetClears),
-        CheckDefinition(id: "switch.late-response-dropped", scenario: scenario, body: lateResponseDropped),
+        CheckDefinition(id: "switch.late-response-dropped", scenario: scenario, needsSecondCustomer: true, body: lateResponseDropped),
         CheckDefinition(id: "switch.restart-needs-auth", scenario: scenario, body: restartNeedsAuth),
     ]
 

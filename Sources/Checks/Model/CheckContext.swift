@@ -18,6 +18,9 @@ public struct CheckContext: Sendable {
     public var secondCustomerId: String?
     /// The purchase QA made on a device (hosted targets).
     public var recordedPurchase: RecordedPurchase?
+    /// On an emulator: examine `recordedPurchase` (given with --order-id/--transaction-id and found there by the
+    /// pre-flight) instead of buying the suite's own purchase. Elsewhere the recorded purchase is always used.
+    public var usesRecordedPurchaseOnEmulator: Bool = false
     /// Whether the target declared itself an emulator; `CheckRunner` sets it from its first probe.
     ///
     /// On an emulator the checks seed what they use through `/_emulator`; on

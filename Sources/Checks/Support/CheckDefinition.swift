@@ -7,6 +7,8 @@ import GrowClient
 struct CheckDefinition: Sendable {
     let id: String
     let scenario: String
+    /// Whether it signs in as a second customer (`--second-customer`, required off the emulator).
+    var needsSecondCustomer = false
     let body: @Sendable (CheckRun) async throws -> Void
 }
 

@@ -3,7 +3,9 @@
 /// Internal only: the public result of a check is data, never this error.
 struct CheckFailure: Error, CustomStringConvertible {
     let reason: String
-    init(_ reason: String) { self.reason = reason }
+    /// True when the check cannot judge yet (`CheckOutcome.waiting`), not a failure.
+    let waiting: Bool
+    init(_ reason: String, waiting: Bool = false) { self.reason = reason; self.waiting = waiting }
     var description: String { reason }
 }
 

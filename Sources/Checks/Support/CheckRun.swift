@@ -123,7 +123,7 @@ final class CheckRun: Sendable {
 
     /// The purchase the purchase checks examine: the suite's emulator purchase, or the recorded one.
     func purchase() async throws -> PurchaseFixture {
-        if isEmulator {
+        if isEmulator && !context.usesRecordedPurchaseOnEmulator {
             return try await fixtures.sharedPurchase { try await Fixtures.makeDeliveredPurchase(in: self) }
         }
         guard let recorded = context.recordedPurchase else {

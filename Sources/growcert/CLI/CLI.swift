@@ -145,7 +145,8 @@ struct CLI {
         for c in commands { lines.append("  " + c.name.padding(toLength: 28, withPad: " ", startingAt: 0) + c.summary) }
         lines += ["", "Global options:"] + GlobalOptions.lines(GlobalOptions.all + GlobalOptions.topLevel) + ["",
                   "Exit codes: 0 ok · 1 checks failed / not certified · 2 tampering found · 64 usage · 65 bad input",
-                  "            66 input missing · 69 Sandbox unreachable · 70 internal error · 74 I/O error", ""]
+                  "            66 input missing · 69 Sandbox unreachable · 70 internal error · 74 I/O error",
+                  "            75 a check waits (e.g. for the store refund): nothing recorded, run it again later", ""]
         return lines.joined(separator: "\n")
     }
 

@@ -12,6 +12,8 @@ enum ExitCode {
     static let unavailable: Int32 = 69
     static let software: Int32 = 70
     static let ioError: Int32 = 74
+    /// EX_TEMPFAIL: a check waits for something outside growcert (the store refund); nothing recorded, run it again later.
+    static let tempFail: Int32 = 75
 
     /// The word for a code in a `--json` error: `usage`, `data`, `no-input`, ….
     static func name(_ code: Int32) -> String {
@@ -24,7 +26,7 @@ enum ExitCode {
         case unavailable: return "unavailable"
         case software: return "internal"
         case ioError: return "io"
-        case 75: return "temporary"
+        case tempFail: return "temporary"
         default: return "error"
         }
     }

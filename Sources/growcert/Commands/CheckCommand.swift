@@ -7,8 +7,11 @@ enum CheckCommand {
     static let all = [
         Command(path: ["check", "run"], summary: "run live acceptance checks against the campaign's Sandbox and record the results",
                 options: [
-                    OptionSpec(name: "--run", value: "ID", help: "the run (its scenario decides the checks)", required: true),
+                    OptionSpec(name: "--run", value: "ID", help: "the run (its scenario decides the checks)"),
+                    OptionSpec(name: "--campaign", value: "ID", help: "instead of --run: each open run of the campaign, in catalog order"),
                     OptionSpec(name: "--check", value: "CHECK_ID", help: "run only this check (repeatable)", repeatable: true),
+                    OptionSpec(name: "--except", value: "CHECK_ID", help: "leave this check out (repeatable)", repeatable: true),
+                    OptionSpec(name: "--dry-run", value: nil, help: "do only the pre-flight (probe, scope, credentials, flags); run and record nothing"),
                     OptionSpec(name: "--customer", value: "CUSTOMER_ID", help: "the Sandbox customer the checks sign in as", required: true),
                     OptionSpec(name: "--second-customer", value: "CUSTOMER_ID", help: "a second customer for the account-switch checks"),
                     OptionSpec(name: "--order-id", value: "O", help: "the order of the purchase made on the device"),
@@ -16,36 +19,62 @@ enum CheckCommand {
                     OptionSpec(name: "--token-command", value: "CMD", help: "run as 'CMD CUSTOMER_ID [TTL]'; prints {\"customerToken\",\"expiresAt\"}"),
                 ],
                 discussion: """
-                Target, project and base URL come from the run's campaign. Credentials: GROWCERT_SERVER_KEY in the environment
+                Pre-flight first: one probe of the target, one customer token and identify under the campaign's project,
+                the token command, the flags the checks need (--second-customer on a hosted target) and, on the emulator,
+                the --order-id/--transaction-id given. A set-up mistake is refused (64, 65, 69) and nothing is recorded;
+                --dry-run stops after the pre-flight. Target, project and base URL come from the run's campaign. Credentials: GROWCERT_SERVER_KEY in the environment
                 (growcert mints short-lived customer tokens with it), or --token-command; neither is ever stored, and every
                 transcript is redacted. Each check prints one line to stderr as it finishes. Results are recorded on the run
                 as check-result evidence: live-hosted only when every exchange, the probe's included, went over verified
                 HTTPS to a peer address that is not this machine, answered 'GrooveGrow-Sandbox-Kind: hosted' and matched
                 the Sandbox pins if any; anything else is live-emulator (or no-exchange) and never certifies.
-                Exit 0 when all passed, 1 when any failed, 69 when the Sandbox is unreachable. See docs/checks.md.
+                A check waiting for something outside growcert (refund.revokes-and-records before the store refund
+                arrived) prints WAIT and is not recorded. Exit 0 when all passed, 1 when any failed, 75 when none failed
+                but one is waiting (run it again later), 69 when the Sandbox is unreachable. See docs/checks.md.
                 """) { inv in
             let store = try inv.openStore()
+            let runId = inv.optional("--run")
+            let campaignId = inv.optional("--campaign")
+            // --run or --campaign, not both: the pre-flight refuses anything else.
             let request = CheckRunRequest(
-                runId: try inv.required("--run"), checkIds: inv.args.values("--check"), customerId: try inv.required("--customer"),
+                runId: runId, campaignId: campaignId, checkIds: inv.args.values("--check"), exceptIds: inv.args.values("--except"),
+                customerId: try inv.required("--customer"),
                 secondCustomerId: inv.optional("--second-customer"), orderId: inv.optional("--order-id"), transactionId: inv.optional("--transaction-id"),
-                serverKey: inv.environment["GROWCERT_SERVER_KEY"], tokenCommand: inv.optional("--token-command"))
+                serverKey: inv.environment["GROWCERT_SERVER_KEY"], tokenCommand: inv.optional("--token-command"), dryRun: inv.args.has("--dry-run"))
             let console = inv.console
             let quiet = inv.quiet
-            let recorded = try await CheckRunService(store: store).run(request) { result in
+            let all = try await CheckRunService(store: store).runAll(request) { result in
                 if !quiet { console.err(progressLine(result) + "\n") }
             }
-            if inv.json {
-                inv.console.out(JSONValue.array(recorded.map { json($0.0, items: $0.1) }).prettyText + "\n")
-            } else {
-                let passed = recorded.filter { $0.0.outcome.isPassed }.count
-                let provenances = recorded.compactMap { $0.1.first?.provenance }
-                // The summary names the provenance of the checks that reached a target; a check that sent nothing
-                // (no-exchange) is named only when no check reached one.
-                let provenance = provenances.first { $0 != .noExchange } ?? provenances.first
-                inv.console.out("\(passed)/\(recorded.count) checks passed on run \(request.runId); recorded as \(provenance?.rawValue ?? "-")" +
-                                (provenance?.canCertify == false ? " (never certifies: \(provenance?.explanation ?? ""))" : "") + "\n")
+            if request.dryRun {
+                let what = runId.map { "run \($0)" } ?? "the open runs of campaign \(campaignId ?? "")"
+                if inv.json {
+                    inv.console.out((["dryRun": .bool(true), "preflight": .string("passed")] as JSONValue).prettyText + "\n")
+                } else {
+                    inv.console.out("Pre-flight passed for \(what): target, scope, credentials and flags are ready. Nothing was run or recorded (--dry-run).\n")
+                }
+                return ExitCode.success
             }
-            return recorded.allSatisfy { $0.0.outcome.isPassed } ? ExitCode.success : ExitCode.notCertified
+            let recorded = all.filter { !$0.result.outcome.isWaiting }
+            let waiting = all.filter { $0.result.outcome.isWaiting }
+            if inv.json {
+                inv.console.out(JSONValue.array(all.map { json($0.result, items: $0.items, runId: $0.runId) }).prettyText + "\n")
+            } else {
+                for runId in all.map(\.runId).reduce(into: [String](), { if !$0.contains($1) { $0.append($1) } }) {
+                    let mine = recorded.filter { $0.runId == runId }
+                    let passed = mine.filter { $0.result.outcome.isPassed }.count
+                    let provenances = mine.compactMap { $0.items.first?.provenance }
+                    // The summary names the provenance of the checks that reached a target; a check that sent nothing
+                    // (no-exchange) is named only when no check reached one.
+                    let provenance = provenances.first { $0 != .noExchange } ?? provenances.first
+                    let waits = waiting.filter { $0.runId == runId }.map(\.result.checkId)
+                    inv.console.out("\(passed)/\(mine.count) checks passed on run \(runId); recorded as \(provenance?.rawValue ?? "-")" +
+                                    (provenance?.canCertify == false ? " (never certifies: \(provenance?.explanation ?? ""))" : "") +
+                                    (waits.isEmpty ? "" : "; waiting, not recorded: \(waits.joined(separator: ", "))") + "\n")
+                }
+            }
+            if recorded.contains(where: { !$0.result.outcome.isPassed }) { return ExitCode.notCertified }
+            return waiting.isEmpty ? ExitCode.success : ExitCode.tempFail
         },
         Command(path: ["check", "list"], summary: "list the live checks, by scenario",
                 options: [OptionSpec(name: "--lang", value: "L", help: "en or zh-Hans (default en)", choices: Language.allCases.map(\.rawValue))]) { inv in
@@ -65,13 +94,13 @@ enum CheckCommand {
         },
     ]
 
-    /// One progress line: `PASS session.identify (12 ms)` or `FAIL … (12 ms): reason`.
+    /// One progress line: `PASS session.identify (12 ms)`, `FAIL … (12 ms): reason` or `WAIT … (12 ms): reason`.
     static func progressLine(_ r: CheckResult) -> String {
-        "\(r.outcome.isPassed ? "PASS" : "FAIL") \(r.checkId) (\(r.durationMilliseconds) ms)" + (r.outcome.reason.map { ": \($0)" } ?? "")
+        "\(r.outcome.isPassed ? "PASS" : r.outcome.isWaiting ? "WAIT" : "FAIL") \(r.checkId) (\(r.durationMilliseconds) ms)" + (r.outcome.reason.map { ": \($0)" } ?? "")
     }
 
-    static func json(_ r: CheckResult, items: [EvidenceItem]) -> JSONValue {
-        ["checkId": .string(r.checkId), "scenario": .string(r.scenario), "outcome": .string(r.outcome.word), "reason": .optional(r.outcome.reason),
+    static func json(_ r: CheckResult, items: [EvidenceItem], runId: String? = nil) -> JSONValue {
+        ["runId": .optional(runId), "checkId": .string(r.checkId), "scenario": .string(r.scenario), "outcome": .string(r.outcome.word), "reason": .optional(r.outcome.reason),
          "durationMs": .number(String(r.durationMilliseconds)), "provenance": .optional(items.first?.provenance.rawValue),
          "evidence": .array(items.map { .string($0.id) })]
     }

@@ -18,17 +18,34 @@ extension GrowClientError: ServiceError {
 
 /// What `growcert check run` asks for.
 struct CheckRunRequest: Sendable {
-    var runId: String
+    /// One run (`--run`), or nil with `campaignId`.
+    var runId: String?
+    /// `--campaign`: each open run of the campaign, in catalog order.
+    var campaignId: String? = nil
     var checkIds: [String] = []
+    /// `--except`: checks left out.
+    var exceptIds: [String] = []
     var customerId: String
     var secondCustomerId: String?
     var orderId: String?
     var transactionId: String?
     var serverKey: String?
     var tokenCommand: String?
+    /// `--dry-run`: the pre-flight only; nothing is run or recorded.
+    var dryRun: Bool = false
+}
+
+/// One check's result on a run, and the evidence recorded for it (none while it is waiting).
+struct CheckRunResult {
+    var runId: String
+    var result: CheckResult
+    var items: [EvidenceItem]
 }
 
 /// Runs a run's live checks against its campaign's Sandbox and records the results as evidence.
+///
+/// `PreflightService` refuses set-up mistakes first; a result that is waiting (the store refund has not
+/// arrived) is not recorded.
 struct CheckRunService {
     let store: EvidenceStore
     /// The transport to the Sandbox; nil: a `CurlTransport` enforcing the profile's and campaign's pins.
@@ -36,29 +53,25 @@ struct CheckRunService {
 
     /// Runs the checks and records them; `progress` sees each result as it finishes.
     func run(_ request: CheckRunRequest, progress: @escaping @Sendable (CheckResult) -> Void) async throws -> [(CheckResult, [EvidenceItem])] {
-        let run = try store.run(request.runId)
-        try store.requireOpen(run: run.id)
-        let campaign = try store.campaign(run.campaignId)
-        let profile = try store.profileNamed(campaign.profile)
-        let scenario = try profile.scenario(run.scenario)
-        for id in request.checkIds where !scenario.checks.contains(id) {
-            throw CLIError.usage("Check '\(id)' is not a check of scenario '\(scenario.id)'.\(Suggestion.sentence(for: id, among: scenario.checks)) Its checks: \(scenario.checks.joined(separator: ", ")).", command: "check run")
+        try await runAll(request, progress: progress).map { ($0.result, $0.items) }
+    }
+
+    /// The pre-flight, then every selected run's checks; one transaction records every result, or none.
+    func runAll(_ request: CheckRunRequest, progress: @escaping @Sendable (CheckResult) -> Void) async throws -> [CheckRunResult] {
+        let targets = try await PreflightService(store: store, transport: transport).prepare(request)
+        if request.dryRun { return [] }
+        var results: [(runId: String, result: CheckResult)] = []
+        for target in targets {
+            let ran = try await CheckRunner().run(checkIds: target.checkIds, context: target.context, progress: progress)
+            results += ran.map { (target.run.id, $0) }
         }
-        try Validate.nonEmpty(request.customerId, field: "customer")
-        let configuration = try GrowClientConfiguration(baseURL: campaign.baseURL, project: campaign.project)
-        let credentials = try Self.credentials(serverKey: request.serverKey, tokenCommand: request.tokenCommand)
-        let pins = profile.sandboxPins + campaign.sandboxPins.filter { !profile.sandboxPins.contains($0) }
-        let context = CheckContext(
-            configuration: configuration, transport: transport ?? CurlTransport(pins: pins), credentials: credentials, customerId: request.customerId,
-            secondCustomerId: request.secondCustomerId,
-            recordedPurchase: try recordedPurchase(run: run, request: request, hostedTarget: configuration.baseURL.scheme == "https",
-                                                   signed: profile.rules.storeTransactionProvenance),
-            sandboxPins: pins)
-        let results = try await CheckRunner().run(checkIds: request.checkIds.isEmpty ? scenario.checks : request.checkIds,
-                                                  context: context, progress: progress)
         let recorder = CheckRecorder(store: store)
-        // One transaction: every result is recorded, or (on any failure) none is.
-        return try store.batch { try results.map { ($0, try recorder.record([$0], runId: run.id)) } }
+        return try store.batch {
+            try results.map { runId, result in
+                CheckRunResult(runId: runId, result: result,
+                               items: result.outcome.isWaiting ? [] : try recorder.record([result], runId: runId))
+            }
+        }
     }
 
     static func credentials(serverKey: String?, tokenCommand: String?) throws -> CheckCredentials {

@@ -13,6 +13,8 @@ struct TokenCommand: Sendable {
     /// The failure of the token command, without anything it printed.
     struct Failure: Error, CustomStringConvertible {
         let description: String
+        /// The command's exit status, when it ran and failed (127: not found by /bin/sh).
+        var status: Int32? = nil
     }
 
     func issue(customerId: String, ttlSeconds: Int?) async throws -> IssuedCustomerToken {
@@ -29,7 +31,8 @@ struct TokenCommand: Sendable {
         let data = out.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
-            throw Failure(description: "The token command exited with status \(process.terminationStatus) for customer '\(customerId)'.")
+            throw Failure(description: "The token command exited with status \(process.terminationStatus) for customer '\(customerId)'.",
+                          status: process.terminationStatus)
         }
         guard let json = try? JSONValue.parse(data), let token = json["customerToken"]?.stringValue, !token.isEmpty,
               let expiresAt = json["expiresAt"]?.stringValue else {

@@ -1,0 +1,48 @@
+import Foundation
+import GrowClient
+import Testing
+@testable import Checks
+
+/// Issue 12: on the emulator the purchase checks examine the order QA named; the refund check waits for its
+/// refund; single delivery is proven also for an order refunded afterwards.
+@Suite struct RecordedPurchaseOnEmulatorTests {
+    static let purchaseChecks = ["purchase.delivered-once", "purchase.resubmit-idempotent", "restore.no-double-grant", "relay.requires-double-auth"]
+
+    /// A delivered emulator purchase made outside the checks (as `growcert sandbox purchase` does), and a context examining it.
+    static func qaPurchase(_ target: EmulatorTarget) async throws -> (PurchaseFixture, CheckContext) {
+        var context = target.context()
+        context.isEmulatorTarget = true
+        let purchase = try await Fixtures.makeDeliveredPurchase(in: CheckRun(context: context, fixtures: FixtureCache()))
+        context.recordedPurchase = RecordedPurchase(orderId: purchase.orderId, transactionId: purchase.transactionId, store: purchase.store,
+                                                    signedTransaction: purchase.signedTransaction)
+        context.usesRecordedPurchaseOnEmulator = true
+        return (purchase, context)
+    }
+
+    @Test func beforeTheRefundTheRefundCheckWaitsAndThePurchaseChecksExamineQAsOrder() async throws {
+        let target = try EmulatorTarget()
+        let (purchase, context) = try await Self.qaPurchase(target)
+        let results = try await CheckRunner().run(checkIds: Self.purchaseChecks + ["refund.revokes-and-records"], context: context)
+        let outcomes = results.map(\.outcome)
+        #expect(outcomes.prefix(4).allSatisfy { $0 == .passed }, "\(outcomes)")
+        #expect(results.compactMap(\.receipt).map(\.orderId) == [purchase.orderId], "the checks examined QA's order, not their own")
+        let refund = try #require(results.last)
+        #expect(refund.outcome == .waiting(reason: "Waiting for the refund: order '\(purchase.orderId)' is still delivered. Refund the purchase in the store sandbox, wait for the store's notification, then run this check again."))
+        #expect(refund.outcome.word == "waiting")
+        #expect(!refund.outcome.isPassed)
+    }
+
+    @Test func afterTheRefundTheRefundCheckAndThePurchaseChecksPass() async throws {
+        let target = try EmulatorTarget()
+        let (purchase, context) = try await Self.qaPurchase(target)
+        try await EmulatorControl(configuration: target.configuration, serverKey: target.serverKey, transport: CurlTransport())
+            .refund(transactionId: purchase.transactionId)
+        let results = try await CheckRunner().run(checkIds: ["refund.revokes-and-records"] + Self.purchaseChecks, context: context)
+        #expect(results.map(\.checkId) == Self.purchaseChecks + ["refund.revokes-and-records"])
+        let failures = results.filter { $0.outcome != .passed }.map { "\($0.checkId): \($0.outcome)" }
+        #expect(failures.isEmpty, "\(failures)")
+        let receipt = try #require(results.compactMap(\.receipt).first)
+        #expect(receipt.orderId == purchase.orderId)
+        #expect(receipt.status == "refunded")
+    }
+}

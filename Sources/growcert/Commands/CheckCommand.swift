@@ -31,7 +31,7 @@ enum CheckCommand {
                 serverKey: inv.environment["GROWCERT_SERVER_KEY"], tokenCommand: inv.optional("--token-command"))
             let console = inv.console
             let quiet = inv.quiet
-            let recorded = try await CheckRunService(store: store).run(request) { result in
+            let recorded = try await CheckRunService(store: store, transportFactory: inv.sandboxTransport).run(request) { result in
                 if !quiet { console.err(progressLine(result) + "\n") }
             }
             if inv.json {

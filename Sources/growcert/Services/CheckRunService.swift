@@ -16,6 +16,9 @@ extension GrowClientError: ServiceError {
     var exitCode: Int32 { ExitCode.dataError }
 }
 
+/// Makes the transport to the Sandbox from the pins it must enforce (a test seam: see `CLI.sandboxTransport`).
+typealias SandboxTransportFactory = @Sendable (_ pins: [String]) -> any HTTPTransport
+
 /// What `growcert check run` asks for.
 struct CheckRunRequest: Sendable {
     var runId: String
@@ -33,6 +36,8 @@ struct CheckRunService {
     let store: EvidenceStore
     /// The transport to the Sandbox; nil: a `CurlTransport` enforcing the profile's and campaign's pins.
     var transport: (any HTTPTransport)? = nil
+    /// Makes the transport from the pins when `transport` is nil; nil: a `CurlTransport` (test seam, `CLI.sandboxTransport`).
+    var transportFactory: SandboxTransportFactory? = nil
 
     /// Runs the checks and records them; `progress` sees each result as it finishes.
     func run(_ request: CheckRunRequest, progress: @escaping @Sendable (CheckResult) -> Void) async throws -> [(CheckResult, [EvidenceItem])] {
@@ -49,7 +54,7 @@ struct CheckRunService {
         let credentials = try Self.credentials(serverKey: request.serverKey, tokenCommand: request.tokenCommand)
         let pins = profile.sandboxPins + campaign.sandboxPins.filter { !profile.sandboxPins.contains($0) }
         let context = CheckContext(
-            configuration: configuration, transport: transport ?? CurlTransport(pins: pins), credentials: credentials, customerId: request.customerId,
+            configuration: configuration, transport: transport ?? transportFactory?(pins) ?? CurlTransport(pins: pins), credentials: credentials, customerId: request.customerId,
             secondCustomerId: request.secondCustomerId,
             recordedPurchase: try recordedPurchase(run: run, request: request, hostedTarget: configuration.baseURL.scheme == "https",
                                                    signed: profile.rules.storeTransactionProvenance),

@@ -33,7 +33,7 @@ let package = Package(
         .testTarget(name: "EvidenceTests", dependencies: ["Evidence"]),
         .testTarget(name: "StoreProofTests", dependencies: ["StoreProof", "Evidence"], resources: [.copy("Fixtures")]),
         .testTarget(name: "GrowClientTests", dependencies: ["GrowClient"]),
-        .testTarget(name: "SandboxTests", dependencies: ["Sandbox", "GrowClient", "CCrypto"]),
+        .testTarget(name: "SandboxTests", dependencies: ["Sandbox", "GrowClient", "CCrypto", "TestSupport"]),
         .testTarget(name: "ChecksTests", dependencies: ["Checks", "Sandbox", "GrowClient", "Evidence", "TestSupport"]),
         .testTarget(name: "ReportsTests", dependencies: ["Reports", "Evidence"], exclude: ["__Snapshots__"], resources: [.copy("Fixtures")]),
         .testTarget(name: "growcertTests", dependencies: ["Evidence", "growcert", "Reports", "StoreProof", "Sandbox", "GrowClient", "Checks", "TestSupport"]),

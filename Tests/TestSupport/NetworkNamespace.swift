@@ -19,11 +19,15 @@ public final class NetworkNamespace: Sendable {
         return true
     }()
 
+    private static let made = Atomic<Int>(0)
+
     public init() throws {
-        let tag = Int(getpid() % 200) + 20
-        name = "growcert\(getpid())"
-        hostSide = "gch\(getpid() % 100000)"
-        let peer = "gcn\(getpid() % 100000)"
+        // One test process may hold several at once (suites run in parallel): names and addresses differ per instance.
+        let serial = Self.made.add(1, ordering: .relaxed).newValue
+        let tag = (Int(getpid() % 200) + serial * 67) % 200 + 20
+        name = "growcert\(getpid())n\(serial)"
+        hostSide = "gch\(getpid() % 100000)n\(serial % 100)"
+        let peer = "gcn\(getpid() % 100000)n\(serial % 100)"
         outsideAddress = "10.233.\(tag).1"
         insideAddress = "10.233.\(tag).2"
         try Self.ip(["netns", "add", name])

@@ -27,13 +27,16 @@ let package = Package(
         .executableTarget(name: "growcert", dependencies: ["Evidence", "StoreProof", "GrowClient", "Checks", "Reports", "Sandbox"]),
         .executableTarget(name: "growcert-bench", dependencies: ["Evidence", "Checks", "Sandbox", "GrowClient", "CSQLite"]),
 
+        // Helpers shared by test targets (network namespace, test CAs); no @testable imports, nothing of it in the binary.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+
         .testTarget(name: "EvidenceTests", dependencies: ["Evidence"]),
         .testTarget(name: "StoreProofTests", dependencies: ["StoreProof", "Evidence"], resources: [.copy("Fixtures")]),
         .testTarget(name: "GrowClientTests", dependencies: ["GrowClient"]),
-        .testTarget(name: "SandboxTests", dependencies: ["Sandbox", "GrowClient", "CCrypto"]),
-        .testTarget(name: "ChecksTests", dependencies: ["Checks", "Sandbox", "GrowClient", "Evidence"]),
+        .testTarget(name: "SandboxTests", dependencies: ["Sandbox", "GrowClient", "CCrypto", "TestSupport"]),
+        .testTarget(name: "ChecksTests", dependencies: ["Checks", "Sandbox", "GrowClient", "Evidence", "TestSupport"]),
         .testTarget(name: "ReportsTests", dependencies: ["Reports", "Evidence"], exclude: ["__Snapshots__"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "growcertTests", dependencies: ["Evidence", "growcert", "Reports", "StoreProof"]),
+        .testTarget(name: "growcertTests", dependencies: ["Evidence", "growcert", "Reports", "StoreProof", "Sandbox", "GrowClient", "Checks", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

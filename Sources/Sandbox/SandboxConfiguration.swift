@@ -21,6 +21,11 @@ public struct SandboxConfiguration: Sendable {
     /// The `GrooveGrow-Sandbox-Kind` every response declares: `emulator`. Internal, so only a test
     /// (`@testable import Sandbox`) can make an emulator answer `hosted`; never the CLI.
     var declaredKind = WireVocabulary.sandboxKind
+    /// Test seam, never reachable from the CLI: the root (DER) of an App Store-shaped test PKI. When set, the
+    /// store leg also accepts an Apple JWS whose chain ends at this root and says `environment: Sandbox` as a
+    /// Sandbox purchase of the order it is submitted for (as the hosted Sandbox accepts App Store transactions),
+    /// and reports its receipts with `storeEnvironment: Sandbox`. Internal, so only `@testable import Sandbox` sets it.
+    var appStoreTestRootDER: Data? = nil
 
     /// Creates a configuration; nil `projectId` or `serverKey` means a fresh random one.
     public init(

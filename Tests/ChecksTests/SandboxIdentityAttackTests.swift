@@ -1,6 +1,7 @@
 import Evidence
 import Foundation
 import Testing
+import TestSupport
 @testable import Checks
 @testable import GrowClient
 

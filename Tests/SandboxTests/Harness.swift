@@ -8,8 +8,10 @@ final class Harness {
     let backend: EmulatorBackend
     private var keys = 0
 
-    init(bundleId: String = "com.example.app") throws {
-        backend = try EmulatorBackend(configuration: .init(bundleId: bundleId, clock: clock))
+    init(bundleId: String = "com.example.app", appStoreTestRootDER: Data? = nil) throws {
+        var configuration = SandboxConfiguration(bundleId: bundleId, clock: clock)
+        configuration.appStoreTestRootDER = appStoreTestRootDER
+        backend = try EmulatorBackend(configuration: configuration)
     }
 
     var project: String { backend.projectId.uuidString.lowercased() }

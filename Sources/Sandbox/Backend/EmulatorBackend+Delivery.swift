@@ -1,5 +1,6 @@
 import Foundation
 import GrowClient
+import StoreProof
 
 /// Why a store receipt did not verify; becomes `rejectReason`.
 struct Rejection: Error {
@@ -15,6 +16,9 @@ extension EmulatorBackend {
             return .failure(Rejection("Order \(order.orderId) is a \(order.step.store) order, not an Apple one."))
         }
         guard let payload = signer.verify(jws) else {
+            if let verifier = appStoreTestVerifier {
+                return verifyTestAppStore(order: order, transactionId: transactionId, jws: jws, verifier: verifier)
+            }
             return .failure(Rejection("The signed transaction is not a valid ES256 JWS signed by this emulator."))
         }
         guard payload.transactionId == transactionId else {
@@ -25,6 +29,35 @@ extension EmulatorBackend {
         }
         guard payload.bundleId == bundleId else {
             return .failure(Rejection("The signed transaction is for bundle '\(payload.bundleId)', not '\(bundleId)'."))
+        }
+        return purchaseCheck(order: order, key: transactionId)
+    }
+
+    /// Test seam: an App Store Sandbox JWS verified to the test root is the store's word that it was bought for
+    /// `order` (the first order it is submitted for); its receipts then say `storeEnvironment: Sandbox`.
+    private func verifyTestAppStore(order: EmulatorState.Order, transactionId: String, jws: String,
+                                    verifier: JWSVerifier) -> Result<String, Rejection> {
+        let verified: VerifiedAppleTransaction
+        do { verified = try verifier.verify(jws, expectedBundleId: bundleId) } catch {
+            return .failure(Rejection("The signed transaction is neither this emulator's nor a valid App Store transaction: \(error)"))
+        }
+        guard verified.provenance == .storeSignedSandbox else {
+            return .failure(Rejection("The signed transaction is '\(verified.provenance.rawValue)', not an App Store Sandbox transaction."))
+        }
+        guard verified.transactionId == transactionId else {
+            return .failure(Rejection("transactionId does not match the signed transaction."))
+        }
+        guard verified.productId == order.step.productId else {
+            return .failure(Rejection("The signed transaction is for product '\(verified.productId)', not '\(order.step.productId)'."))
+        }
+        if state.purchases[transactionId] == nil {
+            guard order.transactionKey == nil else { return .failure(Rejection("The order was already paid by another transaction.")) }
+            state.purchases[transactionId] = EmulatorState.Purchase(
+                orderId: order.orderId, store: WireVocabulary.Store.apple, productId: order.step.productId,
+                wire: WireEmulatorPurchase(transactionId: transactionId, signedTransaction: jws, purchaseToken: nil),
+                storeEnvironment: verified.environment.rawValue)
+            state.purchaseOrder.append(transactionId)
+            state.orders[order.orderId]?.transactionKey = transactionId
         }
         return purchaseCheck(order: order, key: transactionId)
     }
@@ -62,7 +95,8 @@ extension EmulatorBackend {
         let now = clock.now()
         let receiptId = counters.make("r_")
         state.receipts[receiptId] = EmulatorState.Receipt(receiptId: receiptId, orderId: orderId, transactionId: transactionKey,
-                                                          verified: true, verifiedAt: now, rejectReason: nil)
+                                                          verified: true, verifiedAt: now, rejectReason: nil,
+                                                          storeEnvironment: state.purchases[transactionKey]?.storeEnvironment ?? WireVocabulary.storeEnvironment)
         state.receiptByTransaction[transactionKey] = receiptId
 
         let eventId = counters.eventId()

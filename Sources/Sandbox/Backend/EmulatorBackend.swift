@@ -1,5 +1,6 @@
 import Foundation
 import GrowClient
+import StoreProof
 
 /// The emulated GrooveGrow Sandbox, without HTTP: one request in, one response out.
 ///
@@ -24,6 +25,8 @@ public final class EmulatorBackend: @unchecked Sendable {
     let projectText: String
     /// The sandbox kind every response declares (`emulator`, unless a test configured otherwise).
     let declaredKind: String
+    /// Verifies App Store JWS to a test root (test seam, see `SandboxConfiguration.appStoreTestRootDER`); nil: none accepted.
+    let appStoreTestVerifier: JWSVerifier?
 
     // Guards `state`, `counters` and `signer`: MHD calls `handle` from many threads at once.
     private let lock = NSLock()
@@ -43,6 +46,7 @@ public final class EmulatorBackend: @unchecked Sendable {
         bundleId = configuration.bundleId
         clock = configuration.clock
         declaredKind = configuration.declaredKind
+        appStoreTestVerifier = configuration.appStoreTestRootDER.map { JWSVerifier(trustedRootDER: $0) }
         signer = try StoreSigner(now: configuration.clock.now())
         signingCertificateDER = signer.certificateDER
     }

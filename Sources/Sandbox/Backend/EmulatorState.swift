@@ -44,6 +44,8 @@ struct EmulatorState {
         /// What `/_emulator/store/purchases` returned, replayed for a repeated purchase call.
         var wire: WireEmulatorPurchase
         var refunded = false
+        /// `Sandbox` for an App Store JWS verified to the test root (`SandboxConfiguration.appStoreTestRootDER`).
+        var storeEnvironment = WireVocabulary.storeEnvironment
     }
 
     struct Receipt {
@@ -53,6 +55,8 @@ struct EmulatorState {
         var verified: Bool
         var verifiedAt: Date?
         var rejectReason: String?
+        /// `storeEnvironment` of the order's receipt: `Emulator`, or `Sandbox` for a transaction verified to the test root.
+        var storeEnvironment = WireVocabulary.storeEnvironment
     }
 
     struct IdempotentReply {

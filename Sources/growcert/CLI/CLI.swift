@@ -1,5 +1,6 @@
 import Evidence
 import Foundation
+import GrowClient
 import StoreProof
 
 /// Parses a call, runs the command, and maps any error to a message and an exit code.
@@ -11,6 +12,10 @@ struct CLI {
     var clock: Clock = { Date() }
     /// The App Store JWS verifier (Apple Root CA - G3). Only in-process tests set another root.
     var jwsVerifier = JWSVerifier()
+    /// Makes the transport `check run` uses to reach the Sandbox, given the pins to enforce; nil: a `CurlTransport`
+    /// on the system trust store. Internal: only in-process tests (`@testable import growcert`) set one (a test CA);
+    /// no flag or environment variable reaches it.
+    var sandboxTransport: SandboxTransportFactory? = nil
 
     static let commands: [Command] =
         InitCommand.all + CampaignCommand.all + DeviceCommand.all + AccountCommand.all + RunCommand.all
@@ -40,7 +45,8 @@ struct CLI {
                 return ExitCode.success
             }
             try checkOptions(args, for: command)
-            let invocation = Invocation(command: command, args: args, environment: environment, console: console, clock: clock, jwsVerifier: jwsVerifier)
+            let invocation = Invocation(command: command, args: args, environment: environment, console: console, clock: clock, jwsVerifier: jwsVerifier,
+                                        sandboxTransport: sandboxTransport)
             return try await command.run(invocation)
         } catch {
             let (text, code) = Self.errorOutput(error, json: args.has("--json"))

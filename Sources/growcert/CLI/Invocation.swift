@@ -1,5 +1,6 @@
 import Evidence
 import Foundation
+import GrowClient
 import Reports
 import StoreProof
 
@@ -13,15 +14,19 @@ final class Invocation: Sendable {
     /// Verifies App Store JWS. Always anchored at Apple Root CA - G3 in the `growcert` binary: no flag or
     /// environment variable changes it. In-process tests inject a test root through `CLI.jwsVerifier`.
     let jwsVerifier: JWSVerifier
+    /// The transport factory for `check run`; nil (always, in the `growcert` binary): a `CurlTransport`.
+    /// In-process tests inject one through `CLI.sandboxTransport`.
+    let sandboxTransport: SandboxTransportFactory?
 
     init(command: Command, args: ParsedArguments, environment: [String: String], console: Console, clock: @escaping Clock,
-         jwsVerifier: JWSVerifier = JWSVerifier()) {
+         jwsVerifier: JWSVerifier = JWSVerifier(), sandboxTransport: SandboxTransportFactory? = nil) {
         self.command = command
         self.args = args
         self.environment = environment
         self.console = console
         self.clock = clock
         self.jwsVerifier = jwsVerifier
+        self.sandboxTransport = sandboxTransport
     }
 
     var json: Bool { args.has("--json") }

@@ -23,7 +23,7 @@ enum AnchorCommand {
             }
             let store = try inv.openStore()
             // A timestamp lends the head credibility: only an intact database's head is anchored.
-            try VerifyService(store: store).requireIntact(before: "anchored")
+            try VerifyService(store: store, jwsVerifier: inv.jwsVerifier).requireIntact(before: "anchored")
             let anchor = try await AnchorService(store: store).anchor(tsa: url)
             if let out = inv.optional("--out") {
                 guard let der = Data(base64Encoded: anchor.token), FileManager.default.createFile(atPath: out, contents: der) else {

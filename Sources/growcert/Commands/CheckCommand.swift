@@ -43,7 +43,7 @@ enum CheckCommand {
                 serverKey: inv.environment["GROWCERT_SERVER_KEY"], tokenCommand: inv.optional("--token-command"), dryRun: inv.args.has("--dry-run"))
             let console = inv.console
             let quiet = inv.quiet
-            let all = try await CheckRunService(store: store).runAll(request) { result in
+            let all = try await CheckRunService(store: store, transportFactory: inv.sandboxTransport).runAll(request) { result in
                 if !quiet { console.err(progressLine(result) + "\n") }
             }
             if request.dryRun {

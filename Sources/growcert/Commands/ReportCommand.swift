@@ -66,7 +66,7 @@ enum ReportCommand {
             guard let format = ReportFormat(rawValue: formatName), let lang = Language(rawValue: langName) else { return ExitCode.usage }
             let templates = try inv.optional("--templates").map { try TemplateSet(directory: $0) } ?? .embedded
             let service = ReportService(store: store, templates: templates)
-            if storing { try VerifyService(store: store).requireIntact(before: "judged or stored") }
+            if storing { try VerifyService(store: store, jwsVerifier: inv.jwsVerifier).requireIntact(before: "judged or stored") }
             let model = try service.model(campaignId: campaign.id)
             guard storing else {
                 let rendered = try service.renderOnly(model, format: format, lang: lang, out: inv.optional("--out"), force: inv.args.has("--force"))
@@ -198,7 +198,7 @@ enum ReportCommand {
         let dir = try inv.required("--out")
         let templates = try inv.optional("--templates").map { try TemplateSet(directory: $0) } ?? .embedded
         let service = ReportService(store: store, templates: templates)
-        try VerifyService(store: store).requireIntact(before: "judged or stored")
+        try VerifyService(store: store, jwsVerifier: inv.jwsVerifier).requireIntact(before: "judged or stored")
         let model = try service.model(campaignId: campaign.id)
         let written = try service.renderAll(model, renditions: ReportService.renditions(formats: formats, langs: langs), directory: dir,
                                             force: inv.args.has("--force"))

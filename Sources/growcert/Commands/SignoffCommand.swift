@@ -32,7 +32,7 @@ enum SignoffCommand {
             let exportDir = inv.optional("--export")
             try exportDir.map { try SignoffCommand.checkExport(dir: $0, force: false, database: inv.dbPath) }
             let store = try inv.openStore()
-            try VerifyService(store: store).requireIntact(before: "signed")
+            try VerifyService(store: store, jwsVerifier: inv.jwsVerifier).requireIntact(before: "signed")
             let passphrase = try SigningKey.passphrase(for: pem, path: keyPath, inv)
             let s = try store.addSignoff(
                 reportId: try inv.required("--report"), role: try inv.required("--role"), name: try inv.required("--name"),

@@ -16,6 +16,9 @@ extension GrowClientError: ServiceError {
     var exitCode: Int32 { ExitCode.dataError }
 }
 
+/// Makes the transport to the Sandbox from the pins it must enforce (a test seam: see `CLI.sandboxTransport`).
+typealias SandboxTransportFactory = @Sendable (_ pins: [String]) -> any HTTPTransport
+
 /// What `growcert check run` asks for.
 struct CheckRunRequest: Sendable {
     /// One run (`--run`), or nil with `campaignId`.
@@ -50,6 +53,8 @@ struct CheckRunService {
     let store: EvidenceStore
     /// The transport to the Sandbox; nil: a `CurlTransport` enforcing the profile's and campaign's pins.
     var transport: (any HTTPTransport)? = nil
+    /// Makes the transport from the pins when `transport` is nil; nil: a `CurlTransport` (test seam, `CLI.sandboxTransport`).
+    var transportFactory: SandboxTransportFactory? = nil
 
     /// Runs the checks and records them; `progress` sees each result as it finishes.
     func run(_ request: CheckRunRequest, progress: @escaping @Sendable (CheckResult) -> Void) async throws -> [(CheckResult, [EvidenceItem])] {
@@ -58,7 +63,7 @@ struct CheckRunService {
 
     /// The pre-flight, then every selected run's checks; one transaction records every result, or none.
     func runAll(_ request: CheckRunRequest, progress: @escaping @Sendable (CheckResult) -> Void) async throws -> [CheckRunResult] {
-        let targets = try await PreflightService(store: store, transport: transport).prepare(request)
+        let targets = try await PreflightService(store: store, transport: transport, transportFactory: transportFactory).prepare(request)
         if request.dryRun { return [] }
         var results: [(runId: String, result: CheckResult)] = []
         for target in targets {

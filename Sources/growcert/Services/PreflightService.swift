@@ -14,6 +14,8 @@ struct PreflightService {
     let store: EvidenceStore
     /// The transport to the Sandbox; nil: a `CurlTransport` enforcing the profile's and campaign's pins.
     var transport: (any HTTPTransport)? = nil
+    /// Makes the transport from the pins when `transport` is nil; nil: a `CurlTransport` (test seam, `CLI.sandboxTransport`).
+    var transportFactory: SandboxTransportFactory? = nil
 
     /// One run to check: which checks, and the context they run in.
     struct Target {
@@ -55,7 +57,7 @@ struct PreflightService {
         let credentials = try CheckRunService.credentials(serverKey: request.serverKey, tokenCommand: request.tokenCommand)
         let hostedTarget = configuration.baseURL.scheme == "https"
         let pins = profile.sandboxPins + campaign.sandboxPins.filter { !profile.sandboxPins.contains($0) }
-        let transport = self.transport ?? CurlTransport(pins: pins)
+        let transport = self.transport ?? transportFactory?(pins) ?? CurlTransport(pins: pins)
         let purchases = try plan.map {
             try CheckRunService(store: store).recordedPurchase(run: $0.run, request: request, hostedTarget: hostedTarget,
                                                                signed: profile.rules.storeTransactionProvenance)

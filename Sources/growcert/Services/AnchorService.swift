@@ -4,7 +4,7 @@ import Foundation
 /// Timestamps the journal head with an RFC 3161 authority and stores the token: for `growcert anchor`.
 struct AnchorService {
     let store: EvidenceStore
-    var poster: TimestampPoster = URLSessionTimestampPoster()
+    var poster: TimestampPoster = CurlTimestampPoster()
 
     /// Requests a token over the current head from `tsa`, checks the answer, and stores it.
     func anchor(tsa: URL) async throws -> AnchorRecord {
@@ -14,7 +14,7 @@ struct AnchorService {
         do {
             answer = try await poster.post(request.der, to: tsa)
         } catch {
-            throw CLIError.unavailable("Cannot reach the timestamp authority '\(tsa.absoluteString)': \(error.localizedDescription). Nothing was stored.")
+            throw CLIError.unavailable("Cannot reach the timestamp authority '\(tsa.absoluteString)': \(error). Nothing was stored.")
         }
         guard answer.status == 200 else {
             throw CLIError.unavailable("The timestamp authority '\(tsa.absoluteString)' answered HTTP \(answer.status). Nothing was stored.")

@@ -1,25 +1,20 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
+import GrowClient
 
 /// The one network step of `growcert anchor`: POST a DER timestamp query, get the answer's bytes.
 ///
-/// A seam of its own, so the transport can be swapped (libcurl) without touching the RFC 3161 code.
+/// A seam of its own, so tests can answer without a network and the RFC 3161 code knows no transport.
 protocol TimestampPoster: Sendable {
     /// POSTs `body` as `application/timestamp-query` to `url`; returns the HTTP status and body.
     func post(_ body: [UInt8], to url: URL) async throws -> (status: Int, body: [UInt8])
 }
 
-/// `TimestampPoster` over Foundation's URLSession.
-struct URLSessionTimestampPoster: TimestampPoster {
+/// `TimestampPoster` over the same libcurl transport the live checks use (no URLSession in growcert).
+struct CurlTimestampPoster: TimestampPoster {
     func post(_ body: [UInt8], to url: URL) async throws -> (status: Int, body: [UInt8]) {
-        var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: 30)
-        request.httpMethod = "POST"
-        request.setValue("application/timestamp-query", forHTTPHeaderField: "Content-Type")
-        request.setValue("application/timestamp-reply", forHTTPHeaderField: "Accept")
-        request.httpBody = Data(body)
-        let (data, response) = try await URLSession.shared.data(for: request)
-        return ((response as? HTTPURLResponse)?.statusCode ?? 0, [UInt8](data))
+        let request = HTTPRequest(method: .post, url: url, headers: ["Content-Type": "application/timestamp-query",
+                                                                     "Accept": "application/timestamp-reply"], body: Data(body))
+        let response = try await CurlTransport().send(request)
+        return (response.status, [UInt8](response.body))
     }
 }

@@ -33,7 +33,7 @@ public struct SecretKeyShape: Sendable, Equatable {
 
     /// The length in bytes of this key starting at `i` of `bytes` (prefix included), or nil when
     /// there is none there. With `fullLength`, only a key of at least `minimumLength` key characters
-    /// that are not one character repeated (`gg_sk_xxxxxxxxxxxx` is a placeholder) counts.
+    /// that are not one character repeated (a run of one repeated `x` after `gg_sk_` is a placeholder) counts.
     public func match<C: RandomAccessCollection>(at i: C.Index, in bytes: C, fullLength: Bool) -> Int? where C.Element == UInt8 {
         let p = prefix.utf8
         guard bytes.distance(from: i, to: bytes.endIndex) >= p.count else { return nil }

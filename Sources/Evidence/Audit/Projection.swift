@@ -140,7 +140,7 @@ enum Tables {
 
     /// The query tables of a database at `schemaVersion`, in the order verify reports them.
     static func all(schemaVersion: Int) -> [TableSpec] {
-        ([campaigns(schemaVersion: schemaVersion)] + all.dropFirst()
+        (all.map { $0.table == campaigns.table ? campaigns(schemaVersion: schemaVersion) : $0 }
             + (schemaVersion >= Schema.stateRowsVersion ? [runFinishes, retractions] : []))
             + (schemaVersion >= Schema.signersVersion ? [signers, anchors] : [])
             + (schemaVersion >= Schema.campaignUpdatesVersion ? [campaignUpdates] : [])

@@ -140,6 +140,46 @@ struct OutputFile {
     }
 }
 
+/// Several files written into one folder named by `--out DIR` (`signoff export`, `sandbox purchase`,
+/// `report render --format all`), each by `OutputFile`'s rules.
+struct OutputFolder {
+    let path: String
+    let files: [OutputFile]
+
+    init(path: String, names: [String], force: Bool, database: String?) {
+        self.path = path
+        files = names.map { OutputFile(path: (path as NSString).appendingPathComponent($0), force: force, database: database) }
+    }
+
+    /// Refuses, before the command does any work, a path that exists but is not a folder (`notAFolder` says so
+    /// in the command's words) and any file in it that may not be written. A folder that does not exist yet is fine.
+    func check(notAFolder: String) throws {
+        var isDir: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir) else { return }
+        guard isDir.boolValue else { throw CLIError.data(notAFolder) }
+        for f in files { try f.check() }
+    }
+
+    /// Creates the folder (and its parents) if it is missing.
+    func create() throws {
+        do {
+            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        } catch {
+            throw CLIError.io("Cannot write into '\(path)': \(error.localizedDescription)")
+        }
+    }
+
+    /// Writes `contents` (one per file, in order): the folder is created, every file checked, then each staged
+    /// and only then committed, so a refusal leaves the folder as it was. Returns the files' paths.
+    func write(_ contents: [Data]) throws -> [String] {
+        try create()
+        for f in files { try f.check() }
+        let staged = try zip(files, contents).map { try $0.stage($1) }
+        for s in staged { try s.commit() }
+        return files.map(\.path)
+    }
+}
+
 /// Writes every byte of `bytes` to `fd`, retrying after interruptions; false on an error (see `errno`).
 private func writeAll(_ bytes: Data, to fd: Int32) -> Bool {
     bytes.withUnsafeBytes { raw -> Bool in

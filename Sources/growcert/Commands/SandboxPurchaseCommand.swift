@@ -48,26 +48,14 @@ enum SandboxPurchaseCommand {
         let configuration = try GrowClientConfiguration(baseURL: baseURL, project: project)
         let force = inv.args.has("--force")
         let names = ["transaction.jws", "receipt.json"]
-        let outputs = names.map { OutputFile(path: (dir as NSString).appendingPathComponent($0), force: force, database: inv.dbPath) }
+        let folder = OutputFolder(path: dir, names: names, force: force, database: inv.dbPath)
         // Refuse a bad --out before anything is bought.
-        var isDir: ObjCBool = false
-        if FileManager.default.fileExists(atPath: dir, isDirectory: &isDir) {
-            guard isDir.boolValue else { throw CLIError.data("'\(dir)' is not a folder. Give --out a folder to write transaction.jws and receipt.json into. Nothing was bought.") }
-            for f in outputs { try f.check() }
-        }
+        try folder.check(notAFolder: "'\(dir)' is not a folder. Give --out a folder to write transaction.jws and receipt.json into. Nothing was bought.")
         let service = SandboxPurchaseService(configuration: configuration, serverKey: try ServerKey(keyText))
         let customer = inv.optional("--customer") ?? "c_1001"
         try Validate.nonEmpty(customer, field: "customer")
         let purchase = try await service.purchase(customerId: customer)
-        do {
-            try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        } catch {
-            throw CLIError.io("Cannot write into '\(dir)': \(error.localizedDescription)")
-        }
-        for f in outputs { try f.check() }
-        let staged = try zip(outputs, [purchase.signedTransaction + "\n", purchase.orderJSON]).map { try $0.stage(Data($1.utf8)) }
-        for s in staged { try s.commit() }
-        let files = outputs.map(\.path)
+        let files = try folder.write([Data((purchase.signedTransaction + "\n").utf8), Data(purchase.orderJSON.utf8)])
         inv.printRecord(purchase.orderId, [
             "orderId": .string(purchase.orderId), "transactionId": .string(purchase.transactionId), "customer": .string(customer),
             "productId": .string(SandboxPurchaseService.productId), "transactionJws": .string(files[0]), "receipt": .string(files[1]),

@@ -84,26 +84,15 @@ enum SignoffCommand {
 
     /// Refuses, before anything is written, a folder the export could not write into.
     static func checkExport(dir: String, force: Bool, database: String) throws {
-        var isDir: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: dir, isDirectory: &isDir) else { return }
-        guard isDir.boolValue else { throw CLIError.data("'\(dir)' is not a folder: give a folder to write statement.json, statement.sig and public.pem into. Nothing was written.") }
-        for name in exportNames { try OutputFile(path: (dir as NSString).appendingPathComponent(name), force: force, database: database).check() }
+        try OutputFolder(path: dir, names: exportNames, force: force, database: database)
+            .check(notAFolder: "'\(dir)' is not a folder: give a folder to write statement.json, statement.sig and public.pem into. Nothing was written.")
     }
 
     /// Writes a sign-off's statement.json, statement.sig and public.pem into `dir` (created if missing); returns their paths.
     static func export(_ s: SignoffRecord, dir: String, force: Bool, database: String) throws -> [String] {
         guard let sig = Data(base64Encoded: s.signature) else { throw CLIError.data("Sign-off \(s.id) has a malformed signature; run 'growcert verify'.") }
-        do {
-            try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        } catch {
-            throw CLIError.io("Cannot write into '\(dir)': \(error.localizedDescription)")
-        }
-        // Every file is checked before any is written, so a refusal leaves the folder as it was.
-        let contents = [Data(s.statement.utf8), sig, Data(s.publicKey.utf8)]
-        let outputs = exportNames.map { OutputFile(path: (dir as NSString).appendingPathComponent($0), force: force, database: database) }
-        for f in outputs { try f.check() }
-        let staged = try zip(outputs, contents).map { try $0.stage($1) }
-        for s in staged { try s.commit() }
+        _ = try OutputFolder(path: dir, names: exportNames, force: force, database: database)
+            .write([Data(s.statement.utf8), sig, Data(s.publicKey.utf8)])
         return exportNames.map { dir + "/" + $0 }
     }
 

@@ -98,7 +98,7 @@ struct CheckRunService {
     /// The purchase the purchase checks examine: `--order-id`/`--transaction-id`, else the newest
     /// transaction recorded on the run that names an order.
     ///
-    /// On a target that can be the hosted Sandbox (HTTPS, not loopback) the purchase is the run's recorded
+    /// On an HTTPS target (any host: whether it is the hosted Sandbox is measured later) the purchase is the run's recorded
     /// store-signed transaction (`signed`, the profile's certifying store provenance) whenever one is
     /// recorded, and a `--transaction-id` naming any other transaction is refused: the checks must examine
     /// the very transaction the verdict judges.

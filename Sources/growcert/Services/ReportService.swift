@@ -56,16 +56,11 @@ struct ReportService {
     /// Renders and stores each rendition of `model` into `directory` (created if missing), under `fileName`.
     /// Every path is checked before anything is rendered or stored, so a refused one changes nothing.
     func renderAll(_ model: ReportModel, renditions: [(ReportFormat, Language)], directory: String, force: Bool = false) throws -> [(path: String, result: Result)] {
-        let paths = renditions.map { (directory as NSString).appendingPathComponent(Self.fileName(format: $0.0, lang: $0.1)) }
-        var isDir: ObjCBool = false
-        if FileManager.default.fileExists(atPath: directory, isDirectory: &isDir) {
-            guard isDir.boolValue else { throw CLIError.data("'\(directory)' is not a folder: with several formats or languages, --out names a folder. Nothing was rendered.") }
-            for p in paths { try OutputFile(path: p, force: force, database: store.path).check() }
-        }
-        do { try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true) } catch {
-            throw CLIError.io("Cannot create '\(directory)': \(error.localizedDescription)")
-        }
-        return try zip(renditions, paths).map { r, path in (path, try render(model, format: r.0, lang: r.1, out: path, force: force)) }
+        let folder = OutputFolder(path: directory, names: renditions.map { Self.fileName(format: $0.0, lang: $0.1) }, force: force,
+                                  database: store.path)
+        try folder.check(notAFolder: "'\(directory)' is not a folder: with several formats or languages, --out names a folder. Nothing was rendered.")
+        try folder.create()
+        return try zip(renditions, folder.files).map { r, file in (file.path, try render(model, format: r.0, lang: r.1, out: file.path, force: force)) }
     }
 
     /// Builds the model of a campaign from one snapshot of the store.

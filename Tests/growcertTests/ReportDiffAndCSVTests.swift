@@ -54,6 +54,45 @@ struct ReportDiffAndCSVTests {
         #expect(half.code == 64 && half.stderr.hasPrefix("growcert: Give both --from and --to.\n"), "\(half)")
     }
 
+    @Test("report diff --since-signoff C compares the JSON twin of C's last signed report with C judged now")
+    func reportDiffSinceTheLastSignoff() throws {
+        let g = try Self.twoCampaigns()
+        let none = try g.run(["report", "diff", "--since-signoff", "c1"])
+        #expect(none.code == 65 && none.stderr.hasPrefix("growcert: Campaign c1 has no sign-off yet;"), "\(none)")
+        // The demo rendered rp1 (Markdown) … rp6 (JSON) from one snapshot; the release manager signs the Markdown one.
+        #expect(try g.run(["keys", "generate", "--out", g.path("k.pem")]).code == 0)
+        let signed = try g.run(["signoff", "--report", "rp1", "--role", "release-manager", "--name", "Rita RM", "--decision", "approve",
+                                "--key", g.path("k.pem"), "--accept-risk", "emulator only"])
+        try #require(signed.code == 0, "\(signed)")
+        let unchanged = try g.run(["report", "diff", "--since-signoff", "c1"])
+        #expect(unchanged.code == 0, "\(unchanged)")
+        #expect(unchanged.stdout.hasPrefix("# Report diff: rp6 (signed off) → c1 now\n"), "\(unchanged.stdout)")
+        #expect(unchanged.stdout.contains("## Evidence added\n\nNone.\n"))
+        // New evidence after the sign-off: a failed run of first-connect on c1.
+        for args in [["run", "start", "--campaign", "c1", "--scenario", "first-connect", "--device", "iphone-sim", "--tester", "Ann"],
+                     ["run", "finish", "r6", "--outcome", "fail", "--note", "the login button does nothing"]] {
+            let o = try g.run(args)
+            try #require(o.code == 0, "\(args): \(o)")
+        }
+        let before = try Data(contentsOf: URL(fileURLWithPath: g.db))
+        let changed = try #require(try g.json(["report", "diff", "--since-signoff", "c1"]) as? [String: Any])
+        let firstConnect = (changed["scenarios"] as? [[String: Any]])?.first { $0["id"] as? String == "first-connect" }
+        #expect(firstConnect?["from"] as? String == "NOT CERTIFIABLE")
+        #expect(firstConnect?["to"] as? String == "FAILED")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: g.db)) == before, "an auditor's read never writes")
+        // A signed Markdown report without a JSON twin says how to get one.
+        let g2 = try Growcert()
+        try g2.copyDatabase(from: try DemoRun.get().database)
+        try #require(try g2.run(["run", "start", "--campaign", "c1", "--scenario", "first-connect", "--device", "iphone-sim", "--tester", "Ann"]).code == 0)
+        let md = try #require(try g2.json(["report", "render", "--campaign", "c1", "--format", "md", "--out", g2.path("late.md")]) as? [String: Any])
+        #expect(try g2.run(["keys", "generate", "--out", g2.path("k.pem")]).code == 0)
+        let id = try #require(md["id"] as? String)
+        try #require(try g2.run(["signoff", "--report", id, "--role", "qa", "--name", "Ann QA", "--decision", "reject", "--key", g2.path("k.pem")]).code == 0)
+        let orphan = try g2.run(["report", "diff", "--since-signoff", "c1"])
+        #expect(orphan.code == 65, "\(orphan)")
+        #expect(orphan.stderr.contains("no JSON report was rendered from the same evidence"), "\(orphan)")
+    }
+
     @Test("--csv lists are RFC 4180: CRLF, fields with commas, quotes or line breaks quoted, quotes doubled")
     func listsAsCSV() throws {
         let g = try Self.twoCampaigns()

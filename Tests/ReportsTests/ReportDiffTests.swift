@@ -78,6 +78,15 @@ import Testing
 
     @Test func hiddenCharactersBecomeVisible() {
         #expect(CSVWriter.field("a\u{1B}[31mred") == "a⟨U+001B⟩[31mred")
+        // CSV injection: what a spreadsheet would run as a formula starts with an apostrophe; plain numbers stay.
+        #expect(CSVWriter.field("=HYPERLINK(\"http://x.example\",\"ok\")") == "\"'=HYPERLINK(\"\"http://x.example\"\",\"\"ok\"\")\"")
+        #expect(CSVWriter.field("+1+cmd|' /C calc'!A0") == "'+1+cmd|' /C calc'!A0")
+        #expect(CSVWriter.field("@SUM(A1)") == "'@SUM(A1)")
+        #expect(CSVWriter.field("-2+3") == "'-2+3")
+        #expect(CSVWriter.field("\t=1") == "'\t=1")
+        #expect(CSVWriter.field("-4.99") == "-4.99")
+        #expect(CSVWriter.field("-") == "'-")
+        #expect(CSVWriter.field("a=b") == "a=b")
         #expect(CSVWriter.field("\u{202E}evil") == "⟨U+202E⟩evil")
     }
 }

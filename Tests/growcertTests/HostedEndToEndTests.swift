@@ -14,10 +14,6 @@ import StoreProof
 /// through internal seams only). The same flow against the same emulator on loopback is NOT CERTIFIABLE.
 @Suite("growcert end to end: an honest hosted run certifies; the same run on this machine does not")
 struct HostedEndToEndTests {
-    static let host = "sandbox.hosted.test"
-    static let appId = "com.example.app"
-    static let productId = "gold_monthly"
-
     @Test("A hosted Sandbox on another address (network namespace, test CA) and a fresh App Store Sandbox purchase: CERTIFIED",
           .enabled(if: NetworkNamespace.available, "skipped: network namespaces need root and a working 'ip netns' (iproute2)"))
     func anHonestHostedRunIsCertified() async throws {
@@ -70,44 +66,13 @@ struct HostedEndToEndTests {
     static func certificationFlow(
         peerAddress: String, start: (SandboxEmulator, UInt32, String, String) throws -> UInt16
     ) async throws -> FlowOutcome {
-        let tls = try TestPKI.make(names: [host])
-        let appStore = try AppStoreTestPKI.make()
-        var configuration = SandboxConfiguration(bundleId: appId)
-        configuration.declaredKind = "hosted"
-        configuration.appStoreTestRootDER = appStore.rootDER
-        let emulator = try SandboxEmulator(configuration: configuration)
-        defer { emulator.stop() }
-        let address = try #require(PeerAddress(peerAddress)).bytes.reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
-        let port = try start(emulator, address,
-                             try String(contentsOfFile: tls.certificateFile, encoding: .utf8), try String(contentsOfFile: tls.keyFile, encoding: .utf8))
-        let caFile = tls.caFile
-        let resolve = ["\(host):\(port):\(peerAddress)"]
-        let baseURL = "https://\(host):\(port)"
-        let sandbox = try GrowClientConfiguration(baseURL: URL(string: baseURL)!, project: emulator.projectId, requestTimeout: 10)
-        let transport = CurlTransport(pins: [], caFile: caFile, resolve: resolve)
-        let serverKey = try ServerKey(emulator.serverKey)
-
-        // The vendor's console: the customers QA signs in as, and the funnel run the app buys through.
-        let console = EmulatorControl(configuration: sandbox, serverKey: serverKey, transport: transport)
-        for customer in ["c_1001", "c_1002"] {
-            try await console.seedCustomer(WireEmulatorCustomer(customerId: customer, memberships: [], balances: [
-                WireBalance(customerId: customer, currency: WireVocabulary.points, amount: try #require(ExactDecimal("12.50"))),
-            ]))
-        }
-        let step = WireEmulatorStep(store: WireVocabulary.Store.apple, productId: productId, tier: "gold", points: try #require(ExactDecimal("10.5")))
-        let runToken = try await console.runToken(WireEmulatorRunTokenRequest(customerId: "c_1001", steps: [step]))
-
-        // The app: signs in, opens the funnel, buys in the App Store Sandbox (a fresh, test-PKI-signed transaction) and
-        // submits the JWS to the hosted Sandbox, which verifies it and delivers the order.
-        let token = try await ServerClient(configuration: sandbox, serverKey: serverKey, transport: transport)
-            .issueCustomerToken(customerId: "c_1001", ttlSeconds: 900)
-        let app = GrowClient(configuration: sandbox, transport: transport)
-        _ = try await app.identify(customerToken: token.customerToken)
-        let orderId = try #require(try await app.funnel(runToken: runToken).steps.first?.orderId)
-        let transactionId = "2000000" + String(UInt64.random(in: 100_000_000...999_999_999))
-        let jws = try appStore.signTransaction(transactionId: transactionId, bundleId: appId, productId: productId, purchaseDate: Date())
-        let submitted = try await app.submitReceipt(orderId: orderId, submission: .apple(transactionId: transactionId, signedTransaction: jws))
-        try #require(submitted.status == WireVocabulary.ReceiptResult.delivered, "\(submitted)")
+        let sandbox = try HostedSandbox(peerAddress: peerAddress, start: start)
+        defer { sandbox.stop() }
+        let emulator = sandbox.emulator, baseURL = sandbox.baseURL, appId = HostedSandbox.appId
+        try await sandbox.seedCustomers()
+        let purchase = try await sandbox.buyAsTheApp()
+        let (orderId, transactionId, jws) = (purchase.orderId, purchase.transactionId, purchase.jws)
+        let (appStore, caFile, resolve, console) = (sandbox.appStore, sandbox.caFile, sandbox.resolve, sandbox.console)
 
         // QA, through the in-process CLI: the test JWS root and a transport trusting the test CA are injected (internal seams).
         let qa = try InProcessGrowcert(jwsRoot: appStore.rootDER, caFile: caFile, resolve: resolve, serverKey: emulator.serverKey)
@@ -177,10 +142,13 @@ final class InProcessGrowcert: Sendable {
 
     func remove() { try? FileManager.default.removeItem(at: dir) }
 
-    /// Runs one call; returns its exit code and what it printed.
-    func run(_ args: [String]) async throws -> Outcome {
+    /// Runs one call, with `exported` added to the environment (as `export NAME=VALUE` lines before it would);
+    /// returns its exit code and what it printed.
+    func run(_ args: [String], exported: [String: String] = [:]) async throws -> Outcome {
         let captured = CapturedOutput()
-        var cli = self.cli
+        var cli = CLI(environment: self.cli.environment.merging(exported) { $1 })
+        cli.jwsVerifier = self.cli.jwsVerifier
+        cli.sandboxTransport = self.cli.sandboxTransport
         cli.console = Console(out: { captured.appendOut($0) }, err: { captured.appendErr($0) })
         let code = await cli.run(arguments: args)
         return Outcome(code: code, stdout: captured.stdout, stderr: captured.stderr)

@@ -1,0 +1,80 @@
+import Foundation
+import Testing
+import TestSupport
+@testable import GrowClient
+@testable import Sandbox
+
+/// The emulator in hosted mode playing the hosted GrooveGrow Sandbox behind TLS (a test CA), reached at
+/// `sandbox.hosted.test` on the address `start` serves it at, with an App Store leg that accepts transactions signed
+/// by a test PKI; plus the vendor's console and the app, played through the client core. Used by the hosted
+/// end-to-end tests (`HostedEndToEndTests`, `HostedDocWalkthroughTests`).
+struct HostedSandbox {
+    static let host = "sandbox.hosted.test"
+    static let appId = "com.example.app"
+    static let productId = "gold_monthly"
+    static let customers = ["c_1001", "c_1002"]
+
+    let emulator: SandboxEmulator
+    let appStore: AppStoreTestPKI
+    let baseURL: String
+    let caFile: String
+    let resolve: [String]
+    let configuration: GrowClientConfiguration
+    let transport: CurlTransport
+    let serverKey: ServerKey
+    let console: EmulatorControl
+
+    /// A purchase made as the app: its GrooveGrow order, its store transaction and the transaction's JWS.
+    struct Purchase {
+        var orderId: String
+        var transactionId: String
+        var jws: String
+    }
+
+    init(peerAddress: String, start: (SandboxEmulator, UInt32, String, String) throws -> UInt16) throws {
+        let tls = try TestPKI.make(names: [Self.host])
+        appStore = try AppStoreTestPKI.make()
+        var configuration = SandboxConfiguration(bundleId: Self.appId)
+        configuration.declaredKind = "hosted"
+        configuration.appStoreTestRootDER = appStore.rootDER
+        emulator = try SandboxEmulator(configuration: configuration)
+        let address = try #require(PeerAddress(peerAddress)).bytes.reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+        let port = try start(emulator, address,
+                             try String(contentsOfFile: tls.certificateFile, encoding: .utf8), try String(contentsOfFile: tls.keyFile, encoding: .utf8))
+        caFile = tls.caFile
+        resolve = ["\(Self.host):\(port):\(peerAddress)"]
+        baseURL = "https://\(Self.host):\(port)"
+        self.configuration = try GrowClientConfiguration(baseURL: URL(string: baseURL)!, project: emulator.projectId, requestTimeout: 10)
+        transport = CurlTransport(pins: [], caFile: caFile, resolve: resolve)
+        serverKey = try ServerKey(emulator.serverKey)
+        console = EmulatorControl(configuration: self.configuration, serverKey: serverKey, transport: transport)
+    }
+
+    func stop() { emulator.stop() }
+
+    /// The vendor's console: the customers QA signs in as.
+    func seedCustomers() async throws {
+        for customer in Self.customers {
+            try await console.seedCustomer(WireEmulatorCustomer(customerId: customer, memberships: [], balances: [
+                WireBalance(customerId: customer, currency: WireVocabulary.points, amount: try #require(ExactDecimal("12.50"))),
+            ]))
+        }
+    }
+
+    /// The app: signs in as the first customer, opens the funnel, buys in the App Store Sandbox (a fresh,
+    /// test-PKI-signed transaction) and submits the JWS to the hosted Sandbox, which verifies it and delivers the order.
+    func buyAsTheApp() async throws -> Purchase {
+        let step = WireEmulatorStep(store: WireVocabulary.Store.apple, productId: Self.productId, tier: "gold", points: try #require(ExactDecimal("10.5")))
+        let runToken = try await console.runToken(WireEmulatorRunTokenRequest(customerId: Self.customers[0], steps: [step]))
+        let token = try await ServerClient(configuration: configuration, serverKey: serverKey, transport: transport)
+            .issueCustomerToken(customerId: Self.customers[0], ttlSeconds: 900)
+        let app = GrowClient(configuration: configuration, transport: transport)
+        _ = try await app.identify(customerToken: token.customerToken)
+        let orderId = try #require(try await app.funnel(runToken: runToken).steps.first?.orderId)
+        let transactionId = "2000000" + String(UInt64.random(in: 100_000_000...999_999_999))
+        let jws = try appStore.signTransaction(transactionId: transactionId, bundleId: Self.appId, productId: Self.productId, purchaseDate: Date())
+        let submitted = try await app.submitReceipt(orderId: orderId, submission: .apple(transactionId: transactionId, signedTransaction: jws))
+        try #require(submitted.status == WireVocabulary.ReceiptResult.delivered, "\(submitted)")
+        return Purchase(orderId: orderId, transactionId: transactionId, jws: jws)
+    }
+}

@@ -41,10 +41,16 @@ enum CanonicalJSON {
     /// A JSON string literal of `s`, appended to `out`.
     static func writeString(_ s: String, into out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
+        appendEscaped(s, into: &out)
+        out.append(UInt8(ascii: "\""))
+    }
+
+    /// The contents of a JSON string literal of `s` (no quotes), with the minimal escapes: the one home of JSON
+    /// string escaping, also used by `JSONValue`'s text.
+    static func appendEscaped(_ s: String, into out: inout [UInt8]) {
         if s.utf8.withContiguousStorageIfAvailable({ writeEscaped($0, into: &out) }) == nil {
             Array(s.utf8).withUnsafeBufferPointer { writeEscaped($0, into: &out) }
         }
-        out.append(UInt8(ascii: "\""))
     }
 
     /// A JSON string literal of UTF-8 text (valid UTF-8), appended to `out`.

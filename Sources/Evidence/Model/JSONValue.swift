@@ -112,39 +112,29 @@ public enum JSONValue: Sendable, Equatable, Hashable {
         fields.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
     }
 
-    /// `escapingHidden` (the pretty, human-read text) also writes DEL, C1 and bidirectional controls
-    /// as `\uXXXX` (`ControlCharacters`): the same string to a JSON reader, harmless on a terminal.
-    /// The canonical text hashed into the chain never sets it.
+    /// A JSON string literal of `s`, escaped as the canonical text escapes it (`CanonicalJSON.appendEscaped`, the
+    /// one home of JSON string escaping). `escapingHidden` (the pretty, human-read text) also writes DEL, C1 and
+    /// bidirectional controls as `\uXXXX` (`ControlCharacters`): the same string to a JSON reader, harmless on a
+    /// terminal. The canonical text hashed into the chain never sets it.
     static func writeString(_ s: String, into out: inout String, escapingHidden: Bool = false) {
-        out += "\""
-        // Most text needs no escape: append it whole instead of scalar by scalar.
-        if !s.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C })
-            && !(escapingHidden && ControlCharacters.contains(in: s, keepingNewlinesAndTabs: false)) {
-            out += s
-            out += "\""
-            return
-        }
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case "\u{08}": out += "\\b"
-            case "\u{0C}": out += "\\f"
-            default:
-                if scalar.value < 0x20 {
-                    let hex = String(scalar.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else if escapingHidden, ControlCharacters.isHidden(scalar) {
-                    out += "\\u" + ControlCharacters.hex4(scalar.value)
+        var bytes: [UInt8] = [UInt8(ascii: "\"")]
+        if escapingHidden && ControlCharacters.contains(in: s, keepingNewlinesAndTabs: false) {
+            var run = ""
+            for scalar in s.unicodeScalars {
+                if scalar.value >= 0x20, ControlCharacters.isHidden(scalar) {
+                    CanonicalJSON.appendEscaped(run, into: &bytes)
+                    run = ""
+                    bytes.append(contentsOf: "\\u\(ControlCharacters.hex4(scalar.value))".utf8)
                 } else {
-                    out.unicodeScalars.append(scalar)
+                    run.unicodeScalars.append(scalar)
                 }
             }
+            CanonicalJSON.appendEscaped(run, into: &bytes)
+        } else {
+            CanonicalJSON.appendEscaped(s, into: &bytes)
         }
-        out += "\""
+        bytes.append(UInt8(ascii: "\""))
+        out += String(decoding: bytes, as: UTF8.self)
     }
 }
 

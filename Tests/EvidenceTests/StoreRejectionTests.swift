@@ -227,18 +227,4 @@ struct StoreRejectionTests {
             #expect(try s.store.evidenceItem("e1").retractedReason == "first")
         }
     }
-
-    @Test("Errors map to the documented exit codes")
-    func errorsMapToExitCodes() {
-        #expect(EvidenceError.databaseMissing(path: "x").exitCode == 66)
-        #expect(EvidenceError.fileMissing(path: "x").exitCode == 66)
-        #expect(EvidenceError.unknown(what: "run", value: "r9", known: []).exitCode == 65)
-        #expect(EvidenceError.invalidValue(field: "f", value: "v", why: "w").exitCode == 65)
-        #expect(EvidenceError.secretRefused(field: "f", what: "w").exitCode == 65)
-        #expect(EvidenceError.conflict("c").exitCode == 65)
-        #expect(EvidenceError.databaseTooNew(path: "x", found: 9, supported: 2).exitCode == 65)
-        #expect(EvidenceError.notAnEvidenceDatabase(path: "x").exitCode == 65)
-        #expect(EvidenceError.io("x").exitCode == 74)
-        #expect(EvidenceError.internalFailure("x").exitCode == 70)
-    }
 }

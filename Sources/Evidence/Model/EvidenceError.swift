@@ -1,7 +1,8 @@
 /// Everything that can go wrong recording or reading evidence.
 ///
 /// Messages say what was wrong, quote what the user typed in single quotes,
-/// and say what to do. None contains a bound secret value.
+/// and say what to do. None contains a bound secret value. No flag, command
+/// line or exit code is named here: the CLI adds those (`EvidenceError+CLI.swift`).
 public enum EvidenceError: Error, CustomStringConvertible, Equatable {
     /// No database at the path.
     case databaseMissing(path: String)
@@ -37,9 +38,9 @@ public enum EvidenceError: Error, CustomStringConvertible, Equatable {
     public var description: String {
         switch self {
         case .databaseMissing(let path):
-            return "No evidence database at '\(path)'. Create one with 'growcert init --db \(path)', or point --db (or GROWCERT_DB) at an existing one."
+            return "No evidence database at '\(path)'."
         case .notAnEvidenceDatabase(let path):
-            return "'\(path)' is not a growcert evidence database. Check the --db path; growcert never writes into other files."
+            return "'\(path)' is not a growcert evidence database; growcert never writes into other files."
         case .damaged(let path, let detail):
             return "The database '\(path)' is damaged: SQLite cannot read it (\(detail)). Nothing was written. Restore it from a copy, and keep this one for the record."
         case .unreadableValue(let column, let value):
@@ -61,23 +62,13 @@ public enum EvidenceError: Error, CustomStringConvertible, Equatable {
         case .fileMissing(let path):
             return "Cannot read '\(path)': no such file, or it is not readable."
         case .fileTooLarge(let path, let size, let limit):
-            return "'\(path)' is \(size) bytes, over the limit of \(limit) bytes (\(limit / 1_048_576) MiB). Trim it, or raise the limit with --max-size MIB."
+            return "'\(path)' is \(size) bytes, over the limit of \(limit) bytes (\(limit / 1_048_576) MiB)."
         case .conflict(let message):
             return message
         case .io(let message):
             return message
         case .internalFailure(let message):
             return "Internal error: \(message)"
-        }
-    }
-
-    /// The process exit code the CLI uses for this error (sysexits.h).
-    public var exitCode: Int32 {
-        switch self {
-        case .databaseMissing, .fileMissing, .maskKeyMissing: return 66
-        case .notAnEvidenceDatabase, .damaged, .unreadableValue, .maskKeyMismatch, .databaseTooNew, .unknown, .invalidValue, .secretRefused, .fileTooLarge, .conflict: return 65
-        case .io: return 74
-        case .internalFailure: return 70
         }
     }
 

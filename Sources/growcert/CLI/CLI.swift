@@ -169,10 +169,8 @@ struct CLI {
     static func describe(_ error: Error) -> (String, Int32) {
         switch error {
         case let e as CLIError: return (SecretScanner.redact(e.description), e.exitCode)
-        case let e as EvidenceError:
-            if case .maskKeyMissing = e { return (e.description + " Or set GROWCERT_MASK_KEY to the key's 64 hexadecimal digits.", e.exitCode) }
-            return (e.description, e.exitCode)
-        case let e as SQLiteError: return (EvidenceError.storage(e, path: "the database").description, EvidenceError.storage(e, path: "").exitCode)
+        case let e as EvidenceError: return (e.commandLineMessage, e.exitCode)
+        case let e as SQLiteError: return describe(EvidenceError.storage(e, path: "the database"))
         case let e as ServiceError: return (e.description, e.exitCode)
         default: return ("Internal error: \(error)", ExitCode.software)
         }

@@ -5,7 +5,7 @@ import Testing
 /// A database that cannot grow (a full disk, or SQLite's page limit) refuses the write
 /// with a clear error and stays whole.
 @Suite struct FullDatabaseTests {
-    @Test("Recording until the page limit is reached gives the disk-full error, exit 74, and the database still verifies")
+    @Test("Recording until the page limit is reached gives the disk-full I/O error, and the database still verifies")
     func recordingIntoAFullDatabaseFailsCleanly() throws {
         try withTempDir { dir in
             let s = try seeded(in: dir)
@@ -28,7 +28,7 @@ import Testing
             }
             let error = try #require(failure, "the page limit was never reached")
             #expect(recorded > 0)
-            #expect(error.exitCode == 74)
+            #expect(error == .io(error.description))
             #expect(error.description == "The disk holding '\(s.path)' is full (or the database reached its size limit). Nothing was written; free space and record again.")
             // The refused write left nothing: the journal holds exactly what was recorded.
             #expect(try s.store.journalCount() == 5 + recorded)

@@ -14,8 +14,9 @@ enum ReceiptBinding {
     /// nil when `receipt` names `transaction`; else the parameters of a `receipt-not-for-transaction` reason:
     /// `transaction`, `product`, `orderProduct` and `named` (what the order's receipts name instead).
     static func mismatch(receipt: EvidenceItem, transaction: EvidenceItem) -> [String: String]? {
-        let tid = transaction.details["transactionId"]?.scalarText ?? ""
-        let product = transaction.details["productId"]?.scalarText ?? ""
+        let t = transaction.details(as: TransactionDetails.self)
+        let tid = t.transactionId ?? ""
+        let product = t.productId ?? ""
         let order = self.order(of: receipt)
         let orderProduct = order?["productId"]?.scalarText ?? ""
         let entries = order?["receipts"]?.arrayValue ?? []
@@ -41,9 +42,6 @@ enum ReceiptBinding {
 
     /// The order JSON a receipt was recorded with: `raw` as an object, or as text holding one.
     private static func order(of receipt: EvidenceItem) -> JSONValue? {
-        guard let raw = receipt.details["raw"] else { return nil }
-        if raw.objectValue != nil { return raw }
-        if let text = raw.stringValue, let parsed = try? JSONValue.parse(text), parsed.objectValue != nil { return parsed }
-        return nil
+        receipt.details(as: ReceiptDetails.self).document
     }
 }

@@ -92,7 +92,8 @@ public struct VerdictEngine: Sendable {
 
         // A check counts by its latest result, retracted or not: a retraction leaves the check not run
         // until a new result is recorded; it never brings an older result back.
-        let checks = scenario.checks.map { judgeCheck($0, results: items) }
+        let results = items.filter { $0.type == .checkResult }.map { (item: $0, details: $0.details(as: CheckResultDetails.self)) }
+        let checks = scenario.checks.map { judgeCheck($0, results: results) }
         for c in checks {
             switch c.status {
             case .failed: reasons.append(Reason(.checkFailed, ["check": c.id].merging(c.reason.map { ["reason": $0] } ?? [:]) { a, _ in a }))
@@ -114,16 +115,18 @@ public struct VerdictEngine: Sendable {
             var privatePeers: [String: Int] = [:]
             var peerOrder: [String] = []
             for r in live where judgedResults.contains(r.id) && certifies(r.provenance, as: profile.rules.checkResultProvenance) {
-                guard let peer = r.details["identityWarning"]?.stringValue else { continue }
+                guard let peer = r.details(as: CheckResultDetails.self).identityWarning else { continue }
                 if privatePeers[peer] == nil { peerOrder.append(peer) }
                 privatePeers[peer, default: 0] += 1
             }
             for peer in peerOrder {
                 warnings.append(Reason(.privatePeer, ["peer": peer, "count": String(privatePeers[peer] ?? 0), "scenario": scenario.id]))
             }
-            for r in items where r.type == .checkResult && r.isRetracted && r.details["outcome"]?.stringValue == "failed" {
-                var p = ["check": r.details["checkId"]?.scalarText ?? "?", "evidence": r.id, "scenario": scenario.id]
-                if let why = r.details["reason"]?.stringValue { p["reason"] = why }
+            for r in items where r.type == .checkResult && r.isRetracted {
+                let d = r.details(as: CheckResultDetails.self)
+                guard d.knownOutcome == .failed else { continue }
+                var p = ["check": d.checkId ?? "?", "evidence": r.id, "scenario": scenario.id]
+                if let why = d.reason { p["reason"] = why }
                 if let why = r.retractedReason { p["retractedReason"] = why }
                 warnings.append(Reason(.retractedFailure, p))
             }
@@ -132,10 +135,8 @@ public struct VerdictEngine: Sendable {
                 if t.provenance == .storeSignedProduction {
                     warnings.append(Reason(.productionTransaction, ["transaction": tid, "evidence": t.id, "scenario": scenario.id]))
                 }
-                for w in t.details["warnings"]?.arrayValue ?? [] {
-                    if let text = w.stringValue {
-                        warnings.append(Reason(.transactionWarning, ["transaction": tid, "evidence": t.id, "warning": text, "scenario": scenario.id]))
-                    }
+                for text in t.details(as: TransactionDetails.self).warnings {
+                    warnings.append(Reason(.transactionWarning, ["transaction": tid, "evidence": t.id, "warning": text, "scenario": scenario.id]))
                 }
             }
         }
@@ -159,30 +160,24 @@ public struct VerdictEngine: Sendable {
 
     // MARK: Checks
 
-    private func judgeCheck(_ id: String, results: [EvidenceItem]) -> CheckReport {
+    private func judgeCheck(_ id: String, results: [(item: EvidenceItem, details: CheckResultDetails)]) -> CheckReport {
         let info = profile.check(id)
-        guard let item = results.last(where: { $0.type == .checkResult && $0.details["checkId"]?.stringValue == id }), !item.isRetracted else {
+        guard let (item, d) = results.last(where: { $0.details.checkId == id }), !item.isRetracted else {
             return CheckReport(id: id, title: info?.title, status: .notRun, evidenceId: nil, provenance: nil, certifying: false,
                                durationMs: nil, reason: nil, transcriptExcerpt: [], transcriptCount: 0)
         }
-        let d = item.details
         let status: CheckReport.Status
-        switch d["outcome"]?.stringValue {
-        case "passed": status = .passed
-        case "failed": status = .failed
-        default: status = .unknown
+        switch d.knownOutcome {
+        case .passed?: status = .passed
+        case .failed?: status = .failed
+        case nil: status = .unknown
         }
-        let transcript = d["transcript"]?.arrayValue ?? []
-        let excerpt = transcript.prefix(Self.transcriptExcerptLength).map { ex -> String in
-            let method = ex["method"]?.scalarText ?? "?"
-            let path = ex["path"]?.scalarText ?? "?"
-            let result = ex["status"]?.scalarText ?? ex["error"]?.scalarText.map { "error: " + $0 } ?? "?"
-            return "\(method) \(path) → \(result)"
-        }
+        let transcript = d.transcript
+        let excerpt = transcript.prefix(Self.transcriptExcerptLength).map(\.line)
         return CheckReport(
             id: id, title: info?.title, status: status, evidenceId: item.id, provenance: item.provenance,
             certifying: item.provenance == profile.rules.checkResultProvenance && profile.rules.certifyingProvenance.contains(item.provenance),
-            durationMs: d["durationMs"]?.numberText ?? d["durationMs"]?.stringValue, reason: d["reason"]?.stringValue,
+            durationMs: d.durationMs, reason: d.reason,
             transcriptExcerpt: excerpt, transcriptCount: transcript.count)
     }
 
@@ -225,8 +220,7 @@ public struct VerdictEngine: Sendable {
         let transactions = live.filter { $0.type == .transaction }
         let allReceipts = live.filter { $0.type == .receipt }
         func orderId(_ e: EvidenceItem) -> String? {
-            guard let o = e.details["orderId"]?.scalarText, !o.isEmpty else { return nil }
-            return o
+            e.type == .transaction ? e.details(as: TransactionDetails.self).value(of: .orderId) : e.details(as: ReceiptDetails.self).value(of: .orderId)
         }
         /// The receipts recorded for the transaction's order; whether one proves the transaction is `ReceiptBinding`'s to say.
         func receipts(for t: EvidenceItem) -> [EvidenceItem] {
@@ -271,7 +265,7 @@ public struct VerdictEngine: Sendable {
                                              reasons: [Reason(.noServerReceipt, ["orderId": order])]))
                 return out
             }
-            let subject = r.details["receiptId"]?.scalarText ?? r.id
+            let subject = r.details(as: ReceiptDetails.self).receiptId ?? r.id
             var why: [Reason] = []
             // Whether the receipt is bound to the transaction is judged on receipts whose provenance certifies:
             // the others never count anyway.
@@ -290,7 +284,7 @@ public struct VerdictEngine: Sendable {
     }
 
     /// The transaction id a report names a transaction item by.
-    static func transactionId(_ t: EvidenceItem) -> String { t.details["transactionId"]?.scalarText ?? t.id }
+    static func transactionId(_ t: EvidenceItem) -> String { t.details(as: TransactionDetails.self).transactionId ?? t.id }
 
     /// Why a store transaction on `run` cannot certify; empty when it certifies.
     ///
@@ -305,7 +299,7 @@ public struct VerdictEngine: Sendable {
                                                            "required": profile.rules.storeTransactionProvenance.rawValue]))
         }
         if profile.rules.transactionBundleMustMatchAppId {
-            if let bundle = t.details["bundleId"]?.scalarText, !bundle.isEmpty {
+            if let bundle = t.details(as: TransactionDetails.self).bundleId, !bundle.isEmpty {
                 if bundle != input.campaign.appId {
                     why.append(Reason(.bundleMismatch, ["transaction": tid, "bundleId": bundle, "appId": input.campaign.appId]))
                 }
@@ -350,11 +344,7 @@ public struct VerdictEngine: Sendable {
     /// A transaction's purchase time in milliseconds since 1970: `purchaseDateMillis` as the store wrote it
     /// (fraction cut), else `purchaseDate`; nil when neither reads.
     static func purchaseMilliseconds(_ t: EvidenceItem) -> Int64? {
-        if let text = t.details["purchaseDateMillis"]?.scalarText {
-            let whole = text.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? text
-            if let ms = Int64(whole) { return ms }
-        }
-        return t.details["purchaseDate"]?.scalarText.flatMap(Timestamp.milliseconds)
+        t.details(as: TransactionDetails.self).purchaseMilliseconds
     }
 
     // MARK: Summaries
@@ -376,7 +366,7 @@ public struct VerdictEngine: Sendable {
             fields: Self.fields(of: item), recordedBy: item.recordedBy, recordedAt: item.recordedAt,
             retracted: item.isRetracted, retractedReason: item.retractedReason,
             attachment: item.attachmentSHA256.map {
-                AttachmentSummary(sha256: $0, mediaType: item.mediaType, size: item.size.map { Int(clamping: $0) }, filename: item.details["filename"]?.stringValue)
+                AttachmentSummary(sha256: $0, mediaType: item.mediaType, size: item.size.map { Int(clamping: $0) }, filename: item.type == .attachment ? item.details(as: AttachmentDetails.self).filename : nil)
             })
     }
 
@@ -387,12 +377,11 @@ public struct VerdictEngine: Sendable {
         let d = item.details
         let names: [String]
         switch item.type {
-        case .transaction: names = ["store", "source", "transactionId", "originalTransactionId", "orderId", "productId", "bundleId", "environment",
-                                    "purchaseDate", "signedDate", "warnings"]
-        case .receipt: names = ["orderId", "receiptId", "status"]
-        case .checkResult: names = ["checkId", "outcome", "reason", "durationMs", "notLiveHosted", "peer", "certificate", "trustBasis", "identityWarning"]
-        case .attachment: names = ["filename", "note"]
-        case .note: names = ["text"]
+        case .transaction: names = TransactionDetails.reportedKeys.map(\.rawValue)
+        case .receipt: names = [ReceiptDetails.Key.orderId, .receiptId, .status].map(\.rawValue)
+        case .checkResult: names = CheckResultDetails.reportedKeys.map(\.rawValue)
+        case .attachment: names = [AttachmentDetails.Key.filename, .note].map(\.rawValue)
+        case .note: names = NoteDetails.Key.allCases.map(\.rawValue)
         }
         var out: [EvidenceSummary.Field] = []
         for name in names {
@@ -406,14 +395,26 @@ public struct VerdictEngine: Sendable {
             if text.isEmpty { continue }
             out.append(EvidenceSummary.Field(name: name, value: shorten(text)))
         }
-        if item.type == .checkResult, let base = d["target"]?["baseUrl"]?.scalarText {
-            out.append(EvidenceSummary.Field(name: "target", value: shorten(base + (d["target"]?["kind"]?.scalarText.map { " (\($0))" } ?? ""))))
-        }
-        if item.type == .transaction, let jws = d["signedPayload"]?.stringValue {
-            out.append(EvidenceSummary.Field(name: "signedPayload", value: "JWS, \(jws.utf8.count) bytes, SHA-256 \(Digest.sha256Hex(jws).prefix(16))…"))
-        }
-        if item.type == .receipt, let raw = d["raw"].flatMap({ $0.stringValue ?? ($0.isNull ? nil : $0.canonicalText) }) {
-            out.append(EvidenceSummary.Field(name: "raw", value: "\(raw.utf8.count) bytes, SHA-256 \(Digest.sha256Hex(raw).prefix(16))…"))
+        switch item.type {
+        case .checkResult:
+            let target = item.details(as: CheckResultDetails.self).target
+            if let base = target.baseUrl {
+                out.append(EvidenceSummary.Field(name: CheckResultDetails.Key.target.rawValue,
+                                                 value: shorten(base + (target.kind.map { " (\($0))" } ?? ""))))
+            }
+        case .transaction:
+            if let jws = item.details(as: TransactionDetails.self).signedPayload {
+                out.append(EvidenceSummary.Field(name: TransactionDetails.Key.signedPayload.rawValue,
+                                                 value: "JWS, \(jws.utf8.count) bytes, SHA-256 \(Digest.sha256Hex(jws).prefix(16))…"))
+            }
+        case .receipt:
+            let raw = item.details(as: ReceiptDetails.self).raw
+            if let text = raw.stringValue ?? (raw.isNull ? nil : raw.canonicalText) {
+                out.append(EvidenceSummary.Field(name: ReceiptDetails.Key.raw.rawValue,
+                                                 value: "\(text.utf8.count) bytes, SHA-256 \(Digest.sha256Hex(text).prefix(16))…"))
+            }
+        case .attachment, .note:
+            break
         }
         if let sha = item.attachmentSHA256 {
             out.append(EvidenceSummary.Field(name: "attachment", value: "\(item.mediaType ?? "?"), \(item.size.map(String.init) ?? "?") bytes, SHA-256 \(sha)"))

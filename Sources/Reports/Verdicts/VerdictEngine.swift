@@ -106,7 +106,16 @@ public struct VerdictEngine: Sendable {
             }
         }
 
-        let requirements = judgeRequirements(scenario.requires, run: judged, live: live, input: input)
+        let context = RequirementContext(rules: profile.rules, scenario: scenario, run: judged, live: live, input: input)
+        var requirements: [RequirementReport] = []
+        for id in scenario.requirements {
+            guard let evaluator = RequirementRegistry.evaluator(id) else {
+                // A requirement this growcert cannot judge is never met.
+                reasons.append(Reason(.unknownRequirement, ["requirement": id.rawValue, "scenario": scenario.id]))
+                continue
+            }
+            requirements += evaluator.evaluate(context)
+        }
         for r in requirements { reasons += r.reasons }
 
         if judged != nil {
@@ -114,7 +123,7 @@ public struct VerdictEngine: Sendable {
             let judgedResults = Set(checks.compactMap(\.evidenceId))
             var privatePeers: [String: Int] = [:]
             var peerOrder: [String] = []
-            for r in live where judgedResults.contains(r.id) && certifies(r.provenance, as: profile.rules.checkResultProvenance) {
+            for r in live where judgedResults.contains(r.id) && profile.rules.certifies(r.provenance, as: profile.rules.checkResultProvenance) {
                 guard let peer = r.details(as: CheckResultDetails.self).identityWarning else { continue }
                 if privatePeers[peer] == nil { peerOrder.append(peer) }
                 privatePeers[peer, default: 0] += 1
@@ -176,7 +185,7 @@ public struct VerdictEngine: Sendable {
         let excerpt = transcript.prefix(Self.transcriptExcerptLength).map(\.line)
         return CheckReport(
             id: id, title: info?.title, status: status, evidenceId: item.id, provenance: item.provenance,
-            certifying: item.provenance == profile.rules.checkResultProvenance && profile.rules.certifyingProvenance.contains(item.provenance),
+            certifying: profile.rules.certifies(item.provenance, as: profile.rules.checkResultProvenance),
             durationMs: d.durationMs, reason: d.reason,
             transcriptExcerpt: excerpt, transcriptCount: transcript.count)
     }
@@ -184,168 +193,8 @@ public struct VerdictEngine: Sendable {
     /// How many exchanges of a check's transcript a report shows.
     static let transcriptExcerptLength = 3
 
-    // MARK: Requirements
-
-    private func certifies(_ p: Provenance, as required: Provenance) -> Bool {
-        p == required && profile.rules.certifyingProvenance.contains(p)
-    }
-
-    private func judgeRequirements(_ req: ScenarioRequirements, run: Run?, live: [EvidenceItem], input: Input) -> [RequirementReport] {
-        var out: [RequirementReport] = []
-        let device = run.flatMap { r in input.devices.first { $0.id == r.deviceId } }
-        if req.device || req.physicalDevice {
-            if let device {
-                out.append(RequirementReport(kind: .device, status: .met, subject: device.label, evidenceId: nil, provenance: nil, reasons: []))
-            } else {
-                out.append(RequirementReport(kind: .device, status: .missing, subject: "", evidenceId: nil, provenance: nil, reasons: [Reason(.noDevice)]))
-            }
-        }
-        if req.physicalDevice, let device {
-            if device.kind == .physical {
-                out.append(RequirementReport(kind: .physicalDevice, status: .met, subject: device.label, evidenceId: nil, provenance: nil, reasons: []))
-            } else {
-                out.append(RequirementReport(kind: .physicalDevice, status: .notCertifying, subject: device.label, evidenceId: nil, provenance: nil,
-                                             reasons: [Reason(.simulatorDevice, ["device": device.label, "kind": device.kind.rawValue])]))
-            }
-        }
-        if req.storeAccount {
-            if let account = run?.accountId.flatMap({ id in input.accounts.first { $0.id == id } }) {
-                out.append(RequirementReport(kind: .storeAccount, status: .met, subject: account.accountMasked, evidenceId: nil, provenance: nil, reasons: []))
-            } else {
-                out.append(RequirementReport(kind: .storeAccount, status: .missing, subject: "", evidenceId: nil, provenance: nil, reasons: [Reason(.noStoreAccount)]))
-            }
-        }
-        guard req.storeTransaction || req.serverReceipt else { return out }
-
-        let transactions = live.filter { $0.type == .transaction }
-        let allReceipts = live.filter { $0.type == .receipt }
-        func orderId(_ e: EvidenceItem) -> String? {
-            e.type == .transaction ? e.details(as: TransactionDetails.self).value(of: .orderId) : e.details(as: ReceiptDetails.self).value(of: .orderId)
-        }
-        /// The receipts recorded for the transaction's order; whether one proves the transaction is `ReceiptBinding`'s to say.
-        func receipts(for t: EvidenceItem) -> [EvidenceItem] {
-            guard let o = orderId(t) else { return [] }
-            return allReceipts.filter { orderId($0) == o }
-        }
-        func receiptCertifies(_ r: EvidenceItem, for t: EvidenceItem) -> Bool {
-            certifies(r.provenance, as: profile.rules.serverReceiptProvenance) && ReceiptBinding.mismatch(receipt: r, transaction: t) == nil
-        }
-        // The best transaction on the run: one that certifies with its receipt, else the most complete, else the latest.
-        func score(_ t: EvidenceItem) -> Int {
-            let txOK = transactionReasons(t, run: run, input: input).isEmpty
-            let rs = receipts(for: t)
-            let rOK = rs.contains { receiptCertifies($0, for: t) }
-            return (txOK ? 4 : 0) + (rOK ? 2 : 0) + (rs.isEmpty ? 0 : 1)
-        }
-        let chosen = transactions.enumerated().max { a, b in
-            let sa = score(a.element), sb = score(b.element)
-            return sa != sb ? sa < sb : a.offset < b.offset
-        }?.element
-
-        if req.storeTransaction {
-            if let t = chosen {
-                let why = transactionReasons(t, run: run, input: input)
-                out.append(RequirementReport(kind: .storeTransaction, status: why.isEmpty ? .met : .notCertifying, subject: Self.transactionId(t),
-                                             evidenceId: t.id, provenance: t.provenance, reasons: why))
-            } else {
-                out.append(RequirementReport(kind: .storeTransaction, status: .missing, subject: "", evidenceId: nil, provenance: nil,
-                                             reasons: [Reason(.noStoreTransaction)]))
-            }
-        }
-        if req.serverReceipt {
-            guard let t = chosen, let order = orderId(t) else {
-                out.append(RequirementReport(kind: .serverReceipt, status: .missing, subject: "", evidenceId: nil, provenance: nil,
-                                             reasons: [Reason(.noOrderToMatch)]))
-                return out
-            }
-            let matching = receipts(for: t)
-            guard let r = matching.last(where: { receiptCertifies($0, for: t) })
-                    ?? matching.last(where: { certifies($0.provenance, as: profile.rules.serverReceiptProvenance) }) ?? matching.last else {
-                out.append(RequirementReport(kind: .serverReceipt, status: .missing, subject: "", evidenceId: nil, provenance: nil,
-                                             reasons: [Reason(.noServerReceipt, ["orderId": order])]))
-                return out
-            }
-            let subject = r.details(as: ReceiptDetails.self).receiptId ?? r.id
-            var why: [Reason] = []
-            // Whether the receipt is bound to the transaction is judged on receipts whose provenance certifies:
-            // the others never count anyway.
-            if !certifies(r.provenance, as: profile.rules.serverReceiptProvenance) {
-                why.append(Reason(.receiptNotCertifying, ["receipt": subject, "orderId": order, "evidence": r.id, "provenance": r.provenance.rawValue,
-                                                          "required": profile.rules.serverReceiptProvenance.rawValue]))
-            } else if let mismatch = ReceiptBinding.mismatch(receipt: r, transaction: t) {
-                why.append(Reason(.receiptNotForTransaction, mismatch.merging(["receipt": subject, "orderId": order, "evidence": r.id]) { a, _ in a }))
-            } else if let late = verifiedLate(receipt: r, transaction: t) {
-                why.append(Reason(.receiptVerifiedLate, late.merging(["receipt": subject, "evidence": r.id]) { a, _ in a }))
-            }
-            out.append(RequirementReport(kind: .serverReceipt, status: why.isEmpty ? .met : .notCertifying, subject: subject, evidenceId: r.id,
-                                         provenance: r.provenance, reasons: why))
-        }
-        return out
-    }
-
     /// The transaction id a report names a transaction item by.
-    static func transactionId(_ t: EvidenceItem) -> String { t.details(as: TransactionDetails.self).transactionId ?? t.id }
-
-    /// Why a store transaction on `run` cannot certify; empty when it certifies.
-    ///
-    /// The one place that says whether a store transaction counts: its provenance, its app, its age
-    /// at the run's start, and whether another campaign recorded it first.
-    private func transactionReasons(_ t: EvidenceItem, run: Run?, input: Input) -> [Reason] {
-        let tid = Self.transactionId(t)
-        var why: [Reason] = []
-        let signed = certifies(t.provenance, as: profile.rules.storeTransactionProvenance)
-        if !signed {
-            why.append(Reason(.transactionNotCertifying, ["transaction": tid, "evidence": t.id, "provenance": t.provenance.rawValue,
-                                                           "required": profile.rules.storeTransactionProvenance.rawValue]))
-        }
-        if profile.rules.transactionBundleMustMatchAppId {
-            if let bundle = t.details(as: TransactionDetails.self).bundleId, !bundle.isEmpty {
-                if bundle != input.campaign.appId {
-                    why.append(Reason(.bundleMismatch, ["transaction": tid, "bundleId": bundle, "appId": input.campaign.appId]))
-                }
-            } else {
-                why.append(Reason(.bundleMissing, ["transaction": tid, "appId": input.campaign.appId]))
-            }
-        }
-        // Age and reuse are judged on transactions whose provenance certifies: the others never count anyway.
-        guard signed else { return why }
-        let maxDays = profile.rules.transactionMaxAgeDays
-        if let run {
-            let purchased = Self.purchaseMilliseconds(t)
-            if let purchased, let started = Timestamp.milliseconds(run.startedAt) {
-                if started - purchased > Int64(maxDays) * 86_400_000 {
-                    why.append(Reason(.transactionTooOld, ["transaction": tid, "evidence": t.id, "purchaseDate": Timestamp.string(millisecondsSince1970: purchased),
-                                                            "run": run.id, "runStarted": run.startedAt, "maxAgeDays": String(maxDays)]))
-                }
-            } else {
-                why.append(Reason(.transactionUndated, ["transaction": tid, "evidence": t.id, "maxAgeDays": String(maxDays)]))
-            }
-        }
-        if let owner = input.transactionsOwnedElsewhere[tid], owner.campaignId != input.campaign.id {
-            why.append(Reason(.transactionReused, ["transaction": tid, "campaign": owner.campaignId, "campaignName": owner.campaignName,
-                                                    "evidence": owner.evidenceId]))
-        }
-        return why
-    }
-
-    /// Freshness on the Sandbox's clock: the hosted Sandbox must have verified the transaction at most
-    /// `transactionMaxAgeDays` after its purchase (both times come from outside the QA machine, so setting its
-    /// clock back does not make an old purchase fresh). nil when fresh; else the reason's parameters.
-    private func verifiedLate(receipt r: EvidenceItem, transaction t: EvidenceItem) -> [String: String]? {
-        let tid = Self.transactionId(t)
-        let maxDays = profile.rules.transactionMaxAgeDays
-        guard let purchased = Self.purchaseMilliseconds(t) else { return nil }  // transaction-undated says so already
-        let text = ReceiptBinding.verifiedAt(receipt: r, transactionId: tid)
-        if let verified = text.flatMap(Timestamp.milliseconds), verified - purchased <= Int64(maxDays) * 86_400_000 { return nil }
-        return ["transaction": tid, "purchaseDate": Timestamp.string(millisecondsSince1970: purchased), "verifiedAt": text ?? "?",
-                "maxAgeDays": String(maxDays)]
-    }
-
-    /// A transaction's purchase time in milliseconds since 1970: `purchaseDateMillis` as the store wrote it
-    /// (fraction cut), else `purchaseDate`; nil when neither reads.
-    static func purchaseMilliseconds(_ t: EvidenceItem) -> Int64? {
-        t.details(as: TransactionDetails.self).purchaseMilliseconds
-    }
+    static func transactionId(_ t: EvidenceItem) -> String { RequirementContext.transactionId(t) }
 
     // MARK: Summaries
 
@@ -362,7 +211,7 @@ public struct VerdictEngine: Sendable {
     private func summary(_ item: EvidenceItem) -> EvidenceSummary {
         EvidenceSummary(
             id: item.id, type: item.type, provenance: item.provenance,
-            certifyingProvenance: profile.rules.certifyingProvenance.contains(item.provenance),
+            certifyingProvenance: item.provenance.canCertify,
             fields: Self.fields(of: item), recordedBy: item.recordedBy, recordedAt: item.recordedAt,
             retracted: item.isRetracted, retractedReason: item.retractedReason,
             attachment: item.attachmentSHA256.map {

@@ -8,6 +8,7 @@ extension CheckError: ServiceError {
         switch self {
         case .unreachable: return ExitCode.unavailable
         case .unknownCheck: return ExitCode.usage
+        case .noSuite: return ExitCode.dataError
         }
     }
 }
@@ -67,7 +68,7 @@ struct CheckRunService {
         if request.dryRun { return [] }
         var results: [(runId: String, result: CheckResult)] = []
         for target in targets {
-            let ran = try await CheckRunner().run(checkIds: target.checkIds, context: target.context, progress: progress)
+            let ran = try await target.runner.run(checkIds: target.checkIds, context: target.context, progress: progress)
             results += ran.map { (target.run.id, $0) }
         }
         let recorder = CheckRecorder(store: store)

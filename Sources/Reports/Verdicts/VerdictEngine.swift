@@ -4,8 +4,9 @@ import Evidence
 ///
 /// Pure: the same records give the same verdicts. The rules (which provenance
 /// certifies which requirement, what each scenario requires) come from the
-/// profile's data, not from scenario ids. The rules in plain words are in
-/// `docs/verdicts.md`.
+/// profile's data, not from scenario ids: each of a scenario's `requires` ids is
+/// judged by its evaluator in `RequirementRegistry`. The rules in plain words are
+/// in `docs/verdicts.md`.
 public struct VerdictEngine: Sendable {
     /// The campaign's records, as read from the store.
     public struct Input: Sendable {

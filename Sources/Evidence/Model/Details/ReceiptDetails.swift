@@ -56,23 +56,6 @@ public struct ReceiptDetails: EvidenceDetails {
         if let text = raw.stringValue, let parsed = try? JSONValue.parse(text), parsed.objectValue != nil { return parsed }
         return nil
     }
-
-    /// The value of a binding key, as the acceptance recorded it; nil or empty: none.
-    public func value(of key: BindingKey) -> String? {
-        let v: String?
-        switch key {
-        case .orderId: v = orderId
-        case .transactionId: v = transactionId
-        }
-        return v?.isEmpty == false ? v : nil
-    }
 }
 
-/// The detail that pairs a vendor's acceptance with a store transaction: both record it, with equal values.
-///
-/// GrooveGrow's server receipts are looked up by the order id recorded with the transaction; a vendor whose
-/// answer names the transaction itself is looked up by `transactionId`. Profile data (`verdictRules.acceptance.key`).
-public enum BindingKey: String, Sendable, CaseIterable {
-    case orderId
-    case transactionId
-}
+extension ReceiptDetails: BindingKeyed {}

@@ -4,7 +4,7 @@
 /// voided-purchases entry (`google`), or typed by hand (`typed`). The keys growcert reads are declared here;
 /// the store proof's other summary fields (`provenance`, `chainSubjects`, `price` …) are kept as written in
 /// `storeFields`, so the journal holds the same bytes as before the type existed.
-public struct TransactionDetails: EvidenceDetails {
+public struct TransactionDetails: EvidenceDetails, BindingKeyed {
     /// The transaction's JSON keys that growcert reads or writes.
     public enum Key: String, CaseIterable, Sendable {
         case store, source, kind, transactionId, originalTransactionId, orderId, productId, bundleId, environment, type
@@ -114,16 +114,6 @@ public struct TransactionDetails: EvidenceDetails {
             if let ms = Int64(whole) { return ms }
         }
         return purchaseDate.flatMap(Timestamp.milliseconds)
-    }
-
-    /// The value of a binding key, as the transaction recorded it; nil or empty: none.
-    public func value(of key: BindingKey) -> String? {
-        let v: String?
-        switch key {
-        case .orderId: v = orderId
-        case .transactionId: v = transactionId
-        }
-        return v?.isEmpty == false ? v : nil
     }
 
     /// The keys a report shows for a transaction, in order.

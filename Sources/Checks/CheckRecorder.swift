@@ -37,32 +37,25 @@ public struct CheckRecorder {
     public static func evidence(for result: CheckResult, runId: String) -> [NewEvidence] {
         let identity = result.identity
         let provenance: Provenance = identity.isLiveHosted ? .liveHosted : (identity.exchanged ? .liveEmulator : .noExchange)
-        let target: JSONValue = ["baseUrl": .string(result.baseURL), "kind": .string(identity.sandboxKind.rawValue)]
-        let details: JSONValue = [
-            "checkId": .string(result.checkId),
-            "scenario": .string(result.scenario),
-            "outcome": .string(result.outcome.word),
-            "reason": .optional(result.outcome.reason),
-            "durationMs": .number(String(result.durationMilliseconds)),
-            "target": target,
-            "notLiveHosted": .optional(identity.notLiveReason),
-            "peer": .optional(identity.peers.isEmpty ? nil : identity.peers.joined(separator: "; ")),
-            "certificate": .optional(certificateText(identity)),
-            "trustBasis": .optional(identity.exchanged ? trustBasisText(identity) : nil),
-            "identityWarning": .optional(identity.privatePeers.isEmpty ? nil
-                : identity.privatePeers.joined(separator: "; ") + " (a proxy or internal host, not a public one)"),
-            "identity": identityJSON(identity),
+        let details = CheckResultDetails(
+            checkId: result.checkId, scenario: result.scenario, outcome: result.outcome.word, reason: result.outcome.reason,
+            durationMs: String(result.durationMilliseconds),
+            target: CheckTarget(baseUrl: result.baseURL, kind: identity.sandboxKind.rawValue),
+            notLiveHosted: identity.notLiveReason,
+            peer: identity.peers.isEmpty ? nil : identity.peers.joined(separator: "; "),
+            certificate: certificateText(identity),
+            trustBasis: identity.exchanged ? trustBasisText(identity) : nil,
+            identityWarning: identity.privatePeers.isEmpty ? nil
+                : identity.privatePeers.joined(separator: "; ") + " (a proxy or internal host, not a public one)",
+            identity: identityRecord(identity),
             // The probe decided how the check ran (seeded fixtures or not), so it is part of the check's evidence.
-            "probe": .array(result.probeTranscript.map(transcriptJSON)),
-            "transcript": .array(result.transcript.map(transcriptJSON)),
-        ]
-        var items = [NewEvidence(runId: runId, type: .checkResult, provenance: provenance, details: details)]
+            probe: result.probeTranscript.map(exchangeRecord),
+            transcript: result.transcript.map(exchangeRecord))
+        var items = [NewEvidence(runId: runId, provenance: provenance, details: details)]
         if let receipt = result.receipt {
             let raw = (try? JSONValue.parse(receipt.rawOrderJSON)) ?? .string(receipt.rawOrderJSON)
-            items.append(NewEvidence(runId: runId, type: .receipt, provenance: provenance, details: [
-                "orderId": .string(receipt.orderId), "receiptId": .string(receipt.receiptId), "status": .string(receipt.status),
-                "raw": raw, "source": "check",
-            ]))
+            items.append(NewEvidence(runId: runId, provenance: provenance, details: ReceiptDetails(
+                orderId: receipt.orderId, receiptId: receipt.receiptId, status: receipt.status, raw: raw, source: "check")))
         }
         return items
     }
@@ -88,34 +81,21 @@ public struct CheckRecorder {
         }
     }
 
-    static func identityJSON(_ identity: SandboxIdentity) -> JSONValue {
-        [
-            "liveHosted": .bool(identity.isLiveHosted),
-            "reason": .optional(identity.notLiveReason),
-            "peers": .array(identity.peers.map(JSONValue.string)),
-            "privateRangePeers": .array(identity.privatePeers.map(JSONValue.string)),
-            "leafSha256": .array(identity.leafSHA256.map(JSONValue.string)),
-            "spkiPins": .array(identity.spkiPins.map(JSONValue.string)),
-            "issuers": .array(identity.issuers.map(JSONValue.string)),
-            "trustBasis": .string(identity.trustBasis.rawValue),
-        ]
+    static func identityRecord(_ identity: SandboxIdentity) -> CheckIdentityRecord {
+        CheckIdentityRecord(liveHosted: identity.isLiveHosted, reason: identity.notLiveReason, peers: identity.peers,
+                            privateRangePeers: identity.privatePeers, leafSha256: identity.leafSHA256, spkiPins: identity.spkiPins,
+                            issuers: identity.issuers, trustBasis: identity.trustBasis.rawValue)
     }
 
-    static func transcriptJSON(_ entry: TranscriptEntry) -> JSONValue {
-        [
-            "method": .string(entry.method),
-            "path": .string(entry.path),
-            "status": entry.status.map { .number(String($0)) } ?? .null,
-            "sandboxKind": .optional(entry.sandboxKind),
-            "durationMs": .number(String(entry.durationMilliseconds)),
-            "idempotencyKey": .optional(entry.requestHeaders.first { $0.name.caseInsensitiveCompare(Wire.Header.idempotencyKey) == .orderedSame }?.value),
-            "requestBody": .optional(entry.requestBody.map(cap)),
-            "responseBody": .optional(entry.responseBody.map(cap)),
-            "error": .optional(entry.error),
-            "peer": .optional(entry.connection?.peerAddress),
-            "tls": .optional(entry.connection.flatMap { $0.scheme == "https" ? ($0.tlsVerified ? "verified" : "not verified: \($0.tlsVerifyResult ?? "no certificate")") : nil }),
-            "spkiPin": .optional(entry.connection?.spkiPin),
-        ]
+    static func exchangeRecord(_ entry: TranscriptEntry) -> ExchangeRecord {
+        ExchangeRecord(
+            method: entry.method, path: entry.path, status: entry.status, sandboxKind: entry.sandboxKind,
+            durationMs: entry.durationMilliseconds,
+            idempotencyKey: entry.requestHeaders.first { $0.name.caseInsensitiveCompare(Wire.Header.idempotencyKey) == .orderedSame }?.value,
+            requestBody: entry.requestBody.map(cap), responseBody: entry.responseBody.map(cap), error: entry.error,
+            peer: entry.connection?.peerAddress,
+            tls: entry.connection.flatMap { $0.scheme == "https" ? ($0.tlsVerified ? "verified" : "not verified: \($0.tlsVerifyResult ?? "no certificate")") : nil },
+            spkiPin: entry.connection?.spkiPin)
     }
 
     /// `text` cut to `bodyLimit` UTF-8 bytes on a character boundary, with the full size noted.

@@ -1,3 +1,4 @@
+import Evidence
 import Foundation
 import GrowClient
 
@@ -9,27 +10,38 @@ public struct CheckDescriptor: Sendable, Hashable {
     public var scenario: String
 }
 
-/// Runs live checks against a Sandbox and returns their results as data.
+/// Runs one suite's live checks against a target and returns their results as data.
 ///
-/// `run` first probes the target (`GET /v1/session` without a token, which a
-/// Sandbox answers with 401): no HTTP response at all throws
-/// `CheckError.unreachable`; the response's `GrooveGrow-Sandbox-Kind` decides
-/// whether the checks may seed fixtures through `/_emulator`, so the probe's
-/// exchange is part of every check's `SandboxIdentity`. Checks then run one
-/// after another in catalog order. Each check gets fresh transports, so its
-/// transcript holds only its own exchanges.
+/// `run` first probes the target through the suite (no HTTP response at all throws
+/// `CheckError.unreachable`); the Sandbox kind the answer declares decides whether the checks may seed
+/// fixtures through `/_emulator`, so the probe's exchange is part of every check's `SandboxIdentity`.
+/// Checks then run one after another in catalog order: the profile's scenarios, each with its checks
+/// (the one list of a scenario's checks). Each check gets a fresh harness, so its transcript holds only
+/// its own exchanges.
 public struct CheckRunner: Sendable {
-    /// A runner.
-    public init() {}
+    /// The checks' code.
+    public let suite: any CheckSuite
+    /// The profile whose scenarios list the checks.
+    public let profile: Profile
 
-    /// Every check, in catalog order (scenario by scenario, as `profiles/groovegrow.json` lists them).
-    public static let catalog: [CheckDescriptor] = definitions.map { CheckDescriptor(id: $0.id, scenario: $0.scenario) }
+    /// A runner of `suite`'s checks as `profile` lists them.
+    public init(suite: any CheckSuite, profile: Profile) {
+        self.suite = suite
+        self.profile = profile
+    }
+
+    /// A runner of `suite`'s checks as its built-in profile lists them.
+    public init(suite: any CheckSuite) throws {
+        self.init(suite: suite, profile: try Profile.named(suite.profileId))
+    }
+
+    /// Every check, in catalog order (scenario by scenario, as the profile lists them).
+    public var catalog: [CheckDescriptor] {
+        profile.scenarios.flatMap { scenario in scenario.checks.map { CheckDescriptor(id: $0, scenario: scenario.id) } }
+    }
 
     /// The checks that sign in as a second customer: off the emulator they need `CheckContext.secondCustomerId`.
-    public static let needingSecondCustomer: [String] = definitions.filter(\.needsSecondCustomer).map(\.id)
-
-    static let definitions: [CheckDefinition] =
-        SessionChecks.all + HoldingsChecks.all + SwitchChecks.all + NetworkChecks.all + PurchaseChecks.all
+    public var needingSecondCustomer: [String] { suite.needingSecondCustomer }
 
     /// Runs `checkIds` (all checks when empty) in catalog order, calling `progress` as each one finishes.
     ///
@@ -37,45 +49,41 @@ public struct CheckRunner: Sendable {
     ///   when the target gives no HTTP response; `CancellationError` when the task is cancelled.
     public func run(checkIds: [String], context: CheckContext,
                     progress: @escaping @Sendable (CheckResult) -> Void = { _ in }) async throws -> [CheckResult] {
-        let known = Self.definitions.map(\.id)
+        try await Self.run(suite, catalog: catalog, checkIds: checkIds, context: context, progress: progress)
+    }
+
+    private static func run<S: CheckSuite>(_ suite: S, catalog: [CheckDescriptor], checkIds: [String], context: CheckContext,
+                                           progress: @escaping @Sendable (CheckResult) -> Void) async throws -> [CheckResult] {
+        let known = catalog.map(\.id)
         for id in checkIds where !known.contains(id) {
             throw CheckError.unknownCheck(id, known: known)
         }
-        let selected = checkIds.isEmpty ? Self.definitions : Self.definitions.filter { checkIds.contains($0.id) }
+        let selected = try (checkIds.isEmpty ? catalog : catalog.filter { checkIds.contains($0.id) }).map { check in
+            guard let definition = suite.definition(check.id) else {
+                throw CheckError.unknownCheck(check.id, known: suite.definitions.map(\.id))
+            }
+            return (check, definition)
+        }
 
         var context = context
         let probe = RecordingTransport(wrapping: context.transport, now: context.clock.instant)
-        let kind = try await Self.probe(context, through: probe)
+        let kind = try await suite.probe(context, through: probe)
         context.isEmulatorTarget = kind == .emulator
         context.probeTranscript = probe.entries
-        let fixtures = FixtureCache()
+        let harness = suite.harnesses(for: context)
         var results: [CheckResult] = []
-        for definition in selected {
+        for (check, definition) in selected {
             try Task.checkCancellation()
-            let result = await Self.execute(definition, context: context, fixtures: fixtures)
+            let result = await execute(definition, as: check, harness: harness(), context: context)
             results.append(result)
             progress(result)
         }
         return results
     }
 
-    /// Sends `GET /v1/session` without credentials and returns the sandbox kind the answer declares.
-    static func probe(_ context: CheckContext, through transport: any HTTPTransport) async throws -> SandboxKind {
-        let baseURL = context.configuration.baseURL.absoluteString
-        do {
-            return try await SandboxProbe.kind(configuration: context.configuration, transport: transport)
-        } catch let error as TransportError {
-            throw CheckError.unreachable(baseURL: baseURL, reason: error.description)
-        } catch is CancellationError {
-            throw CancellationError()
-        } catch {
-            throw CheckError.unreachable(baseURL: baseURL, reason: "the request failed (\(type(of: error))).")
-        }
-    }
-
     /// Runs one check and turns whatever happened into a result; never throws.
-    static func execute(_ definition: CheckDefinition, context: CheckContext, fixtures: FixtureCache) async -> CheckResult {
-        let run = CheckRun(context: context, fixtures: fixtures)
+    static func execute<H: CheckHarness>(_ definition: CheckDefinition<H>, as check: CheckDescriptor, harness run: H,
+                                         context: CheckContext) async -> CheckResult {
         let start = context.clock.instant()
         let outcome: CheckOutcome
         do {
@@ -90,7 +98,7 @@ public struct CheckRunner: Sendable {
         // Defence in depth: every secret this check handled is scrubbed again from what it returns.
         let secrets = run.secrets
         let scrub = { (text: String) in Redactor.redact(text, secrets: secrets) }
-        let transcript = run.recorder.entries.map { entry in
+        let transcript = run.transcript.map { entry in
             var entry = entry
             entry.path = scrub(entry.path)
             entry.requestBody = entry.requestBody.map(scrub)
@@ -107,7 +115,7 @@ public struct CheckRunner: Sendable {
         var receipt = run.receipt
         if let raw = receipt?.rawOrderJSON { receipt?.rawOrderJSON = scrub(raw) }
         let (seconds, attoseconds) = elapsed.components
-        return CheckResult(checkId: definition.id, scenario: definition.scenario, outcome: scrubbedOutcome,
+        return CheckResult(checkId: check.id, scenario: check.scenario, outcome: scrubbedOutcome,
                            durationMilliseconds: Int(seconds) * 1000 + Int(attoseconds / 1_000_000_000_000_000),
                            baseURL: context.configuration.baseURL.absoluteString, transcript: transcript,
                            probeTranscript: context.probeTranscript,

@@ -15,7 +15,7 @@ struct IngestBenchmark: Benchmark {
                 let n = min(Self.batch, count - i)
                 try store.batch {
                     for k in 0..<n {
-                        _ = try store.addEvidence(NewEvidence(runId: "r1", type: .note, provenance: .manual, details: ["text": .string(BenchStore.noteText(i + k))]))
+                        _ = try store.addEvidence(NewEvidence(runId: "r1", provenance: .manual, details: NoteDetails(text: BenchStore.noteText(i + k))))
                     }
                 }
                 i += n

@@ -41,11 +41,11 @@ struct RenderBenchmark: Benchmark {
                     for _ in 0..<min(500, runs - r) {
                         let run = try store.startRun(NewRun(campaignId: "c1", scenario: BenchStore.scenarios[r % 4], deviceLabel: "iphone15", accountLabel: nil, tester: "Ann"))
                         for k in 0..<(Self.itemsPerRun - 1) {
-                            _ = try store.addEvidence(NewEvidence(runId: run.id, type: .note, provenance: .manual, details: ["text": .string(BenchStore.noteText(k))]))
+                            _ = try store.addEvidence(NewEvidence(runId: run.id, provenance: .manual, details: NoteDetails(text: BenchStore.noteText(k))))
                         }
                         let bytes = Array("attachment-bytes-of-\(run.id)-".utf8) + [UInt8](repeating: 0xAB, count: 1024)
                         if marker.isEmpty { marker = "attachment-bytes-of-\(run.id)-" }
-                        _ = try store.addEvidence(NewEvidence(runId: run.id, type: .attachment, provenance: .manual, details: ["filename": "screen.png", "note": "paywall"],
+                        _ = try store.addEvidence(NewEvidence(runId: run.id, provenance: .manual, details: AttachmentDetails(filename: "screen.png", note: "paywall"),
                                                               attachment: NewAttachment(bytes: bytes, mediaType: "image/png", filename: "screen.png")))
                         _ = try store.finishRun(id: run.id, outcome: "pass", note: nil)
                         r += 1

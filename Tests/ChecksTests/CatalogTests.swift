@@ -2,19 +2,54 @@ import Evidence
 import Testing
 @testable import Checks
 
+/// The profile's scenarios are the one list of a scenario's checks; each suite gives every one of them its code.
 @Suite struct CatalogTests {
-    @Test func theRunnerKnowsExactlyTheProfileChecksInScenarioOrder() throws {
+    @Test(arguments: CheckSuites.all.map(\.profileId))
+    func everyProfileCheckHasADefinitionInItsSuiteAndViceVersa(_ profileId: String) throws {
+        let suite = try CheckSuites.suite(for: profileId)
+        let profile = try Profile.named(profileId)
+        let listed = profile.scenarios.flatMap(\.checks)
+        let defined = Self.definitionIds(suite)
+        #expect(Set(listed) == Set(defined), "only in the profile: \(Set(listed).subtracting(defined).sorted()); only in the suite: \(Set(defined).subtracting(listed).sorted())")
+        #expect(listed.count == Set(listed).count, "a check is listed by two scenarios")
+        #expect(defined.count == Set(defined).count, "a check is defined twice")
+    }
+
+    static func definitionIds<S: CheckSuite>(_ suite: S) -> [String] { suite.definitions.map(\.id) }
+
+    @Test func theRunnerRunsTheProfileChecksInScenarioOrder() throws {
         let profile = try Profile.named("groovegrow")
         let expected = profile.scenarios.flatMap { scenario in scenario.checks.map { CheckDescriptor(id: $0, scenario: scenario.id) } }
-        #expect(CheckRunner.catalog == expected)
-        #expect(CheckRunner.catalog.count == 16)
+        #expect(grooveGrowCatalog == expected)
+        #expect(grooveGrowCatalog.count == 16)
     }
 
     @Test func everyCheckHasABilingualCatalogEntry() throws {
         let profile = try Profile.named("groovegrow")
-        for check in CheckRunner.catalog {
+        for check in grooveGrowCatalog {
             let info = try #require(profile.check(check.id))
             #expect(!info.title.en.isEmpty && !info.title.zhHans.isEmpty)
+        }
+    }
+
+    @Test func onlyTheSwitchCheckThatSignsInTwiceNeedsASecondCustomer() {
+        #expect(GrooveGrowSuite().needingSecondCustomer == ["switch.late-response-dropped"])
+    }
+
+    @Test func aProfileWithoutASuiteIsRefusedByName() {
+        #expect(throws: CheckError.noSuite(profile: "cherrysub", known: ["groovegrow"])) { try CheckSuites.suite(for: "cherrysub") }
+    }
+
+    @Test func aProfileCheckWithoutADefinitionIsRefusedBeforeAnythingIsSent() async throws {
+        let groovegrow = try Profile.named("groovegrow")
+        var scenarios = groovegrow.scenarios
+        scenarios[0].checks.append("session.not-written")
+        var profile = groovegrow
+        profile.scenarios = scenarios
+        let runner = CheckRunner(suite: GrooveGrowSuite(), profile: profile)
+        let target = try EmulatorTarget()
+        await #expect(throws: CheckError.unknownCheck("session.not-written", known: GrooveGrowSuite().definitions.map(\.id))) {
+            _ = try await runner.run(checkIds: ["session.not-written"], context: target.context())
         }
     }
 }

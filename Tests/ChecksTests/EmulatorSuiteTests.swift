@@ -11,13 +11,13 @@ import Testing
         let directory = try makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let progressed = ProgressLog()
-        let results = try await CheckRunner().run(checkIds: [], context: target.context(transport: spy, diskScanRoots: CheckContext.defaultDiskScanRoots()),
+        let results = try await CheckRunner(suite: GrooveGrowSuite()).run(checkIds: [], context: target.context(transport: spy, diskScanRoots: CheckContext.defaultDiskScanRoots()),
                                                   progress: { progressed.append($0.checkId) })
 
         let failures = results.filter { !$0.outcome.isPassed }.map { "\($0.checkId): \($0.outcome)" }
         #expect(failures.isEmpty, "\(failures)")
-        #expect(results.map(\.checkId) == CheckRunner.catalog.map(\.id))
-        #expect(progressed.ids == CheckRunner.catalog.map(\.id))
+        #expect(results.map(\.checkId) == grooveGrowCatalog.map(\.id))
+        #expect(progressed.ids == grooveGrowCatalog.map(\.id))
         for result in results {
             #expect(result.identity.sandboxKind == .emulator)
             #expect(result.identity.peers.allSatisfy { $0.hasPrefix("127.0.0.1:") })
@@ -63,7 +63,7 @@ import Testing
                                    credentials: .serverKey(try ServerKey("gg_sk_test")), customerId: "c_1001")
         let progressed = ProgressLog()
         await #expect {
-            _ = try await CheckRunner().run(checkIds: [], context: context, progress: { progressed.append($0.checkId) })
+            _ = try await CheckRunner(suite: GrooveGrowSuite()).run(checkIds: [], context: context, progress: { progressed.append($0.checkId) })
         } throws: { error in
             guard case CheckError.unreachable(let baseURL, _)? = error as? CheckError else { return false }
             return baseURL == "http://127.0.0.1:1"
@@ -73,8 +73,8 @@ import Testing
 
     @Test func anUnknownCheckIdIsRefusedWithTheKnownIds() async throws {
         let target = try EmulatorTarget()
-        await #expect(throws: CheckError.unknownCheck("session.identfy", known: CheckRunner.catalog.map(\.id))) {
-            _ = try await CheckRunner().run(checkIds: ["session.identfy"], context: target.context())
+        await #expect(throws: CheckError.unknownCheck("session.identfy", known: grooveGrowCatalog.map(\.id))) {
+            _ = try await CheckRunner(suite: GrooveGrowSuite()).run(checkIds: ["session.identfy"], context: target.context())
         }
     }
 }

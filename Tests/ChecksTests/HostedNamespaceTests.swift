@@ -33,7 +33,7 @@ import Synchronization
             diskScanRoots: [FileManager.default.temporaryDirectory])
         #expect(!context.localAddresses.contains(inside), "the namespace's address is not one of this machine's")
         let ids = ["session.identify", "session.rejects-invalid", "session.rejects-cross-scope", "holdings.single-customer", "switch.reset-clears"]
-        let results = try await CheckRunner().run(checkIds: ids, context: context)
+        let results = try await CheckRunner(suite: GrooveGrowSuite()).run(checkIds: ids, context: context)
         #expect(results.map(\.checkId) == ids)
         #expect(results.allSatisfy { $0.outcome.isPassed }, "\(results.map { "\($0.checkId): \($0.outcome)" })")
         for result in results {

@@ -54,7 +54,7 @@ private func tokenProvider(_ target: EmulatorTarget) -> CheckCredentials.TokenPr
         let target = try EmulatorTarget()
         let ids = ["session.identify", "session.rejects-invalid", "session.rejects-cross-scope", "holdings.single-customer", "switch.reset-clears"]
         let context = target.context(transport: claimingHosted(), credentials: .tokenProvider(tokenProvider(target)))
-        let results = try await CheckRunner().run(checkIds: ids, context: context)
+        let results = try await CheckRunner(suite: GrooveGrowSuite()).run(checkIds: ids, context: context)
         #expect(results.map(\.checkId) == ids)
         #expect(results.allSatisfy { $0.outcome.isPassed }, "\(results.map { "\($0.checkId): \($0.outcome)" })")
         for result in results {

@@ -22,7 +22,7 @@ import Testing
     @Test func beforeTheRefundTheRefundCheckWaitsAndThePurchaseChecksExamineQAsOrder() async throws {
         let target = try EmulatorTarget()
         let (purchase, context) = try await Self.qaPurchase(target)
-        let results = try await CheckRunner().run(checkIds: Self.purchaseChecks + ["refund.revokes-and-records"], context: context)
+        let results = try await CheckRunner(suite: GrooveGrowSuite()).run(checkIds: Self.purchaseChecks + ["refund.revokes-and-records"], context: context)
         let outcomes = results.map(\.outcome)
         #expect(outcomes.prefix(4).allSatisfy { $0 == .passed }, "\(outcomes)")
         #expect(results.compactMap(\.receipt).map(\.orderId) == [purchase.orderId], "the checks examined QA's order, not their own")
@@ -37,7 +37,7 @@ import Testing
         let (purchase, context) = try await Self.qaPurchase(target)
         try await EmulatorControl(configuration: target.configuration, serverKey: target.serverKey, transport: CurlTransport())
             .refund(transactionId: purchase.transactionId)
-        let results = try await CheckRunner().run(checkIds: ["refund.revokes-and-records"] + Self.purchaseChecks, context: context)
+        let results = try await CheckRunner(suite: GrooveGrowSuite()).run(checkIds: ["refund.revokes-and-records"] + Self.purchaseChecks, context: context)
         #expect(results.map(\.checkId) == Self.purchaseChecks + ["refund.revokes-and-records"])
         let failures = results.filter { $0.outcome != .passed }.map { "\($0.checkId): \($0.outcome)" }
         #expect(failures.isEmpty, "\(failures)")

@@ -27,7 +27,7 @@ import TestSupport
 
     static func identify(url: String, resolve: [String], pki: TestPKI, pins: [String] = []) async throws -> CheckResult {
         let transport = CurlTransport(pins: pins, caFile: pki.caFile, resolve: resolve)
-        let results = try await CheckRunner().run(checkIds: ["session.identify"], context: try context(url: url, transport: transport, pins: pins))
+        let results = try await CheckRunner(suite: GrooveGrowSuite()).run(checkIds: ["session.identify"], context: try context(url: url, transport: transport, pins: pins))
         return try #require(results.first)
     }
 
@@ -77,7 +77,7 @@ import TestSupport
         let proxy = InsiderProxy(emulatorBaseURL: target.baseURL) { InsiderProxy.isProbe($0) ? nil : "hosted" }
         var context = target.context(transport: proxy)
         context.configuration = try GrowClientConfiguration(baseURL: URL(string: "https://\(Self.name)")!, project: target.emulator.projectId)
-        let results = try await CheckRunner().run(checkIds: ["session.identify", "holdings.match-console", "holdings.single-customer"], context: context)
+        let results = try await CheckRunner(suite: GrooveGrowSuite()).run(checkIds: ["session.identify", "holdings.match-console", "holdings.single-customer"], context: context)
         #expect(results.count == 3)
         for result in results {
             #expect(result.transcript.allSatisfy { $0.sandboxKind == "hosted" }, "the check's own exchanges all said hosted")
@@ -100,7 +100,7 @@ import TestSupport
             let issued = try await server.issueCustomerToken(customerId: customerId, ttlSeconds: ttl ?? 900)
             return IssuedCustomerToken(customerToken: issued.customerToken, expiresAt: issued.expiresAt)
         }
-        let result = try #require(try await CheckRunner().run(checkIds: ["session.identify"], context: context).first)
+        let result = try #require(try await CheckRunner(suite: GrooveGrowSuite()).run(checkIds: ["session.identify"], context: context).first)
         #expect(result.identity.isLiveHosted)
     }
 
@@ -110,7 +110,7 @@ import TestSupport
         let proxy = InsiderProxy(emulatorBaseURL: target.baseURL) { _ in "hosted" }
         var context = target.context(transport: proxy)
         context.configuration = try GrowClientConfiguration(baseURL: URL(string: "https://\(Self.name)")!, project: target.emulator.projectId)
-        let result = try #require(try await CheckRunner().run(checkIds: ["switch.late-response-dropped"], context: context).first)
+        let result = try #require(try await CheckRunner(suite: GrooveGrowSuite()).run(checkIds: ["switch.late-response-dropped"], context: context).first)
         #expect(result.transcript.isEmpty)
         #expect(result.outcome == .failed(reason: "This check needs a second customer: pass --second-customer CUSTOMER_ID."))
         #expect(result.identity.notLiveReason == "no exchange: the check sent nothing that a target answered")
@@ -128,7 +128,7 @@ import TestSupport
         let request = HTTPRequest(method: .get, url: URL(string: url + "/v1/session")!)
         await #expect(throws: TransportError.tlsFailure(.pinMismatch(seen: pki.spkiPin))) { try await transport.send(request) }
         await #expect {
-            _ = try await CheckRunner().run(checkIds: ["session.identify"], context: try Self.context(url: url, transport: transport, pins: [otherPin]))
+            _ = try await CheckRunner(suite: GrooveGrowSuite()).run(checkIds: ["session.identify"], context: try Self.context(url: url, transport: transport, pins: [otherPin]))
         } throws: { error in
             (error as? CheckError)?.description == "The Sandbox at '\(url)' is unreachable: The TLS connection failed: the server's public key \(pki.spkiPin) matches none of the configured Sandbox pins (pin mismatch). Nothing was sent; certificate checks are never bypassed. No check was run; check the campaign's base URL and the network, then run again."
         }

@@ -6,6 +6,8 @@ public enum CheckError: Error, Sendable, Equatable, CustomStringConvertible {
     case unreachable(baseURL: String, reason: String)
     /// A check id that is not in the catalog.
     case unknownCheck(String, known: [String])
+    /// A profile no check suite belongs to.
+    case noSuite(profile: String, known: [String])
 
     public var description: String {
         switch self {
@@ -13,6 +15,8 @@ public enum CheckError: Error, Sendable, Equatable, CustomStringConvertible {
             return "The Sandbox at '\(baseURL)' is unreachable: \(reason) No check was run; check the campaign's base URL and the network, then run again."
         case .unknownCheck(let id, let known):
             return "Unknown check '\(id)'.\(Suggestion.sentence(for: id, among: known)) Known checks: \(known.joined(separator: ", "))."
+        case .noSuite(let profile, let known):
+            return "Profile '\(profile)' has no live checks in this growcert (profiles with checks: \(known.joined(separator: ", ")))."
         }
     }
 }

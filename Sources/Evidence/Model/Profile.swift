@@ -20,15 +20,6 @@ public struct LocalizedText: Sendable, Equatable {
     }
 }
 
-/// What a scenario needs on its run before it can be judged.
-public struct ScenarioRequirements: Sendable, Equatable {
-    public var device: Bool
-    public var storeAccount: Bool
-    public var storeTransaction: Bool
-    public var serverReceipt: Bool
-    public var physicalDevice: Bool
-}
-
 /// One acceptance scenario of a vendor's table.
 public struct Scenario: Sendable, Equatable {
     public var id: String
@@ -36,7 +27,11 @@ public struct Scenario: Sendable, Equatable {
     public var expected: LocalizedText
     /// The live checks that must pass on the scenario's run, in order.
     public var checks: [String]
-    public var requires: ScenarioRequirements
+    /// What the scenario's run needs besides its checks, in the order a report lists it (`requires`).
+    public var requirements: [RequirementID]
+
+    /// Whether the scenario requires `id`.
+    public func requires(_ id: RequirementID) -> Bool { requirements.contains(id) }
 }
 
 /// A live check's catalog entry.
@@ -47,14 +42,44 @@ public struct CheckInfo: Sendable, Equatable {
 }
 
 /// The verdict rules of a profile, stated as data next to its scenarios.
+///
+/// Which provenance can ever certify is not profile data: that is `Provenance.canCertify`. A profile says
+/// which of those each kind of evidence needs, and `certifies(_:as:)` is the one answer to "does this certify".
 public struct VerdictRules: Sendable, Equatable {
-    public var certifyingProvenance: [Provenance]
     public var checkResultProvenance: Provenance
     public var storeTransactionProvenance: Provenance
     public var serverReceiptProvenance: Provenance
+    /// How the vendor's acceptance of a store transaction is found and proven (`serverReceiptBinding`).
+    public var serverReceiptBinding: AcceptanceRule
     public var transactionBundleMustMatchAppId: Bool
     /// The most days a store transaction's purchase date may lie before its run started, for it to certify.
     public var transactionMaxAgeDays: Int
+
+    /// Whether evidence of provenance `p` certifies where the profile requires `required`: the one place that says so.
+    public func certifies(_ p: Provenance, as required: Provenance) -> Bool {
+        p == required && p.canCertify
+    }
+}
+
+/// Where a vendor's acceptance of a store transaction is recorded, and how it is bound to that transaction.
+///
+/// GrooveGrow: a `receipt` item with the transaction's `orderId`, proven by the order's receipts
+/// (`order-receipts`). A vendor whose answer names the transaction: looked up by `transactionId`, proven by
+/// the answer itself. The proof rules are `Reports/Verdicts/ReceiptBinding`'s.
+public struct AcceptanceRule: Sendable, Equatable {
+    /// The kind of evidence item that records the acceptance.
+    public var evidenceType: EvidenceType
+    /// The detail the transaction and its acceptance both record, with equal values.
+    public var key: BindingKey
+    /// The name of the rule that says whether the acceptance's document proves that very transaction.
+    public var proof: String
+
+    /// An acceptance rule.
+    public init(evidenceType: EvidenceType, key: BindingKey, proof: String) {
+        self.evidenceType = evidenceType
+        self.key = key
+        self.proof = proof
+    }
 }
 
 /// A vendor's scenario catalog: one JSON file per profile under `profiles/`.
@@ -119,13 +144,18 @@ public struct Profile: Sendable, Equatable {
             for c in ids where !checks.contains(where: { $0.id == c }) {
                 throw EvidenceError.invalidValue(field: "profile", value: sid, why: "check '\(c)' is not in the catalog's checks")
             }
-            let r = s["requires"]
-            func flag(_ k: String) -> Bool { r?[k]?.boolValue ?? false }
+            let requirements = try (s["requires"]?.arrayValue ?? []).map { r -> RequirementID in
+                guard let name = r.stringValue, !name.isEmpty else {
+                    throw EvidenceError.invalidValue(field: "profile", value: sid, why: "'requires' must list requirement names")
+                }
+                return RequirementID(rawValue: name)
+            }
+            if s["requires"] != nil, s["requires"]?.arrayValue == nil {
+                throw EvidenceError.invalidValue(field: "profile", value: sid, why: "'requires' must list requirement names")
+            }
             scenarios.append(Scenario(
                 id: sid, title: try LocalizedText(s["title"], field: sid), expected: try LocalizedText(s["expected"], field: sid),
-                checks: ids,
-                requires: ScenarioRequirements(device: flag("device"), storeAccount: flag("storeAccount"), storeTransaction: flag("storeTransaction"),
-                                               serverReceipt: flag("serverReceipt"), physicalDevice: flag("physicalDevice"))))
+                checks: ids, requirements: requirements))
         }
         guard !scenarios.isEmpty else { throw EvidenceError.invalidValue(field: "profile", value: id, why: "has no scenarios") }
         self.scenarios = scenarios
@@ -135,12 +165,25 @@ public struct Profile: Sendable, Equatable {
             }
             return try Validate.sandboxPin(text)
         }
+        func acceptance(_ a: JSONValue?) throws -> AcceptanceRule {
+            let field = "verdictRules.serverReceiptBinding"
+            let type = try string(a?["evidenceType"], field + ".evidenceType")
+            let key = try string(a?["key"], field + ".key")
+            guard let evidenceType = EvidenceType(rawValue: type) else {
+                throw EvidenceError.invalidValue(field: "profile", value: field + ".evidenceType", why: "'\(type)' is not an evidence type")
+            }
+            guard let bindingKey = BindingKey(rawValue: key) else {
+                throw EvidenceError.invalidValue(field: "profile", value: field + ".key",
+                                                 why: "'\(key)' is not one of \(BindingKey.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            return AcceptanceRule(evidenceType: evidenceType, key: bindingKey, proof: try string(a?["proof"], field + ".proof"))
+        }
         let v = json["verdictRules"]
         rules = VerdictRules(
-            certifyingProvenance: try (v?["certifyingProvenance"]?.arrayValue ?? []).map { try provenance($0, "verdictRules.certifyingProvenance") },
             checkResultProvenance: try provenance(v?["checkResultProvenance"], "verdictRules.checkResultProvenance"),
             storeTransactionProvenance: try provenance(v?["storeTransactionProvenance"], "verdictRules.storeTransactionProvenance"),
             serverReceiptProvenance: try provenance(v?["serverReceiptProvenance"], "verdictRules.serverReceiptProvenance"),
+            serverReceiptBinding: try acceptance(v?["serverReceiptBinding"]),
             transactionBundleMustMatchAppId: v?["transactionBundleMustMatchAppId"]?.boolValue ?? true,
             transactionMaxAgeDays: try maxAge(v?["transactionMaxAgeDays"]))
     }

@@ -108,15 +108,9 @@ public enum EvidenceType: String, Sendable, CaseIterable {
     case checkResult = "check-result"
 }
 
-/// One piece of evidence on a run. `details` holds the type's fields.
-///
-/// - transaction: `store`, `transactionId`, `originalTransactionId`, `productId`, `orderId`,
-///   `bundleId`, `environment`, `signedPayload` (the raw JWS, when given), `warnings`.
-/// - receipt: `orderId`, `receiptId`, `status`, `raw` (the server JSON as received).
-/// - attachment: `filename`, `note`; the bytes are in the blob store under `attachmentSHA256`.
-/// - note: `text`.
-/// - check-result: `checkId`, `scenario`, `outcome` (`passed`/`failed`), `reason`, `durationMs`,
-///   `target`, `transcript`.
+/// One piece of evidence on a run. `details` holds the type's fields, read and written through the
+/// type's typed details (`details(as:)`): `TransactionDetails`, `ReceiptDetails`, `AttachmentDetails`
+/// (the bytes are in the blob store under `attachmentSHA256`), `NoteDetails`, `CheckResultDetails`.
 public struct EvidenceItem: Sendable, Equatable {
     public var id: String
     public var seq: Int64

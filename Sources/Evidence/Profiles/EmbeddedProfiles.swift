@@ -20,7 +20,7 @@ public enum EmbeddedProfiles {
         "zh-Hans": "读取的权益与控制台客户详情一致；无效、过期和跨作用域的会话均被拒绝。"
       },
       "checks": ["session.identify", "session.rejects-invalid", "session.rejects-expired", "session.rejects-cross-scope", "holdings.match-console", "holdings.single-customer"],
-      "requires": {"device": true, "storeAccount": false, "storeTransaction": false, "serverReceipt": false, "physicalDevice": false}
+      "requires": ["device"]
     },
     {
       "id": "sign-out-switch",
@@ -30,7 +30,7 @@ public enum EmbeddedProfiles {
         "zh-Hans": "旧客户数据立即清除；旧请求无法覆盖新客户；重启后需要重新认证。"
       },
       "checks": ["switch.reset-clears", "switch.late-response-dropped", "switch.restart-needs-auth"],
-      "requires": {"device": true, "storeAccount": false, "storeTransaction": false, "serverReceipt": false, "physicalDevice": false}
+      "requires": ["device"]
     },
     {
       "id": "offline-timeout",
@@ -40,7 +40,7 @@ public enum EmbeddedProfiles {
         "zh-Hans": "保留可重试的错误且不显示成功；网络恢复后可重试原始请求。"
       },
       "checks": ["network.failure-is-retryable", "network.retry-replays-original"],
-      "requires": {"device": true, "storeAccount": false, "storeTransaction": false, "serverReceipt": false, "physicalDevice": false}
+      "requires": ["device"]
     },
     {
       "id": "purchase-restore-refund",
@@ -50,7 +50,7 @@ public enum EmbeddedProfiles {
         "zh-Hans": "真实的沙盒交易只交付一次；恢复购买不会重复授予；经验证的退款或撤销会体现在权益和账本中。"
       },
       "checks": ["purchase.delivered-once", "purchase.resubmit-idempotent", "restore.no-double-grant", "relay.requires-double-auth", "refund.revokes-and-records"],
-      "requires": {"device": true, "storeAccount": true, "storeTransaction": true, "serverReceipt": true, "physicalDevice": true}
+      "requires": ["device", "physicalDevice", "storeAccount", "storeTransaction", "serverReceipt"]
     }
   ],
   "checks": [
@@ -72,10 +72,10 @@ public enum EmbeddedProfiles {
     {"id": "refund.revokes-and-records", "title": {"en": "Refund revokes and records", "zh-Hans": "退款撤销权益并记账"}, "proves": {"en": "after the store refund the order is refunded, the ledger has one refund with the negative amount, and holdings show the membership revoked", "zh-Hans": "商店退款后订单为 refunded，账本有一条负金额的 refund，权益显示会员资格已 revoked"}}
   ],
   "verdictRules": {
-    "certifyingProvenance": ["live-hosted", "store-signed-sandbox"],
     "checkResultProvenance": "live-hosted",
     "storeTransactionProvenance": "store-signed-sandbox",
     "serverReceiptProvenance": "live-hosted",
+    "serverReceiptBinding": {"evidenceType": "receipt", "key": "orderId", "proof": "order-receipts"},
     "transactionBundleMustMatchAppId": true,
     "transactionMaxAgeDays": 14,
     "order": ["FAILED", "INCOMPLETE", "NOT CERTIFIABLE", "CERTIFIED"]

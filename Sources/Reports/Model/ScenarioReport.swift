@@ -78,7 +78,7 @@ public struct CheckReport: Sendable, Equatable {
 }
 
 /// One piece of required evidence besides checks: a device, a physical device, a store account,
-/// a store transaction or a server receipt.
+/// a store transaction, the vendor's acceptance of it (a server receipt), or that it is an auto-renewable subscription.
 public struct RequirementReport: Sendable, Equatable {
     /// What is required.
     public enum Kind: String, Sendable, CaseIterable {
@@ -87,6 +87,7 @@ public struct RequirementReport: Sendable, Equatable {
         case storeAccount = "store-account"
         case storeTransaction = "store-transaction"
         case serverReceipt = "server-receipt"
+        case autoRenewable = "auto-renewable"
     }
 
     /// How it stands.
@@ -111,7 +112,7 @@ public struct EvidenceSummary: Sendable, Equatable {
     public var id: String
     public var type: EvidenceType
     public var provenance: Provenance
-    /// Whether this provenance can ever certify (per the profile's `certifyingProvenance`).
+    /// Whether this provenance can ever certify (`Provenance.canCertify`).
     public var certifyingProvenance: Bool
     /// Selected fields of the item's details, in a fixed order; long values shortened.
     public var fields: [Field]

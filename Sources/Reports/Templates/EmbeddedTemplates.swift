@@ -666,7 +666,8 @@ img.thumb { display: block; max-width: 16rem; max-height: 16rem; margin: .25rem 
       "physical-device": "Physical device",
       "store-account": "Store sandbox account",
       "store-transaction": "Store transaction",
-      "server-receipt": "Server receipt for the transaction's order"
+      "server-receipt": "Server receipt for the transaction's order",
+      "auto-renewable": "Auto-renewable subscription"
     }
   },
   "requirementStatus": {
@@ -753,6 +754,7 @@ img.thumb { display: block; max-width: 16rem; max-height: 16rem; margin: .25rem 
     "no-store-transaction": "no store transaction on the run",
     "no-server-receipt": "no server receipt for order {orderId}",
     "no-order-to-match": "no server receipt: there is no store transaction with an order id to match",
+    "unknown-requirement": "scenario {scenario} requires '{requirement}', which this growcert cannot judge",
     "check-not-certifying": "check {check}: {provenance} ({provenanceWhy}); needs {required}",
     "transaction-not-certifying": "store transaction {transaction}: {provenance} ({provenanceWhy}); needs {required}",
     "receipt-not-certifying": "server receipt {receipt} for order {orderId}: {provenance} ({provenanceWhy}); needs {required}",
@@ -760,6 +762,7 @@ img.thumb { display: block; max-width: 16rem; max-height: 16rem; margin: .25rem 
     "bundle-mismatch": "store transaction {transaction} is for bundle {bundleId}, not the campaign's app {appId}",
     "bundle-missing": "store transaction {transaction} names no bundle id, so it cannot be matched to the campaign's app {appId}",
     "receipt-not-for-transaction": "server receipt {receipt} does not prove store transaction {transaction}: order {orderId} is for product {orderProduct} with receipts for {named}; it must be for product {product} with a verified Sandbox receipt for {transaction}",
+    "not-auto-renewable": "store transaction {transaction} is a {type}; this scenario needs an {required}",
     "receipt-verified-late": "the Sandbox verified store transaction {transaction} at {verifiedAt}, more than {maxAgeDays} days after its purchase ({purchaseDate}): the purchase is not fresh on the Sandbox's clock",
     "transaction-too-old": "store transaction {transaction} was purchased {purchaseDate}, more than {maxAgeDays} days before run {run} started ({runStarted})",
     "transaction-undated": "store transaction {transaction} has no readable purchase date, so it cannot be shown to be at most {maxAgeDays} days old",
@@ -810,6 +813,7 @@ img.thumb { display: block; max-width: 16rem; max-height: 16rem; margin: .25rem 
     "no-store-transaction": "Record the signed transaction from the purchase.",
     "no-server-receipt": "Run purchase.delivered-once (growcert check run), which records the order the hosted Sandbox returns as the receipt.",
     "no-order-to-match": "Record the transaction, with its order id.",
+    "unknown-requirement": "Use a growcert version that knows this requirement, or correct the profile.",
     "check-not-certifying": "Run the check against the hosted GrooveGrow Sandbox over HTTPS.",
     "transaction-not-certifying": "Buy in the App Store Sandbox with a sandbox account and record the signed transaction.",
     "receipt-not-certifying": "Fetch the receipt from the hosted Sandbox.",
@@ -817,6 +821,7 @@ img.thumb { display: block; max-width: 16rem; max-height: 16rem; margin: .25rem 
     "bundle-mismatch": "Purchase in the app under test.",
     "bundle-missing": "Record the store-signed transaction, which carries the bundle id.",
     "receipt-not-for-transaction": "Run growcert check run on the run that holds the purchase's store-signed transaction, for the order that purchase paid for (without --transaction-id, or with that transaction's id).",
+    "not-auto-renewable": "Buy an auto-renewable subscription in the Sandbox and record its signed transaction.",
     "receipt-verified-late": "Make a new Sandbox purchase, let the app deliver it to the hosted Sandbox, record its JWS and run the checks on it.",
     "transaction-too-old": "Make a new Sandbox purchase for this run, record its JWS, and run the checks on it.",
     "transaction-undated": "Record the transaction's jwsRepresentation unchanged (it carries purchaseDate).",
@@ -1020,7 +1025,8 @@ img.thumb { display: block; max-width: 16rem; max-height: 16rem; margin: .25rem 
       "physical-device": "真机",
       "store-account": "商店沙盒账号",
       "store-transaction": "商店交易",
-      "server-receipt": "该交易订单的服务器收据"
+      "server-receipt": "该交易订单的服务器收据",
+      "auto-renewable": "自动续期订阅"
     }
   },
   "requirementStatus": {
@@ -1107,6 +1113,7 @@ img.thumb { display: block; max-width: 16rem; max-height: 16rem; margin: .25rem 
     "no-store-transaction": "运行上没有商店交易",
     "no-server-receipt": "订单 {orderId} 没有服务器收据",
     "no-order-to-match": "没有服务器收据：没有带订单号的商店交易可供匹配",
+    "unknown-requirement": "场景 {scenario} 要求“{requirement}”，此版本的 growcert 无法评判",
     "check-not-certifying": "检查 {check}：{provenance}（{provenanceWhy}）；需要 {required}",
     "transaction-not-certifying": "商店交易 {transaction}：{provenance}（{provenanceWhy}）；需要 {required}",
     "receipt-not-certifying": "订单 {orderId} 的服务器收据 {receipt}：{provenance}（{provenanceWhy}）；需要 {required}",
@@ -1114,6 +1121,7 @@ img.thumb { display: block; max-width: 16rem; max-height: 16rem; margin: .25rem 
     "bundle-mismatch": "商店交易 {transaction} 属于包 {bundleId}，而不是本认证批次的应用 {appId}",
     "bundle-missing": "商店交易 {transaction} 没有包标识，无法与本认证批次的应用 {appId} 匹配",
     "receipt-not-for-transaction": "服务器收据 {receipt} 不能证明商店交易 {transaction}：订单 {orderId} 的商品为 {orderProduct}，收据对应 {named}；订单必须是商品 {product}，并有一张针对 {transaction} 的已验证沙盒收据",
+    "not-auto-renewable": "商店交易 {transaction} 的类型是 {type}；此场景需要 {required}",
     "receipt-verified-late": "沙盒于 {verifiedAt} 验证商店交易 {transaction}，距其购买时间（{purchaseDate}）已超过 {maxAgeDays} 天：按沙盒的时钟，此次购买不够新",
     "transaction-too-old": "商店交易 {transaction} 购买于 {purchaseDate}，早于运行 {run} 开始时间（{runStarted}）超过 {maxAgeDays} 天",
     "transaction-undated": "商店交易 {transaction} 没有可读的购买日期，无法证明其不超过 {maxAgeDays} 天",
@@ -1164,6 +1172,7 @@ img.thumb { display: block; max-width: 16rem; max-height: 16rem; margin: .25rem 
     "no-store-transaction": "记录此次购买的已签名交易。",
     "no-server-receipt": "执行 purchase.delivered-once（growcert check run），它会把托管沙盒返回的订单记录为收据。",
     "no-order-to-match": "记录交易及其订单号。",
+    "unknown-requirement": "使用能评判此要求的 growcert 版本，或更正配置文件。",
     "check-not-certifying": "通过 HTTPS 针对托管的 GrooveGrow 沙盒执行该检查。",
     "transaction-not-certifying": "用沙盒账号在 App Store 沙盒中购买，并记录已签名的交易。",
     "receipt-not-certifying": "从托管沙盒获取收据。",
@@ -1171,6 +1180,7 @@ img.thumb { display: block; max-width: 16rem; max-height: 16rem; margin: .25rem 
     "bundle-mismatch": "在被测应用中购买。",
     "bundle-missing": "记录商店签名的交易，其中带有包标识。",
     "receipt-not-for-transaction": "在持有此次购买的商店签名交易的运行上，为该购买所付的订单执行 growcert check run（不带 --transaction-id，或使用该交易的编号）。",
+    "not-auto-renewable": "在沙盒中购买一个自动续期订阅，并记录其签名交易。",
     "receipt-verified-late": "重新进行一次沙盒购买，让应用把它交付到托管沙盒，记录其 JWS，并在其上执行检查。",
     "transaction-too-old": "为本次运行重新进行一次沙盒购买，记录其 JWS，并在其上执行检查。",
     "transaction-undated": "原样记录交易的 jwsRepresentation（其中带有 purchaseDate）。",

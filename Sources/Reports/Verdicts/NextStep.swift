@@ -89,10 +89,13 @@ public struct NextStep: Sendable, Equatable {
             return "growcert check run --run \(run)\(checkOptions)"
         case .noStoreAccount:
             return "growcert account add --campaign \(campaignId) --label ACCOUNT --store apple --account SANDBOX_EMAIL"
-        case .noStoreTransaction, .transactionNotCertifying, .bundleMismatch, .bundleMissing, .transactionUndated, .noOrderToMatch:
+        case .noStoreTransaction, .transactionNotCertifying, .bundleMismatch, .bundleMissing, .transactionUndated, .noOrderToMatch,
+             .notAutoRenewable:
             return "growcert evidence add transaction --run \(run) --jws-file TRANSACTION.jws --order-id ORDER_ID"
         case .noServerReceipt, .receiptNotCertifying, .receiptNotForTransaction:
             return "growcert check run --run \(run) --check purchase.delivered-once"
+        case .unknownRequirement:
+            return "growcert --version"
         case .certified, .productionTransaction, .transactionWarning, .acceptedRisk, .openRunIgnored, .retractedFailure, .privatePeer:
             return ""
         }

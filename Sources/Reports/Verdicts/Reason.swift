@@ -32,6 +32,7 @@ public struct Reason: Sendable, Equatable {
         case noStoreTransaction = "no-store-transaction"
         case noServerReceipt = "no-server-receipt"
         case noOrderToMatch = "no-order-to-match"
+        case unknownRequirement = "unknown-requirement"
         // NOT CERTIFIABLE
         case checkNotCertifying = "check-not-certifying"
         case transactionNotCertifying = "transaction-not-certifying"
@@ -44,6 +45,7 @@ public struct Reason: Sendable, Equatable {
         case transactionUndated = "transaction-undated"
         case transactionReused = "transaction-reused"
         case receiptVerifiedLate = "receipt-verified-late"
+        case notAutoRenewable = "not-auto-renewable"
         // CERTIFIED
         case certified = "certified"
         // Warnings
@@ -59,11 +61,11 @@ public struct Reason: Sendable, Equatable {
             switch self {
             case .runFailed, .checkFailed: return .failed
             case .noFinishedRun, .runBlocked, .checkNotRun, .checkOutcomeUnknown, .noDevice, .noStoreAccount,
-                 .noStoreTransaction, .noServerReceipt, .noOrderToMatch:
+                 .noStoreTransaction, .noServerReceipt, .noOrderToMatch, .unknownRequirement:
                 return .incomplete
             case .checkNotCertifying, .transactionNotCertifying, .receiptNotCertifying, .simulatorDevice, .bundleMismatch,
                  .bundleMissing, .receiptNotForTransaction, .transactionTooOld, .transactionUndated, .transactionReused,
-                 .receiptVerifiedLate:
+                 .receiptVerifiedLate, .notAutoRenewable:
                 return .notCertifiable
             case .certified, .productionTransaction, .transactionWarning, .acceptedRisk, .openRunIgnored, .retractedFailure, .privatePeer:
                 return nil

@@ -24,9 +24,8 @@ enum EvidenceCommand {
             do { json = try JSONValue.parse(raw) } catch { throw CLIError.data("Receipt file '\(path)' is not valid JSON: \(error). Nothing was written.") }
             let orderId = try inv.required("--order-id")
             let parsed = try ReceiptJSON.extract(json, orderId: orderId, receiptId: inv.optional("--receipt-id"), path: path)
-            let details: JSONValue = ["orderId": .string(orderId), "receiptId": .optional(parsed.receiptId), "status": .optional(parsed.status),
-                                      "raw": .string(raw), "source": "uploaded"]
-            let item = try store.addEvidence(NewEvidence(runId: try inv.required("--run"), type: .receipt, provenance: .manual, details: details))
+            let details = ReceiptDetails(orderId: orderId, receiptId: parsed.receiptId, status: parsed.status, raw: .string(raw), source: "uploaded")
+            let item = try store.addEvidence(NewEvidence(runId: try inv.required("--run"), provenance: .manual, details: details))
             inv.printRecord(item.id, item.json)
             return ExitCode.success
         },
@@ -56,19 +55,19 @@ enum EvidenceCommand {
                 return n * 1_048_576
             } ?? EvidenceStore.defaultAttachmentLimit
             var bytes = try inv.readInput(path, limit: limit)
-            var details: [String: JSONValue] = [:]
+            var redactions: [String: Int]?
             if inv.args.has("--redact") {
                 let redacted = try SecretScanner.redactCredentials(in: bytes, filename: filename)
                 bytes = redacted.bytes
-                details["redactions"] = .object(redacted.replaced.mapValues { .number(String($0)) })
+                redactions = redacted.replaced
                 let total = redacted.replaced.values.reduce(0, +)
                 inv.progress("redacted \(total) credential\(total == 1 ? "" : "s")" + (total == 0 ? "" : " (" + redacted.replaced.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ") + ")"))
             }
             let note = inv.optional("--note")
             if let note { try Validate.noSecrets([("note", note)]) }
             let item = try store.addEvidence(NewEvidence(
-                runId: try inv.required("--run"), type: .attachment, provenance: .manual,
-                details: .object(details.merging(["filename": .string(filename), "note": .optional(note)]) { $1 }),
+                runId: try inv.required("--run"), provenance: .manual,
+                details: AttachmentDetails(filename: filename, note: note, redactions: redactions),
                 attachment: NewAttachment(bytes: bytes, mediaType: mediaType, filename: filename)), attachmentLimit: limit)
             inv.printRecord(item.id, item.json)
             return ExitCode.success
@@ -77,7 +76,7 @@ enum EvidenceCommand {
                 options: [runOption, OptionSpec(name: "--text", value: "TEXT", help: "the note", required: true)]) { inv in
             let text = try inv.required("--text")
             try Validate.nonEmpty(text, field: "note")
-            let item = try inv.openStore().addEvidence(NewEvidence(runId: try inv.required("--run"), type: .note, provenance: .manual, details: ["text": .string(text)]))
+            let item = try inv.openStore().addEvidence(NewEvidence(runId: try inv.required("--run"), provenance: .manual, details: NoteDetails(text: text)))
             inv.printRecord(item.id, item.json)
             return ExitCode.success
         },
@@ -139,13 +138,20 @@ enum EvidenceCommand {
     }
 
     static func summary(_ e: EvidenceItem) -> String {
-        let d = e.details
         switch e.type {
-        case .transaction: return "\(d["store"]?.stringValue ?? "") transaction \(d["transactionId"]?.scalarText ?? "?") order \(d["orderId"]?.stringValue ?? "-")"
-        case .receipt: return "receipt \(d["receiptId"]?.stringValue ?? "?") for order \(d["orderId"]?.stringValue ?? "?") (\(d["status"]?.stringValue ?? "?"))"
-        case .attachment: return "\(d["filename"]?.stringValue ?? "file") \(e.mediaType ?? "") \(e.size ?? 0) bytes"
-        case .note: return String((d["text"]?.stringValue ?? "").prefix(60))
-        case .checkResult: return "\(d["checkId"]?.stringValue ?? "?") \(d["outcome"]?.stringValue ?? "?")"
+        case .transaction:
+            let d = e.details(as: TransactionDetails.self)
+            return "\(d.store) transaction \(d.transactionId ?? "?") order \(d.orderId ?? "-")"
+        case .receipt:
+            let d = e.details(as: ReceiptDetails.self)
+            return "receipt \(d.receiptId ?? "?") for order \(d.orderId ?? "?") (\(d.status ?? "?"))"
+        case .attachment:
+            let d = e.details(as: AttachmentDetails.self)
+            return "\(d.filename ?? "file") \(e.mediaType ?? "") \(e.size ?? 0) bytes"
+        case .note: return String(e.details(as: NoteDetails.self).text.prefix(60))
+        case .checkResult:
+            let d = e.details(as: CheckResultDetails.self)
+            return "\(d.checkId ?? "?") \(d.outcome ?? "?")"
         }
     }
 }

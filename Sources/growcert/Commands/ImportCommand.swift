@@ -134,7 +134,7 @@ enum ImportCommand {
             if let extra = Set(object.keys).subtracting(noteKeys).sorted().first { throw CLIError.data("unknown field \"\(extra)\" for a note (fields: run, type, text).") }
             let text = try string("text") ?? ""
             try Validate.nonEmpty(text, field: "note")
-            return NewEvidence(runId: run, type: .note, provenance: .manual, details: ["text": .string(text)])
+            return NewEvidence(runId: run, provenance: .manual, details: NoteDetails(text: text))
         case "attachment":
             if let extra = Set(object.keys).subtracting(attachmentKeys).sorted().first {
                 throw CLIError.data("unknown field \"\(extra)\" for an attachment (fields: run, type, filename, data, mediaType, note).")
@@ -145,7 +145,7 @@ enum ImportCommand {
             let note = try string("note", required: false)
             if let note { try Validate.noSecrets([("note", note)]) }
             let mediaType = try string("mediaType", required: false) ?? MediaType.guess(filename: filename)
-            return NewEvidence(runId: run, type: .attachment, provenance: .manual, details: ["filename": .string(filename), "note": .optional(note)],
+            return NewEvidence(runId: run, provenance: .manual, details: AttachmentDetails(filename: filename, note: note),
                                attachment: NewAttachment(bytes: [UInt8](bytes), mediaType: mediaType, filename: filename))
         default:
             throw CLIError.data("unknown type '\(SecretScanner.redact(type))'; import takes note and attachment.")

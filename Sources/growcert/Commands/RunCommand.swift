@@ -34,7 +34,7 @@ enum RunCommand {
             let runs = try store.batch {
                 try scenarios.map { s in
                     try store.startRun(NewRun(campaignId: campaign.id, scenario: s.id, deviceLabel: device,
-                                              accountLabel: all && !s.requires.storeAccount ? nil : account, tester: tester))
+                                              accountLabel: all && !s.requires(.storeAccount) ? nil : account, tester: tester))
                 }
             }
             let devices = try store.devices(campaignId: campaign.id)

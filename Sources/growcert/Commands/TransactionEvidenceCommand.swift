@@ -54,23 +54,19 @@ enum TransactionEvidenceCommand {
             switch try GooglePlayDocument.parse(Data(bytes), expectedProductId: productId) {
             case .purchase(let p):
                 proof = p.summary
-                var details = p.summary.objectValue ?? [:]
-                details["googleOrderId"] = .string(p.orderId)
-                details["transactionId"] = .string(p.orderId)
-                details["orderId"] = .optional(orderId)
-                details["store"] = "google"
-                details["source"] = "google"
-                if let token = p.purchaseToken { details["purchaseTokenSha256"] = .string(Digest.sha256Hex(token)) }
-                new = NewEvidence(runId: run.id, type: .transaction, provenance: p.provenance, details: .object(details))
+                let details = TransactionDetails(summary: p.summary, store: "google", source: "google", transactionId: p.orderId, orderId: orderId,
+                                                 productId: p.productId, warnings: p.warnings, googleOrderId: p.orderId,
+                                                 purchaseTokenSha256: p.purchaseToken.map(Digest.sha256Hex))
+                new = NewEvidence(runId: run.id, provenance: p.provenance, details: details)
             case .voided(let entries):
                 guard !entries.isEmpty else { throw CLIError.data("The voided-purchases file '\(path)' lists no purchases. Nothing was written.") }
                 proof = .array(entries.map(\.summary))
-                let details: JSONValue = [
-                    "store": "google", "source": "google", "kind": "refund", "productId": .string(productId), "orderId": .optional(orderId),
-                    "transactionId": .string(entries[0].orderId), "voided": .array(entries.map(\.summary)),
-                    "note": .string(entries[0].note), "warnings": [],
-                ]
-                new = NewEvidence(runId: run.id, type: .transaction, provenance: .manual, details: details)
+                typealias Key = TransactionDetails.Key
+                let refund: JSONValue = .object([Key.kind.rawValue: "refund", Key.voided.rawValue: .array(entries.map(\.summary)),
+                                                 Key.note.rawValue: .string(entries[0].note)])
+                let details = TransactionDetails(summary: refund, store: "google", source: "google", transactionId: entries[0].orderId,
+                                                 orderId: orderId, productId: productId, warnings: [])
+                new = NewEvidence(runId: run.id, provenance: .manual, details: details)
             }
         } else {
             let storeName = try inv.required("--store")
@@ -78,11 +74,9 @@ enum TransactionEvidenceCommand {
             let transactionId = try inv.required("--transaction-id")
             try Validate.nonEmpty(transactionId, field: "transaction id")
             proof = ["provenance": "manual", "canCertify": false]
-            new = NewEvidence(runId: run.id, type: .transaction, provenance: .manual, details: [
-                "store": .string(storeName), "transactionId": .string(transactionId), "orderId": .optional(orderId),
-                "productId": .optional(inv.optional("--product-id")), "source": "typed",
-                "warnings": ["typed by a person with no store signature: provenance manual, never certifies"],
-            ])
+            new = NewEvidence(runId: run.id, provenance: .manual, details: TransactionDetails(
+                store: storeName, source: "typed", transactionId: transactionId, orderId: orderId, productId: inv.optional("--product-id"),
+                warnings: ["typed by a person with no store signature: provenance manual, never certifies"]))
         }
         let item = try store.addEvidence(new)
         if inv.json {
@@ -92,7 +86,7 @@ enum TransactionEvidenceCommand {
         } else {
             inv.console.out(item.id + "\n")
             inv.progress("recorded \(item.id): provenance \(item.provenance.rawValue) (\(item.provenance.canCertify ? "can certify" : "never certifies"): \(item.provenance.explanation))")
-            for w in item.details["warnings"]?.arrayValue?.compactMap(\.stringValue) ?? [] { inv.progress("warning: \(w)") }
+            for w in item.details(as: TransactionDetails.self).warnings { inv.progress("warning: \(w)") }
         }
         return ExitCode.success
     }

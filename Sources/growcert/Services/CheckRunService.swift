@@ -8,6 +8,7 @@ extension CheckError: ServiceError {
         switch self {
         case .unreachable: return ExitCode.unavailable
         case .unknownCheck: return ExitCode.usage
+        case .noSuite: return ExitCode.dataError
         }
     }
 }
@@ -67,7 +68,7 @@ struct CheckRunService {
         if request.dryRun { return [] }
         var results: [(runId: String, result: CheckResult)] = []
         for target in targets {
-            let ran = try await CheckRunner().run(checkIds: target.checkIds, context: target.context, progress: progress)
+            let ran = try await target.runner.run(checkIds: target.checkIds, context: target.context, progress: progress)
             results += ran.map { (target.run.id, $0) }
         }
         let recorder = CheckRecorder(store: store)
@@ -107,15 +108,15 @@ struct CheckRunService {
         if (request.orderId == nil) != (request.transactionId == nil) {
             throw CLIError.usage("Give --order-id and --transaction-id together.", command: "check run")
         }
-        func purchase(_ t: EvidenceItem, orderId: String) -> RecordedPurchase? {
-            guard let transactionId = t.details["transactionId"]?.scalarText else { return nil }
-            return RecordedPurchase(orderId: orderId, transactionId: transactionId, store: t.details["store"]?.stringValue ?? "apple",
-                                    signedTransaction: t.details["signedPayload"]?.stringValue)
+        func purchase(_ t: TransactionDetails?, orderId: String, transactionId: String) -> RecordedPurchase {
+            RecordedPurchase(orderId: orderId, transactionId: transactionId, store: t.map(\.store).flatMap { $0.isEmpty ? nil : $0 } ?? "apple",
+                             signedTransaction: t?.signedPayload)
         }
-        let storeSigned = transactions.filter { $0.provenance == signed }
+        let storeSigned = transactions.filter { $0.provenance == signed }.map { $0.details(as: TransactionDetails.self) }
+        let recordedTransactions = transactions.map { $0.details(as: TransactionDetails.self) }
         if hostedTarget, let transactionId = request.transactionId, let orderId = request.orderId {
-            guard let match = storeSigned.last(where: { $0.details["transactionId"]?.scalarText == transactionId }) else {
-                let recorded = storeSigned.compactMap { $0.details["transactionId"]?.scalarText }
+            guard let match = storeSigned.last(where: { $0.transactionId == transactionId }) else {
+                let recorded = storeSigned.compactMap(\.transactionId)
                 throw CLIError.data("""
                     Transaction '\(transactionId)' is not a store-signed transaction recorded on run '\(run.id)' \
                     (\(recorded.isEmpty ? "none is recorded" : "recorded: " + recorded.joined(separator: ", "))). \
@@ -124,16 +125,14 @@ struct CheckRunService {
                     without --transaction-id. Nothing was run or recorded.
                     """)
             }
-            return purchase(match, orderId: orderId)
+            return purchase(match, orderId: orderId, transactionId: transactionId)
         }
         if let orderId = request.orderId, let transactionId = request.transactionId {
-            let match = transactions.last { $0.details["transactionId"]?.scalarText == transactionId }
-            return RecordedPurchase(orderId: orderId, transactionId: transactionId, store: match?.details["store"]?.stringValue ?? "apple",
-                                    signedTransaction: match?.details["signedPayload"]?.stringValue)
+            return purchase(recordedTransactions.last { $0.transactionId == transactionId }, orderId: orderId, transactionId: transactionId)
         }
-        let candidates = hostedTarget && !storeSigned.isEmpty ? storeSigned : transactions
-        guard let t = candidates.last(where: { $0.details["orderId"]?.stringValue != nil }),
-              let orderId = t.details["orderId"]?.stringValue else { return nil }
-        return purchase(t, orderId: orderId)
+        let candidates = hostedTarget && !storeSigned.isEmpty ? storeSigned : recordedTransactions
+        guard let t = candidates.last(where: { $0.orderId != nil }), let orderId = t.orderId else { return nil }
+        guard let transactionId = t.transactionId else { return nil }
+        return purchase(t, orderId: orderId, transactionId: transactionId)
     }
 }

@@ -63,7 +63,7 @@ struct DemoService {
         var total = 0
         for scenario in profile.scenarios {
             let run = try store.startRun(NewRun(campaignId: campaign.id, scenario: scenario.id, deviceLabel: "iphone-sim",
-                                                accountLabel: scenario.requires.storeAccount ? "sandbox-us" : nil, tester: "growcert demo"))
+                                                accountLabel: scenario.requires(.storeAccount) ? "sandbox-us" : nil, tester: "growcert demo"))
             say("Run \(run.id): \(scenario.id)")
             let sayLine = say
             let results = try await service.run(

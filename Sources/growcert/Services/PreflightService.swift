@@ -17,10 +17,11 @@ struct PreflightService {
     /// Makes the transport from the pins when `transport` is nil; nil: a `CurlTransport` (test seam, `CLI.sandboxTransport`).
     var transportFactory: SandboxTransportFactory? = nil
 
-    /// One run to check: which checks, and the context they run in.
+    /// One run to check: which checks, the runner of its profile's suite, and the context they run in.
     struct Target {
         var run: Run
         var checkIds: [String]
+        var runner: CheckRunner
         var context: CheckContext
     }
 
@@ -28,7 +29,8 @@ struct PreflightService {
     func prepare(_ request: CheckRunRequest) async throws -> [Target] {
         let (runs, campaign) = try selectedRuns(request)
         let profile = try store.profileNamed(campaign.profile)
-        let known = CheckRunner.catalog.map(\.id)
+        let runner = CheckRunner(suite: try CheckSuites.suite(for: profile.id), profile: profile)
+        let known = runner.catalog.map(\.id)
         for id in request.exceptIds where !known.contains(id) {
             throw CLIError.usage("Unknown check '\(id)' in --except.\(Suggestion.sentence(for: id, among: known)) Known checks: \(known.joined(separator: ", ")).", command: "check run")
         }
@@ -62,7 +64,7 @@ struct PreflightService {
             try CheckRunService(store: store).recordedPurchase(run: $0.run, request: request, hostedTarget: hostedTarget,
                                                                signed: profile.rules.storeTransactionProvenance)
         }
-        if hostedTarget { try requireFlags(plan.flatMap(\.checkIds), request: request) }
+        if hostedTarget { try requireFlags(plan.flatMap(\.checkIds), request: request, runner: runner) }
 
         // One probe: nothing answers → 69, before any credential is used.
         let kind: SandboxKind
@@ -72,7 +74,7 @@ struct PreflightService {
             throw CheckError.unreachable(baseURL: configuration.baseURL.absoluteString, reason: error.description)
         }
         let isEmulator = kind == .emulator
-        if !isEmulator && !hostedTarget { try requireFlags(plan.flatMap(\.checkIds), request: request) }
+        if !isEmulator && !hostedTarget { try requireFlags(plan.flatMap(\.checkIds), request: request, runner: runner) }
 
         let client = try await identified(request.customerId, campaignId: campaign.id, configuration: configuration, transport: transport, credentials: credentials)
         var emulatorPurchase: RecordedPurchase?
@@ -85,7 +87,7 @@ struct PreflightService {
                                        customerId: request.customerId, secondCustomerId: request.secondCustomerId,
                                        recordedPurchase: emulatorPurchase ?? purchase, sandboxPins: pins)
             context.usesRecordedPurchaseOnEmulator = emulatorPurchase != nil
-            return Target(run: item.run, checkIds: item.checkIds, context: context)
+            return Target(run: item.run, checkIds: item.checkIds, runner: runner, context: context)
         }
     }
 
@@ -116,8 +118,8 @@ struct PreflightService {
     }
 
     /// The flags the selected checks need on a target that is not the emulator.
-    private func requireFlags(_ checkIds: [String], request: CheckRunRequest) throws {
-        let needSecond = checkIds.filter(CheckRunner.needingSecondCustomer.contains)
+    private func requireFlags(_ checkIds: [String], request: CheckRunRequest, runner: CheckRunner) throws {
+        let needSecond = checkIds.filter(runner.needingSecondCustomer.contains)
         if request.secondCustomerId == nil, !needSecond.isEmpty {
             throw CLIError.usage("\(needSecond.count == 1 ? "The check" : "The checks") \(needSecond.joined(separator: ", ")) \(needSecond.count == 1 ? "signs" : "sign") in as a second customer: pass --second-customer CUSTOMER_ID (a Sandbox customer other than --customer), or leave them out with --except. Nothing was run or recorded.", command: "check run")
         }

@@ -7,12 +7,8 @@ enum TransactionEvidence {
     /// A verified App Store JWS: its summary, the order it paid for, and the raw JWS
     /// (a store-signed payload, not a credential: the secret scan passes over it).
     static func apple(_ verified: VerifiedAppleTransaction, runId: String, orderId: String?) -> NewEvidence {
-        var details = verified.summary.objectValue ?? [:]
-        details["store"] = "apple"
-        details["source"] = "jws"
-        details["orderId"] = .optional(orderId)
-        details["signedPayload"] = .string(verified.jws)
-        return NewEvidence(runId: runId, type: .transaction, provenance: verified.provenance, details: .object(details),
-                           signedPayloadKeys: ["signedPayload"])
+        let details = TransactionDetails(summary: verified.summary, store: "apple", source: "jws", transactionId: verified.transactionId,
+                                         orderId: orderId, productId: verified.productId, signedPayload: verified.jws, warnings: verified.warnings)
+        return NewEvidence(runId: runId, provenance: verified.provenance, details: details)
     }
 }

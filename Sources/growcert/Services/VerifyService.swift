@@ -115,10 +115,11 @@ struct VerifyService {
 
     /// What is wrong with one transaction item, or nil.
     private func check(_ item: EvidenceItem, appId: String) -> String? {
-        let jws = item.details["signedPayload"]
-        let claimsJWS = Self.jwsProvenances.contains(item.provenance) || jws != nil || item.details["source"]?.stringValue == "jws"
+        let details = item.details(as: TransactionDetails.self)
+        let claimsJWS = Self.jwsProvenances.contains(item.provenance) || item.details[TransactionDetails.Key.signedPayload.rawValue] != nil
+            || details.source == "jws"
         guard claimsJWS else { return nil }
-        guard let token = jws?.stringValue else {
+        guard let token = details.signedPayload else {
             return "provenance '\(item.provenance.rawValue)' is recorded, but the item holds no App Store JWS that proves it"
         }
         let verified: VerifiedAppleTransaction
@@ -127,7 +128,7 @@ struct VerifyService {
         } catch {
             return "its stored App Store JWS does not verify: \(error)"
         }
-        let expected = TransactionEvidence.apple(verified, runId: item.runId, orderId: item.details["orderId"]?.stringValue)
+        let expected = TransactionEvidence.apple(verified, runId: item.runId, orderId: details.orderId)
         if expected.provenance != item.provenance {
             return "provenance is recorded as '\(item.provenance.rawValue)', but its JWS proves '\(expected.provenance.rawValue)'"
         }

@@ -3,14 +3,12 @@ import GrowClient
 
 /// Purchase, restore, relay and refund: one store transaction, one grant, one refund.
 enum PurchaseChecks {
-    static let scenario = "purchase-restore-refund"
-
-    static let all: [CheckDefinition] = [
-        CheckDefinition(id: "purchase.delivered-once", scenario: scenario, body: deliveredOnce),
-        CheckDefinition(id: "purchase.resubmit-idempotent", scenario: scenario, body: resubmitIdempotent),
-        CheckDefinition(id: "restore.no-double-grant", scenario: scenario, body: restoreNoDoubleGrant),
-        CheckDefinition(id: "relay.requires-double-auth", scenario: scenario, body: relayRequiresDoubleAuth),
-        CheckDefinition(id: "refund.revokes-and-records", scenario: scenario, body: refundRevokesAndRecords),
+    static let all: [CheckDefinition<CheckRun>] = [
+        CheckDefinition(id: "purchase.delivered-once", body: deliveredOnce),
+        CheckDefinition(id: "purchase.resubmit-idempotent", body: resubmitIdempotent),
+        CheckDefinition(id: "restore.no-double-grant", body: restoreNoDoubleGrant),
+        CheckDefinition(id: "relay.requires-double-auth", body: relayRequiresDoubleAuth),
+        CheckDefinition(id: "refund.revokes-and-records", body: refundRevokesAndRecords),
     ]
 
     static let needsJWS = "This check needs the store-signed transaction recorded on the run (growcert evidence add transaction --jws-file)."

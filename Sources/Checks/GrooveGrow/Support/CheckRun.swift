@@ -2,12 +2,13 @@ import Synchronization
 import Foundation
 import GrowClient
 
-/// One check's working environment: its transports, credentials and fixtures.
+/// One GrooveGrow check's working environment (its `CheckHarness`): its transports, credentials and fixtures.
 ///
 /// Requests go through `recorder` (the evidence transcript, redacted), then
 /// `faults` (faults the check provokes), then `capture` (what really reached the
-/// target, in memory only), then the context's transport.
-final class CheckRun: Sendable {
+/// target, in memory only), then the context's transport. Public only as the
+/// suite's harness type; everything in it is internal to the checks.
+public final class CheckRun: CheckHarness {
     let context: CheckContext
     let recorder: RecordingTransport
     let faults: FaultInjectingTransport
@@ -28,8 +29,9 @@ final class CheckRun: Sendable {
     var customerId: String { context.customerId }
     var isEmulator: Bool { context.isEmulatorTarget }
 
-    var secrets: [String] { state.withLock { $0.secrets } }
-    var receipt: ObservedReceipt? { state.withLock { $0.receipt } }
+    public var transcript: [TranscriptEntry] { recorder.entries }
+    public var secrets: [String] { state.withLock { $0.secrets } }
+    public var receipt: ObservedReceipt? { state.withLock { $0.receipt } }
 
     func remember(secret: String) { state.withLock { $0.secrets.append(secret) } }
     func observe(receipt: ObservedReceipt) { state.withLock { $0.receipt = receipt } }

@@ -3,11 +3,9 @@ import GrowClient
 
 /// Offline and timeout: failures stay retryable failures, and a retry is the original request, applied once.
 enum NetworkChecks {
-    static let scenario = "offline-timeout"
-
-    static let all: [CheckDefinition] = [
-        CheckDefinition(id: "network.failure-is-retryable", scenario: scenario, body: failureIsRetryable),
-        CheckDefinition(id: "network.retry-replays-original", scenario: scenario, body: retryReplaysOriginal),
+    static let all: [CheckDefinition<CheckRun>] = [
+        CheckDefinition(id: "network.failure-is-retryable", body: failureIsRetryable),
+        CheckDefinition(id: "network.retry-replays-original", body: retryReplaysOriginal),
     ]
 
     static func failureIsRetryable(_ run: CheckRun) async throws {

@@ -3,14 +3,13 @@ import GrowClient
 
 /// Sign-out and account switch: nothing of the old customer survives a reset, a late response or a restart.
 enum SwitchChecks {
-    static let scenario = "sign-out-switch"
     /// How long customer A's holdings response is held back: long enough to arrive after B is identified.
     static let lateDelay: Duration = .milliseconds(300)
 
-    static let all: [CheckDefinition] = [
-        CheckDefinition(id: "switch.reset-clears", scenario: scenario, body: resetClears),
-        CheckDefinition(id: "switch.late-response-dropped", scenario: scenario, needsSecondCustomer: true, body: lateResponseDropped),
-        CheckDefinition(id: "switch.restart-needs-auth", scenario: scenario, body: restartNeedsAuth),
+    static let all: [CheckDefinition<CheckRun>] = [
+        CheckDefinition(id: "switch.reset-clears", body: resetClears),
+        CheckDefinition(id: "switch.late-response-dropped", needsSecondCustomer: true, body: lateResponseDropped),
+        CheckDefinition(id: "switch.restart-needs-auth", body: restartNeedsAuth),
     ]
 
     static func resetClears(_ run: CheckRun) async throws {

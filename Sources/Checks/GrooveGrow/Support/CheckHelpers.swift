@@ -1,17 +1,5 @@
 import GrowClient
 
-/// One check: its catalog id, its scenario, and the code that proves its rule.
-///
-/// The body returns when the rule held and throws `CheckFailure` (or any error,
-/// reported as a failure) when it did not.
-struct CheckDefinition: Sendable {
-    let id: String
-    let scenario: String
-    /// Whether it signs in as a second customer (`--second-customer`, required off the emulator).
-    var needsSecondCustomer = false
-    let body: @Sendable (CheckRun) async throws -> Void
-}
-
 /// Runs `body` and returns what happened as a value, so a check can inspect an expected failure.
 func outcome<T>(_ body: () async throws -> T) async -> Result<T, any Error> {
     do {

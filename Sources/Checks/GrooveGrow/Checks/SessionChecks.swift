@@ -3,13 +3,11 @@ import GrowClient
 
 /// First connection: identify, and the three ways a session must be refused.
 enum SessionChecks {
-    static let scenario = "first-connect"
-
-    static let all: [CheckDefinition] = [
-        CheckDefinition(id: "session.identify", scenario: scenario, body: identify),
-        CheckDefinition(id: "session.rejects-invalid", scenario: scenario, body: rejectsInvalid),
-        CheckDefinition(id: "session.rejects-expired", scenario: scenario, body: rejectsExpired),
-        CheckDefinition(id: "session.rejects-cross-scope", scenario: scenario, body: rejectsCrossScope),
+    static let all: [CheckDefinition<CheckRun>] = [
+        CheckDefinition(id: "session.identify", body: identify),
+        CheckDefinition(id: "session.rejects-invalid", body: rejectsInvalid),
+        CheckDefinition(id: "session.rejects-expired", body: rejectsExpired),
+        CheckDefinition(id: "session.rejects-cross-scope", body: rejectsCrossScope),
     ]
 
     static func identify(_ run: CheckRun) async throws {

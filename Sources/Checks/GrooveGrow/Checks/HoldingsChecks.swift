@@ -2,11 +2,9 @@ import GrowClient
 
 /// First connection: what `readHoldings` shows is the console's truth, for one customer only.
 enum HoldingsChecks {
-    static let scenario = "first-connect"
-
-    static let all: [CheckDefinition] = [
-        CheckDefinition(id: "holdings.match-console", scenario: scenario, body: matchConsole),
-        CheckDefinition(id: "holdings.single-customer", scenario: scenario, body: singleCustomer),
+    static let all: [CheckDefinition<CheckRun>] = [
+        CheckDefinition(id: "holdings.match-console", body: matchConsole),
+        CheckDefinition(id: "holdings.single-customer", body: singleCustomer),
     ]
 
     static func matchConsole(_ run: CheckRun) async throws {

@@ -1,0 +1,56 @@
+import Evidence
+import GrowClient
+
+/// One vendor's live checks, behind the one runner (`CheckRunner`).
+///
+/// A suite belongs to a profile (`profileId`): the profile's scenarios say which checks a scenario has and
+/// in which order; the suite gives each of those check ids its code (`definitions`), says how to probe the
+/// target before any check runs, and makes the harness each check works in. A test keeps the profile's
+/// check ids and the suite's definitions equal both ways.
+public protocol CheckSuite: Sendable {
+    /// The working environment of one check: its transports, fixtures and what it observed.
+    associatedtype Harness: CheckHarness
+
+    /// The profile whose scenarios list this suite's checks (`Profile.id`).
+    var profileId: String { get }
+    /// The code of every check, by id.
+    var definitions: [CheckDefinition<Harness>] { get }
+    /// Asks the target, without credentials, which kind of Sandbox it is; throws `CheckError.unreachable`
+    /// when it gives no HTTP response. The probe's exchanges are part of every check's identity.
+    func probe(_ context: CheckContext, through transport: any HTTPTransport) async throws -> SandboxKind
+    /// The harness maker for one run of the suite: the checks of a run share its fixtures.
+    func harnesses(for context: CheckContext) -> @Sendable () -> Harness
+}
+
+/// What a check leaves for its result: the exchanges it recorded, the secrets it handled (scrubbed again
+/// from everything it returns) and the vendor acceptance it observed, if any.
+public protocol CheckHarness: Sendable {
+    /// Every exchange of the check, in send order.
+    var transcript: [TranscriptEntry] { get }
+    /// Every secret the check handled.
+    var secrets: [String] { get }
+    /// The acceptance (GrooveGrow: the delivered order) the check observed, recorded as a `receipt` item when it passes.
+    var receipt: ObservedReceipt? { get }
+}
+
+extension CheckSuite {
+    /// The ids of the checks that sign in as a second customer.
+    public var needingSecondCustomer: [String] { definitions.filter(\.needsSecondCustomer).map(\.id) }
+
+    /// The definition of `id`, or nil.
+    func definition(_ id: String) -> CheckDefinition<Harness>? { definitions.first { $0.id == id } }
+}
+
+/// Every check suite growcert has, one per profile.
+public enum CheckSuites {
+    /// The suites, in no particular order.
+    public static let all: [any CheckSuite] = [GrooveGrowSuite()]
+
+    /// The suite of profile `profileId`.
+    public static func suite(for profileId: String) throws -> any CheckSuite {
+        guard let suite = all.first(where: { $0.profileId == profileId }) else {
+            throw CheckError.noSuite(profile: profileId, known: all.map(\.profileId))
+        }
+        return suite
+    }
+}

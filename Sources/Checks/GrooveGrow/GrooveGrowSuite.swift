@@ -1,0 +1,36 @@
+import Evidence
+import GrowClient
+
+/// GrooveGrow's live acceptance checks (profile `groovegrow`), one file per check group in `Checks/`.
+///
+/// The probe is `GET /v1/session` without a token, which a Sandbox answers with 401; its
+/// `GrooveGrow-Sandbox-Kind` decides whether the checks may seed fixtures through `/_emulator`.
+public struct GrooveGrowSuite: CheckSuite {
+    /// The suite.
+    public init() {}
+
+    public var profileId: String { "groovegrow" }
+
+    public var definitions: [CheckDefinition<CheckRun>] {
+        SessionChecks.all + HoldingsChecks.all + SwitchChecks.all + NetworkChecks.all + PurchaseChecks.all
+    }
+
+    public func probe(_ context: CheckContext, through transport: any HTTPTransport) async throws -> SandboxKind {
+        let baseURL = context.configuration.baseURL.absoluteString
+        do {
+            return try await SandboxProbe.kind(configuration: context.configuration, transport: transport)
+        } catch let error as TransportError {
+            throw CheckError.unreachable(baseURL: baseURL, reason: error.description)
+        } catch is CancellationError {
+            throw CancellationError()
+        } catch {
+            throw CheckError.unreachable(baseURL: baseURL, reason: "the request failed (\(type(of: error))).")
+        }
+    }
+
+    public func harnesses(for context: CheckContext) -> @Sendable () -> CheckRun {
+        // One purchase fixture for every check of the run.
+        let fixtures = FixtureCache()
+        return { CheckRun(context: context, fixtures: fixtures) }
+    }
+}

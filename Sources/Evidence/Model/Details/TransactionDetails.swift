@@ -1,0 +1,122 @@
+/// A store transaction's details: what growcert's rules read and write, plus what the store proof's summary said.
+///
+/// A transaction is recorded from a verified App Store JWS (`source` `jws`), a Google Play purchase or
+/// voided-purchases entry (`google`), or typed by hand (`typed`). The keys growcert reads are declared here;
+/// the store proof's other summary fields (`provenance`, `chainSubjects`, `price` …) are kept as written in
+/// `storeFields`, so the journal holds the same bytes as before the type existed.
+public struct TransactionDetails: EvidenceDetails, BindingKeyed {
+    /// The transaction's JSON keys that growcert reads or writes.
+    public enum Key: String, CaseIterable, Sendable {
+        case store, source, kind, transactionId, originalTransactionId, orderId, productId, bundleId, environment, type
+        case purchaseDate, purchaseDateMillis, signedDate, signedPayload, warnings
+        case googleOrderId, purchaseTokenSha256, voided, note
+    }
+
+    public static let evidenceType = EvidenceType.transaction
+    public static let signedPayloadKeys: Set<String> = [Key.signedPayload.rawValue]
+
+    /// The `type` of an App Store auto-renewable subscription.
+    public static let autoRenewableType = "Auto-Renewable Subscription"
+
+    /// `apple` or `google`.
+    public var store: String
+    /// How it was recorded: `jws`, `google` or `typed`.
+    public var source: String
+    /// The store transaction id (Google: the order id).
+    public var transactionId: String?
+    /// The vendor's order id the transaction paid for; written as `null` when none.
+    public var orderId: String?
+    /// The product id; written as `null` when none.
+    public var productId: String?
+    /// The store-signed payload (the App Store JWS), when recorded from one; nil: no key.
+    public var signedPayload: String?
+    /// Things a reviewer must know that do not refuse the transaction.
+    public var warnings: [String]
+    /// Google: the Play order id; nil: no key.
+    public var googleOrderId: String?
+    /// Google: the SHA-256 of the purchase token (never the token); nil: no key.
+    public var purchaseTokenSha256: String?
+    /// The store proof's summary fields besides the keys above (read-only for growcert's rules), as written.
+    public var storeFields: [String: JSONValue]
+
+    /// A transaction from a store proof's summary and growcert's own fields; the summary's keys that growcert
+    /// writes itself are replaced.
+    public init(summary: JSONValue = .object([:]), store: String, source: String, transactionId: String?, orderId: String?,
+                productId: String?, signedPayload: String? = nil, warnings: [String], googleOrderId: String? = nil,
+                purchaseTokenSha256: String? = nil) {
+        self.init(json: summary)
+        self.store = store
+        self.source = source
+        self.transactionId = transactionId
+        self.orderId = orderId
+        self.productId = productId
+        self.signedPayload = signedPayload
+        self.warnings = warnings
+        self.googleOrderId = googleOrderId
+        self.purchaseTokenSha256 = purchaseTokenSha256
+    }
+
+    /// The keys growcert writes itself; every other key is a store field.
+    private static let written: [Key] = [.store, .source, .transactionId, .orderId, .productId, .signedPayload, .warnings,
+                                         .googleOrderId, .purchaseTokenSha256]
+
+    public init(json: JSONValue) {
+        store = DetailValue.text(json[Key.store.rawValue]) ?? ""
+        source = DetailValue.text(json[Key.source.rawValue]) ?? ""
+        transactionId = DetailValue.id(json[Key.transactionId.rawValue])
+        orderId = DetailValue.id(json[Key.orderId.rawValue])
+        productId = DetailValue.id(json[Key.productId.rawValue])
+        signedPayload = DetailValue.text(json[Key.signedPayload.rawValue])
+        warnings = DetailValue.texts(json[Key.warnings.rawValue])
+        googleOrderId = DetailValue.id(json[Key.googleOrderId.rawValue])
+        purchaseTokenSha256 = DetailValue.text(json[Key.purchaseTokenSha256.rawValue])
+        var rest = json.objectValue ?? [:]
+        for key in Self.written { rest[key.rawValue] = nil }
+        storeFields = rest
+    }
+
+    public var json: JSONValue {
+        var o = storeFields
+        o[Key.store.rawValue] = .string(store)
+        o[Key.source.rawValue] = .string(source)
+        o[Key.transactionId.rawValue] = .optional(transactionId)
+        o[Key.orderId.rawValue] = .optional(orderId)
+        o[Key.productId.rawValue] = .optional(productId)
+        o[Key.warnings.rawValue] = DetailValue.strings(warnings)
+        if let signedPayload { o[Key.signedPayload.rawValue] = .string(signedPayload) }
+        if let googleOrderId { o[Key.googleOrderId.rawValue] = .string(googleOrderId) }
+        if let purchaseTokenSha256 { o[Key.purchaseTokenSha256.rawValue] = .string(purchaseTokenSha256) }
+        return .object(o)
+    }
+
+    private func field(_ key: Key) -> JSONValue? { storeFields[key.rawValue] }
+
+    /// The original transaction id (renewals share it).
+    public var originalTransactionId: String? { DetailValue.id(field(.originalTransactionId)) }
+    /// The app's bundle id the store signed.
+    public var bundleId: String? { DetailValue.id(field(.bundleId)) }
+    /// The store environment: `Sandbox`, `Production`, `Xcode` …
+    public var environment: String? { DetailValue.id(field(.environment)) }
+    /// The App Store product type, e.g. `Auto-Renewable Subscription`.
+    public var type: String? { DetailValue.text(field(.type)) }
+    /// `purchaseDate` as the store proof wrote it (RFC 3339).
+    public var purchaseDate: String? { DetailValue.id(field(.purchaseDate)) }
+    /// `purchaseDateMillis` as the store wrote it.
+    public var purchaseDateMillis: String? { DetailValue.id(field(.purchaseDateMillis)) }
+    /// `signedDate` as the store proof wrote it (RFC 3339).
+    public var signedDate: String? { DetailValue.id(field(.signedDate)) }
+
+    /// The purchase time in milliseconds since 1970: `purchaseDateMillis` as the store wrote it (fraction cut),
+    /// else `purchaseDate`; nil when neither reads.
+    public var purchaseMilliseconds: Int64? {
+        if let text = purchaseDateMillis {
+            let whole = text.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? text
+            if let ms = Int64(whole) { return ms }
+        }
+        return purchaseDate.flatMap(Timestamp.milliseconds)
+    }
+
+    /// The keys a report shows for a transaction, in order.
+    public static let reportedKeys: [Key] = [.store, .source, .transactionId, .originalTransactionId, .orderId, .productId, .bundleId,
+                                             .environment, .purchaseDate, .signedDate, .warnings]
+}

@@ -1,0 +1,54 @@
+import Evidence
+
+/// What requirements are judged on: one scenario's judged run, its live (not retracted) evidence, the
+/// campaign's records and the profile's rules; and the store transaction the transaction requirements share.
+final class RequirementContext {
+    let rules: VerdictRules
+    let scenario: Scenario
+    let run: Run?
+    let input: VerdictEngine.Input
+    /// The run's evidence that is not retracted.
+    let live: [EvidenceItem]
+    let binding: ReceiptBinding
+
+    init(rules: VerdictRules, scenario: Scenario, run: Run?, live: [EvidenceItem], input: VerdictEngine.Input) {
+        self.rules = rules
+        self.scenario = scenario
+        self.run = run
+        self.live = live
+        self.input = input
+        binding = ReceiptBinding(rule: rules.serverReceiptBinding)
+    }
+
+    /// The run's recorded device.
+    var device: Device? { run.flatMap { r in input.devices.first { $0.id == r.deviceId } } }
+
+    /// The run's store transactions.
+    private(set) lazy var transactions: [EvidenceItem] = live.filter { $0.type == .transaction }
+
+    /// The vendor's acceptances recorded for transaction `t` (found by the profile's binding key); whether one
+    /// proves `t` is `ReceiptBinding`'s to say.
+    func acceptances(for t: EvidenceItem) -> [EvidenceItem] { binding.acceptances(for: t, among: live) }
+
+    /// Whether acceptance `r` certifies transaction `t`: its provenance, and bound to that very transaction.
+    func acceptanceCertifies(_ r: EvidenceItem, for t: EvidenceItem) -> Bool {
+        rules.certifies(r.provenance, as: rules.serverReceiptProvenance) && binding.mismatch(acceptance: r, transaction: t) == nil
+    }
+
+    /// The transaction a scenario is judged on: one that certifies with its acceptance, else the most complete, else the latest.
+    private(set) lazy var judgedTransaction: EvidenceItem? = {
+        func score(_ t: EvidenceItem) -> Int {
+            let txOK = StoreTransactionRequirement.reasons(t, in: self).isEmpty
+            let rs = acceptances(for: t)
+            let rOK = rs.contains { acceptanceCertifies($0, for: t) }
+            return (txOK ? 4 : 0) + (rOK ? 2 : 0) + (rs.isEmpty ? 0 : 1)
+        }
+        return transactions.enumerated().max { a, b in
+            let sa = score(a.element), sb = score(b.element)
+            return sa != sb ? sa < sb : a.offset < b.offset
+        }?.element
+    }()
+
+    /// The transaction id a report names a transaction item by.
+    static func transactionId(_ t: EvidenceItem) -> String { t.details(as: TransactionDetails.self).transactionId ?? t.id }
+}

@@ -1,0 +1,52 @@
+import Evidence
+
+/// `serverReceipt`: the vendor's live acceptance of the judged store transaction, bound to that very
+/// transaction (GrooveGrow: the server receipt of the order delivered for it).
+///
+/// Found by the profile's binding key (`verdictRules.serverReceiptBinding`), proven by its binding rule
+/// (`ReceiptBinding`), and fresh on the vendor's own clock where its document has one.
+struct ServerReceiptRequirement: RequirementEvaluator {
+    let id = RequirementID.serverReceipt
+
+    func evaluate(_ context: RequirementContext) -> [RequirementReport] {
+        let rules = context.rules
+        let key = rules.serverReceiptBinding.key
+        guard let t = context.judgedTransaction, let value = t.details(as: TransactionDetails.self).value(of: key) else {
+            return [.missing(.serverReceipt, Reason(.noOrderToMatch))]
+        }
+        let matching = context.acceptances(for: t)
+        guard let r = matching.last(where: { context.acceptanceCertifies($0, for: t) })
+                ?? matching.last(where: { rules.certifies($0.provenance, as: rules.serverReceiptProvenance) }) ?? matching.last else {
+            return [.missing(.serverReceipt, Reason(.noServerReceipt, [key.rawValue: value]))]
+        }
+        let subject = r.details(as: ReceiptDetails.self).receiptId ?? r.id
+        var why: [Reason] = []
+        // Whether the acceptance is bound to the transaction is judged on acceptances whose provenance certifies:
+        // the others never count anyway.
+        if !rules.certifies(r.provenance, as: rules.serverReceiptProvenance) {
+            why.append(Reason(.receiptNotCertifying, ["receipt": subject, key.rawValue: value, "evidence": r.id, "provenance": r.provenance.rawValue,
+                                                      "required": rules.serverReceiptProvenance.rawValue]))
+        } else if let mismatch = context.binding.mismatch(acceptance: r, transaction: t) {
+            why.append(Reason(.receiptNotForTransaction, mismatch.merging(["receipt": subject, key.rawValue: value, "evidence": r.id]) { a, _ in a }))
+        } else if let late = Self.verifiedLate(acceptance: r, transaction: t, context: context) {
+            why.append(Reason(.receiptVerifiedLate, late.merging(["receipt": subject, "evidence": r.id]) { a, _ in a }))
+        }
+        return [RequirementReport(kind: .serverReceipt, status: why.isEmpty ? .met : .notCertifying, subject: subject, evidenceId: r.id,
+                                  provenance: r.provenance, reasons: why)]
+    }
+
+    /// Freshness on the vendor's clock: the vendor must have verified the transaction at most `transactionMaxAgeDays`
+    /// after its purchase (both times come from outside the QA machine, so setting its clock back does not make an
+    /// old purchase fresh). nil when fresh, or when the binding rule's documents carry no vendor clock; else the
+    /// reason's parameters.
+    static func verifiedLate(acceptance r: EvidenceItem, transaction t: EvidenceItem, context: RequirementContext) -> [String: String]? {
+        guard context.binding.hasVendorClock else { return nil }
+        let tid = RequirementContext.transactionId(t)
+        let maxDays = context.rules.transactionMaxAgeDays
+        guard let purchased = t.details(as: TransactionDetails.self).purchaseMilliseconds else { return nil }  // transaction-undated says so already
+        let text = context.binding.verifiedAt(acceptance: r, transactionId: tid)
+        if let verified = text.flatMap(Timestamp.milliseconds), verified - purchased <= Int64(maxDays) * 86_400_000 { return nil }
+        return ["transaction": tid, "purchaseDate": Timestamp.string(millisecondsSince1970: purchased), "verifiedAt": text ?? "?",
+                "maxAgeDays": String(maxDays)]
+    }
+}

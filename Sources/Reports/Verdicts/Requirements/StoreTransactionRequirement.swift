@@ -1,0 +1,56 @@
+import Evidence
+
+/// `storeTransaction`: a store transaction on the run that certifies.
+///
+/// `reasons(_:in:)` is the one place that says whether a store transaction counts: its provenance, its
+/// app, its age at the run's start, and whether another campaign recorded it first.
+struct StoreTransactionRequirement: RequirementEvaluator {
+    let id = RequirementID.storeTransaction
+
+    func evaluate(_ context: RequirementContext) -> [RequirementReport] {
+        guard let t = context.judgedTransaction else { return [.missing(.storeTransaction, Reason(.noStoreTransaction))] }
+        let why = Self.reasons(t, in: context)
+        return [RequirementReport(kind: .storeTransaction, status: why.isEmpty ? .met : .notCertifying, subject: RequirementContext.transactionId(t),
+                                  evidenceId: t.id, provenance: t.provenance, reasons: why)]
+    }
+
+    /// Why store transaction `t` cannot certify on the context's run; empty when it certifies.
+    static func reasons(_ t: EvidenceItem, in context: RequirementContext) -> [Reason] {
+        let rules = context.rules, input = context.input
+        let details = t.details(as: TransactionDetails.self)
+        let tid = details.transactionId ?? t.id
+        var why: [Reason] = []
+        let signed = rules.certifies(t.provenance, as: rules.storeTransactionProvenance)
+        if !signed {
+            why.append(Reason(.transactionNotCertifying, ["transaction": tid, "evidence": t.id, "provenance": t.provenance.rawValue,
+                                                           "required": rules.storeTransactionProvenance.rawValue]))
+        }
+        if rules.transactionBundleMustMatchAppId {
+            if let bundle = details.bundleId, !bundle.isEmpty {
+                if bundle != input.campaign.appId {
+                    why.append(Reason(.bundleMismatch, ["transaction": tid, "bundleId": bundle, "appId": input.campaign.appId]))
+                }
+            } else {
+                why.append(Reason(.bundleMissing, ["transaction": tid, "appId": input.campaign.appId]))
+            }
+        }
+        // Age and reuse are judged on transactions whose provenance certifies: the others never count anyway.
+        guard signed else { return why }
+        let maxDays = rules.transactionMaxAgeDays
+        if let run = context.run {
+            if let purchased = details.purchaseMilliseconds, let started = Timestamp.milliseconds(run.startedAt) {
+                if started - purchased > Int64(maxDays) * 86_400_000 {
+                    why.append(Reason(.transactionTooOld, ["transaction": tid, "evidence": t.id, "purchaseDate": Timestamp.string(millisecondsSince1970: purchased),
+                                                            "run": run.id, "runStarted": run.startedAt, "maxAgeDays": String(maxDays)]))
+                }
+            } else {
+                why.append(Reason(.transactionUndated, ["transaction": tid, "evidence": t.id, "maxAgeDays": String(maxDays)]))
+            }
+        }
+        if let owner = input.transactionsOwnedElsewhere[tid], owner.campaignId != input.campaign.id {
+            why.append(Reason(.transactionReused, ["transaction": tid, "campaign": owner.campaignId, "campaignName": owner.campaignName,
+                                                    "evidence": owner.evidenceId]))
+        }
+        return why
+    }
+}

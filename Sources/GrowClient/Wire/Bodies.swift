@@ -1,4 +1,5 @@
 import Foundation
+import HTTPCore
 
 // The request and response bodies of the GrooveGrow Sandbox API v1.
 // Identifiers are strings (they may be all digits and exceed 2^53); amounts are `ExactDecimal`.

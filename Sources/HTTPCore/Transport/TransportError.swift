@@ -4,7 +4,7 @@ import Foundation
 ///
 /// This is the transport layer's own vocabulary, thrown by every
 /// `HTTPTransport` (including the fault injector, which imitates these
-/// failures exactly); `GrowClient` maps it to `GrowClientError`.
+/// failures exactly); each vendor's client core maps it to its own error.
 /// Descriptions never contain URLs, headers or bodies.
 public enum TransportError: Error, Sendable, Hashable, CustomStringConvertible {
     /// No response within the request's timeout.

@@ -111,6 +111,21 @@ import CherryClient
         }
     }
 
+    @Test(arguments: ["4.99", "0", "12345678901234567.89"])
+    func aPriceKeepsItsDecimalTextExactly(_ price: String) throws {
+        let text = #"{"eventId": "1", "type": "purchase", "transactionId": "t", "originalTransactionId": "t", "productId": "p", "price": "\#(price)", "currency": "USD", "occurredAt": "x"}"#
+        let event = try CherryWire.decode(CherryLedgerEvent.self, from: Data(text.utf8))
+        #expect(event.price == price)
+        #expect(event.priceAmount?.text == price)
+        #expect(String(decoding: try CherryWire.encode(event), as: UTF8.self).contains(#""price":"\#(price)""#))
+    }
+
+    @Test(arguments: ["4,99", "1e3", "+4.99", "", "USD 4.99"])
+    func aPriceThatIsNotDecimalTextIsRefused(_ price: String) {
+        let text = #"{"eventId": "1", "type": "purchase", "transactionId": "t", "originalTransactionId": "t", "productId": "p", "price": "\#(price)", "currency": "USD", "occurredAt": "x"}"#
+        #expect(throws: DecodingError.self) { try CherryWire.decode(CherryLedgerEvent.self, from: Data(text.utf8)) }
+    }
+
     @Test func anUnknownLedgerEventTypeIsRefusedWithAClearMessage() throws {
         let text = #"{"eventId": "1", "type": "chargeback", "transactionId": "t", "originalTransactionId": "t", "productId": "p", "price": null, "currency": null, "occurredAt": "x"}"#
         do {

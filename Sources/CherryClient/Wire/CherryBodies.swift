@@ -1,4 +1,5 @@
 import Foundation
+import HTTPCore
 
 // The request and response bodies of the CherrySub staging API v1.
 // Identifiers are strings (ledger event ids are all digits and exceed 2^53), prices
@@ -231,6 +232,29 @@ public struct CherryLedgerEvent: Codable, Sendable, Equatable {
         self.occurredAt = occurredAt
     }
 
+    private enum CodingKeys: String, CodingKey {
+        case eventId, type, transactionId, originalTransactionId, productId, price, currency, occurredAt
+    }
+
+    /// Decodes strictly; a `price` that is not decimal text (`"4.99"`; no number, exponent or sign `+`) is refused.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        eventId = try c.decode(String.self, forKey: .eventId)
+        type = try c.decode(CherryLedgerEventType.self, forKey: .type)
+        transactionId = try c.decode(String.self, forKey: .transactionId)
+        originalTransactionId = try c.decode(String.self, forKey: .originalTransactionId)
+        productId = try c.decode(String.self, forKey: .productId)
+        price = try c.decodeIfPresent(String.self, forKey: .price)
+        currency = try c.decodeIfPresent(String.self, forKey: .currency)
+        occurredAt = try c.decode(String.self, forKey: .occurredAt)
+        if let price, ExactDecimal(price) == nil {
+            throw DecodingError.dataCorruptedError(forKey: .price, in: c, debugDescription: "'\(price.prefix(40))' is not a decimal amount")
+        }
+    }
+
+    /// The price as an exact decimal; nil where there is none.
+    public var priceAmount: ExactDecimal? { price.flatMap(ExactDecimal.init) }
+
     /// Encodes every field, `price` and `currency` as explicit nulls when absent.
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
@@ -317,24 +341,8 @@ public struct CherryEmulatorClock: Codable, Sendable, Equatable {
     public init(advanceSeconds: Int) { self.advanceSeconds = advanceSeconds }
 }
 
-/// `POST /_emulator/faults` (as GrooveGrow's).
-public struct CherryEmulatorFault: Codable, Sendable, Equatable {
-    /// The path the fault applies to.
-    public var path: String
-    /// Delay before answering, in milliseconds.
-    public var delayMs: Int?
-    /// How many of the next requests fail.
-    public var failNext: Int?
-    /// The status those failures answer.
-    public var status: Int?
-    /// A fault from its parts.
-    public init(path: String, delayMs: Int?, failNext: Int?, status: Int?) {
-        self.path = path
-        self.delayMs = delayMs
-        self.failNext = failNext
-        self.status = status
-    }
-}
+/// `POST /_emulator/faults` (the shape both vendors' emulators share).
+public typealias CherryEmulatorFault = EmulatorFaultBody
 
 /// `POST /_emulator/reset`: `{}`.
 public struct CherryEmulatorReset: Codable, Sendable, Equatable {

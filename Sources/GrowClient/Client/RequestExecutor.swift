@@ -60,16 +60,11 @@ struct RequestExecutor: Sendable {
             throw GrowClientError.insecureTarget(host: host)
         }
         do {
-            let response = try await transport.send(request)
-            return response
-        } catch let error as TransportError {
-            throw Self.map(error)
+            return try await transport.send(request)
         } catch let error as GrowClientError {
             throw error
-        } catch is CancellationError {
-            throw GrowClientError.transportFailed(.cancelled)
         } catch {
-            throw GrowClientError.transportFailed(.failed(String(describing: type(of: error))))
+            throw Self.map(TransportError(error))
         }
     }
 

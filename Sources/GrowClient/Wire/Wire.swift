@@ -60,7 +60,7 @@ public enum Wire {
 }
 
 /// The `error.code` values of the contract.
-public enum WireErrorCode: String, Sendable, Codable, CaseIterable {
+public enum WireErrorCode: String, Sendable, Codable, CaseIterable, ErrorCodeTable {
     case invalidRequest = "invalid_request"
     case tokenInvalid = "token_invalid"
     case tokenExpired = "token_expired"
@@ -88,20 +88,5 @@ public enum WireErrorCode: String, Sendable, Codable, CaseIterable {
     public var retryable: Bool { self == .rateLimited || self == .unavailable }
 }
 
-/// `{"error": {"code", "message", "retryable"}}`.
-public struct WireErrorBody: Codable, Sendable, Equatable {
-    public struct Detail: Codable, Sendable, Equatable {
-        public var code: String
-        public var message: String
-        public var retryable: Bool
-        public init(code: String, message: String, retryable: Bool) {
-            self.code = code
-            self.message = message
-            self.retryable = retryable
-        }
-    }
-    public var error: Detail
-    public init(code: WireErrorCode, message: String) {
-        error = Detail(code: code.rawValue, message: message, retryable: code.retryable)
-    }
-}
+/// `{"error": {"code", "message", "retryable"}}` with GrooveGrow's codes.
+public typealias WireErrorBody = ErrorBody<WireErrorCode>

@@ -22,6 +22,18 @@ public enum TransportError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Any other failure, with a short reason.
     case failed(String)
 
+    /// The transport error `error` stands for: itself, `.cancelled` for a `CancellationError`,
+    /// else `.failed` naming only its type (never its text, which could hold a URL or a credential).
+    public init(_ error: any Error) {
+        if let error = error as? TransportError {
+            self = error
+        } else if error is CancellationError {
+            self = .cancelled
+        } else {
+            self = .failed(String(describing: type(of: error)))
+        }
+    }
+
     /// A short, stable code for transcripts: `timeout`, `connection-refused`, `connection-lost`, ….
     public var code: String {
         switch self {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import CherryClient
+import HTTPCore
 
 /// The contract's examples, decoded and re-encoded with `CherryWire`.
 @Suite struct WireTests {
@@ -223,5 +224,16 @@ import CherryClient
         #expect(CherryWire.Path.isEmulator(CherryWire.Path.emulatorClock))
         #expect(!CherryWire.Path.isEmulator("/_emulatorx"))
         #expect(!CherryWire.Path.isEmulator(CherryWire.Path.appleTransactions))
+    }
+}
+
+/// The idempotency key rule of HTTPCore, as the CherrySub contract states it.
+@Suite struct IdempotencyKeyTests {
+    @Test(arguments: [("k", true, true), ("a b", true, false), (String(repeating: "x", count: 255), true, true),
+                      (String(repeating: "x", count: 256), false, false), ("", false, false), ("é", false, false),
+                      ("tab\there", false, false)])
+    func aKeyIsOneTo255PrintableASCIICharactersAndTheClientSendsNoSpaces(_ key: String, _ wellFormed: Bool, _ sent: Bool) {
+        #expect(IdempotencyKey.isWellFormed(key) == wellFormed)
+        #expect(IdempotencyKey.isValid(key) == sent)
     }
 }

@@ -109,10 +109,13 @@ public struct CherryTransactionSubmission: Codable, Sendable, Equatable {
 
 /// `POST /v1/apple/transactions` response (`201` first acceptance, `200` repeat or transfer).
 public struct CherryTransactionResult: Codable, Sendable, Equatable {
+    /// The transaction submitted.
     public var transactionId: String
+    /// The subscription's first transaction (equal to `transactionId` for a purchase).
     public var originalTransactionId: String
     /// Always the caller's own app user (the owner of another user's purchase is never revealed).
     public var appUserId: String
+    /// The store product bought.
     public var productId: String
     /// The store environment (`Sandbox`; `Emulator` on an emulator).
     public var environment: String
@@ -157,11 +160,15 @@ public struct CherryTransactionResult: Codable, Sendable, Equatable {
 public struct CherryAccessLevel: Codable, Sendable, Equatable {
     /// True only for `active` and `cancelled` before `expiresAt`.
     public var active: Bool
+    /// `active`, `cancelled`, `expired`, `refunded` or `transferred`.
     public var state: CherryAccessState
+    /// The store product that grants the level.
     public var productId: String
+    /// The purchase the level rests on.
     public var originalTransactionId: String
     /// Nil for a consumable or non-renewing product.
     public var expiresAt: String?
+    /// Whether auto-renew is on.
     public var willRenew: Bool
     /// When a refund revoked it; else nil.
     public var revokedAt: String?
@@ -192,6 +199,7 @@ public struct CherryAccessLevel: Codable, Sendable, Equatable {
 
 /// `GET /v1/subscribers/{appUserId}` and `GET /v1/server/subscribers/{appUserId}` (`200`).
 public struct CherrySubscriber: Codable, Sendable, Equatable {
+    /// The app user.
     public var appUserId: String
     /// When the server computed the view (RFC 3339 UTC).
     public var asOf: String
@@ -209,9 +217,13 @@ public struct CherrySubscriber: Codable, Sendable, Equatable {
 public struct CherryLedgerEvent: Codable, Sendable, Equatable {
     /// All digits, often beyond 2^53: kept as a string.
     public var eventId: String
+    /// What happened.
     public var type: CherryLedgerEventType
+    /// The transaction it concerns.
     public var transactionId: String
+    /// That transaction's original transaction.
     public var originalTransactionId: String
+    /// The store product.
     public var productId: String
     /// The transaction's price in currency units, as decimal text (`"4.99"`); nil where the JWS has none.
     public var price: String?
@@ -271,6 +283,7 @@ public struct CherryLedgerEvent: Codable, Sendable, Equatable {
 
 /// `GET /v1/subscribers/{appUserId}/ledger` (`200`).
 public struct CherryLedgerPage: Codable, Sendable, Equatable {
+    /// The events of the page, oldest first.
     public var events: [CherryLedgerEvent]
     /// The `after` of the next page; nil on the last page.
     public var nextAfter: String?
@@ -292,6 +305,7 @@ public struct CherryLedgerPage: Codable, Sendable, Equatable {
 
 /// `POST /_emulator/app-users`.
 public struct CherryEmulatorAppUser: Codable, Sendable, Equatable {
+    /// The app user to make known.
     public var appUserId: String
     /// A body from its app user.
     public init(appUserId: String) { self.appUserId = appUserId }
@@ -299,8 +313,11 @@ public struct CherryEmulatorAppUser: Codable, Sendable, Equatable {
 
 /// `POST /_emulator/store/purchases` request.
 public struct CherryEmulatorPurchaseRequest: Codable, Sendable, Equatable {
+    /// The store product bought.
     public var productId: String
+    /// The app's bundle id signed into the transaction.
     public var bundleId: String
+    /// Subscription or consumable.
     public var type: CherryProductType
     /// A request from its parts.
     public init(productId: String, bundleId: String, type: CherryProductType) {
@@ -312,6 +329,7 @@ public struct CherryEmulatorPurchaseRequest: Codable, Sendable, Equatable {
 
 /// `POST /_emulator/store/purchases` response: a transaction signed by the emulator's own key.
 public struct CherryEmulatorPurchase: Codable, Sendable, Equatable {
+    /// The new transaction's id.
     public var transactionId: String
     /// The JWS, `environment` `Emulator`.
     public var signedTransaction: String
@@ -324,7 +342,9 @@ public struct CherryEmulatorPurchase: Codable, Sendable, Equatable {
 
 /// `POST /_emulator/store/notifications`.
 public struct CherryEmulatorNotification: Codable, Sendable, Equatable {
+    /// Which notification.
     public var type: CherryNotificationType
+    /// The purchase it is about.
     public var originalTransactionId: String
     /// A notification from its parts.
     public init(type: CherryNotificationType, originalTransactionId: String) {

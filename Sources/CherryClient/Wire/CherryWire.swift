@@ -119,6 +119,8 @@ public enum CherryWire {
     public static let tokenTTLRange = 1...86400
     /// `limit` of a ledger request.
     public static let ledgerLimitRange = 1...500
+    /// The length of an `Idempotency-Key` (`IdempotencyKey` holds the rule: 1–255 printable ASCII).
+    public static let idempotencyKeyLength = IdempotencyKey.lengthRange
     /// The ledger `limit` when none is given.
     public static let defaultLedgerLimit = 100
     /// Emulator `auto-renewable` purchases last this long (the App Store Sandbox's accelerated month).

@@ -6,7 +6,7 @@ public protocol ErrorCodeTable: RawRepresentable, Sendable where RawValue == Str
 
 /// `{"error": {"code", "message", "retryable"}}`, the error body both vendors send with a non-2xx status.
 ///
-/// `Code` is the vendor's code table (`WireErrorCode`, `CherryErrorCode`); the
+/// `Code` is the vendor's code table (each client core's code enum); the
 /// stored code is the text as sent, so a body with a code the table does not know
 /// still decodes (what it means is the vendor's error mapping to say).
 public struct ErrorBody<Code: ErrorCodeTable>: Codable, Sendable, Equatable {

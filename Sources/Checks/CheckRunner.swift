@@ -1,6 +1,7 @@
 import Evidence
 import Foundation
 import GrowClient
+import HTTPCore
 
 /// A check's catalog identity: its id and the scenario it belongs to.
 public struct CheckDescriptor: Sendable, Hashable {
@@ -66,7 +67,7 @@ public struct CheckRunner: Sendable {
         }
 
         var context = context
-        let probe = RecordingTransport(wrapping: context.transport, now: context.clock.instant)
+        let probe = RecordingTransport(wrapping: context.transport, dialect: suite.dialect, now: context.clock.instant)
         let kind = try await suite.probe(context, through: probe)
         context.isEmulatorTarget = kind == .emulator
         context.probeTranscript = probe.entries
@@ -74,7 +75,7 @@ public struct CheckRunner: Sendable {
         var results: [CheckResult] = []
         for (check, definition) in selected {
             try Task.checkCancellation()
-            let result = await execute(definition, as: check, harness: harness(), context: context)
+            let result = await execute(definition, as: check, harness: harness(), dialect: suite.dialect, context: context)
             results.append(result)
             progress(result)
         }
@@ -83,7 +84,7 @@ public struct CheckRunner: Sendable {
 
     /// Runs one check and turns whatever happened into a result; never throws.
     static func execute<H: CheckHarness>(_ definition: CheckDefinition<H>, as check: CheckDescriptor, harness run: H,
-                                         context: CheckContext) async -> CheckResult {
+                                         dialect: SandboxDialect, context: CheckContext) async -> CheckResult {
         let start = context.clock.instant()
         let outcome: CheckOutcome
         do {
@@ -97,7 +98,7 @@ public struct CheckRunner: Sendable {
         let elapsed = context.clock.instant() - start
         // Defence in depth: every secret this check handled is scrubbed again from what it returns.
         let secrets = run.secrets
-        let scrub = { (text: String) in Redactor.redact(text, secrets: secrets) }
+        let scrub = { (text: String) in dialect.redactor.redact(text, secrets: secrets) }
         let transcript = run.transcript.map { entry in
             var entry = entry
             entry.path = scrub(entry.path)
@@ -120,7 +121,8 @@ public struct CheckRunner: Sendable {
                            baseURL: context.configuration.baseURL.absoluteString, transcript: transcript,
                            probeTranscript: context.probeTranscript,
                            identity: SandboxIdentity.evaluate(probe: context.probeTranscript, check: transcript,
-                                                              pins: context.sandboxPins, localAddresses: context.localAddresses),
+                                                              pins: context.sandboxPins, localAddresses: context.localAddresses,
+                                                              dialect: Wire.dialect),
                            receipt: outcome.isPassed ? receipt : nil)
     }
 }

@@ -1,3 +1,4 @@
+import HTTPCore
 import Evidence
 import GrowClient
 
@@ -13,6 +14,8 @@ public protocol CheckSuite: Sendable {
 
     /// The profile whose scenarios list this suite's checks (`Profile.id`).
     var profileId: String { get }
+    /// The vendor's wire dialect: its kind header and secret shapes, for transcripts and redaction.
+    var dialect: SandboxDialect { get }
     /// The code of every check, by id.
     var definitions: [CheckDefinition<Harness>] { get }
     /// Asks the target, without credentials, which kind of Sandbox it is; throws `CheckError.unreachable`

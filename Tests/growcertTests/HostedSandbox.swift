@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 @testable import GrowClient
+@testable import HTTPCore
 @testable import Sandbox
 
 /// The emulator in hosted mode playing the hosted GrooveGrow Sandbox behind TLS (a test CA), reached at

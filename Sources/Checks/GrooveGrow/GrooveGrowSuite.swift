@@ -1,5 +1,6 @@
 import Evidence
 import GrowClient
+import HTTPCore
 
 /// GrooveGrow's live acceptance checks (profile `groovegrow`), one file per check group in `Checks/`.
 ///
@@ -10,6 +11,8 @@ public struct GrooveGrowSuite: CheckSuite {
     public init() {}
 
     public var profileId: String { "groovegrow" }
+
+    public var dialect: SandboxDialect { Wire.dialect }
 
     public var definitions: [CheckDefinition<CheckRun>] {
         SessionChecks.all + HoldingsChecks.all + SwitchChecks.all + NetworkChecks.all + PurchaseChecks.all

@@ -27,7 +27,8 @@ public final class SandboxEmulator: Sendable {
         requestedPort = configuration.port
         let backend = backend
         server = HTTPServer(maxBodyBytes: configuration.maxBodyBytes,
-                            oversizeResponse: EmulatorBackend.oversizeResponse(limit: configuration.maxBodyBytes)) { request in
+                            oversizeResponse: EmulatorBackend.oversizeResponse(limit: configuration.maxBodyBytes),
+                            sleeper: configuration.sleeper) { request in
             backend.handle(request)
         }
     }

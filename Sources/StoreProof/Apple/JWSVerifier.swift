@@ -217,7 +217,7 @@ public struct JWSVerifier: Sendable {
 
     // MARK: Decoding
 
-    private static func jsonObject(_ bytes: [UInt8], part: String) throws -> JSONValue {
+    static func jsonObject(_ bytes: [UInt8], part: String) throws -> JSONValue {
         let value: JSONValue
         do {
             value = try JSONValue.parse(Data(bytes))
@@ -228,7 +228,7 @@ public struct JWSVerifier: Sendable {
         return value
     }
 
-    private static func certificates(_ x5c: JSONValue?) throws -> [X509Certificate] {
+    static func certificates(_ x5c: JSONValue?) throws -> [X509Certificate] {
         guard let x5c, !x5c.isNull else { throw StoreProofError.missingCertificateChain }
         guard let entries = x5c.arrayValue else {
             throw StoreProofError.malformedCertificate(index: 0, reason: "x5c is not an array of base64 strings")

@@ -1,7 +1,7 @@
 import GrowClient
 
-/// One endpoint of the contract: method, path template (from `Wire.Path`) and credential.
-struct Route {
+/// One endpoint of the GrooveGrow contract: method, path template (from `Wire.Path`) and credential.
+struct Route: EmulatorRoute {
     enum Endpoint {
         case session, holdings, funnels, receipts, order, ledger, relayRecover
         case customerTokens, consoleCustomer
@@ -13,16 +13,15 @@ struct Route {
     }
 
     let method: String
-    let template: [Substring]
+    let template: PathTemplate
     let endpoint: Endpoint
     let credential: Credential
 
-    /// Stands in for the `{id}` segment when a template is built from a `Wire.Path` function.
-    private static let marker = "0routeparameter0"
+    private static let marker = PathTemplate.marker
 
     private init(_ method: String, _ path: String, _ endpoint: Endpoint, _ credential: Credential) {
         self.method = method
-        self.template = path.split(separator: "/", omittingEmptySubsequences: false)
+        self.template = PathTemplate(path)
         self.endpoint = endpoint
         self.credential = credential
     }
@@ -44,20 +43,4 @@ struct Route {
         Route("POST", Wire.Path.emulatorFaults, .emulatorFaults, .server),
         Route("POST", Wire.Path.emulatorReset, .emulatorReset, .server),
     ]
-
-    /// The captured path parameter ("" when the template has none), or nil when `path` does not fit.
-    func match(_ path: String) -> String? {
-        let segments = path.split(separator: "/", omittingEmptySubsequences: false)
-        guard segments.count == template.count else { return nil }
-        var parameter = ""
-        for (segment, expected) in zip(segments, template) {
-            if expected == Self.marker {
-                guard !segment.isEmpty else { return nil }
-                parameter = String(segment)
-            } else if segment != expected {
-                return nil
-            }
-        }
-        return parameter
-    }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import StoreProof
 
 /// The payload of an emulated App Store transaction, shaped like Apple's
 /// `JWSTransactionDecodedPayload` so a verifier can read it the same way.
@@ -28,5 +29,5 @@ struct AppleTransactionPayload: Codable, Equatable, Sendable {
 
     static let subscriptionType = "Auto-Renewable Subscription"
     static let consumableType = "Consumable"
-    static let environmentName = "Emulator"
+    static let environmentName = StoreProofNames.emulatorEnvironment
 }

@@ -1,0 +1,120 @@
+import SecretShapes
+import Foundation
+
+/// The CherrySub IAP staging API v1: every path, header, query name and limit, in one place.
+///
+/// The client core (`CherryClient`) and the emulator (`Sandbox`) both use these
+/// names, so a change to the wire contract
+/// (`shared/contracts/cherrysub-staging-v1.md`) is a change here and nowhere else.
+public enum CherryWire {
+    /// The environment a staging publishable key names.
+    public static let environment = "staging"
+
+    /// Request and response header names.
+    public enum Header {
+        /// `CherrySub-Publishable-Key: iap_pk_…`, on every request.
+        public static let publishableKey = "CherrySub-Publishable-Key"
+        /// `CherrySub-Environment-Kind: hosted | emulator`, on every response.
+        public static let environmentKind = "CherrySub-Environment-Kind"
+        /// `Idempotency-Key`, on every `POST` outside `/_emulator`.
+        public static let idempotencyKey = "Idempotency-Key"
+        /// `Authorization: Bearer <customerToken>` or `Bearer iap_sk_…`.
+        public static let authorization = "Authorization"
+        /// `Retry-After` (delta-seconds) on `429`.
+        public static let retryAfter = "Retry-After"
+        /// `Content-Type: application/json` on every body.
+        public static let contentType = "Content-Type"
+        /// `Accept: application/json`.
+        public static let accept = "Accept"
+    }
+
+    /// The contract's paths (below the base URL's prefix).
+    public enum Path {
+        /// `POST` — the broker issues a customer token.
+        public static let customerTokens = "/v1/server/customer-tokens"
+        /// `POST` — the broker revokes a customer token (logout).
+        public static func revokeToken(_ tokenId: String) -> String { "/v1/server/customer-tokens/\(escape(tokenId))/revoke" }
+        /// `GET` — the console view of a subscriber (secret key).
+        public static func serverSubscriber(_ appUserId: String) -> String { "/v1/server/subscribers/\(escape(appUserId))" }
+        /// `GET ?appUserId=` — the current product set.
+        public static let currentProductSet = "/v1/product-sets/current"
+        /// `POST` — submit a StoreKit 2 transaction.
+        public static let appleTransactions = "/v1/apple/transactions"
+        /// `GET` — the subscriber (customer token).
+        public static func subscriber(_ appUserId: String) -> String { "/v1/subscribers/\(escape(appUserId))" }
+        /// `GET ?after=&limit=` — the subscriber's ledger.
+        public static func ledger(_ appUserId: String) -> String { "/v1/subscribers/\(escape(appUserId))/ledger" }
+
+        /// The prefix of the emulator's control paths (no `Idempotency-Key` there).
+        public static let emulatorPrefix = "/_emulator"
+        /// `POST` — make an app user known.
+        public static let emulatorAppUsers = "/_emulator/app-users"
+        /// `POST` — set the current product set.
+        public static let emulatorProductSets = "/_emulator/product-sets"
+        /// `POST` — a store purchase signed by the emulator's key.
+        public static let emulatorPurchases = "/_emulator/store/purchases"
+        /// `POST` — an App Store Server Notification.
+        public static let emulatorNotifications = "/_emulator/store/notifications"
+        /// `POST` — move the emulator's clock forward.
+        public static let emulatorClock = "/_emulator/clock"
+        /// `POST` — inject faults.
+        public static let emulatorFaults = "/_emulator/faults"
+        /// `POST` — forget all state, clock included.
+        public static let emulatorReset = "/_emulator/reset"
+
+        /// Whether `path` is an emulator control path.
+        public static func isEmulator(_ path: String) -> Bool {
+            path == emulatorPrefix || path.hasPrefix(emulatorPrefix + "/")
+        }
+
+        /// Percent-escapes an identifier for use as one path segment.
+        public static func escape(_ segment: String) -> String {
+            // RFC 3986 unreserved characters only (ASCII): `alphanumerics` would let non-ASCII letters through.
+            let allowed = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+            return segment.addingPercentEncoding(withAllowedCharacters: allowed) ?? segment
+        }
+    }
+
+    /// Query parameter names.
+    public enum Query {
+        /// `appUserId` of `GET /v1/product-sets/current` (required).
+        public static let appUserId = "appUserId"
+        /// `after` of the ledger: an `eventId`, exclusive.
+        public static let after = "after"
+        /// `limit` of the ledger.
+        public static let limit = "limit"
+    }
+
+    /// The `Authorization` scheme.
+    public static let bearer = "Bearer"
+    /// The media type of every body.
+    public static let jsonMediaType = "application/json"
+    /// The `CherrySub-Environment-Kind` value of CherrySub's staging backend.
+    public static let hostedKind = "hosted"
+    /// The `CherrySub-Environment-Kind` value of a local emulator.
+    public static let emulatorKind = "emulator"
+    /// The `environment` an emulator-signed transaction carries.
+    public static let emulatorStoreEnvironment = "Emulator"
+    /// The only store environment staging accepts.
+    public static let sandboxStoreEnvironment = "Sandbox"
+    /// The `store` of an App Store package.
+    public static let appleStore = "apple"
+    /// The `status` of an accepted transaction.
+    public static let acceptedStatus = "accepted"
+
+    /// The secret key prefix: `iap_sk_…`.
+    public static let secretKeyPrefix = SecretKeyShape.cherrySubSecretKey.prefix
+    /// The publishable key prefix: `iap_pk_…`.
+    public static let publishableKeyPrefix = "iap_pk_"
+
+    /// `ttlSeconds` of a customer token request.
+    public static let tokenTTLRange = 1...86400
+    /// `limit` of a ledger request.
+    public static let ledgerLimitRange = 1...500
+    /// The ledger `limit` when none is given.
+    public static let defaultLedgerLimit = 100
+    /// The length of an `Idempotency-Key`, in printable ASCII characters.
+    public static let idempotencyKeyLength = 1...255
+    /// Emulator `auto-renewable` purchases last this long (the App Store Sandbox's accelerated month).
+    public static let emulatorSubscriptionSeconds = 300
+}

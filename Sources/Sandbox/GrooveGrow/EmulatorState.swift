@@ -80,15 +80,14 @@ struct EmulatorState {
 struct IdentifierCounters {
     /// Ledger eventIds start just above 2^53 so that clients must keep them as strings.
     private var eventIds = DigitCounter(start: 9_007_199_254_740_993)
-    /// Apple transaction ids are `emu-tx-1`, `emu-tx-2`, …: never all digits, so an emulator transaction can
-    /// never carry (or be mistaken for) the id of a real App Store transaction.
+    /// Apple transaction ids (`AppleTransactionPayload.emulatorTransactionIdPrefix`) and `o_1`, `r_1`, ….
     private var sequences = IdentifierSequences()
 
     mutating func eventId() -> String {
         eventIds.next()
     }
 
-    static let transactionIdPrefix = "emu-tx-"
+    static let transactionIdPrefix = AppleTransactionPayload.emulatorTransactionIdPrefix
 
     mutating func transactionId() -> String {
         sequences.make(Self.transactionIdPrefix)

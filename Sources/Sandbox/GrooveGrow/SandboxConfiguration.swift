@@ -50,17 +50,8 @@ public struct SandboxConfiguration: Sendable {
 
     /// Throws `SandboxError.invalidConfiguration` when a value cannot work.
     func validate() throws {
-        let keyBody = serverKey.dropFirst(Wire.serverKeyPrefix.count)
-        guard serverKey.hasPrefix(Wire.serverKeyPrefix), !keyBody.isEmpty,
-              keyBody.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-") }) else {
-            throw SandboxError.invalidConfiguration(
-                "the server key must be '\(Wire.serverKeyPrefix)' followed by letters, digits, '_' or '-'. Leave it out to get a random one.")
-        }
-        guard !bundleId.isEmpty, bundleId.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "." || $0 == "-") }) else {
-            throw SandboxError.invalidConfiguration("bundle ID '\(bundleId)' is not a reverse-DNS name such as 'com.example.app'.")
-        }
-        guard maxBodyBytes >= 1024 else {
-            throw SandboxError.invalidConfiguration("maxBodyBytes \(maxBodyBytes) is too small; use at least 1024.")
-        }
+        try ConfigurationRules.requireKeyShape(serverKey, prefix: Wire.serverKeyPrefix, name: "server key")
+        try ConfigurationRules.requireBundleId(bundleId)
+        try ConfigurationRules.requireMaxBodyBytes(maxBodyBytes)
     }
 }

@@ -139,6 +139,7 @@ public struct JWSVerifier: Sendable {
             productId: productId,
             type: try Self.string(fields, "type"),
             purchaseDate: try Self.timestamp(fields, "purchaseDate"),
+            expiresDate: try Self.timestamp(fields, "expiresDate"),
             signedDate: signedDate,
             storefront: try Self.string(fields, "storefront"),
             price: try Self.number(fields, "price"),

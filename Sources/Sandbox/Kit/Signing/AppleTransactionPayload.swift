@@ -30,4 +30,7 @@ struct AppleTransactionPayload: Codable, Equatable, Sendable {
     static let subscriptionType = "Auto-Renewable Subscription"
     static let consumableType = "Consumable"
     static let environmentName = StoreProofNames.emulatorEnvironment
+    /// Emulator transaction ids are `emu-tx-1`, `emu-tx-2`, …: never all digits, so an emulator transaction can
+    /// never carry (or be mistaken for) the id of a real App Store transaction.
+    static let emulatorTransactionIdPrefix = "emu-tx-"
 }

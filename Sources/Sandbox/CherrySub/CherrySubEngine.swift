@@ -105,7 +105,7 @@ struct CherrySubEngine {
         return reply
     }
 
-    private mutating func dispatch(_ endpoint: CherrySubRoute.Endpoint, parameter: String, request: HTTPServerRequest,
+    private mutating func dispatch(_ endpoint: CherrySubEndpoint, parameter: String, request: HTTPServerRequest,
                                    caller: Caller) throws(CherrySubFailure) -> Reply {
         let appUserId: String
         switch caller {
@@ -147,7 +147,7 @@ struct CherrySubEngine {
         return key
     }
 
-    private func authenticate(_ request: HTTPServerRequest, as credential: CherrySubRoute.Credential,
+    private func authenticate(_ request: HTTPServerRequest, as credential: CherrySubCredential,
                               presentedKey: String) throws(CherrySubFailure) -> Caller {
         let presented = Credentials.bearer(request.header(CherryWire.Header.authorization), scheme: CherryWire.bearer)
         switch credential {

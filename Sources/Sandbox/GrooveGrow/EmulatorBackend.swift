@@ -164,7 +164,7 @@ struct GrooveGrowEngine {
         return reply
     }
 
-    private mutating func dispatch(_ endpoint: Route.Endpoint, parameter: String, request: HTTPServerRequest, caller: Caller) throws(APIFailure) -> Reply {
+    private mutating func dispatch(_ endpoint: GrooveGrowEndpoint, parameter: String, request: HTTPServerRequest, caller: Caller) throws(APIFailure) -> Reply {
         let customerId = caller.customerId ?? ""
         switch endpoint {
         case .session: return session(caller: caller)
@@ -200,7 +200,7 @@ struct GrooveGrowEngine {
         return (project, environment)
     }
 
-    private func authenticate(_ request: HTTPServerRequest, as credential: Route.Credential) throws(APIFailure) -> Caller {
+    private func authenticate(_ request: HTTPServerRequest, as credential: GrooveGrowCredential) throws(APIFailure) -> Caller {
         let presented = Credentials.bearer(request.header(Wire.Header.authorization), scheme: WireVocabulary.bearer)
         switch credential {
         case .server:

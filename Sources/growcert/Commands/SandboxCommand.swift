@@ -23,7 +23,8 @@ enum SandboxCommand {
                     OptionSpec(name: "--project", value: "UUID", help: "the project (App UUID) it serves; give your campaign's to keep it (default: random, printed)"),
                     OptionSpec(name: "--server-key", value: "KEY", help: "its server key, gg_sk_… (default: random, printed)"),
                     OptionSpec(name: "--bundle-id", value: "ID", help: "bundle id in its signed purchases (default com.example.app)"),
-                    OptionSpec(name: "--publishable-key", value: "KEY", help: "cherrysub: the app's publishable key, iap_pk_… (default: random, printed)"),
+                    OptionSpec(name: "--publishable-key", value: "KEY", help: "cherrysub: the app's publishable key, iap_pk_… (default: random, printed)",
+                               setsHelpColumn: false),
                 ],
                 discussion: """
                 Implements the whole GrooveGrow Sandbox v1 contract in memory, including the /_emulator controls.

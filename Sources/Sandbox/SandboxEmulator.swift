@@ -16,18 +16,17 @@ public final class SandboxEmulator: Sendable {
 
     /// The request handling, usable without HTTP.
     public let backend: EmulatorBackend
-    private let server: HTTPServer
-    private let requestedPort: UInt16
+    private let host: EmulatorHost
 
     /// Creates a stopped emulator with a fresh signing key and certificate.
     ///
     /// - Throws: `SandboxError.invalidConfiguration` or `SandboxError.crypto`.
     public init(configuration: Configuration = Configuration()) throws {
-        backend = try EmulatorBackend(configuration: configuration)
-        requestedPort = configuration.port
-        let backend = backend
-        server = HTTPServer(maxBodyBytes: configuration.maxBodyBytes,
-                            oversizeResponse: EmulatorBackend.oversizeResponse(limit: configuration.maxBodyBytes)) { request in
+        let backend = try EmulatorBackend(configuration: configuration)
+        self.backend = backend
+        host = EmulatorHost(port: configuration.port, maxBodyBytes: configuration.maxBodyBytes,
+                            oversizeResponse: EmulatorBackend.oversizeResponse(limit: configuration.maxBodyBytes),
+                            sleeper: configuration.sleeper) { request in
             backend.handle(request)
         }
     }
@@ -37,24 +36,23 @@ public final class SandboxEmulator: Sendable {
     /// - Throws: `SandboxError.bindFailed` when the port is taken, `SandboxError.alreadyStarted`.
     @discardableResult
     public func start() throws -> URL {
-        let port = try server.start(port: requestedPort)
-        return Self.url(port: port)
+        try host.start()
     }
 
     /// Test seam, never reachable from the CLI: serves over TLS on IPv4 `address` (host order), for a test
     /// that reaches the emulator through a network namespace. Returns the port.
     func start(address: UInt32, certificatePEM: String, keyPEM: String) throws -> UInt16 {
-        try server.start(port: requestedPort, address: address, tls: (certificatePEM, keyPEM))
+        try host.start(address: address, certificatePEM: certificatePEM, keyPEM: keyPEM)
     }
 
     /// Stops serving; waits for open connections to finish. Safe to call more than once.
     public func stop() {
-        server.stop()
+        host.stop()
     }
 
     /// The base URL while running; nil when stopped.
     public var baseURL: URL? {
-        server.port.map(Self.url(port:))
+        host.baseURL
     }
 
     /// The project (App UUID) the emulator serves.
@@ -70,12 +68,4 @@ public final class SandboxEmulator: Sendable {
 
     /// The common name of the emulator's signing certificate.
     public static let signingCertificateCommonName = StoreSigner.commonName
-
-    private static func url(port: UInt16) -> URL {
-        var components = URLComponents()
-        components.scheme = "http"
-        components.host = "127.0.0.1"
-        components.port = Int(port)
-        return components.url ?? URL(fileURLWithPath: "/")
-    }
 }

@@ -47,14 +47,20 @@ public struct AppStoreTestPKI: Sendable {
     }
 
     /// A StoreKit 2 transaction, as `Transaction.jwsRepresentation` gives it, signed by the leaf.
+    ///
+    /// `originalTransactionId` defaults to `transactionId` (a first purchase; another one makes a renewal); `price`
+    /// is in thousandths of USD, nil leaves `price` and `currency` out; `expiresDate` is written when given.
     public func signTransaction(transactionId: String, bundleId: String, productId: String, purchaseDate: Date,
-                                signedDate: Date = Date(), environment: String = "Sandbox") throws -> String {
+                                signedDate: Date = Date(), environment: String = "Sandbox",
+                                originalTransactionId: String? = nil, price: Int? = 4990, expiresDate: Date? = nil) throws -> String {
         func ms(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1000).rounded(.down)) }
         let header = "{\"alg\":\"ES256\",\"x5c\":[\(x5c.map { "\"\($0)\"" }.joined(separator: ","))]}"
+        let priced = price.map { ",\"price\":\($0),\"currency\":\"USD\"" } ?? ""
+        let expires = expiresDate.map { ",\"expiresDate\":\(ms($0))" } ?? ""
         let payload = """
-            {"transactionId":"\(transactionId)","originalTransactionId":"\(transactionId)","bundleId":"\(bundleId)",\
+            {"transactionId":"\(transactionId)","originalTransactionId":"\(originalTransactionId ?? transactionId)","bundleId":"\(bundleId)",\
             "productId":"\(productId)","type":"Auto-Renewable Subscription","purchaseDate":\(ms(purchaseDate)),\
-            "signedDate":\(ms(signedDate)),"environment":"\(environment)","storefront":"USA","price":4990,"currency":"USD"}
+            "signedDate":\(ms(signedDate)),"environment":"\(environment)","storefront":"USA"\(priced)\(expires)}
             """
         let input = Self.base64URL(Data(header.utf8)) + "." + Self.base64URL(Data(payload.utf8))
         let message = directory.appendingPathComponent("message-\(UUID().uuidString)")

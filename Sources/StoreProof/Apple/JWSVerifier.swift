@@ -139,6 +139,7 @@ public struct JWSVerifier: Sendable {
             productId: productId,
             type: try Self.string(fields, "type"),
             purchaseDate: try Self.timestamp(fields, "purchaseDate"),
+            expiresDate: try Self.timestamp(fields, "expiresDate"),
             signedDate: signedDate,
             storefront: try Self.string(fields, "storefront"),
             price: try Self.number(fields, "price"),
@@ -217,7 +218,7 @@ public struct JWSVerifier: Sendable {
 
     // MARK: Decoding
 
-    private static func jsonObject(_ bytes: [UInt8], part: String) throws -> JSONValue {
+    static func jsonObject(_ bytes: [UInt8], part: String) throws -> JSONValue {
         let value: JSONValue
         do {
             value = try JSONValue.parse(Data(bytes))
@@ -228,7 +229,7 @@ public struct JWSVerifier: Sendable {
         return value
     }
 
-    private static func certificates(_ x5c: JSONValue?) throws -> [X509Certificate] {
+    static func certificates(_ x5c: JSONValue?) throws -> [X509Certificate] {
         guard let x5c, !x5c.isNull else { throw StoreProofError.missingCertificateChain }
         guard let entries = x5c.arrayValue else {
             throw StoreProofError.malformedCertificate(index: 0, reason: "x5c is not an array of base64 strings")

@@ -22,6 +22,8 @@ public struct VerifiedAppleTransaction: Sendable, Equatable {
     public let type: String?
     /// `purchaseDate`, when present.
     public let purchaseDate: StoreTimestamp?
+    /// `expiresDate` of a subscription, when present.
+    public let expiresDate: StoreTimestamp?
     /// `signedDate`: certificate validity is checked at this instant.
     public let signedDate: StoreTimestamp
     /// `storefront`, the three-letter App Store country code.

@@ -8,6 +8,9 @@ struct OptionSpec: Sendable {
     var repeatable = false
     /// The values it takes, where they are a known list (formats, languages): for completion and the man page.
     var choices: [String] = []
+    /// Whether `--help` aligns the other options' help text with this one; a long option of one mode
+    /// (`sandbox serve --profile cherrysub`) sets false so the command's other lines keep their layout.
+    var setsHelpColumn = true
 
     /// `--name VALUE`, or `--name` for a flag.
     var usage: String { value.map { "\(name) \($0)" } ?? name }
@@ -40,7 +43,7 @@ struct Command: Sendable {
         var lines = [summary, "", "Usage:", "  " + synopsis, ""]
         if !options.isEmpty {
             lines.append("Options:")
-            let width = options.map { ($0.value.map { "\($0)" } ?? "").count + $0.name.count + 1 }.max() ?? 0
+            let width = options.filter(\.setsHelpColumn).map { ($0.value.map { "\($0)" } ?? "").count + $0.name.count + 1 }.max() ?? 0
             for o in options {
                 let left = o.value.map { "\(o.name) \($0)" } ?? o.name
                 lines.append("  " + left.padding(toLength: max(width, left.count) + 2, withPad: " ", startingAt: 0) + o.help)

@@ -1,8 +1,7 @@
 import CCrypto
 import Foundation
-import StoreProof
 
-/// An EC P-256 key pair (`EVP_PKEY`) that signs and verifies ES256, freed in `deinit`.
+/// An EC P-256 key pair (`EVP_PKEY`) that signs ES256, freed in `deinit`.
 ///
 /// Signatures are JOSE-style: raw `r || s`, 32 bytes each, not DER.
 final class SigningKey {
@@ -35,11 +34,6 @@ final class SigningKey {
         }
         guard signed == 1 else { throw openSSLFailure("EVP_DigestSign") }
         return try Self.rawSignature(fromDER: Array(der[0..<length]))
-    }
-
-    /// True when `signature` (64-byte `r || s`) is a valid ES256 signature of `data` by this key.
-    func verify(_ signature: Data, of data: Data) -> Bool {
-        ES256.verify(signature: [UInt8](signature), message: [UInt8](data), publicKey: pointer)
     }
 
     private static func rawSignature(fromDER der: [UInt8]) throws -> Data {

@@ -1,4 +1,5 @@
 import Foundation
+import StoreProof
 
 /// The payload of an emulated App Store transaction, shaped like Apple's
 /// `JWSTransactionDecodedPayload` so a verifier can read it the same way.
@@ -28,5 +29,8 @@ struct AppleTransactionPayload: Codable, Equatable, Sendable {
 
     static let subscriptionType = "Auto-Renewable Subscription"
     static let consumableType = "Consumable"
-    static let environmentName = "Emulator"
+    static let environmentName = StoreProofNames.emulatorEnvironment
+    /// Emulator transaction ids are `emu-tx-1`, `emu-tx-2`, …: never all digits, so an emulator transaction can
+    /// never carry (or be mistaken for) the id of a real App Store transaction.
+    static let emulatorTransactionIdPrefix = "emu-tx-"
 }

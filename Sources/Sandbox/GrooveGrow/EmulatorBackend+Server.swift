@@ -1,9 +1,9 @@
 import Foundation
 import GrowClient
 
-// Server endpoints and `/_emulator` control. Called with the backend's lock held.
-extension EmulatorBackend {
-    func issueToken(body: Data) throws(APIFailure) -> Reply {
+// Server endpoints and `/_emulator` control. Called under the backend's mutex.
+extension GrooveGrowEngine {
+    mutating func issueToken(body: Data) throws(APIFailure) -> Reply {
         let request = try decode(WireTokenRequest.self, from: body)
         guard Self.isValidIdentifier(request.customerId) else {
             throw APIFailure(.invalidRequest, "'customerId' must be 1 to 128 visible ASCII characters without '/'.")
@@ -30,7 +30,7 @@ extension EmulatorBackend {
 
     // MARK: /_emulator
 
-    func putCustomer(body: Data) throws(APIFailure) -> Reply {
+    mutating func putCustomer(body: Data) throws(APIFailure) -> Reply {
         let request = try decode(WireEmulatorCustomer.self, from: body)
         guard Self.isValidIdentifier(request.customerId) else {
             throw APIFailure(.invalidRequest, "'customerId' must be 1 to 128 visible ASCII characters without '/'.")
@@ -44,7 +44,7 @@ extension EmulatorBackend {
         return .json(existed ? 200 : 201, holdingsBody(customerId: request.customerId))
     }
 
-    func createRunToken(body: Data) throws(APIFailure) -> Reply {
+    mutating func createRunToken(body: Data) throws(APIFailure) -> Reply {
         let request = try decode(WireEmulatorRunTokenRequest.self, from: body)
         guard Self.isValidIdentifier(request.customerId) else {
             throw APIFailure(.invalidRequest, "'customerId' must be 1 to 128 visible ASCII characters without '/'.")
@@ -71,7 +71,7 @@ extension EmulatorBackend {
         return .json(201, WireEmulatorRunToken(runToken: runToken))
     }
 
-    func purchase(body: Data) throws(APIFailure) -> Reply {
+    mutating func purchase(body: Data) throws(APIFailure) -> Reply {
         let request = try decode(WireEmulatorPurchaseRequest.self, from: body)
         guard var order = state.orders[request.orderId] else {
             throw APIFailure(.notFound, "No order '\(request.orderId)'.")
@@ -105,7 +105,7 @@ extension EmulatorBackend {
         return .json(201, wire)
     }
 
-    func refund(body: Data) throws(APIFailure) -> Reply {
+    mutating func refund(body: Data) throws(APIFailure) -> Reply {
         let request = try decode(WireEmulatorRefundRequest.self, from: body)
         guard let order = applyRefund(transactionKey: request.transactionId) else {
             throw APIFailure(.notFound, "The store has no purchase with that transactionId.")
@@ -113,37 +113,19 @@ extension EmulatorBackend {
         return .json(200, wireOrder(order))
     }
 
-    func setFault(body: Data) throws(APIFailure) -> Reply {
+    mutating func setFault(body: Data) throws(APIFailure) -> Reply {
         let request = try decode(WireEmulatorFault.self, from: body)
-        guard request.path.hasPrefix("/"), !request.path.hasPrefix(Wire.Path.emulatorPrefix) else {
-            throw APIFailure(.invalidRequest, "'path' must be an API path such as '\(Wire.Path.holdings)'; \(Wire.Path.emulatorPrefix) paths cannot be faulted.")
+        let fault: FaultTable.Fault
+        do throws(RequestProblem) {
+            fault = try state.faults.set(path: request.path, delayMs: request.delayMs, failNext: request.failNext, status: request.status,
+                                         controlPrefix: Wire.Path.emulatorPrefix, examplePath: Wire.Path.holdings)
+        } catch {
+            throw APIFailure(error)
         }
-        var fault = state.faults[request.path] ?? EmulatorState.Fault()
-        if let delay = request.delayMs {
-            guard (0...60_000).contains(delay) else {
-                throw APIFailure(.invalidRequest, "'delayMs' must be from 0 to 60000.")
-            }
-            fault.delayMs = delay
-        }
-        if let count = request.failNext {
-            guard (0...10_000).contains(count) else {
-                throw APIFailure(.invalidRequest, "'failNext' must be from 0 to 10000.")
-            }
-            fault.failNext = count
-        }
-        if let status = request.status {
-            guard [429, 500, 502, 503, 504].contains(status) else {
-                throw APIFailure(.invalidRequest, "'status' must be 429, 500, 502, 503 or 504.")
-            }
-            fault.status = status
-        } else if request.failNext != nil {
-            fault.status = 503
-        }
-        state.faults[request.path] = (fault.delayMs == 0 && fault.failNext == 0) ? nil : fault
         return .json(200, WireEmulatorFault(path: request.path, delayMs: fault.delayMs, failNext: fault.failNext, status: fault.status))
     }
 
-    func reset() -> Reply {
+    mutating func reset() -> Reply {
         state = EmulatorState()
         return .json(200, [String: String]())
     }

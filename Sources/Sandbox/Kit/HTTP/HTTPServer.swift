@@ -1,5 +1,6 @@
 import CMHD
 import Foundation
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -7,39 +8,41 @@ import Glibc
 /// A small HTTP/1.1 server on libmicrohttpd, listening on 127.0.0.1 only.
 ///
 /// Every connection gets its own thread (`MHD_USE_THREAD_PER_CONNECTION`), so a
-/// handler that asks for a delay sleeps in that thread and never holds up other
-/// connections. Request bodies are read fully before the handler runs; a body
+/// handler that asks for a delay waits in that thread (through the injected
+/// `EmulatorSleeper`) and never holds up other connections. Request bodies are read fully before the handler runs; a body
 /// larger than `maxBodyBytes` is drained and answered with `oversizeResponse`.
-public final class HTTPServer: @unchecked Sendable {
+public final class HTTPServer: Sendable {
     /// Turns one complete request into its response. Called on libmicrohttpd's threads.
     public typealias Handler = @Sendable (HTTPServerRequest) -> HTTPServerResponse
 
     private let context: ServerContext
-    // Guards `daemon`, `retainedContext` and `boundPort`: start and stop may come from any thread.
-    private let lock = NSLock()
-    private var daemon: OpaquePointer?
-    private var retainedContext: Unmanaged<ServerContext>?
-    private var boundPort: UInt16?
-    /// The TLS key and certificate (PEM, NUL-terminated copies) libmicrohttpd reads; freed on stop.
-    private var tlsMemory: [UnsafeMutablePointer<CChar>] = []
+    /// What a running server owns; start and stop may come from any thread.
+    private struct Running {
+        var daemon: OpaquePointer?
+        var retainedContext: Unmanaged<ServerContext>?
+        var boundPort: UInt16?
+        /// The TLS key and certificate (PEM, NUL-terminated copies) libmicrohttpd reads; freed on stop.
+        var tlsMemory: [UnsafeMutablePointer<CChar>] = []
+    }
+    private let running = Mutex(Running())
 
     /// Creates a stopped server.
     ///
     /// - Parameters:
     ///   - maxBodyBytes: the largest request body accepted; larger ones get `oversizeResponse`.
     ///   - oversizeResponse: the answer to a request whose body is too large.
+    ///   - sleeper: waits out a response's `delayMilliseconds` in the connection's thread.
     ///   - handler: the request handler, called concurrently from connection threads.
-    public init(maxBodyBytes: Int = 1 << 20, oversizeResponse: HTTPServerResponse, handler: @escaping Handler) {
-        context = ServerContext(handler: handler, maxBodyBytes: maxBodyBytes, oversizeResponse: oversizeResponse)
+    public init(maxBodyBytes: Int = 1 << 20, oversizeResponse: HTTPServerResponse,
+                sleeper: any EmulatorSleeper = SystemEmulatorSleeper(), handler: @escaping Handler) {
+        context = ServerContext(handler: handler, maxBodyBytes: maxBodyBytes, oversizeResponse: oversizeResponse, sleeper: sleeper)
     }
 
     deinit { stop() }
 
     /// The port the server listens on, or nil when it is stopped.
     public var port: UInt16? {
-        lock.lock()
-        defer { lock.unlock() }
-        return boundPort
+        running.withLock { $0.boundPort }
     }
 
     /// Starts listening on 127.0.0.1:`port` (0 = any free port) and returns the real port.
@@ -54,63 +57,60 @@ public final class HTTPServer: @unchecked Sendable {
     /// Test seam, never reachable from the CLI: listens on IPv4 `address` (host order), over TLS
     /// with `tls` (PEM certificate chain and key) when given.
     func start(port: UInt16, address: UInt32, tls: (certificatePEM: String, keyPEM: String)?) throws -> UInt16 {
-        lock.lock()
-        defer { lock.unlock() }
-        guard daemon == nil else { throw SandboxError.alreadyStarted }
+        try running.withLock { running throws -> UInt16 in
+            guard running.daemon == nil else { throw SandboxError.alreadyStarted }
 
-        let (fd, actualPort) = try Self.makeListeningSocket(port: port, address: address)
-        let retained = Unmanaged.passRetained(context)
-        let completed: MHD_RequestCompletedCallback = httpServerRequestCompleted
-        var options: [MHD_OptionItem] = [
-            MHD_OptionItem(option: MHD_OPTION.LISTEN_SOCKET, value: Int(fd), ptr_value: nil),
-            MHD_OptionItem(option: MHD_OPTION.CONNECTION_TIMEOUT, value: 60, ptr_value: nil),
-            MHD_OptionItem(option: MHD_OPTION.NOTIFY_COMPLETED, value: unsafeBitCast(completed, to: Int.self), ptr_value: nil),
-        ]
-        var flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_THREAD_PER_CONNECTION.rawValue
-        if let tls {
-            guard let key = strdup(tls.keyPEM), let certificate = strdup(tls.certificatePEM) else { throw SandboxError.serverStartFailed("out of memory") }
-            tlsMemory = [key, certificate]
-            options.append(MHD_OptionItem(option: MHD_OPTION.HTTPS_MEM_KEY, value: 0, ptr_value: UnsafeMutableRawPointer(key)))
-            options.append(MHD_OptionItem(option: MHD_OPTION.HTTPS_MEM_CERT, value: 0, ptr_value: UnsafeMutableRawPointer(certificate)))
-            flags |= MHD_USE_TLS.rawValue
-        }
-        options.append(MHD_OptionItem(option: MHD_OPTION.END, value: 0, ptr_value: nil))
-        let started: OpaquePointer? = options.withUnsafeMutableBufferPointer { buffer in
-            guard let base = buffer.baseAddress else { return nil }
-            return withVaList([MHD_OPTION.ARRAY.rawValue, base, MHD_OPTION.END.rawValue]) { arguments in
-                MHD_start_daemon_va(flags, actualPort, nil, nil, httpServerAccess, retained.toOpaque(), arguments)
+            let (fd, actualPort) = try Self.makeListeningSocket(port: port, address: address)
+            let retained = Unmanaged.passRetained(context)
+            let completed: MHD_RequestCompletedCallback = httpServerRequestCompleted
+            var options: [MHD_OptionItem] = [
+                MHD_OptionItem(option: MHD_OPTION.LISTEN_SOCKET, value: Int(fd), ptr_value: nil),
+                MHD_OptionItem(option: MHD_OPTION.CONNECTION_TIMEOUT, value: 60, ptr_value: nil),
+                MHD_OptionItem(option: MHD_OPTION.NOTIFY_COMPLETED, value: unsafeBitCast(completed, to: Int.self), ptr_value: nil),
+            ]
+            var flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_THREAD_PER_CONNECTION.rawValue
+            var tlsMemory: [UnsafeMutablePointer<CChar>] = []
+            if let tls {
+                guard let key = strdup(tls.keyPEM), let certificate = strdup(tls.certificatePEM) else {
+                    close(fd)
+                    retained.release()
+                    throw SandboxError.serverStartFailed("out of memory")
+                }
+                tlsMemory = [key, certificate]
+                options.append(MHD_OptionItem(option: MHD_OPTION.HTTPS_MEM_KEY, value: 0, ptr_value: UnsafeMutableRawPointer(key)))
+                options.append(MHD_OptionItem(option: MHD_OPTION.HTTPS_MEM_CERT, value: 0, ptr_value: UnsafeMutableRawPointer(certificate)))
+                flags |= MHD_USE_TLS.rawValue
             }
+            options.append(MHD_OptionItem(option: MHD_OPTION.END, value: 0, ptr_value: nil))
+            let started: OpaquePointer? = options.withUnsafeMutableBufferPointer { buffer in
+                guard let base = buffer.baseAddress else { return nil }
+                return withVaList([MHD_OPTION.ARRAY.rawValue, base, MHD_OPTION.END.rawValue]) { arguments in
+                    MHD_start_daemon_va(flags, actualPort, nil, nil, httpServerAccess, retained.toOpaque(), arguments)
+                }
+            }
+            guard let started else {
+                close(fd)
+                retained.release()
+                tlsMemory.forEach { free($0) }
+                throw SandboxError.serverStartFailed("MHD_start_daemon refused the options (port \(actualPort))")
+            }
+            running = Running(daemon: started, retainedContext: retained, boundPort: actualPort, tlsMemory: tlsMemory)
+            return actualPort
         }
-        guard let started else {
-            close(fd)
-            retained.release()
-            tlsMemory.forEach { free($0) }
-            tlsMemory = []
-            throw SandboxError.serverStartFailed("MHD_start_daemon refused the options (port \(actualPort))")
-        }
-        daemon = started
-        retainedContext = retained
-        boundPort = actualPort
-        return actualPort
     }
 
     /// Stops the server: closes the listening socket and waits for connection threads to end.
     ///
     /// Safe to call more than once, and on a server that never started.
     public func stop() {
-        lock.lock()
-        let running = daemon
-        let retained = retainedContext
-        daemon = nil
-        retainedContext = nil
-        boundPort = nil
-        let memory = tlsMemory
-        tlsMemory = []
-        lock.unlock()
+        let stopped = running.withLock { running -> Running in
+            defer { running = Running() }
+            return running
+        }
         // libmicrohttpd closes the listening socket it was given.
-        if let running { MHD_stop_daemon(running) }
-        retained?.release()
-        memory.forEach { free($0) }
+        if let daemon = stopped.daemon { MHD_stop_daemon(daemon) }
+        stopped.retainedContext?.release()
+        stopped.tlsMemory.forEach { free($0) }
     }
 
     private static func makeListeningSocket(port: UInt16, address host: UInt32) throws -> (Int32, UInt16) {
@@ -151,11 +151,13 @@ private final class ServerContext: Sendable {
     let handler: HTTPServer.Handler
     let maxBodyBytes: Int
     let oversizeResponse: HTTPServerResponse
+    let sleeper: any EmulatorSleeper
 
-    init(handler: @escaping HTTPServer.Handler, maxBodyBytes: Int, oversizeResponse: HTTPServerResponse) {
+    init(handler: @escaping HTTPServer.Handler, maxBodyBytes: Int, oversizeResponse: HTTPServerResponse, sleeper: any EmulatorSleeper) {
         self.handler = handler
         self.maxBodyBytes = maxBodyBytes
         self.oversizeResponse = oversizeResponse
+        self.sleeper = sleeper
     }
 }
 
@@ -239,7 +241,7 @@ private func httpServerAccess(
         response = context.handler(request)
     }
     if response.delayMilliseconds > 0 {
-        Thread.sleep(forTimeInterval: Double(min(response.delayMilliseconds, 600_000)) / 1000)
+        context.sleeper.sleep(milliseconds: min(response.delayMilliseconds, 600_000))
     }
     return queue(response, on: connection)
 }

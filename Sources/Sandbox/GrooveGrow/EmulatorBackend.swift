@@ -1,10 +1,11 @@
 import Foundation
 import GrowClient
 import StoreProof
+import Synchronization
 
 /// The emulated GrooveGrow Sandbox, without HTTP: one request in, one response out.
 ///
-/// A lock-guarded, in-memory state machine that behaves as a correct backend under
+/// A `Mutex`-guarded, in-memory state machine that behaves as a correct backend under
 /// the v1 contract (scope, credentials, idempotency, one grant per verified receipt,
 /// refunds, ledger paging) plus the `/_emulator` control endpoints. `SandboxEmulator`
 /// serves it over HTTP; tests can call `handle(_:)` directly.
@@ -12,7 +13,7 @@ import StoreProof
 /// Every response carries `GrooveGrow-Sandbox-Kind: emulator` and
 /// `Content-Type: application/json`. An injected delay is returned in
 /// `HTTPServerResponse.delayMilliseconds` for the server to honour outside the lock.
-public final class EmulatorBackend: @unchecked Sendable {
+public final class EmulatorBackend: Sendable {
     /// The project this backend serves.
     public let projectId: UUID
     /// The server key that server and relay requests must present.
@@ -20,19 +21,10 @@ public final class EmulatorBackend: @unchecked Sendable {
     /// The emulator's store-signing certificate (DER), the `x5c` leaf of every emulated transaction.
     public let signingCertificateDER: Data
 
-    let bundleId: String
-    let clock: any SandboxClock
-    let projectText: String
     /// The sandbox kind every response declares (`emulator`, unless a test configured otherwise).
     let declaredKind: String
-    /// Verifies App Store JWS to a test root (test seam, see `SandboxConfiguration.appStoreTestRootDER`); nil: none accepted.
-    let appStoreTestVerifier: JWSVerifier?
-
-    // Guards `state`, `counters` and `signer`: MHD calls `handle` from many threads at once.
-    private let lock = NSLock()
-    var state = EmulatorState()
-    var counters = IdentifierCounters()
-    let signer: StoreSigner
+    // MHD calls `handle` from many threads at once.
+    private let engine: Mutex<GrooveGrowEngine>
 
     /// Creates an empty backend and its signing key and certificate.
     ///
@@ -41,21 +33,19 @@ public final class EmulatorBackend: @unchecked Sendable {
     public init(configuration: SandboxConfiguration) throws {
         try configuration.validate()
         projectId = configuration.projectId
-        projectText = configuration.projectId.uuidString.lowercased()
         serverKey = configuration.serverKey
-        bundleId = configuration.bundleId
-        clock = configuration.clock
         declaredKind = configuration.declaredKind
-        appStoreTestVerifier = configuration.appStoreTestRootDER.map { JWSVerifier(trustedRootDER: $0) }
-        signer = try StoreSigner(now: configuration.clock.now())
+        let signer = try StoreSigner(now: configuration.clock.now())
         signingCertificateDER = signer.certificateDER
+        engine = Mutex(GrooveGrowEngine(
+            projectText: configuration.projectId.uuidString.lowercased(), serverKey: configuration.serverKey,
+            bundleId: configuration.bundleId, clock: configuration.clock,
+            appStoreTestVerifier: configuration.appStoreTestRootDER.map { JWSVerifier(trustedRootDER: $0) }, signer: signer))
     }
 
     /// Handles one request and returns the response, with the emulator's common headers.
     public func handle(_ request: HTTPServerRequest) -> HTTPServerResponse {
-        lock.lock()
-        let (reply, delay) = process(request)
-        lock.unlock()
+        let (reply, delay) = engine.withLock { $0.process(request) }
         var response = Self.finish(reply, delay: delay)
         if declaredKind != WireVocabulary.sandboxKind {
             response.headers = response.headers.map { $0.name == Wire.Header.sandboxKind ? ($0.name, declaredKind) : $0 }
@@ -76,8 +66,31 @@ public final class EmulatorBackend: @unchecked Sendable {
         headers.append(contentsOf: reply.headers)
         return HTTPServerResponse(status: reply.status, headers: headers, body: reply.body, delayMilliseconds: delay)
     }
+}
 
-    // MARK: The pipeline (lock held)
+/// The GrooveGrow backend's state and request handling; only ever used under `EmulatorBackend`'s mutex.
+struct GrooveGrowEngine {
+    let projectText: String
+    let serverKey: String
+    let bundleId: String
+    let clock: any SandboxClock
+    /// Verifies App Store JWS to a test root (test seam, see `SandboxConfiguration.appStoreTestRootDER`); nil: none accepted.
+    let appStoreTestVerifier: JWSVerifier?
+    let signer: StoreSigner
+    var state = EmulatorState()
+    var counters = IdentifierCounters()
+
+    init(projectText: String, serverKey: String, bundleId: String, clock: any SandboxClock,
+         appStoreTestVerifier: JWSVerifier?, signer: StoreSigner) {
+        self.projectText = projectText
+        self.serverKey = serverKey
+        self.bundleId = bundleId
+        self.clock = clock
+        self.appStoreTestVerifier = appStoreTestVerifier
+        self.signer = signer
+    }
+
+    // MARK: The pipeline
 
     struct Caller {
         /// The customer a token names; nil for server credentials.
@@ -88,18 +101,17 @@ public final class EmulatorBackend: @unchecked Sendable {
         var tokenExpiresAt: Date?
     }
 
-    private func process(_ request: HTTPServerRequest) -> (Reply, Int) {
+    mutating func process(_ request: HTTPServerRequest) -> (Reply, Int) {
         var delay = 0
-        if !request.path.hasPrefix(Wire.Path.emulatorPrefix), var fault = state.faults[request.path] {
-            delay = fault.delayMs
-            if fault.failNext > 0 {
-                fault.failNext -= 1
-                state.faults[request.path] = fault
-                let code: WireErrorCode = fault.status == 429 ? .rateLimited : .unavailable
+        if !request.path.hasPrefix(Wire.Path.emulatorPrefix) {
+            let trip = state.faults.trip(path: request.path)
+            delay = trip.delayMs
+            if let status = trip.failStatus {
+                let code: WireErrorCode = status == 429 ? .rateLimited : .unavailable
                 let message = code == .rateLimited
                     ? "Too many requests (injected fault); retry after the Retry-After delay."
                     : "The emulator is unavailable (injected fault); retry later."
-                return (.failure(APIFailure(code, message), status: fault.status), delay)
+                return (.failure(APIFailure(code, message), status: status), delay)
             }
         }
         do {
@@ -109,14 +121,16 @@ public final class EmulatorBackend: @unchecked Sendable {
         }
     }
 
-    private func route(_ request: HTTPServerRequest) throws(APIFailure) -> Reply {
-        let candidates = Route.all.compactMap { route in route.match(request.path).map { (route, $0) } }
-        guard !candidates.isEmpty else {
+    private mutating func route(_ request: HTTPServerRequest) throws(APIFailure) -> Reply {
+        let route: Route
+        let parameter: String
+        switch Route.all.resolve(method: request.method, path: request.path) {
+        case .notFound:
             throw APIFailure(.notFound, "No endpoint at '\(request.path)'.")
-        }
-        guard let (route, parameter) = candidates.first(where: { $0.0.method == request.method }) else {
-            let allowed = candidates.map(\.0.method).joined(separator: ", ")
+        case .methodNotAllowed(let allowed):
             throw APIFailure(.invalidRequest, "Method '\(request.method)' is not allowed on '\(request.path)'; use \(allowed).")
+        case .found(let found, let captured):
+            (route, parameter) = (found, captured)
         }
         let scope = try scopeHeaders(request)
         let caller = try authenticate(request, as: route.credential)
@@ -126,12 +140,31 @@ public final class EmulatorBackend: @unchecked Sendable {
         guard route.method == "POST" else {
             return try dispatch(route.endpoint, parameter: parameter, request: request, caller: caller)
         }
-        return try idempotent(request, caller: caller) { () throws(APIFailure) -> Reply in
-            try dispatch(route.endpoint, parameter: parameter, request: request, caller: caller)
+        guard let key = request.header(Wire.Header.idempotencyKey), IdempotencyStore<Reply>.isValidKey(key) else {
+            throw APIFailure(.invalidRequest, "Every POST needs an \(Wire.Header.idempotencyKey) header of 1 to 255 printable ASCII characters.")
         }
+        let fingerprint = Data((request.method + " " + request.path + "\n").utf8) + JSONBody.canonical(request.body)
+        switch state.idempotency.lookup(scope: caller.credentialKey, key: key, fingerprint: fingerprint) {
+        case .replay(let reply):
+            return reply
+        case .conflict:
+            throw APIFailure(.idempotencyConflict, "\(Wire.Header.idempotencyKey) '\(key)' was already used with a different request; use a new key.")
+        case .fresh:
+            break
+        }
+        let reply: Reply
+        do {
+            reply = try dispatch(route.endpoint, parameter: parameter, request: request, caller: caller)
+        } catch {
+            reply = .failure(error)
+        }
+        if reply.status < 500 {
+            state.idempotency.keep(reply, scope: caller.credentialKey, key: key, fingerprint: fingerprint)
+        }
+        return reply
     }
 
-    private func dispatch(_ endpoint: Route.Endpoint, parameter: String, request: HTTPServerRequest, caller: Caller) throws(APIFailure) -> Reply {
+    private mutating func dispatch(_ endpoint: GrooveGrowEndpoint, parameter: String, request: HTTPServerRequest, caller: Caller) throws(APIFailure) -> Reply {
         let customerId = caller.customerId ?? ""
         switch endpoint {
         case .session: return session(caller: caller)
@@ -152,7 +185,7 @@ public final class EmulatorBackend: @unchecked Sendable {
         }
     }
 
-    // MARK: Scope, credentials, idempotency
+    // MARK: Scope and credentials
 
     private func scopeHeaders(_ request: HTTPServerRequest) throws(APIFailure) -> (project: String, environment: String) {
         guard let project = request.header(Wire.Header.project)?.trimmingCharacters(in: .whitespaces),
@@ -167,19 +200,11 @@ public final class EmulatorBackend: @unchecked Sendable {
         return (project, environment)
     }
 
-    private static func bearer(_ value: String?) -> String? {
-        guard let value = value?.trimmingCharacters(in: .whitespaces) else { return nil }
-        let parts = value.split(separator: " ", maxSplits: 1)
-        guard parts.count == 2, parts[0].caseInsensitiveCompare(WireVocabulary.bearer) == .orderedSame else { return nil }
-        let credential = parts[1].trimmingCharacters(in: .whitespaces)
-        return credential.isEmpty ? nil : credential
-    }
-
-    private func authenticate(_ request: HTTPServerRequest, as credential: Route.Credential) throws(APIFailure) -> Caller {
-        let presented = Self.bearer(request.header(Wire.Header.authorization))
+    private func authenticate(_ request: HTTPServerRequest, as credential: GrooveGrowCredential) throws(APIFailure) -> Caller {
+        let presented = Credentials.bearer(request.header(Wire.Header.authorization), scheme: WireVocabulary.bearer)
         switch credential {
         case .server:
-            guard let presented, Self.sameSecret(presented, serverKey) else {
+            guard let presented, Credentials.sameSecret(presented, serverKey) else {
                 throw APIFailure(.serverKeyInvalid, "A valid server key is required: send 'Authorization: \(WireVocabulary.bearer) \(Wire.serverKeyPrefix)…'.")
             }
             return Caller(customerId: nil, credentialKey: "server")
@@ -189,7 +214,7 @@ public final class EmulatorBackend: @unchecked Sendable {
         case .relay:
             let token = try customerToken(presented)
             guard let key = request.header(Wire.Header.serverKey)?.trimmingCharacters(in: .whitespaces),
-                  Self.sameSecret(key, serverKey) else {
+                  Credentials.sameSecret(key, serverKey) else {
                 throw APIFailure(.serverKeyInvalid, "The relay needs both the customer token and a valid server key in \(Wire.Header.serverKey).")
             }
             return Caller(customerId: token.customerId, credentialKey: "relay:" + (presented ?? ""), tokenExpiresAt: token.expiresAt)
@@ -206,74 +231,19 @@ public final class EmulatorBackend: @unchecked Sendable {
         return record
     }
 
-    /// Compares secrets without stopping at the first difference.
-    private static func sameSecret(_ a: String, _ b: String) -> Bool {
-        let x = Array(a.utf8)
-        let y = Array(b.utf8)
-        guard x.count == y.count else { return false }
-        var difference: UInt8 = 0
-        for (p, q) in zip(x, y) { difference |= p ^ q }
-        return difference == 0
-    }
-
-    private func idempotent(_ request: HTTPServerRequest, caller: Caller, perform: () throws(APIFailure) -> Reply) throws(APIFailure) -> Reply {
-        guard let key = request.header(Wire.Header.idempotencyKey), (1...255).contains(key.utf8.count),
-              key.utf8.allSatisfy({ (0x20...0x7E).contains($0) }) else {
-            throw APIFailure(.invalidRequest, "Every POST needs an \(Wire.Header.idempotencyKey) header of 1 to 255 printable ASCII characters.")
-        }
-        let storeKey = caller.credentialKey + "\n" + key
-        if let stored = state.idempotency[storeKey] {
-            guard stored.method == request.method, stored.path == request.path, stored.body == Self.canonicalBody(request.body) else {
-                throw APIFailure(.idempotencyConflict, "\(Wire.Header.idempotencyKey) '\(key)' was already used with a different request; use a new key.")
-            }
-            return stored.reply
-        }
-        let reply: Reply
-        do {
-            reply = try perform()
-        } catch {
-            reply = .failure(error)
-        }
-        if reply.status < 500 {
-            state.idempotency[storeKey] = .init(method: request.method, path: request.path,
-                                                body: Self.canonicalBody(request.body), reply: reply)
-        }
-        return reply
-    }
-
-    /// The body with JSON object keys sorted, so that a client re-encoding the same request
-    /// (key order is not stable across JSON encoders) still counts as the same body.
-    /// Bodies that are not JSON are compared byte for byte.
-    private static func canonicalBody(_ body: Data) -> Data {
-        guard let object = try? JSONSerialization.jsonObject(with: body, options: [.fragmentsAllowed]),
-              let canonical = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .fragmentsAllowed])
-        else { return body }
-        return canonical
-    }
-
     // MARK: Helpers shared by the endpoints
 
     func decode<T: Decodable>(_ type: T.Type, from body: Data) throws(APIFailure) -> T {
-        do {
-            return try JSONDecoder().decode(T.self, from: body)
-        } catch let DecodingError.keyNotFound(key, _) {
-            throw APIFailure(.invalidRequest, "The JSON body lacks the field '\(key.stringValue)'.")
-        } catch let DecodingError.typeMismatch(_, context), let DecodingError.valueNotFound(_, context) {
-            throw APIFailure(.invalidRequest, "The JSON field '\(Self.fieldPath(context))' has the wrong type.")
-        } catch let DecodingError.dataCorrupted(context) where !context.codingPath.isEmpty {
-            throw APIFailure(.invalidRequest, "The JSON field '\(Self.fieldPath(context))' is invalid: \(context.debugDescription)")
+        do throws(RequestProblem) {
+            return try JSONBody.decode(T.self, from: body)
         } catch {
-            throw APIFailure(.invalidRequest, "The body is not valid JSON for this endpoint.")
+            throw APIFailure(error)
         }
-    }
-
-    private static func fieldPath(_ context: DecodingError.Context) -> String {
-        context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
     }
 
     /// Customer and product identifiers chosen by callers: 1–128 visible ASCII characters, no `/`.
     static func isValidIdentifier(_ text: String) -> Bool {
-        (1...128).contains(text.utf8.count) && text.utf8.allSatisfy { (0x21...0x7E).contains($0) && $0 != UInt8(ascii: "/") }
+        Credentials.isValidIdentifier(text)
     }
 
     func holdingsBody(customerId: String) -> WireHoldings {

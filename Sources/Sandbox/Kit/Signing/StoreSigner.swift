@@ -4,8 +4,8 @@ import StoreProof
 /// The emulator's stand-in for the App Store's signing: a P-256 key, a self-signed
 /// certificate for it, and compact JWS (ES256) over transaction payloads.
 ///
-/// The emulator verifies only what it signed itself: the `x5c` leaf must be its own
-/// certificate and the signature must verify with its own key.
+/// The emulator accepts as its own only what it signed itself: the `x5c` leaf must be its own
+/// certificate and StoreProof's verifier must accept the token. Parsing is StoreProof's; this only produces.
 final class StoreSigner {
     /// The subject and issuer common name of the emulator's certificate: the name StoreProof
     /// recognises as the emulator's own key (never certifying).
@@ -40,19 +40,12 @@ final class StoreSigner {
         return signingInput + "." + Base64URL.encode(signature)
     }
 
-    /// The payload of `jws` when it is a well-formed ES256 JWS signed by this emulator; otherwise nil.
-    func verify(_ jws: String) -> AppleTransactionPayload? {
-        let parts = jws.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 3,
-              let headerData = Base64URL.decode(parts[0]),
-              let payloadData = Base64URL.decode(parts[1]),
-              let signature = Base64URL.decode(parts[2]),
-              let header = try? JSONDecoder().decode(Header.self, from: headerData),
-              header.alg == "ES256",
-              let leaf = header.x5c.first, Data(base64Encoded: leaf) == certificate.der,
-              key.verify(signature, of: Data((parts[0] + "." + parts[1]).utf8))
-        else { return nil }
-        return try? JSONDecoder().decode(AppleTransactionPayload.self, from: payloadData)
+    /// What `jws` proves when it is a transaction this signer signed: StoreProof's strict verification
+    /// (`emulatorSigned`) with this signer's own certificate as the `x5c` leaf; otherwise nil.
+    func verify(_ jws: String) -> VerifiedAppleTransaction? {
+        guard let verified = try? JWSVerifier().verify(jws, expectedBundleId: nil), verified.provenance == .emulatorSigned,
+              JWSVerifier.unverifiedLeafCertificateDER(of: jws) == certificate.der else { return nil }
+        return verified
     }
 }
 

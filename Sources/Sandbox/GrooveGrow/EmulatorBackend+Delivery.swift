@@ -9,10 +9,10 @@ struct Rejection: Error {
     init(_ reason: String) { self.reason = reason }
 }
 
-// Receipt verification, grants and refunds. Called with the backend's lock held.
-extension EmulatorBackend {
+// Receipt verification, grants and refunds. Called under the backend's mutex.
+extension GrooveGrowEngine {
     /// The transaction key when `jws` is this emulator's signature over this order's transaction.
-    func verifyApple(order: EmulatorState.Order, transactionId: String, jws: String) -> Result<String, Rejection> {
+    mutating func verifyApple(order: EmulatorState.Order, transactionId: String, jws: String) -> Result<String, Rejection> {
         guard order.step.store == WireVocabulary.Store.apple else {
             return .failure(Rejection("Order \(order.orderId) is a \(order.step.store) order, not an Apple one."))
         }
@@ -36,7 +36,7 @@ extension EmulatorBackend {
 
     /// Test seam: an App Store Sandbox JWS verified to the test root is the store's word that it was bought for
     /// `order` (the first order it is submitted for); its receipts then say `storeEnvironment: Sandbox`.
-    private func verifyTestAppStore(order: EmulatorState.Order, transactionId: String, jws: String,
+    private mutating func verifyTestAppStore(order: EmulatorState.Order, transactionId: String, jws: String,
                                     verifier: JWSVerifier) -> Result<String, Rejection> {
         let verified: VerifiedAppleTransaction
         do { verified = try verifier.verify(jws, expectedBundleId: bundleId) } catch {
@@ -88,7 +88,7 @@ extension EmulatorBackend {
     }
 
     /// Books a verified transaction: the first time a receipt and one grant, later the same receipt again.
-    func deliver(orderId: String, transactionKey: String) -> (receiptId: String, newlyGranted: Bool) {
+    mutating func deliver(orderId: String, transactionKey: String) -> (receiptId: String, newlyGranted: Bool) {
         if let existing = state.receiptByTransaction[transactionKey] {
             return (existing, false)
         }
@@ -131,7 +131,7 @@ extension EmulatorBackend {
     }
 
     /// Records a receipt that did not verify; it changes nothing else.
-    func reject(orderId: String, transactionId: String, reason: String) -> String {
+    mutating func reject(orderId: String, transactionId: String, reason: String) -> String {
         let receiptId = counters.make("r_")
         state.receipts[receiptId] = EmulatorState.Receipt(receiptId: receiptId, orderId: orderId, transactionId: transactionId,
                                                           verified: false, verifiedAt: nil, rejectReason: reason)
@@ -141,7 +141,7 @@ extension EmulatorBackend {
 
     /// The store reports a refund: one `refund` entry with the negated grant, order `refunded`,
     /// membership `revoked`. A second report of the same refund changes nothing.
-    func applyRefund(transactionKey: String) -> EmulatorState.Order? {
+    mutating func applyRefund(transactionKey: String) -> EmulatorState.Order? {
         guard var purchase = state.purchases[transactionKey], var order = state.orders[purchase.orderId] else { return nil }
         guard !purchase.refunded else { return order }
         purchase.refunded = true
@@ -167,7 +167,7 @@ extension EmulatorBackend {
         return order
     }
 
-    private func addToBalance(_ customer: inout EmulatorState.Customer, customerId: String, amount: ExactDecimal) {
+    private mutating func addToBalance(_ customer: inout EmulatorState.Customer, customerId: String, amount: ExactDecimal) {
         if let index = customer.balances.firstIndex(where: { $0.customerId == customerId && $0.currency == WireVocabulary.points }) {
             customer.balances[index].amount = DecimalMath.add(customer.balances[index].amount, amount)
         } else {

@@ -1,8 +1,8 @@
 import Foundation
 import GrowClient
 
-// Customer endpoints. Called with the backend's lock held.
-extension EmulatorBackend {
+// Customer endpoints. Called under the backend's mutex.
+extension GrooveGrowEngine {
     func session(caller: Caller) -> Reply {
         .json(200, WireSession(customerId: caller.customerId ?? "", projectId: projectText, environment: Wire.environment,
                                expiresAt: RFC3339.format(caller.tokenExpiresAt ?? clock.now())))
@@ -12,7 +12,7 @@ extension EmulatorBackend {
         .json(200, holdingsBody(customerId: customerId))
     }
 
-    func createFunnel(customerId: String, body: Data) throws(APIFailure) -> Reply {
+    mutating func createFunnel(customerId: String, body: Data) throws(APIFailure) -> Reply {
         let request = try decode(WireFunnelRequest.self, from: body)
         guard var runToken = state.runTokens[request.runToken], !runToken.used else {
             throw APIFailure(.notFound, "The run token is unknown or already used; create a new one.")
@@ -33,7 +33,7 @@ extension EmulatorBackend {
         return .json(201, WireFunnel(funnelId: counters.make("f_"), customerId: customerId, steps: steps))
     }
 
-    func submitReceipt(customerId: String, orderId: String, body: Data) throws(APIFailure) -> Reply {
+    mutating func submitReceipt(customerId: String, orderId: String, body: Data) throws(APIFailure) -> Reply {
         let order = try ownOrder(customerId: customerId, orderId: orderId)
         let submission = try decode(WireReceiptSubmission.self, from: body)
         let presentedId: String
@@ -74,36 +74,26 @@ extension EmulatorBackend {
         return .json(200, wireOrder(order))
     }
 
-    func ledger(customerId: String, query: [String: String]) throws(APIFailure) -> Reply {
-        var limit = Wire.defaultLedgerLimit
-        if let text = query[WireVocabulary.Query.limit] {
-            guard let value = Int(text), (1...Wire.maxLedgerLimit).contains(value) else {
-                throw APIFailure(.invalidRequest, "'\(WireVocabulary.Query.limit)' must be a whole number from 1 to \(Wire.maxLedgerLimit).")
-            }
-            limit = value
-        }
-        var after: String?
-        if let text = query[WireVocabulary.Query.after] {
-            guard !text.isEmpty, text.count <= 40, text.allSatisfy({ $0.isASCII && $0.isNumber }) else {
-                throw APIFailure(.invalidRequest, "'\(WireVocabulary.Query.after)' must be a ledger eventId (digits only).")
-            }
-            after = text
+    mutating func ledger(customerId: String, query: [String: String]) throws(APIFailure) -> Reply {
+        let cursor: LedgerCursor
+        do throws(RequestProblem) {
+            cursor = try LedgerCursor(query: query, afterName: WireVocabulary.Query.after, limitName: WireVocabulary.Query.limit,
+                                      defaultLimit: Wire.defaultLedgerLimit, maxLimit: Wire.maxLedgerLimit)
+        } catch {
+            throw APIFailure(error)
         }
         let orderFilter = query[WireVocabulary.Query.orderId]
         if let orderFilter, let order = state.orders[orderFilter], order.customerId != customerId {
             throw APIFailure(.forbidden, "Order '\(orderFilter)' belongs to another customer.")
         }
-        let matching = state.ledger.filter { entry in
-            entry.customerId == customerId
-                && (orderFilter == nil || entry.orderId == orderFilter)
-                && (after.map { Self.digitsGreater(entry.eventId, than: $0) } ?? true)
+        let own = state.ledger.filter { entry in
+            entry.customerId == customerId && (orderFilter == nil || entry.orderId == orderFilter)
         }
-        let page = Array(matching.prefix(limit))
-        let nextAfter = matching.count > limit ? page.last?.eventId : nil
-        return .json(200, WireLedgerPage(entries: page, nextAfter: nextAfter))
+        let page = cursor.page(own, eventId: \.eventId)
+        return .json(200, WireLedgerPage(entries: page.events, nextAfter: page.nextAfter))
     }
 
-    func recover(customerId: String, body: Data) throws(APIFailure) -> Reply {
+    mutating func recover(customerId: String, body: Data) throws(APIFailure) -> Reply {
         let request = try decode(WireRecoverRequest.self, from: body)
         guard request.transactions.count <= 100 else {
             throw APIFailure(.invalidRequest, "Send at most 100 transactions per recover request.")
@@ -172,13 +162,5 @@ extension EmulatorBackend {
         }
         return WireOrder(orderId: order.orderId, customerId: order.customerId, productId: order.step.productId,
                          store: order.step.store, status: order.status, receipts: receipts, ledgerEventIds: order.ledgerEventIds)
-    }
-
-    /// Compares two all-digit identifiers as numbers, without a size limit.
-    static func digitsGreater(_ a: String, than b: String) -> Bool {
-        let x = a.drop { $0 == "0" }
-        let y = b.drop { $0 == "0" }
-        if x.count != y.count { return x.count > y.count }
-        return x > y
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Where the emulator reads the time: token expiry, timestamps, signed dates.
 ///
@@ -17,32 +18,25 @@ public struct SystemSandboxClock: SandboxClock {
 }
 
 /// A clock that moves only when told to, for tests.
-public final class ManualSandboxClock: SandboxClock, @unchecked Sendable {
-    // Guards `current`: tests advance the clock while server threads read it.
-    private let lock = NSLock()
-    private var current: Date
+public final class ManualSandboxClock: SandboxClock {
+    // Tests advance the clock while server threads read it.
+    private let current: Mutex<Date>
 
     /// Creates a clock stopped at `start`.
-    public init(_ start: Date) { current = start }
+    public init(_ start: Date) { current = Mutex(start) }
 
     /// The time the clock was last set or advanced to.
     public func now() -> Date {
-        lock.lock()
-        defer { lock.unlock() }
-        return current
+        current.withLock { $0 }
     }
 
     /// Moves the clock forward by `seconds` (backward when negative).
     public func advance(seconds: TimeInterval) {
-        lock.lock()
-        current += seconds
-        lock.unlock()
+        current.withLock { $0 += seconds }
     }
 
     /// Sets the clock to `date`.
     public func set(_ date: Date) {
-        lock.lock()
-        current = date
-        lock.unlock()
+        current.withLock { $0 = date }
     }
 }

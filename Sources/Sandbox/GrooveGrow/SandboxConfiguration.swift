@@ -18,6 +18,8 @@ public struct SandboxConfiguration: Sendable {
     public var clock: any SandboxClock
     /// The largest request body accepted; larger ones get `400 invalid_request`.
     public var maxBodyBytes: Int
+    /// How the server waits out an injected fault delay.
+    public var sleeper: any EmulatorSleeper
     /// The `GrooveGrow-Sandbox-Kind` every response declares: `emulator`. Internal, so only a test
     /// (`@testable import Sandbox`) can make an emulator answer `hosted`; never the CLI.
     var declaredKind = WireVocabulary.sandboxKind
@@ -34,7 +36,8 @@ public struct SandboxConfiguration: Sendable {
         port: UInt16 = 0,
         bundleId: String = "com.example.app",
         clock: any SandboxClock = SystemSandboxClock(),
-        maxBodyBytes: Int = 1 << 20
+        maxBodyBytes: Int = 1 << 20,
+        sleeper: any EmulatorSleeper = SystemEmulatorSleeper()
     ) {
         self.projectId = projectId ?? UUID()
         self.serverKey = serverKey ?? Wire.serverKeyPrefix + RandomText.base62(count: 32)
@@ -42,31 +45,13 @@ public struct SandboxConfiguration: Sendable {
         self.bundleId = bundleId
         self.clock = clock
         self.maxBodyBytes = maxBodyBytes
+        self.sleeper = sleeper
     }
 
     /// Throws `SandboxError.invalidConfiguration` when a value cannot work.
     func validate() throws {
-        let keyBody = serverKey.dropFirst(Wire.serverKeyPrefix.count)
-        guard serverKey.hasPrefix(Wire.serverKeyPrefix), !keyBody.isEmpty,
-              keyBody.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-") }) else {
-            throw SandboxError.invalidConfiguration(
-                "the server key must be '\(Wire.serverKeyPrefix)' followed by letters, digits, '_' or '-'. Leave it out to get a random one.")
-        }
-        guard !bundleId.isEmpty, bundleId.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "." || $0 == "-") }) else {
-            throw SandboxError.invalidConfiguration("bundle ID '\(bundleId)' is not a reverse-DNS name such as 'com.example.app'.")
-        }
-        guard maxBodyBytes >= 1024 else {
-            throw SandboxError.invalidConfiguration("maxBodyBytes \(maxBodyBytes) is too small; use at least 1024.")
-        }
-    }
-}
-
-/// Random text from the system's secure generator.
-enum RandomText {
-    private static let alphabet = Array("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
-
-    static func base62(count: Int) -> String {
-        var generator = SystemRandomNumberGenerator()
-        return String((0..<count).map { _ in alphabet[Int.random(in: 0..<alphabet.count, using: &generator)] })
+        try ConfigurationRules.requireKeyShape(serverKey, prefix: Wire.serverKeyPrefix, name: "server key")
+        try ConfigurationRules.requireBundleId(bundleId)
+        try ConfigurationRules.requireMaxBodyBytes(maxBodyBytes)
     }
 }

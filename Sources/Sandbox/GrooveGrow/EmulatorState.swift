@@ -60,19 +60,6 @@ struct EmulatorState {
         var storeEnvironment = WireVocabulary.storeEnvironment
     }
 
-    struct IdempotentReply {
-        var method: String
-        var path: String
-        var body: Data
-        var reply: Reply
-    }
-
-    struct Fault {
-        var delayMs: Int = 0
-        var failNext: Int = 0
-        var status: Int = 503
-    }
-
     var customers: [String: Customer] = [:]
     var tokens: [String: Token] = [:]
     var runTokens: [String: RunToken] = [:]
@@ -85,36 +72,30 @@ struct EmulatorState {
     var receiptByTransaction: [String: String] = [:]
     /// In eventId order.
     var ledger: [WireLedgerEntry] = []
-    /// Keyed by credential and `Idempotency-Key`.
-    var idempotency: [String: IdempotentReply] = [:]
-    var faults: [String: Fault] = [:]
+    /// Scoped by credential; the fingerprint is method, path and canonical body.
+    var idempotency = IdempotencyStore<Reply>()
+    var faults = FaultTable()
 }
 
 /// Identifier sources; never reset.
 struct IdentifierCounters {
     /// Ledger eventIds start just above 2^53 so that clients must keep them as strings.
-    private var nextEventId: UInt64 = 9_007_199_254_740_993
-    /// Apple transaction ids are `emu-tx-1`, `emu-tx-2`, …: never all digits, so an emulator transaction can
-    /// never carry (or be mistaken for) the id of a real App Store transaction.
-    private var nextTransactionId: UInt64 = 1
-    private var next: [String: Int] = [:]
+    private var eventIds = DigitCounter(start: 9_007_199_254_740_993)
+    /// Apple transaction ids (`AppleTransactionPayload.emulatorTransactionIdPrefix`) and `o_1`, `r_1`, ….
+    private var sequences = IdentifierSequences()
 
     mutating func eventId() -> String {
-        defer { nextEventId += 1 }
-        return String(nextEventId)
+        eventIds.next()
     }
 
-    static let transactionIdPrefix = "emu-tx-"
+    static let transactionIdPrefix = AppleTransactionPayload.emulatorTransactionIdPrefix
 
     mutating func transactionId() -> String {
-        defer { nextTransactionId += 1 }
-        return "\(Self.transactionIdPrefix)\(nextTransactionId)"
+        sequences.make(Self.transactionIdPrefix)
     }
 
     /// `o_1`, `r_1`, `f_1`, `m_1`, `s_1`, … one sequence per prefix.
     mutating func make(_ prefix: String) -> String {
-        let value = (next[prefix] ?? 0) + 1
-        next[prefix] = value
-        return prefix + String(value)
+        sequences.make(prefix)
     }
 }

@@ -7,7 +7,7 @@ enum RequirementRegistry {
         ServerReceiptRequirement(), AutoRenewableRequirement(),
     ]
 
-    static let byId: [RequirementID: any RequirementEvaluator] = Dictionary(uniqueKeysWithValues: evaluators.map { ($0.id, $0) })
+    static let byId: [RequirementID: any RequirementEvaluator] = Dictionary(evaluators.map { ($0.id, $0) }) { first, _ in first }
 
     /// The evaluator for `id`, or nil when this growcert cannot judge it.
     static func evaluator(_ id: RequirementID) -> (any RequirementEvaluator)? { byId[id] }

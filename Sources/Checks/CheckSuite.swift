@@ -25,35 +25,10 @@ public protocol CheckSuite: Sendable {
     func harnesses(for context: CheckContext) -> @Sendable () -> Harness
 }
 
-/// What a check leaves for its result: the exchanges it recorded, the secrets it handled (scrubbed again
-/// from everything it returns) and the vendor acceptance it observed, if any.
-public protocol CheckHarness: Sendable {
-    /// Every exchange of the check, in send order.
-    var transcript: [TranscriptEntry] { get }
-    /// Every secret the check handled.
-    var secrets: [String] { get }
-    /// The acceptance (GrooveGrow: the delivered order) the check observed, recorded as a `receipt` item when it passes.
-    var receipt: ObservedReceipt? { get }
-}
-
 extension CheckSuite {
     /// The ids of the checks that sign in as a second customer.
     public var needingSecondCustomer: [String] { definitions.filter(\.needsSecondCustomer).map(\.id) }
 
     /// The definition of `id`, or nil.
     func definition(_ id: String) -> CheckDefinition<Harness>? { definitions.first { $0.id == id } }
-}
-
-/// Every check suite growcert has, one per profile.
-public enum CheckSuites {
-    /// The suites, in no particular order.
-    public static let all: [any CheckSuite] = [GrooveGrowSuite()]
-
-    /// The suite of profile `profileId`.
-    public static func suite(for profileId: String) throws -> any CheckSuite {
-        guard let suite = all.first(where: { $0.profileId == profileId }) else {
-            throw CheckError.noSuite(profile: profileId, known: all.map(\.profileId))
-        }
-        return suite
-    }
 }

@@ -14,9 +14,9 @@ public struct GrooveGrowSuite: CheckSuite {
 
     public var dialect: SandboxDialect { Wire.dialect }
 
-    public var definitions: [CheckDefinition<CheckRun>] {
-        SessionChecks.all + HoldingsChecks.all + SwitchChecks.all + NetworkChecks.all + PurchaseChecks.all
-    }
+    public var definitions: [CheckDefinition<CheckRun>] { Self.all }
+
+    private static let all = SessionChecks.all + HoldingsChecks.all + SwitchChecks.all + NetworkChecks.all + PurchaseChecks.all
 
     public func probe(_ context: CheckContext, through transport: any HTTPTransport) async throws -> SandboxKind {
         let baseURL = context.configuration.baseURL.absoluteString

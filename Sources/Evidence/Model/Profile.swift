@@ -61,27 +61,6 @@ public struct VerdictRules: Sendable, Equatable {
     }
 }
 
-/// Where a vendor's acceptance of a store transaction is recorded, and how it is bound to that transaction.
-///
-/// GrooveGrow: a `receipt` item with the transaction's `orderId`, proven by the order's receipts
-/// (`order-receipts`). A vendor whose answer names the transaction: looked up by `transactionId`, proven by
-/// the answer itself. The proof rules are `Reports/Verdicts/ReceiptBinding`'s.
-public struct AcceptanceRule: Sendable, Equatable {
-    /// The kind of evidence item that records the acceptance.
-    public var evidenceType: EvidenceType
-    /// The detail the transaction and its acceptance both record, with equal values.
-    public var key: BindingKey
-    /// The name of the rule that says whether the acceptance's document proves that very transaction.
-    public var proof: String
-
-    /// An acceptance rule.
-    public init(evidenceType: EvidenceType, key: BindingKey, proof: String) {
-        self.evidenceType = evidenceType
-        self.key = key
-        self.proof = proof
-    }
-}
-
 /// A vendor's scenario catalog: one JSON file per profile under `profiles/`.
 public struct Profile: Sendable, Equatable {
     public var id: String

@@ -203,14 +203,14 @@ struct ReportContext {
     /// A field's value with the words growcert wrote translated: a check's outcome, a target's kind.
     func fieldValue(_ f: EvidenceSummary.Field) -> String {
         switch f.name {
-        case "outcome":
+        case CheckResultDetails.Key.outcome.rawValue:
             return strings.json["checkStatus"]?[f.value]?.stringValue ?? f.value
-        case "target":
+        case CheckResultDetails.Key.target.rawValue:
             for kind in ["hosted", "emulator"] where f.value.hasSuffix(" (\(kind))") {
                 return String(f.value.dropLast(kind.count + 3)) + strings.text("p.open") + strings.text("targetKind", kind) + strings.text("p.close")
             }
             return f.value
-        case "attachment", "signedPayload", "raw":
+        case "attachment", TransactionDetails.Key.signedPayload.rawValue, ReceiptDetails.Key.raw.rawValue:
             // Written by growcert as "…, N bytes, SHA-256 …": only the word and the separators are words.
             return f.value.replacingOccurrences(of: " bytes, ", with: " " + strings.text("attachment.bytes") + ", ")
                 .replacingOccurrences(of: ", ", with: strings.text("p.comma"))

@@ -19,27 +19,3 @@ public protocol EvidenceDetails: Sendable, Equatable {
 extension EvidenceDetails {
     public static var signedPayloadKeys: Set<String> { [] }
 }
-
-extension EvidenceItem {
-    /// The item's details read as `type` (the caller checks `self.type` first).
-    public func details<D: EvidenceDetails>(as type: D.Type) -> D { D(json: details) }
-}
-
-extension NewEvidence {
-    /// A new item of the details' own kind.
-    public init<D: EvidenceDetails>(runId: String, provenance: Provenance, details: D, attachment: NewAttachment? = nil) {
-        self.init(runId: runId, type: D.evidenceType, provenance: provenance, details: details.json, attachment: attachment,
-                  signedPayloadKeys: D.signedPayloadKeys)
-    }
-}
-
-/// Lenient readers and explicit writers of detail values, shared by the details types.
-enum DetailValue {
-    /// A string, or a number's literal text: identifiers may arrive either way.
-    static func id(_ v: JSONValue?) -> String? { v?.scalarText }
-    static func text(_ v: JSONValue?) -> String? { v?.stringValue }
-    static func texts(_ v: JSONValue?) -> [String] { v?.arrayValue?.compactMap(\.stringValue) ?? [] }
-    static func strings(_ values: [String]) -> JSONValue { .array(values.map(JSONValue.string)) }
-    /// A number's literal text, or a string holding one.
-    static func number(_ v: JSONValue?) -> String? { v?.numberText ?? v?.stringValue }
-}

@@ -16,29 +16,31 @@ let package = Package(
 
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
 
-        // The shapes of vendor secret keys, one list for the scanner (Evidence) and the redactor (GrowClient).
+        // The shapes of vendor secret keys, one list for the scanner (Evidence) and the redactor (HTTPCore, given them by each vendor).
         .target(name: "SecretShapes"),
         .target(name: "Evidence", dependencies: ["CSQLite", "CCrypto", "CZlib", "SecretShapes"]),
         .target(name: "StoreProof", dependencies: ["Evidence", "CCrypto"]),
-        .target(name: "GrowClient", dependencies: ["SecretShapes", "CCurl", "CCrypto"]),
-        .target(name: "CherryClient", dependencies: ["SecretShapes"]),
-        .target(name: "Sandbox", dependencies: ["GrowClient", "CherryClient", "StoreProof", "SecretShapes", "CMHD", "CCrypto"]),
-        .target(name: "Checks", dependencies: ["GrowClient", "Evidence"]),
+        // The vendor-neutral HTTP core: transports, transcripts, redaction, the live-hosted rule.
+        .target(name: "HTTPCore", dependencies: ["SecretShapes", "CCurl", "CCrypto"]),
+        .target(name: "GrowClient", dependencies: ["HTTPCore", "SecretShapes"]),
+        .target(name: "CherryClient", dependencies: ["HTTPCore", "SecretShapes"]),
+        .target(name: "Sandbox", dependencies: ["HTTPCore", "GrowClient", "CherryClient", "StoreProof", "SecretShapes", "CMHD", "CCrypto"]),
+        .target(name: "Checks", dependencies: ["HTTPCore", "GrowClient", "Evidence"]),
         .target(name: "Reports", dependencies: ["Evidence"]),
-        .executableTarget(name: "growcert", dependencies: ["Evidence", "StoreProof", "GrowClient", "Checks", "Reports", "Sandbox"]),
-        .executableTarget(name: "growcert-bench", dependencies: ["Evidence", "Checks", "Sandbox", "GrowClient", "CSQLite"]),
+        .executableTarget(name: "growcert", dependencies: ["Evidence", "StoreProof", "HTTPCore", "GrowClient", "Checks", "Reports", "Sandbox"]),
+        .executableTarget(name: "growcert-bench", dependencies: ["Evidence", "Checks", "Sandbox", "HTTPCore", "GrowClient", "CSQLite"]),
 
         // Helpers shared by test targets (network namespace, test CAs); no @testable imports, nothing of it in the binary.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
 
         .testTarget(name: "EvidenceTests", dependencies: ["Evidence"]),
         .testTarget(name: "StoreProofTests", dependencies: ["StoreProof", "Evidence"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "GrowClientTests", dependencies: ["GrowClient"]),
-        .testTarget(name: "CherryClientTests", dependencies: ["CherryClient"]),
-        .testTarget(name: "SandboxTests", dependencies: ["Sandbox", "GrowClient", "CherryClient", "StoreProof", "CCrypto", "TestSupport"]),
-        .testTarget(name: "ChecksTests", dependencies: ["Checks", "Sandbox", "GrowClient", "Evidence", "TestSupport"]),
+        .testTarget(name: "GrowClientTests", dependencies: ["HTTPCore", "GrowClient"]),
+        .testTarget(name: "CherryClientTests", dependencies: ["HTTPCore", "CherryClient"]),
+        .testTarget(name: "SandboxTests", dependencies: ["Sandbox", "HTTPCore", "GrowClient", "CherryClient", "StoreProof", "CCrypto", "TestSupport"]),
+        .testTarget(name: "ChecksTests", dependencies: ["Checks", "Sandbox", "HTTPCore", "GrowClient", "Evidence", "TestSupport"]),
         .testTarget(name: "ReportsTests", dependencies: ["Reports", "Evidence"], exclude: ["__Snapshots__"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "growcertTests", dependencies: ["Evidence", "growcert", "Reports", "StoreProof", "Sandbox", "GrowClient", "Checks", "TestSupport"]),
+        .testTarget(name: "growcertTests", dependencies: ["Evidence", "growcert", "Reports", "StoreProof", "Sandbox", "HTTPCore", "GrowClient", "Checks", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

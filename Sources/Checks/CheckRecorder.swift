@@ -1,6 +1,7 @@
 import Evidence
 import Foundation
 import GrowClient
+import HTTPCore
 
 /// Records check results as evidence on a run.
 ///

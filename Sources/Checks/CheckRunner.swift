@@ -1,5 +1,6 @@
 import Foundation
 import GrowClient
+import HTTPCore
 
 /// A check's catalog identity: its id and the scenario it belongs to.
 public struct CheckDescriptor: Sendable, Hashable {
@@ -44,7 +45,7 @@ public struct CheckRunner: Sendable {
         let selected = checkIds.isEmpty ? Self.definitions : Self.definitions.filter { checkIds.contains($0.id) }
 
         var context = context
-        let probe = RecordingTransport(wrapping: context.transport, now: context.clock.instant)
+        let probe = RecordingTransport(wrapping: context.transport, dialect: Wire.dialect, now: context.clock.instant)
         let kind = try await Self.probe(context, through: probe)
         context.isEmulatorTarget = kind == .emulator
         context.probeTranscript = probe.entries
@@ -89,7 +90,7 @@ public struct CheckRunner: Sendable {
         let elapsed = context.clock.instant() - start
         // Defence in depth: every secret this check handled is scrubbed again from what it returns.
         let secrets = run.secrets
-        let scrub = { (text: String) in Redactor.redact(text, secrets: secrets) }
+        let scrub = { (text: String) in Wire.redactor.redact(text, secrets: secrets) }
         let transcript = run.recorder.entries.map { entry in
             var entry = entry
             entry.path = scrub(entry.path)
@@ -112,7 +113,8 @@ public struct CheckRunner: Sendable {
                            baseURL: context.configuration.baseURL.absoluteString, transcript: transcript,
                            probeTranscript: context.probeTranscript,
                            identity: SandboxIdentity.evaluate(probe: context.probeTranscript, check: transcript,
-                                                              pins: context.sandboxPins, localAddresses: context.localAddresses),
+                                                              pins: context.sandboxPins, localAddresses: context.localAddresses,
+                                                              dialect: Wire.dialect),
                            receipt: outcome.isPassed ? receipt : nil)
     }
 }

@@ -54,16 +54,16 @@ public struct SecretKeyShape: Sendable, Equatable {
         return p.count + n
     }
 
-    /// `text` with every key of every shape (of any length) replaced by `placeholder(shape)`.
-    public static func redact(_ text: String, placeholder: (SecretKeyShape) -> String) -> String {
+    /// `text` with every key of every shape in `shapes` (of any length) replaced by `placeholder(shape)`.
+    public static func redact(_ text: String, shapes: [SecretKeyShape] = all, placeholder: (SecretKeyShape) -> String) -> String {
         let bytes = Array(text.utf8)
-        let starts = Set(all.compactMap { $0.prefix.utf8.first })
+        let starts = Set(shapes.compactMap { $0.prefix.utf8.first })
         guard bytes.contains(where: starts.contains) else { return text }
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count)
         var i = 0
         outer: while i < bytes.count {
-            for shape in all {
+            for shape in shapes {
                 if let n = shape.match(at: i, in: bytes, fullLength: false) {
                     out.append(contentsOf: placeholder(shape).utf8)
                     i += n

@@ -1,6 +1,7 @@
 import Checks
 import Foundation
 import GrowClient
+import HTTPCore
 import Sandbox
 
 /// `checks`: the whole GrooveGrow check suite against the in-process emulator (wall time), and

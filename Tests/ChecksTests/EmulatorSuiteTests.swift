@@ -1,6 +1,7 @@
 import Evidence
 import Foundation
 import GrowClient
+import HTTPCore
 import Testing
 @testable import Checks
 

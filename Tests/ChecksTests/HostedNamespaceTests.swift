@@ -4,6 +4,7 @@ import Testing
 import TestSupport
 @testable import Checks
 @testable import GrowClient
+@testable import HTTPCore
 @testable import Sandbox
 
 import Synchronization

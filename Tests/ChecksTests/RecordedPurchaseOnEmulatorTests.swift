@@ -1,5 +1,6 @@
 import Foundation
 import GrowClient
+import HTTPCore
 import Testing
 @testable import Checks
 

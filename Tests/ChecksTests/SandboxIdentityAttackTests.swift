@@ -4,6 +4,7 @@ import Testing
 import TestSupport
 @testable import Checks
 @testable import GrowClient
+@testable import HTTPCore
 
 /// The insider's ways of making this machine pass for the hosted Sandbox (issue 9, findings 1 and 8), each as the attack.
 @Suite(.serialized) struct SandboxIdentityAttackTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import CherryClient
+import HTTPCore
 
 /// The contract's examples, decoded and re-encoded with `CherryWire`.
 @Suite struct WireTests {
@@ -111,6 +112,21 @@ import CherryClient
         }
     }
 
+    @Test(arguments: ["4.99", "0", "12345678901234567.89"])
+    func aPriceKeepsItsDecimalTextExactly(_ price: String) throws {
+        let text = #"{"eventId": "1", "type": "purchase", "transactionId": "t", "originalTransactionId": "t", "productId": "p", "price": "\#(price)", "currency": "USD", "occurredAt": "x"}"#
+        let event = try CherryWire.decode(CherryLedgerEvent.self, from: Data(text.utf8))
+        #expect(event.price == price)
+        #expect(event.priceAmount?.text == price)
+        #expect(String(decoding: try CherryWire.encode(event), as: UTF8.self).contains(#""price":"\#(price)""#))
+    }
+
+    @Test(arguments: ["4,99", "1e3", "+4.99", "", "USD 4.99"])
+    func aPriceThatIsNotDecimalTextIsRefused(_ price: String) {
+        let text = #"{"eventId": "1", "type": "purchase", "transactionId": "t", "originalTransactionId": "t", "productId": "p", "price": "\#(price)", "currency": "USD", "occurredAt": "x"}"#
+        #expect(throws: DecodingError.self) { try CherryWire.decode(CherryLedgerEvent.self, from: Data(text.utf8)) }
+    }
+
     @Test func anUnknownLedgerEventTypeIsRefusedWithAClearMessage() throws {
         let text = #"{"eventId": "1", "type": "chargeback", "transactionId": "t", "originalTransactionId": "t", "productId": "p", "price": null, "currency": null, "occurredAt": "x"}"#
         do {
@@ -208,5 +224,16 @@ import CherryClient
         #expect(CherryWire.Path.isEmulator(CherryWire.Path.emulatorClock))
         #expect(!CherryWire.Path.isEmulator("/_emulatorx"))
         #expect(!CherryWire.Path.isEmulator(CherryWire.Path.appleTransactions))
+    }
+}
+
+/// The idempotency key rule of HTTPCore, as the CherrySub contract states it.
+@Suite struct IdempotencyKeyTests {
+    @Test(arguments: [("k", true, true), ("a b", true, false), (String(repeating: "x", count: 255), true, true),
+                      (String(repeating: "x", count: 256), false, false), ("", false, false), ("é", false, false),
+                      ("tab\there", false, false)])
+    func aKeyIsOneTo255PrintableASCIICharactersAndTheClientSendsNoSpaces(_ key: String, _ wellFormed: Bool, _ sent: Bool) {
+        #expect(IdempotencyKey.isWellFormed(key) == wellFormed)
+        #expect(IdempotencyKey.isValid(key) == sent)
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import GrowClient
+import HTTPCore
 
 @Suite struct AmountAndIdentifierTests {
     @Test(arguments: ["0.1", "12.50", "12345678901234567.89", "-10.5"])

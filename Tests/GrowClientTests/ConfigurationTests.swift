@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import GrowClient
+import HTTPCore
 
 @Suite struct ConfigurationTests {
     @Test(arguments: ["http://sandbox.example.com", "http://10.0.0.5:8080", "http://127.0.0.1.example.com", "HTTP://api.groovegrow.dev/v1"])

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import GrowClient
+import HTTPCore
 
 @Suite struct EndpointTests {
     static func ledgerEntry(_ id: String) -> String {

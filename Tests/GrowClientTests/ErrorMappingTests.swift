@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import GrowClient
+@testable import HTTPCore
 
 @Suite struct ErrorMappingTests {
     private func consoleError(_ response: HTTPResponse) async throws -> GrowClientError? {

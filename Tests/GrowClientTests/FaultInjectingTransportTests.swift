@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import GrowClient
+import HTTPCore
 
 @Suite struct FaultInjectingTransportTests {
     /// Records requested sleeps instead of waiting, so no test depends on time.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import GrowClient
+import HTTPCore
 
 @Suite struct RecordingTransportTests {
     static let jws = "eyJhbGciOiJFUzI1NiIsIng1YyI6WyJNSUlCIl19.eyJ0cmFuc2FjdGlvbklkIjoiMjAwMCJ9.c2lnbmF0dXJlLWJ5dGVz"
@@ -12,7 +13,7 @@ import GrowClient
 
     @Test func theTranscriptHasScopeHeadersSandboxKindAndBodiesButNoCredentials() async throws {
         let issued = #"{"customerToken": "opaque-\#(Fixture.tokenA)", "customerId": "c_A", "projectId": "p", "environment": "sandbox", "expiresAt": "2026-11-30T08:15:00Z"}"#
-        let recorder = RecordingTransport(wrapping: StubTransport { _ in Fixture.json(201, issued) }, now: fixedClock())
+        let recorder = RecordingTransport(wrapping: StubTransport { _ in Fixture.json(201, issued) }, dialect: Wire.dialect, now: fixedClock())
         let server = ServerClient(configuration: try Fixture.configuration(), serverKey: try Fixture.serverKey(), transport: recorder)
         _ = try await server.issueCustomerToken(customerId: "c_A", ttlSeconds: 900, idempotencyKey: "k-1")
 
@@ -38,7 +39,7 @@ import GrowClient
         let echo = #"{"debug": "got Bearer \#(Fixture.tokenA) and \#(Fixture.serverKeyText)", "raw": "\#(Fixture.tokenA)"}"#
         let recorder = RecordingTransport(wrapping: StubTransport { request in
             request.path == Wire.Path.session ? Fixture.json(200, Fixture.session("c_A")) : Fixture.json(400, echo)
-        })
+        }, dialect: Wire.dialect)
         let client = GrowClient(configuration: try Fixture.configuration(), transport: recorder)
         try await client.identify(customerToken: Fixture.tokenA)
         _ = try? await client.recoverNativeOrders(using: try RelayCredentials(serverKey: Fixture.serverKeyText),
@@ -61,13 +62,13 @@ import GrowClient
         (#"{"amount": "12345678901234567.89", "eventId": "9007199254740993"}"#, #"{"amount": "12345678901234567.89", "eventId": "9007199254740993"}"#),
     ])
     func theRedactorReplacesCredentialsAndLeavesEverythingElseByteForByte(_ input: String, _ expected: String) {
-        #expect(Redactor.redact(input) == expected)
+        #expect(Wire.redactor.redact(input) == expected)
     }
 
     @Test func transportFailuresAreRecordedAndRethrown() async throws {
         let faults = FaultInjectingTransport(wrapping: StubTransport.silent())
         faults.inject(.timeout(after: .zero), when: .any)
-        let recorder = RecordingTransport(wrapping: faults)
+        let recorder = RecordingTransport(wrapping: faults, dialect: Wire.dialect)
         let request = HTTPRequest(method: .get, url: URL(string: "https://sandbox.example.com/v1/holdings?limit=5")!)
         await #expect(throws: TransportError.timeout) { try await recorder.send(request) }
         let entry = try #require(recorder.entries.first)
@@ -84,7 +85,7 @@ import GrowClient
             var paths: [String] = []
         }
         let box = Box()
-        let recorder = RecordingTransport(wrapping: StubTransport { _ in HTTPResponse(status: 204) }, onEntry: { entry in
+        let recorder = RecordingTransport(wrapping: StubTransport { _ in HTTPResponse(status: 204) }, dialect: Wire.dialect, onEntry: { entry in
             box.lock.withLock { box.paths.append(entry.path) }
         })
         for path in ["/a", "/b"] {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import GrowClient
+import HTTPCore
 
 @Suite struct RetryTests {
     static let receipt = #"{"orderId": "o_5001", "receiptId": "r_7001", "status": "delivered", "rejectReason": null}"#

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import GrowClient
+import HTTPCore
 
 @Suite struct SessionTests {
     @Test func identifyKeepsTheSessionAndReadHoldingsKeepsTheSnapshot() async throws {

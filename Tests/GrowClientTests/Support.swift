@@ -1,5 +1,6 @@
 import Foundation
 import GrowClient
+import HTTPCore
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif

@@ -1,4 +1,5 @@
 import GrowClient
+import HTTPCore
 import Testing
 @testable import Sandbox
 

@@ -1,5 +1,6 @@
 import Foundation
 import GrowClient
+import HTTPCore
 @testable import Sandbox
 
 /// Drives an `EmulatorBackend` directly, with a manual clock and the right scope headers.

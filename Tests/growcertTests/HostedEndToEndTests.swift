@@ -3,6 +3,7 @@ import Foundation
 import Testing
 import TestSupport
 @testable import GrowClient
+@testable import HTTPCore
 @testable import Sandbox
 @testable import growcert
 import StoreProof

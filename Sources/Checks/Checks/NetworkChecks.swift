@@ -1,5 +1,6 @@
 import Foundation
 import GrowClient
+import HTTPCore
 
 /// Offline and timeout: failures stay retryable failures, and a retry is the original request, applied once.
 enum NetworkChecks {

@@ -1,5 +1,6 @@
 import Foundation
 import GrowClient
+import HTTPCore
 
 /// Sign-out and account switch: nothing of the old customer survives a reset, a late response or a restart.
 enum SwitchChecks {

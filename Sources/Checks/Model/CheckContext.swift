@@ -1,5 +1,6 @@
 import Foundation
 import GrowClient
+import HTTPCore
 
 /// Everything a check run needs: target, transport, credentials, customers, and the seams tests replace.
 public struct CheckContext: Sendable {

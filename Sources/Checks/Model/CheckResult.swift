@@ -1,5 +1,6 @@
 import Foundation
 import GrowClient
+import HTTPCore
 
 /// The result of one check: outcome, timing, the redacted exchanges, and what the target was.
 public struct CheckResult: Sendable {

@@ -1,5 +1,6 @@
 import Synchronization
 import GrowClient
+import HTTPCore
 
 /// Keeps every exchange that reached the target, unredacted and in memory only.
 ///

@@ -1,6 +1,7 @@
 import Synchronization
 import Foundation
 import GrowClient
+import HTTPCore
 
 /// One check's working environment: its transports, credentials and fixtures.
 ///
@@ -21,7 +22,7 @@ final class CheckRun: Sendable {
         self.fixtures = fixtures
         capture = CaptureTransport(wrapping: context.transport)
         faults = FaultInjectingTransport(wrapping: capture, sleep: context.clock.sleep)
-        recorder = RecordingTransport(wrapping: faults, now: context.clock.instant)
+        recorder = RecordingTransport(wrapping: faults, dialect: Wire.dialect, now: context.clock.instant)
     }
 
     var configuration: GrowClientConfiguration { context.configuration }

@@ -1,5 +1,6 @@
 import Foundation
 import GrowClient
+import HTTPCore
 
 /// What the checks seed and buy on an emulator target.
 enum Fixtures {

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPCore
 
 // The request and response bodies of the CherrySub staging API v1.
 // Identifiers are strings (ledger event ids are all digits and exceed 2^53), prices
@@ -108,10 +109,13 @@ public struct CherryTransactionSubmission: Codable, Sendable, Equatable {
 
 /// `POST /v1/apple/transactions` response (`201` first acceptance, `200` repeat or transfer).
 public struct CherryTransactionResult: Codable, Sendable, Equatable {
+    /// The transaction submitted.
     public var transactionId: String
+    /// The subscription's first transaction (equal to `transactionId` for a purchase).
     public var originalTransactionId: String
     /// Always the caller's own app user (the owner of another user's purchase is never revealed).
     public var appUserId: String
+    /// The store product bought.
     public var productId: String
     /// The store environment (`Sandbox`; `Emulator` on an emulator).
     public var environment: String
@@ -156,11 +160,15 @@ public struct CherryTransactionResult: Codable, Sendable, Equatable {
 public struct CherryAccessLevel: Codable, Sendable, Equatable {
     /// True only for `active` and `cancelled` before `expiresAt`.
     public var active: Bool
+    /// `active`, `cancelled`, `expired`, `refunded` or `transferred`.
     public var state: CherryAccessState
+    /// The store product that grants the level.
     public var productId: String
+    /// The purchase the level rests on.
     public var originalTransactionId: String
     /// Nil for a consumable or non-renewing product.
     public var expiresAt: String?
+    /// Whether auto-renew is on.
     public var willRenew: Bool
     /// When a refund revoked it; else nil.
     public var revokedAt: String?
@@ -191,6 +199,7 @@ public struct CherryAccessLevel: Codable, Sendable, Equatable {
 
 /// `GET /v1/subscribers/{appUserId}` and `GET /v1/server/subscribers/{appUserId}` (`200`).
 public struct CherrySubscriber: Codable, Sendable, Equatable {
+    /// The app user.
     public var appUserId: String
     /// When the server computed the view (RFC 3339 UTC).
     public var asOf: String
@@ -208,9 +217,13 @@ public struct CherrySubscriber: Codable, Sendable, Equatable {
 public struct CherryLedgerEvent: Codable, Sendable, Equatable {
     /// All digits, often beyond 2^53: kept as a string.
     public var eventId: String
+    /// What happened.
     public var type: CherryLedgerEventType
+    /// The transaction it concerns.
     public var transactionId: String
+    /// That transaction's original transaction.
     public var originalTransactionId: String
+    /// The store product.
     public var productId: String
     /// The transaction's price in currency units, as decimal text (`"4.99"`); nil where the JWS has none.
     public var price: String?
@@ -231,6 +244,29 @@ public struct CherryLedgerEvent: Codable, Sendable, Equatable {
         self.occurredAt = occurredAt
     }
 
+    private enum CodingKeys: String, CodingKey {
+        case eventId, type, transactionId, originalTransactionId, productId, price, currency, occurredAt
+    }
+
+    /// Decodes strictly; a `price` that is not decimal text (`"4.99"`; no number, exponent or sign `+`) is refused.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        eventId = try c.decode(String.self, forKey: .eventId)
+        type = try c.decode(CherryLedgerEventType.self, forKey: .type)
+        transactionId = try c.decode(String.self, forKey: .transactionId)
+        originalTransactionId = try c.decode(String.self, forKey: .originalTransactionId)
+        productId = try c.decode(String.self, forKey: .productId)
+        price = try c.decodeIfPresent(String.self, forKey: .price)
+        currency = try c.decodeIfPresent(String.self, forKey: .currency)
+        occurredAt = try c.decode(String.self, forKey: .occurredAt)
+        if let price, ExactDecimal(price) == nil {
+            throw DecodingError.dataCorruptedError(forKey: .price, in: c, debugDescription: "'\(price.prefix(40))' is not a decimal amount")
+        }
+    }
+
+    /// The price as an exact decimal; nil where there is none.
+    public var priceAmount: ExactDecimal? { price.flatMap(ExactDecimal.init) }
+
     /// Encodes every field, `price` and `currency` as explicit nulls when absent.
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
@@ -247,6 +283,7 @@ public struct CherryLedgerEvent: Codable, Sendable, Equatable {
 
 /// `GET /v1/subscribers/{appUserId}/ledger` (`200`).
 public struct CherryLedgerPage: Codable, Sendable, Equatable {
+    /// The events of the page, oldest first.
     public var events: [CherryLedgerEvent]
     /// The `after` of the next page; nil on the last page.
     public var nextAfter: String?
@@ -268,6 +305,7 @@ public struct CherryLedgerPage: Codable, Sendable, Equatable {
 
 /// `POST /_emulator/app-users`.
 public struct CherryEmulatorAppUser: Codable, Sendable, Equatable {
+    /// The app user to make known.
     public var appUserId: String
     /// A body from its app user.
     public init(appUserId: String) { self.appUserId = appUserId }
@@ -275,8 +313,11 @@ public struct CherryEmulatorAppUser: Codable, Sendable, Equatable {
 
 /// `POST /_emulator/store/purchases` request.
 public struct CherryEmulatorPurchaseRequest: Codable, Sendable, Equatable {
+    /// The store product bought.
     public var productId: String
+    /// The app's bundle id signed into the transaction.
     public var bundleId: String
+    /// Subscription or consumable.
     public var type: CherryProductType
     /// A request from its parts.
     public init(productId: String, bundleId: String, type: CherryProductType) {
@@ -288,6 +329,7 @@ public struct CherryEmulatorPurchaseRequest: Codable, Sendable, Equatable {
 
 /// `POST /_emulator/store/purchases` response: a transaction signed by the emulator's own key.
 public struct CherryEmulatorPurchase: Codable, Sendable, Equatable {
+    /// The new transaction's id.
     public var transactionId: String
     /// The JWS, `environment` `Emulator`.
     public var signedTransaction: String
@@ -300,7 +342,9 @@ public struct CherryEmulatorPurchase: Codable, Sendable, Equatable {
 
 /// `POST /_emulator/store/notifications`.
 public struct CherryEmulatorNotification: Codable, Sendable, Equatable {
+    /// Which notification.
     public var type: CherryNotificationType
+    /// The purchase it is about.
     public var originalTransactionId: String
     /// A notification from its parts.
     public init(type: CherryNotificationType, originalTransactionId: String) {
@@ -317,24 +361,8 @@ public struct CherryEmulatorClock: Codable, Sendable, Equatable {
     public init(advanceSeconds: Int) { self.advanceSeconds = advanceSeconds }
 }
 
-/// `POST /_emulator/faults` (as GrooveGrow's).
-public struct CherryEmulatorFault: Codable, Sendable, Equatable {
-    /// The path the fault applies to.
-    public var path: String
-    /// Delay before answering, in milliseconds.
-    public var delayMs: Int?
-    /// How many of the next requests fail.
-    public var failNext: Int?
-    /// The status those failures answer.
-    public var status: Int?
-    /// A fault from its parts.
-    public init(path: String, delayMs: Int?, failNext: Int?, status: Int?) {
-        self.path = path
-        self.delayMs = delayMs
-        self.failNext = failNext
-        self.status = status
-    }
-}
+/// `POST /_emulator/faults` (the shape both vendors' emulators share).
+public typealias CherryEmulatorFault = EmulatorFaultBody
 
 /// `POST /_emulator/reset`: `{}`.
 public struct CherryEmulatorReset: Codable, Sendable, Equatable {

@@ -1,5 +1,7 @@
+import HTTPCore
+
 /// The `error.code` values of the contract, each with its status and whether a retry may help.
-public enum CherryErrorCode: String, Sendable, Codable, CaseIterable, CherryWireEnum {
+public enum CherryErrorCode: String, Sendable, Codable, CaseIterable, CherryWireEnum, ErrorCodeTable {
     case invalidRequest = "invalid_request"
     case tokenInvalid = "token_invalid"
     case tokenExpired = "token_expired"
@@ -40,27 +42,5 @@ public enum CherryErrorCode: String, Sendable, Codable, CaseIterable, CherryWire
     public var retryable: Bool { self == .rateLimited || self == .unavailable }
 }
 
-/// `{"error": {"code", "message", "retryable"}}`, the body of every non-2xx answer.
-public struct CherryErrorBody: Codable, Sendable, Equatable {
-    /// The `error` object.
-    public struct Detail: Codable, Sendable, Equatable {
-        /// The code as sent; `CherryErrorCode(rawValue:)` tells whether the contract knows it.
-        public var code: String
-        /// Human-readable text; may be empty.
-        public var message: String
-        /// Whether a retry may succeed.
-        public var retryable: Bool
-        /// A detail from its parts.
-        public init(code: String, message: String, retryable: Bool) {
-            self.code = code
-            self.message = message
-            self.retryable = retryable
-        }
-    }
-    /// The `error` object.
-    public var error: Detail
-    /// The body the contract pairs with `code` (its `retryable` included).
-    public init(code: CherryErrorCode, message: String) {
-        error = Detail(code: code.rawValue, message: message, retryable: code.retryable)
-    }
-}
+/// `{"error": {"code", "message", "retryable"}}` with CherrySub's codes, the body of every non-2xx answer.
+public typealias CherryErrorBody = ErrorBody<CherryErrorCode>

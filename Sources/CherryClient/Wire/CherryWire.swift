@@ -1,4 +1,5 @@
 import SecretShapes
+import HTTPCore
 import Foundation
 
 /// The CherrySub IAP staging API v1: every path, header, query name and limit, in one place.
@@ -68,11 +69,7 @@ public enum CherryWire {
         }
 
         /// Percent-escapes an identifier for use as one path segment.
-        public static func escape(_ segment: String) -> String {
-            // RFC 3986 unreserved characters only (ASCII): `alphanumerics` would let non-ASCII letters through.
-            let allowed = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
-            return segment.addingPercentEncoding(withAllowedCharacters: allowed) ?? segment
-        }
+        public static func escape(_ segment: String) -> String { TargetURL.escape(segment) }
     }
 
     /// Query parameter names.
@@ -90,9 +87,9 @@ public enum CherryWire {
     /// The media type of every body.
     public static let jsonMediaType = "application/json"
     /// The `CherrySub-Environment-Kind` value of CherrySub's staging backend.
-    public static let hostedKind = "hosted"
+    public static let hostedKind = SandboxKind.hosted.rawValue
     /// The `CherrySub-Environment-Kind` value of a local emulator.
-    public static let emulatorKind = "emulator"
+    public static let emulatorKind = SandboxKind.emulator.rawValue
     /// The `environment` an emulator-signed transaction carries.
     public static let emulatorStoreEnvironment = "Emulator"
     /// The only store environment staging accepts.
@@ -101,6 +98,17 @@ public enum CherryWire {
     public static let appleStore = "apple"
     /// The `status` of an accepted transaction.
     public static let acceptedStatus = "accepted"
+
+    /// What the vendor-neutral HTTP core needs to know of CherrySub's wire: the kind header, the
+    /// publishable key recorded as a transcript's `project`, and the credentials redacted.
+    public static let dialect = SandboxDialect(
+        kindHeader: Header.environmentKind, projectHeader: Header.publishableKey, environmentHeader: nil,
+        retryAfterHeader: Header.retryAfter,
+        // Every vendor's key shape: a transcript is published evidence, and any vendor's key in it is a leak.
+        redactor: Redactor(credentialHeaders: [Header.authorization],
+                           credentialFields: ["customerToken"], secretShapes: SecretKeyShape.all))
+    /// CherrySub's redactor (`dialect.redactor`).
+    public static var redactor: Redactor { dialect.redactor }
 
     /// The secret key prefix: `iap_sk_…`.
     public static let secretKeyPrefix = SecretKeyShape.cherrySubSecretKey.prefix
@@ -111,10 +119,10 @@ public enum CherryWire {
     public static let tokenTTLRange = 1...86400
     /// `limit` of a ledger request.
     public static let ledgerLimitRange = 1...500
+    /// The length of an `Idempotency-Key` (`IdempotencyKey` holds the rule: 1–255 printable ASCII).
+    public static let idempotencyKeyLength = IdempotencyKey.lengthRange
     /// The ledger `limit` when none is given.
     public static let defaultLedgerLimit = 100
-    /// The length of an `Idempotency-Key`, in printable ASCII characters.
-    public static let idempotencyKeyLength = 1...255
     /// Emulator `auto-renewable` purchases last this long (the App Store Sandbox's accelerated month).
     public static let emulatorSubscriptionSeconds = 300
 }

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPCore
 
 /// Drives a local emulator through its `/_emulator` control endpoints (server key auth).
 ///
@@ -13,7 +14,7 @@ public final class EmulatorControl: Sendable, CustomStringConvertible {
     /// Creates a controller that authenticates with `serverKey`.
     public init(configuration: GrowClientConfiguration, serverKey: ServerKey,
                 transport: any HTTPTransport = CurlTransport(),
-                makeIdempotencyKey: @escaping @Sendable () -> String = { UUID().uuidString.lowercased() }) {
+                makeIdempotencyKey: @escaping @Sendable () -> String = IdempotencyKey.random) {
         self.configuration = configuration
         self.serverKey = serverKey
         self.executor = RequestExecutor(configuration: configuration, transport: transport, makeIdempotencyKey: makeIdempotencyKey)

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPCore
 
 /// The customer-side client core: what the app's SDK does, speaking the Sandbox contract.
 ///
@@ -37,7 +38,7 @@ public actor GrowClient {
     /// `makeIdempotencyKey` generates keys for POSTs the caller gives none for (default: a random UUID).
     public init(configuration: GrowClientConfiguration,
                 transport: any HTTPTransport = CurlTransport(),
-                makeIdempotencyKey: @escaping @Sendable () -> String = { UUID().uuidString.lowercased() }) {
+                makeIdempotencyKey: @escaping @Sendable () -> String = IdempotencyKey.random) {
         self.configuration = configuration
         self.executor = RequestExecutor(configuration: configuration, transport: transport, makeIdempotencyKey: makeIdempotencyKey)
     }

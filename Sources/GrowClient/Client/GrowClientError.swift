@@ -1,4 +1,5 @@
 import Foundation
+import HTTPCore
 
 /// Everything that can go wrong talking to a GrooveGrow Sandbox.
 ///

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPCore
 
 /// A POST ready to send, and to send again unchanged.
 ///

@@ -1,3 +1,5 @@
+import HTTPCore
+
 /// The host backend's credential for relay calls: its server key, sent in
 /// `GrooveGrow-Server-Key` alongside the customer's bearer token.
 public struct RelayCredentials: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPCore
 
 /// Builds contract requests, sends them, and turns responses into values or `GrowClientError`.
 ///
@@ -16,22 +17,16 @@ struct RequestExecutor: Sendable {
     let transport: any HTTPTransport
     let makeIdempotencyKey: @Sendable () -> String
 
-    static let encoder: JSONEncoder = {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return encoder
-    }()
-
     /// Encodes a POST body and fixes its idempotency key (the caller's, validated, or a fresh one).
     func prepare<Body: Encodable, Response>(path: String, body: Body, idempotencyKey: String?,
                                             authentication: PendingRequest<Response>.Authentication) throws -> PendingRequest<Response> {
         let key = idempotencyKey ?? makeIdempotencyKey()
-        guard (1...255).contains(key.utf8.count), key.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7f }) else {
+        guard IdempotencyKey.isValid(key) else {
             throw GrowClientError.invalidArgument("The idempotency key must be 1–255 printable ASCII characters without spaces.")
         }
         let data: Data
         do {
-            data = try Self.encoder.encode(body)
+            data = try WireJSON.encode(body)
         } catch {
             throw GrowClientError.invalidArgument("The request body could not be encoded.")
         }
@@ -61,20 +56,15 @@ struct RequestExecutor: Sendable {
     /// Sends through the transport; transport failures become `GrowClientError`.
     func exchange(_ request: HTTPRequest) async throws -> HTTPResponse {
         // Checked again here so no path can bypass the HTTPS rule, even with a hand-built configuration.
-        if let host = request.url.host, request.url.scheme?.lowercased() != "https", !PeerAddress.isLoopbackHost(host) {
+        if let host = TargetURL.insecureHost(of: request.url) {
             throw GrowClientError.insecureTarget(host: host)
         }
         do {
-            let response = try await transport.send(request)
-            return response
-        } catch let error as TransportError {
-            throw Self.map(error)
+            return try await transport.send(request)
         } catch let error as GrowClientError {
             throw error
-        } catch is CancellationError {
-            throw GrowClientError.transportFailed(.cancelled)
         } catch {
-            throw GrowClientError.transportFailed(.failed(String(describing: type(of: error))))
+            throw Self.map(TransportError(error))
         }
     }
 
@@ -97,9 +87,9 @@ struct RequestExecutor: Sendable {
             throw GrowClientError.invalidResponse("status \(response.status) has an empty body where \(Response.self) was expected.")
         }
         do {
-            return try JSONDecoder().decode(Response.self, from: response.body)
+            return try WireJSON.decode(Response.self, from: response.body)
         } catch let error as DecodingError {
-            throw GrowClientError.invalidResponse(Redactor.redact(Self.explain(error, type: Response.self), secrets: secrets))
+            throw GrowClientError.invalidResponse(Wire.redactor.redact(WireJSON.explain(error, type: Response.self), secrets: secrets))
         } catch {
             throw GrowClientError.invalidResponse("the body of status \(response.status) is not valid JSON.")
         }
@@ -109,24 +99,5 @@ struct RequestExecutor: Sendable {
     func perform<Response: Decodable>(_ request: HTTPRequest, as type: Response.Type, credentials: Credentials) async throws -> Response {
         let response = try await exchange(request)
         return try decode(response, as: type, secrets: credentials.secrets)
-    }
-
-    static func explain<T>(_ error: DecodingError, type: T.Type) -> String {
-        func path(_ codingPath: [CodingKey]) -> String {
-            let text = codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
-            return text.isEmpty ? "the top level" : String(text.drop { $0 == "." })
-        }
-        switch error {
-        case .typeMismatch(let expected, let context):
-            return "\(T.self): expected \(expected) at \(path(context.codingPath)). \(context.debugDescription)"
-        case .valueNotFound(let expected, let context):
-            return "\(T.self): missing \(expected) value at \(path(context.codingPath))."
-        case .keyNotFound(let key, let context):
-            return "\(T.self): missing field '\(key.stringValue)' at \(path(context.codingPath))."
-        case .dataCorrupted(let context):
-            return "\(T.self): \(context.debugDescription) (at \(path(context.codingPath)))."
-        @unknown default:
-            return "\(T.self) could not be decoded."
-        }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPCore
 
 /// Maps a non-2xx response to `GrowClientError` following the contract's status/code table.
 ///
@@ -6,20 +7,11 @@ import Foundation
 /// the wrong status is a contract violation (`invalidResponse`); a missing
 /// or unknown code falls back to what the status means.
 enum ResponseErrorMapper {
-    /// A lenient view of `{"error": {"code", "message", "retryable"}}`: every field optional.
-    private struct Body: Decodable {
-        struct Detail: Decodable {
-            var code: String?
-            var message: String?
-        }
-        var error: Detail?
-    }
-
     static func error(for response: HTTPResponse, secrets: [String]) -> GrowClientError {
-        let detail = (try? JSONDecoder().decode(Body.self, from: response.body))?.error
+        let detail = ErrorEnvelope(body: response.body)
         let rawCode = detail?.code
         let code = rawCode.flatMap(WireErrorCode.init(rawValue:))
-        let message = Redactor.redact(String((detail?.message ?? "").prefix(500)), secrets: secrets)
+        let message = Wire.redactor.redact(String((detail?.message ?? "").prefix(500)), secrets: secrets)
         let status = response.status
 
         // 429 and 5xx are retryable whatever code they carry; elsewhere the code must fit the status.
@@ -44,19 +36,12 @@ enum ResponseErrorMapper {
         case 409:
             return .conflict
         case 429:
-            return .retryable(reason: .rateLimited(retryAfter: retryAfterSeconds(response.headers[Wire.Header.retryAfter])))
+            return .retryable(reason: .rateLimited(retryAfter: RetryAfter.seconds(response.headers[Wire.Header.retryAfter])))
         case 500...599:
             return .retryable(reason: .server(status: status))
         default:
-            let shown = rawCode.map { " (code '\(Redactor.redact(String($0.prefix(64)), secrets: secrets))')" } ?? ""
+            let shown = rawCode.map { " (code '\(Wire.redactor.redact(String($0.prefix(64)), secrets: secrets))')" } ?? ""
             return .invalidResponse("unexpected status \(status)\(shown).")
         }
-    }
-
-    /// `Retry-After` in delta-seconds; an HTTP-date or garbage gives nil.
-    static func retryAfterSeconds(_ header: String?) -> Int? {
-        guard let text = header?.trimmingCharacters(in: .whitespaces), !text.isEmpty,
-              text.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
-        return Int(text.prefix(9))
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPCore
 
 /// Asks a target what it is, without credentials.
 ///
@@ -16,6 +17,6 @@ public enum SandboxProbe {
         headers[Wire.Header.environment] = configuration.environment
         headers["Accept"] = WireVocabulary.jsonMediaType
         let request = HTTPRequest(method: .get, url: url, headers: headers, timeout: configuration.requestTimeout)
-        return try await transport.send(request).sandboxKind
+        return try await transport.send(request).sandboxKind(in: Wire.dialect)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPCore
 
 /// The host backend's side of the contract, authenticated with a server key.
 ///
@@ -13,7 +14,7 @@ public final class ServerClient: Sendable, CustomStringConvertible {
     /// Creates a client that authenticates with `serverKey`.
     public init(configuration: GrowClientConfiguration, serverKey: ServerKey,
                 transport: any HTTPTransport = CurlTransport(),
-                makeIdempotencyKey: @escaping @Sendable () -> String = { UUID().uuidString.lowercased() }) {
+                makeIdempotencyKey: @escaping @Sendable () -> String = IdempotencyKey.random) {
         self.configuration = configuration
         self.serverKey = serverKey
         self.executor = RequestExecutor(configuration: configuration, transport: transport, makeIdempotencyKey: makeIdempotencyKey)

@@ -1,3 +1,5 @@
+import HTTPCore
+
 /// A GrooveGrow server key (`gg_sk_…`), held in memory only.
 ///
 /// Its description and reflection never show the key, so printing or

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPCore
 
 /// Where and as whom the client speaks: base URL, project and environment.
 ///
@@ -20,32 +21,19 @@ public struct GrowClientConfiguration: Sendable, Hashable {
     /// Validates the target. Throws `GrowClientError.insecureTarget` for plain HTTP to a
     /// non-loopback host and `.invalidConfiguration` for anything else unusable.
     public init(baseURL: URL, project: UUID, environment: String = Wire.environment, requestTimeout: TimeInterval = 30) throws {
-        guard var components = URLComponents(url: baseURL, resolvingAgainstBaseURL: false),
-              let scheme = components.scheme?.lowercased(), let host = components.host, !host.isEmpty else {
-            throw GrowClientError.invalidConfiguration("The base URL must be absolute, like 'https://sandbox.example.com'.")
-        }
-        guard scheme == "https" || scheme == "http" else {
-            throw GrowClientError.invalidConfiguration("The base URL scheme '\(scheme)' is not supported. Use https://.")
-        }
-        guard components.user == nil, components.password == nil else {
-            throw GrowClientError.invalidConfiguration("The base URL must not contain a user name or password. Remove them; credentials are passed separately.")
-        }
-        guard components.query == nil, components.fragment == nil else {
-            throw GrowClientError.invalidConfiguration("The base URL must not have a query or fragment.")
-        }
-        if scheme == "http" && !PeerAddress.isLoopbackHost(host) {
+        let normalized: URL
+        do {
+            normalized = try TargetURL.normalize(baseURL)
+        } catch .insecure(let host) {
             throw GrowClientError.insecureTarget(host: host)
+        } catch {
+            throw GrowClientError.invalidConfiguration(error.description)
         }
         guard Self.isHeaderSafe(environment), !environment.isEmpty else {
             throw GrowClientError.invalidConfiguration("The environment must be a non-empty word such as 'sandbox'.")
         }
         guard requestTimeout > 0, requestTimeout.isFinite else {
             throw GrowClientError.invalidConfiguration("The request timeout must be a positive number of seconds.")
-        }
-        components.scheme = scheme
-        while components.percentEncodedPath.hasSuffix("/") { components.percentEncodedPath.removeLast() }
-        guard let normalized = components.url else {
-            throw GrowClientError.invalidConfiguration("The base URL could not be parsed.")
         }
         self.baseURL = normalized
         self.project = project
@@ -75,16 +63,9 @@ public struct GrowClientConfiguration: Sendable, Hashable {
 
     /// The full URL for a contract path (already percent-encoded) and query.
     func url(path: String, query: [(String, String)] = []) -> URL? {
-        guard var components = URLComponents(url: baseURL, resolvingAgainstBaseURL: false) else { return nil }
-        components.percentEncodedPath += path
-        if !query.isEmpty {
-            components.percentEncodedQuery = query.map { "\(Wire.Path.escape($0.0))=\(Wire.Path.escape($0.1))" }.joined(separator: "&")
-        }
-        return components.url
+        TargetURL.url(base: baseURL, path: path, query: query)
     }
 
     /// Printable ASCII without CR/LF, safe to put in a header.
-    static func isHeaderSafe(_ value: String) -> Bool {
-        value.unicodeScalars.allSatisfy { $0.value >= 0x20 && $0.value < 0x7f }
-    }
+    static func isHeaderSafe(_ value: String) -> Bool { HTTPHeaders.isSafeValue(value) }
 }

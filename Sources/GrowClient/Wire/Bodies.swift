@@ -1,4 +1,5 @@
 import Foundation
+import HTTPCore
 
 // The request and response bodies of the GrooveGrow Sandbox API v1.
 // Identifiers are strings (they may be all digits and exceed 2^53); amounts are `ExactDecimal`.
@@ -359,16 +360,5 @@ public struct WireEmulatorRefundRequest: Codable, Sendable, Equatable {
     public init(transactionId: String) { self.transactionId = transactionId }
 }
 
-/// `POST /_emulator/faults` request.
-public struct WireEmulatorFault: Codable, Sendable, Equatable {
-    public var path: String
-    public var delayMs: Int?
-    public var failNext: Int?
-    public var status: Int?
-    public init(path: String, delayMs: Int?, failNext: Int?, status: Int?) {
-        self.path = path
-        self.delayMs = delayMs
-        self.failNext = failNext
-        self.status = status
-    }
-}
+/// `POST /_emulator/faults` request (the shape both vendors' emulators share).
+public typealias WireEmulatorFault = EmulatorFaultBody

@@ -1,4 +1,5 @@
 import SecretShapes
+import HTTPCore
 import Foundation
 
 /// The GrooveGrow Sandbox HTTP API v1: every path, header and code, in one place.
@@ -39,32 +40,27 @@ public enum Wire {
         public static let emulatorReset = "/_emulator/reset"
 
         /// Percent-escapes an identifier for use as one path segment.
-        public static func escape(_ segment: String) -> String {
-            // RFC 3986 unreserved characters only (ASCII): `alphanumerics` would let non-ASCII letters through.
-            let allowed = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
-            return segment.addingPercentEncoding(withAllowedCharacters: allowed) ?? segment
-        }
+        public static func escape(_ segment: String) -> String { TargetURL.escape(segment) }
     }
 
     /// The server key prefix: `gg_sk_…`.
     public static let serverKeyPrefix = SecretKeyShape.grooveGrowServerKey.prefix
     public static let maxLedgerLimit = 500
+    /// What the vendor-neutral HTTP core needs to know of GrooveGrow's wire: the kind and scope
+    /// headers recorded in transcripts, and the credentials redacted from them.
+    public static let dialect = SandboxDialect(
+        kindHeader: Header.sandboxKind, projectHeader: Header.project, environmentHeader: Header.environment,
+        retryAfterHeader: Header.retryAfter,
+        // Every vendor's key shape: a transcript is published evidence, and any vendor's key in it is a leak.
+        redactor: Redactor(credentialHeaders: [Header.authorization, Header.serverKey],
+                           credentialFields: ["customerToken", "serverKey"], secretShapes: SecretKeyShape.all))
+    /// GrooveGrow's redactor (`dialect.redactor`).
+    public static var redactor: Redactor { dialect.redactor }
     public static let defaultLedgerLimit = 100
 }
 
-/// The `GrooveGrow-Sandbox-Kind` response header.
-public enum SandboxKind: String, Sendable, Codable {
-    case hosted
-    case emulator
-    case unknown
-
-    public init(header: String?) {
-        self = header.flatMap { SandboxKind(rawValue: $0.trimmingCharacters(in: .whitespaces).lowercased()) } ?? .unknown
-    }
-}
-
 /// The `error.code` values of the contract.
-public enum WireErrorCode: String, Sendable, Codable, CaseIterable {
+public enum WireErrorCode: String, Sendable, Codable, CaseIterable, ErrorCodeTable {
     case invalidRequest = "invalid_request"
     case tokenInvalid = "token_invalid"
     case tokenExpired = "token_expired"
@@ -92,20 +88,5 @@ public enum WireErrorCode: String, Sendable, Codable, CaseIterable {
     public var retryable: Bool { self == .rateLimited || self == .unavailable }
 }
 
-/// `{"error": {"code", "message", "retryable"}}`.
-public struct WireErrorBody: Codable, Sendable, Equatable {
-    public struct Detail: Codable, Sendable, Equatable {
-        public var code: String
-        public var message: String
-        public var retryable: Bool
-        public init(code: String, message: String, retryable: Bool) {
-            self.code = code
-            self.message = message
-            self.retryable = retryable
-        }
-    }
-    public var error: Detail
-    public init(code: WireErrorCode, message: String) {
-        error = Detail(code: code.rawValue, message: message, retryable: code.retryable)
-    }
-}
+/// `{"error": {"code", "message", "retryable"}}` with GrooveGrow's codes.
+public typealias WireErrorBody = ErrorBody<WireErrorCode>

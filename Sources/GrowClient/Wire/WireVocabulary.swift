@@ -1,3 +1,5 @@
+import HTTPCore
+
 /// The contract's fixed field values: enum-like values, the auth scheme and the media type.
 public enum WireVocabulary {
     public static let bearer = "Bearer"

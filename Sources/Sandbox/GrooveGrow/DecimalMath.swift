@@ -1,4 +1,5 @@
 import GrowClient
+import HTTPCore
 
 /// Exact addition of contract decimals on their digit strings; never binary floating point.
 enum DecimalMath {

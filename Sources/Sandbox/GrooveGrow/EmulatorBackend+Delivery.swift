@@ -1,5 +1,6 @@
 import Foundation
 import GrowClient
+import HTTPCore
 import StoreProof
 
 /// Why a store receipt did not verify; becomes `rejectReason`.

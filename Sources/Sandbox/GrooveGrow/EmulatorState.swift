@@ -1,5 +1,6 @@
 import Foundation
 import GrowClient
+import HTTPCore
 
 /// Everything the emulator remembers; `reset` replaces it with an empty one.
 ///

@@ -2,6 +2,7 @@ import Checks
 import Evidence
 import Foundation
 import GrowClient
+import HTTPCore
 
 extension CheckError: ServiceError {
     var exitCode: Int32 {

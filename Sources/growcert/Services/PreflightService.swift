@@ -2,6 +2,7 @@ import Checks
 import Evidence
 import Foundation
 import GrowClient
+import HTTPCore
 
 /// What `check run` verifies before any check runs, so that a set-up mistake is refused and never recorded.
 ///

@@ -1,6 +1,7 @@
 import Evidence
 import Foundation
 import GrowClient
+import HTTPCore
 
 /// Why a run that was just started can never certify, from its scenario's requirements in the profile.
 ///

@@ -1,5 +1,6 @@
 import Foundation
 import GrowClient
+import HTTPCore
 
 /// `growcert sandbox purchase`: one Apple purchase on a running local emulator, as an app would make it.
 ///

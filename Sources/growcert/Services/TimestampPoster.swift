@@ -1,5 +1,6 @@
 import Foundation
 import GrowClient
+import HTTPCore
 
 /// The one network step of `growcert anchor`: POST a DER timestamp query, get the answer's bytes.
 ///

@@ -1,5 +1,6 @@
 import Foundation
 import GrowClient
+import HTTPCore
 
 /// Wraps a transport and rewrites requests and responses so the target breaks one rule.
 final class BreakingTransport: HTTPTransport {

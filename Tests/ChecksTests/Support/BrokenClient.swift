@@ -1,5 +1,6 @@
 import Foundation
 import GrowClient
+import HTTPCore
 @testable import Checks
 
 /// A deliberately naive session client, with switchable flaws, for testing the switch and network checks.

@@ -1,5 +1,6 @@
 import Foundation
 import GrowClient
+import HTTPCore
 import Sandbox
 @testable import Checks
 

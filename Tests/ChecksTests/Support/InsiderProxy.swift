@@ -1,5 +1,6 @@
 import Foundation
 @testable import GrowClient
+@testable import HTTPCore
 
 /// The insider's proxy: forwards to the in-process emulator, claims a verified HTTPS connection to a
 /// public address, and rewrites the sandbox kind as `kind` chooses.

@@ -50,3 +50,10 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
     /// Iterates the fields in order.
     public func makeIterator() -> IndexingIterator<[HTTPHeader]> { fields.makeIterator() }
 }
+
+extension HTTPHeaders {
+    /// Whether `value` is printable ASCII without CR/LF, safe to put in a header.
+    public static func isSafeValue(_ value: String) -> Bool {
+        value.unicodeScalars.allSatisfy { $0.value >= 0x20 && $0.value < 0x7f }
+    }
+}

@@ -124,7 +124,7 @@ public struct PeerAddress: Sendable, Hashable, CustomStringConvertible {
 
     /// Whether a URL's host text names loopback (`localhost`, 127.0.0.0/8, ::1): only for allowing plain
     /// `http://` to the local emulator. Never decides what certifies — that is `SandboxIdentity`, on measured peers.
-    static func isLoopbackHost(_ rawHost: String) -> Bool {
+    public static func isLoopbackHost(_ rawHost: String) -> Bool {
         var host = rawHost.lowercased()
         if host.hasSuffix(".") { host.removeLast() }
         if host == "localhost" || host.hasSuffix(".localhost") { return true }

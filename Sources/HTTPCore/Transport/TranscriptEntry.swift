@@ -2,27 +2,28 @@ import Foundation
 
 /// One request/response exchange (or failed attempt) as `RecordingTransport` saw it, credentials removed.
 ///
-/// Safe to store and publish: `Authorization` and `GrooveGrow-Server-Key`
-/// are `<redacted>`, and bodies have customer tokens, server keys, bearer
-/// values and JWT-shaped strings replaced by `<redacted>`.
+/// Safe to store and publish: the vendor's credential headers (`Authorization`,
+/// its secret key header) are `<redacted>`, and bodies have the vendor's credential
+/// fields, secret keys, bearer values and JWT-shaped strings replaced by `<redacted>`
+/// (`SandboxDialect.redactor`).
 public struct TranscriptEntry: Sendable, Hashable, Codable {
     /// Position in the transcript, from 1.
     public var sequence: Int
     public var method: String
     /// The path with its query, credentials redacted.
     public var path: String
-    /// `GrooveGrow-Project` as sent.
+    /// The dialect's project header as sent (`SandboxDialect.projectHeader`).
     public var project: String?
-    /// `GrooveGrow-Environment` as sent.
+    /// The dialect's environment header as sent (`SandboxDialect.environmentHeader`).
     public var environment: String?
     /// Every request header in order, credential values redacted.
     public var requestHeaders: [HTTPHeader]
     public var requestBody: String?
     /// The HTTP status; nil when no response arrived.
     public var status: Int?
-    /// `GrooveGrow-Sandbox-Kind` as received; nil when absent or no response.
+    /// The dialect's kind header as received (`SandboxDialect.kindHeader`); nil when absent or no response.
     public var sandboxKind: String?
-    /// `Retry-After` as received, when present.
+    /// The dialect's retry header (`Retry-After`) as received, when present.
     public var retryAfter: String?
     public var responseBody: String?
     /// The transport failure code (`timeout`, `connection-lost`, …) when no response arrived.

@@ -3,23 +3,26 @@ import Foundation
 
 /// Records every exchange through another transport as a redacted `TranscriptEntry`.
 ///
-/// Failures are recorded too (`error: timeout`) and then rethrown unchanged.
+/// The vendor's dialect says which headers fill the entry's scope and kind
+/// fields and what is redacted. Failures are recorded too (`error: timeout`) and then rethrown unchanged.
 /// Entries are kept in memory in send order and can also be streamed to
 /// `onEntry` as they complete.
 public final class RecordingTransport: HTTPTransport {
     private let base: any HTTPTransport
+    private let dialect: SandboxDialect
     private let onEntry: (@Sendable (TranscriptEntry) -> Void)?
     private let now: @Sendable () -> ContinuousClock.Instant
     // Guards the recorded entries and the sequence counter.
     private let state = Mutex<(entries: [TranscriptEntry], next: Int)>(([], 1))
 
-    /// Wraps `base`; `onEntry` is called (on the sending task) with each entry as it completes.
+    /// Wraps `base`, recording in the vendor's `dialect`; `onEntry` is called (on the sending task) with each entry as it completes.
     ///
     /// `now` is the clock for durations; tests pass a fixed one.
-    public init(wrapping base: any HTTPTransport,
+    public init(wrapping base: any HTTPTransport, dialect: SandboxDialect,
                 now: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now },
                 onEntry: (@Sendable (TranscriptEntry) -> Void)? = nil) {
         self.base = base
+        self.dialect = dialect
         self.now = now
         self.onEntry = onEntry
     }
@@ -43,17 +46,18 @@ public final class RecordingTransport: HTTPTransport {
             defer { s.next += 1 }
             return s.next
         }
-        let secrets = Redactor.secrets(in: request.headers)
+        let redactor = dialect.redactor
+        let secrets = redactor.secrets(in: request.headers)
         var entry = TranscriptEntry(
             sequence: sequence,
             method: request.method.rawValue,
-            path: Redactor.redact(request.pathAndQuery, secrets: secrets),
-            project: request.headers[Wire.Header.project],
-            environment: request.headers[Wire.Header.environment],
+            path: redactor.redact(request.pathAndQuery, secrets: secrets),
+            project: dialect.projectHeader.flatMap { request.headers[$0] },
+            environment: dialect.environmentHeader.flatMap { request.headers[$0] },
             requestHeaders: request.headers.map {
-                HTTPHeader(name: $0.name, value: Redactor.redactHeader(name: $0.name, value: $0.value, secrets: secrets))
+                HTTPHeader(name: $0.name, value: redactor.redactHeader(name: $0.name, value: $0.value, secrets: secrets))
             },
-            requestBody: Redactor.redactBody(request.body, secrets: secrets),
+            requestBody: redactor.redactBody(request.body, secrets: secrets),
             status: nil, sandboxKind: nil, retryAfter: nil, responseBody: nil, error: nil,
             durationMilliseconds: 0)
         let start = now()
@@ -61,9 +65,9 @@ public final class RecordingTransport: HTTPTransport {
             let response = try await base.send(request)
             entry.durationMilliseconds = Self.milliseconds(now() - start)
             entry.status = response.status
-            entry.sandboxKind = response.headers[Wire.Header.sandboxKind]
-            entry.retryAfter = response.headers[Wire.Header.retryAfter]
-            entry.responseBody = Redactor.redactBody(response.body, secrets: secrets)
+            entry.sandboxKind = response.headers[dialect.kindHeader]
+            entry.retryAfter = response.headers[dialect.retryAfterHeader]
+            entry.responseBody = redactor.redactBody(response.body, secrets: secrets)
             entry.connection = response.connection
             record(entry)
             return response

@@ -4,7 +4,7 @@ import Foundation
 ///
 /// This is the transport layer's own vocabulary, thrown by every
 /// `HTTPTransport` (including the fault injector, which imitates these
-/// failures exactly); `GrowClient` maps it to `GrowClientError`.
+/// failures exactly); each vendor's client core maps it to its own error.
 /// Descriptions never contain URLs, headers or bodies.
 public enum TransportError: Error, Sendable, Hashable, CustomStringConvertible {
     /// No response within the request's timeout.
@@ -21,6 +21,18 @@ public enum TransportError: Error, Sendable, Hashable, CustomStringConvertible {
     case invalidRequest(String)
     /// Any other failure, with a short reason.
     case failed(String)
+
+    /// The transport error `error` stands for: itself, `.cancelled` for a `CancellationError`,
+    /// else `.failed` naming only its type (never its text, which could hold a URL or a credential).
+    public init(_ error: any Error) {
+        if let error = error as? TransportError {
+            self = error
+        } else if error is CancellationError {
+            self = .cancelled
+        } else {
+            self = .failed(String(describing: type(of: error)))
+        }
+    }
 
     /// A short, stable code for transcripts: `timeout`, `connection-refused`, `connection-lost`, ….
     public var code: String {

@@ -38,10 +38,12 @@ extension HTTPRequest: CustomStringConvertible, CustomDebugStringConvertible, Cu
     public var description: String { "\(method.rawValue) \(url.absoluteString)" }
     public var debugDescription: String { description }
 
-    /// Reflection (`dump`, test failure output) shows headers with credentials redacted and the body size only.
+    /// Reflection (`dump`, test failure output) shows header names only and the body size only.
+    ///
+    /// Which headers carry credentials is the vendor's to say (`SandboxDialect`), and a request
+    /// does not know its vendor, so no header value is shown.
     public var customMirror: Mirror {
-        let secrets = Redactor.secrets(in: headers)
-        let shownHeaders = headers.map { "\($0.name): \(Redactor.redactHeader(name: $0.name, value: $0.value, secrets: secrets))" }
+        let shownHeaders = headers.map { "\($0.name): \(Redactor.placeholder)" }
         return Mirror(self, children: ["method": method, "url": url, "headers": shownHeaders,
                                        "body": body.map { "\($0.count) bytes" } ?? "none", "timeout": timeout],
                       displayStyle: .struct)

@@ -16,6 +16,6 @@ public struct HTTPResponse: Sendable, Hashable {
         self.connection = connection
     }
 
-    /// The `GrooveGrow-Sandbox-Kind` this response declares; `unknown` when absent.
-    public var sandboxKind: SandboxKind { SandboxKind(header: headers[Wire.Header.sandboxKind]) }
+    /// The kind this response declares in the dialect's kind header; `unknown` when absent.
+    public func sandboxKind(in dialect: SandboxDialect) -> SandboxKind { SandboxKind(header: headers[dialect.kindHeader]) }
 }

@@ -3,14 +3,14 @@ import Foundation
 /// Whether a check's exchanges prove that they reached the hosted Sandbox: the one home of the live-hosted rule.
 ///
 /// A check is live-hosted only when every answered exchange of the check
-/// *and* of the probe it ran under (`GET /v1/session` without credentials,
-/// which decided whether the check seeded its own fixtures):
+/// *and* of the probe it ran under (one request without credentials, which
+/// decided whether the check seeded its own fixtures):
 ///
 /// - went over HTTPS with a verified chain and host name;
 /// - reached a peer address (measured after name resolution, whatever the URL
 ///   says) that is not this machine: not loopback, not unspecified, not
 ///   link-local, not an address of any of this machine's interfaces;
-/// - answered `GrooveGrow-Sandbox-Kind: hosted`;
+/// - answered `hosted` in the vendor's kind header (`SandboxDialect.kindHeader`);
 /// - and, where Sandbox pins are configured, presented a public key matching one.
 ///
 /// The check must have had at least one answered exchange of its own: a check
@@ -52,12 +52,13 @@ public struct SandboxIdentity: Sendable, Hashable {
     /// Applies the rule to a check's exchanges and those of the probe it ran under.
     ///
     /// - Parameters:
-    ///   - probe: the probe's transcript (its `GET /v1/session`).
+    ///   - probe: the probe's transcript (its one unauthenticated request).
     ///   - check: the check's own transcript.
     ///   - pins: the configured Sandbox pins (profile and campaign); empty when none.
     ///   - localAddresses: this machine's interface addresses (`PeerAddress.thisMachine()`).
+    ///   - dialect: the vendor's dialect (its kind header is quoted in the reason).
     public static func evaluate(probe: [TranscriptEntry], check: [TranscriptEntry], pins: [String],
-                                localAddresses: Set<PeerAddress>) -> SandboxIdentity {
+                                localAddresses: Set<PeerAddress>, dialect: SandboxDialect) -> SandboxIdentity {
         let answeredProbe = probe.filter { $0.status != nil }
         let answeredCheck = check.filter { $0.status != nil }
         let all = answeredProbe.map { ("the probe \($0.method) \($0.path)", $0) } + answeredCheck.map { ("\($0.method) \($0.path)", $0) }
@@ -100,7 +101,7 @@ public struct SandboxIdentity: Sendable, Hashable {
                 reasons.append("\(label) presented a public key matching none of the configured Sandbox pins")
             }
             if kind != .hosted {
-                reasons.append("\(label) answered \(Wire.Header.sandboxKind): \(entry.sandboxKind ?? "(absent)")")
+                reasons.append("\(label) answered \(dialect.kindHeader): \(entry.sandboxKind ?? "(absent)")")
             }
         }
         if kinds.contains(.emulator) {

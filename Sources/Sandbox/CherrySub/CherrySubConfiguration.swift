@@ -51,7 +51,6 @@ public struct CherrySubConfiguration: Sendable {
     func validate() throws {
         try ConfigurationRules.requireKeyShape(publishableKey, prefix: CherryWire.publishableKeyPrefix, name: "publishable key")
         try ConfigurationRules.requireKeyShape(secretKey, prefix: CherryWire.secretKeyPrefix, name: "secret key")
-        try ConfigurationRules.requireBundleId(bundleId)
-        try ConfigurationRules.requireMaxBodyBytes(maxBodyBytes)
+        try ConfigurationRules.requireCommon(bundleId: bundleId, maxBodyBytes: maxBodyBytes)
     }
 }

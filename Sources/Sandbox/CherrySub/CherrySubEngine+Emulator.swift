@@ -120,15 +120,12 @@ extension CherrySubEngine {
 
     mutating func setFault(body: Data) throws(CherrySubFailure) -> Reply {
         let request = try decode(CherryEmulatorFault.self, from: body)
-        let fault: FaultTable.Fault
         do throws(RequestProblem) {
-            fault = try state.faults.set(path: request.path, delayMs: request.delayMs, failNext: request.failNext, status: request.status,
-                                         controlPrefix: CherryWire.Path.emulatorPrefix, examplePath: CherryWire.Path.appleTransactions)
+            return CherrySubReply.json(200, try state.faults.apply(request, controlPrefix: CherryWire.Path.emulatorPrefix,
+                                                                   examplePath: CherryWire.Path.appleTransactions))
         } catch {
             throw CherrySubFailure(error)
         }
-        return CherrySubReply.json(200, CherryEmulatorFault(path: request.path, delayMs: fault.delayMs, failNext: fault.failNext,
-                                                            status: fault.status))
     }
 
     /// Forgets all state, the clock's step included; identifiers keep counting so none is ever reused.

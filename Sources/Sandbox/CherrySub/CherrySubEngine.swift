@@ -1,5 +1,6 @@
 import CherryClient
 import Foundation
+import HTTPCore
 import StoreProof
 
 /// The CherrySub backend's state and request handling; only ever used under `CherrySubBackend`'s mutex.
@@ -83,7 +84,7 @@ struct CherrySubEngine {
         guard route.method == "POST", !CherryWire.Path.isEmulator(request.path) else {
             return try dispatch(route.endpoint, parameter: parameter, request: request, caller: caller)
         }
-        guard let key = request.header(CherryWire.Header.idempotencyKey), IdempotencyStore<Reply>.isValidKey(key) else {
+        guard let key = request.header(CherryWire.Header.idempotencyKey), IdempotencyKey.isWellFormed(key) else {
             throw CherrySubFailure(.invalidRequest,
                                    "Every POST needs an \(CherryWire.Header.idempotencyKey) header of 1 to 255 printable ASCII characters.")
         }

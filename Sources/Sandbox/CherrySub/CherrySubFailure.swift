@@ -20,23 +20,16 @@ struct CherrySubFailure: Error {
     }
 }
 
-/// CherrySub's answers, encoded as the client encodes (`CherryWire.encode`).
+/// CherrySub's answers.
 enum CherrySubReply {
     static func json(_ status: Int, _ value: some Encodable) -> Reply {
-        guard let body = try? CherryWire.encode(value) else {
-            return failure(CherrySubFailure(.unavailable, "The emulator could not encode its response."))
-        }
-        return Reply(status: status, body: body)
+        Reply.encoded(status, value) ?? failure(CherrySubFailure(.unavailable, "The emulator could not encode its response."))
     }
 
-    /// `{"error": {"code", "message", "retryable"}}`; `429` carries `Retry-After`.
+    /// The contract's error body; `429 rate_limited` carries `Retry-After`.
     static func failure(_ failure: CherrySubFailure) -> Reply {
-        let body = (try? CherryWire.encode(CherryErrorBody(code: failure.code, message: failure.message))) ?? Data()
-        var reply = Reply(status: failure.status ?? failure.code.status, body: body)
-        if failure.code == .rateLimited {
-            reply.headers.append((CherryWire.Header.retryAfter, "1"))
-        }
-        return reply
+        Reply.error(failure.code, failure.message, status: failure.status ?? failure.code.status,
+                    retryAfterHeader: failure.code == .rateLimited ? CherryWire.Header.retryAfter : nil)
     }
 
     /// `204`, no body.

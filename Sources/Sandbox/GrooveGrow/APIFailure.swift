@@ -24,11 +24,7 @@ extension Reply {
     }
 
     static func failure(_ failure: APIFailure, status: Int? = nil) -> Reply {
-        let body = (try? encoder.encode(WireErrorBody(code: failure.code, message: failure.message))) ?? Data()
-        var reply = Reply(status: status ?? failure.code.status, body: body)
-        if failure.code.retryable {
-            reply.headers.append((Wire.Header.retryAfter, "1"))
-        }
-        return reply
+        error(failure.code, failure.message, status: status ?? failure.code.status,
+              retryAfterHeader: failure.code.retryable ? Wire.Header.retryAfter : nil)
     }
 }

@@ -115,14 +115,11 @@ extension GrooveGrowEngine {
 
     mutating func setFault(body: Data) throws(APIFailure) -> Reply {
         let request = try decode(WireEmulatorFault.self, from: body)
-        let fault: FaultTable.Fault
         do throws(RequestProblem) {
-            fault = try state.faults.set(path: request.path, delayMs: request.delayMs, failNext: request.failNext, status: request.status,
-                                         controlPrefix: Wire.Path.emulatorPrefix, examplePath: Wire.Path.holdings)
+            return .json(200, try state.faults.apply(request, controlPrefix: Wire.Path.emulatorPrefix, examplePath: Wire.Path.holdings))
         } catch {
             throw APIFailure(error)
         }
-        return .json(200, WireEmulatorFault(path: request.path, delayMs: fault.delayMs, failNext: fault.failNext, status: fault.status))
     }
 
     mutating func reset() -> Reply {

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPCore
 import GrowClient
 import StoreProof
 import Synchronization
@@ -140,7 +141,7 @@ struct GrooveGrowEngine {
         guard route.method == "POST" else {
             return try dispatch(route.endpoint, parameter: parameter, request: request, caller: caller)
         }
-        guard let key = request.header(Wire.Header.idempotencyKey), IdempotencyStore<Reply>.isValidKey(key) else {
+        guard let key = request.header(Wire.Header.idempotencyKey), IdempotencyKey.isWellFormed(key) else {
             throw APIFailure(.invalidRequest, "Every POST needs an \(Wire.Header.idempotencyKey) header of 1 to 255 printable ASCII characters.")
         }
         let fingerprint = Data((request.method + " " + request.path + "\n").utf8) + JSONBody.canonical(request.body)

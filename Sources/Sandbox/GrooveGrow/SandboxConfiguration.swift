@@ -51,7 +51,6 @@ public struct SandboxConfiguration: Sendable {
     /// Throws `SandboxError.invalidConfiguration` when a value cannot work.
     func validate() throws {
         try ConfigurationRules.requireKeyShape(serverKey, prefix: Wire.serverKeyPrefix, name: "server key")
-        try ConfigurationRules.requireBundleId(bundleId)
-        try ConfigurationRules.requireMaxBodyBytes(maxBodyBytes)
+        try ConfigurationRules.requireCommon(bundleId: bundleId, maxBodyBytes: maxBodyBytes)
     }
 }

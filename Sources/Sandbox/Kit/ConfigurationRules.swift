@@ -11,6 +11,12 @@ enum ConfigurationRules {
         }
     }
 
+    /// What every emulator's configuration shares: a reverse-DNS bundle id and a usable body limit.
+    static func requireCommon(bundleId: String, maxBodyBytes: Int) throws {
+        try requireBundleId(bundleId)
+        try requireMaxBodyBytes(maxBodyBytes)
+    }
+
     /// A bundle id is a reverse-DNS name.
     static func requireBundleId(_ bundleId: String) throws {
         guard !bundleId.isEmpty, bundleId.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "." || $0 == "-") }) else {

@@ -1,3 +1,5 @@
+import HTTPCore
+
 /// Injected faults per API path: a delay on every request and/or failing the next N requests with a status.
 ///
 /// The vendor turns a failure into its own error body (`rate_limited` for 429, `unavailable` otherwise).
@@ -21,6 +23,13 @@ struct FaultTable: Sendable {
         fault.failNext -= 1
         faults[path] = fault
         return (fault.delayMs, fault.status)
+    }
+
+    /// Applies a `/_emulator/faults` body and returns the path's fault as the answer's body.
+    mutating func apply(_ body: EmulatorFaultBody, controlPrefix: String, examplePath: String) throws(RequestProblem) -> EmulatorFaultBody {
+        let fault = try set(path: body.path, delayMs: body.delayMs, failNext: body.failNext, status: body.status,
+                            controlPrefix: controlPrefix, examplePath: examplePath)
+        return EmulatorFaultBody(path: body.path, delayMs: fault.delayMs, failNext: fault.failNext, status: fault.status)
     }
 
     /// Sets the fault of `path` (nil values keep the current setting; `failNext` without `status` fails with 503)

@@ -23,11 +23,6 @@ struct IdempotencyStore<Value: Sendable>: Sendable {
 
     private var entries: [String: Entry] = [:]
 
-    /// Whether `key` is a usable idempotency key: 1 to 255 printable ASCII characters.
-    static func isValidKey(_ key: String) -> Bool {
-        (1...255).contains(key.utf8.count) && key.utf8.allSatisfy { (0x20...0x7E).contains($0) }
-    }
-
     /// What is remembered for `key` in `scope`, compared with `fingerprint`.
     func lookup(scope: String, key: String, fingerprint: Data) -> Lookup {
         guard let entry = entries[scope + "\n" + key] else { return .fresh }

@@ -1,11 +1,12 @@
 import Foundation
+import HTTPCore
 
 /// Decodes request bodies, naming the field that was wrong.
 enum JSONBody {
     /// `body` as `T`, or a `RequestProblem` naming the missing or mistyped field.
     static func decode<T: Decodable>(_ type: T.Type, from body: Data) throws(RequestProblem) -> T {
         do {
-            return try JSONDecoder().decode(T.self, from: body)
+            return try WireJSON.decode(T.self, from: body)
         } catch let DecodingError.keyNotFound(key, _) {
             throw RequestProblem("The JSON body lacks the field '\(key.stringValue)'.")
         } catch let DecodingError.typeMismatch(_, context), let DecodingError.valueNotFound(_, context) {

@@ -1,24 +1,29 @@
 import Foundation
+import HTTPCore
 
 /// A backend answer before the common headers are added: status, body and any extra headers.
 ///
-/// Vendor-neutral; each backend builds its own error bodies and adds its own headers.
+/// Vendor-neutral; bodies are encoded as the client cores encode them (`WireJSON`), and each backend adds
+/// its own headers.
 struct Reply: Sendable {
     var status: Int
     var body: Data
     var headers: [(name: String, value: String)] = []
 
-    /// Sorted keys and unescaped slashes, so equal values always give equal bytes.
-    static let encoder: JSONEncoder = {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return encoder
-    }()
-
     /// `value` encoded as the body; nil when it cannot be encoded (the backend answers with its own error).
     static func encoded(_ status: Int, _ value: some Encodable) -> Reply? {
-        guard let body = try? encoder.encode(value) else { return nil }
+        guard let body = try? WireJSON.encode(value) else { return nil }
         return Reply(status: status, body: body)
+    }
+
+    /// The `{"error": {"code", "message", "retryable"}}` body of `code`, with a one-second `Retry-After` under
+    /// `retryAfterHeader` when given.
+    static func error<Code: ErrorCodeTable>(_ code: Code, _ message: String, status: Int, retryAfterHeader: String?) -> Reply {
+        var reply = Reply(status: status, body: (try? WireJSON.encode(ErrorBody(code: code, message: message))) ?? Data())
+        if let retryAfterHeader {
+            reply.headers.append((retryAfterHeader, "1"))
+        }
+        return reply
     }
 }
 

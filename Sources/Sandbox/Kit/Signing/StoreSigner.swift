@@ -1,4 +1,5 @@
 import Foundation
+import HTTPCore
 import StoreProof
 
 /// The emulator's stand-in for the App Store's signing: a P-256 key, a self-signed
@@ -30,11 +31,9 @@ final class StoreSigner {
 
     /// Signs `payload` as a compact JWS with header `{"alg":"ES256","x5c":[cert],"typ":"JWT"}`.
     func sign(_ payload: AppleTransactionPayload) throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let header = Header(alg: "ES256", x5c: [certificate.der.base64EncodedString()], typ: "JWT")
-        let headerPart = Base64URL.encode(try encoder.encode(header))
-        let payloadPart = Base64URL.encode(try encoder.encode(payload))
+        let headerPart = Base64URL.encode(try WireJSON.encode(header))
+        let payloadPart = Base64URL.encode(try WireJSON.encode(payload))
         let signingInput = headerPart + "." + payloadPart
         let signature = try key.sign(Data(signingInput.utf8))
         return signingInput + "." + Base64URL.encode(signature)

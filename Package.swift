@@ -18,14 +18,16 @@ let package = Package(
 
         // The shapes of vendor secret keys, one list for the scanner (Evidence) and the redactor (HTTPCore, given them by each vendor).
         .target(name: "SecretShapes"),
-        .target(name: "Evidence", dependencies: ["CSQLite", "CCrypto", "CZlib", "SecretShapes"]),
-        .target(name: "StoreProof", dependencies: ["Evidence", "CCrypto"]),
+        // RFC 3339 timestamps, written and read in one place (evidence stamps, store dates, emulator answers).
+        .target(name: "RFC3339Time"),
+        .target(name: "Evidence", dependencies: ["CSQLite", "CCrypto", "CZlib", "SecretShapes", "RFC3339Time"]),
+        .target(name: "StoreProof", dependencies: ["Evidence", "CCrypto", "RFC3339Time"]),
         // The vendor-neutral HTTP core: transports, transcripts, redaction, the live-hosted rule.
         .target(name: "HTTPCore", dependencies: ["SecretShapes", "CCurl", "CCrypto"]),
         .target(name: "GrowClient", dependencies: ["HTTPCore", "SecretShapes"]),
         .target(name: "CherryClient", dependencies: ["HTTPCore", "SecretShapes"]),
-        .target(name: "Sandbox", dependencies: ["HTTPCore", "GrowClient", "CherryClient", "StoreProof", "SecretShapes", "CMHD", "CCrypto"]),
-        .target(name: "Checks", dependencies: ["HTTPCore", "GrowClient", "Evidence"]),
+        .target(name: "Sandbox", dependencies: ["HTTPCore", "GrowClient", "CherryClient", "StoreProof", "SecretShapes", "CMHD", "CCrypto", "RFC3339Time"]),
+        .target(name: "Checks", dependencies: ["HTTPCore", "GrowClient", "Evidence", "RFC3339Time"]),
         .target(name: "Reports", dependencies: ["Evidence"]),
         .executableTarget(name: "growcert", dependencies: ["Evidence", "StoreProof", "HTTPCore", "GrowClient", "Checks", "Reports", "Sandbox"]),
         .executableTarget(name: "growcert-bench", dependencies: ["Evidence", "Checks", "Sandbox", "HTTPCore", "GrowClient", "CSQLite"]),
@@ -33,7 +35,7 @@ let package = Package(
         // Helpers shared by test targets (network namespace, test CAs); no @testable imports, nothing of it in the binary.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
 
-        .testTarget(name: "EvidenceTests", dependencies: ["Evidence"]),
+        .testTarget(name: "EvidenceTests", dependencies: ["Evidence", "RFC3339Time"]),
         .testTarget(name: "StoreProofTests", dependencies: ["StoreProof", "Evidence"], resources: [.copy("Fixtures")]),
         .testTarget(name: "GrowClientTests", dependencies: ["HTTPCore", "GrowClient"]),
         .testTarget(name: "CherryClientTests", dependencies: ["HTTPCore", "CherryClient"]),

@@ -1,3 +1,4 @@
+import RFC3339Time
 import Evidence
 
 /// A store timestamp in milliseconds since 1970-01-01T00:00:00Z, kept exactly as written.
@@ -55,20 +56,6 @@ public struct StoreTimestamp: Sendable, Equatable, Hashable, CustomStringConvert
 
     /// `YYYY-MM-DDTHH:MM:SS` for whole seconds since the epoch (proleptic Gregorian, UTC).
     static func civil(_ seconds: Int64) -> String {
-        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
-        let secondOfDay = seconds - days * 86_400
-        // Howard Hinnant's days-to-civil: exact for every day, no calendar tables.
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let day = doy - (153 * mp + 2) / 5 + 1
-        let month = mp < 10 ? mp + 3 : mp - 9
-        let year = yoe + era * 400 + (month <= 2 ? 1 : 0)
-        func two(_ v: Int64) -> String { v < 10 ? "0\(v)" : "\(v)" }
-        let yearText = year < 1000 ? String(String(year + 10_000).dropFirst()) : "\(year)"
-        return "\(yearText)-\(two(month))-\(two(day))T\(two(secondOfDay / 3600)):\(two(secondOfDay / 60 % 60)):\(two(secondOfDay % 60))"
+        RFC3339.civil(secondsSince1970: seconds)
     }
 }

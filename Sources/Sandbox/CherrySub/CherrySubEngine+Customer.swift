@@ -1,3 +1,4 @@
+import RFC3339Time
 import CherryClient
 import Foundation
 

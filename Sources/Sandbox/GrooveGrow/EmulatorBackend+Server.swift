@@ -1,3 +1,4 @@
+import RFC3339Time
 import Foundation
 import GrowClient
 

@@ -1,4 +1,5 @@
 import Evidence
+import RFC3339Time
 import Foundation
 
 /// A Play Developer API response saved to a file: a purchase, or voided purchases (refund evidence).
@@ -248,21 +249,7 @@ public enum GooglePlayDocument: Sendable, Equatable {
     /// An RFC 3339 timestamp as Google writes it (`2024-06-10T06:13:19.123Z`), kept as written.
     private static func rfc3339(_ fields: [String: JSONValue], _ name: String) throws -> String? {
         guard let text = try string(fields, name) else { return nil }
-        let b = Array(text.utf8)
-        func digits(_ range: Range<Int>) -> Bool { range.upperBound <= b.count && b[range].allSatisfy { $0 >= 0x30 && $0 <= 0x39 } }
-        var ok = b.count >= 20 && b.count <= 40 && digits(0..<4) && b[4] == 0x2D && digits(5..<7) && b[7] == 0x2D && digits(8..<10)
-            && (b[10] == 0x54 || b[10] == 0x74) && digits(11..<13) && b[13] == 0x3A && digits(14..<16) && b[16] == 0x3A && digits(17..<19)
-        if ok {
-            var i = 19
-            if b[i] == 0x2E {
-                i += 1
-                let start = i
-                while i < b.count, b[i] >= 0x30 && b[i] <= 0x39 { i += 1 }
-                ok = i > start
-            }
-            let rest = Array(b[min(i, b.count)...])
-            ok = ok && (rest == [0x5A] || rest == [0x7A] || (rest.count == 6 && (rest[0] == 0x2B || rest[0] == 0x2D) && rest[3] == 0x3A))
-        }
+        let ok = text.utf8.count <= 40 && RFC3339.milliseconds(text) != nil
         guard ok else { throw StoreProofError.googleInvalidField(name: name, reason: "expected an RFC 3339 time such as 2024-06-10T06:13:19.123Z") }
         return text
     }

@@ -1,12 +1,9 @@
 import Foundation
+import RFC3339Time
 
-/// Parses the contract's RFC 3339 UTC timestamps, with or without fractional seconds.
+/// Reads the contract's RFC 3339 timestamps (`RFC3339.milliseconds`, with or without a fraction, `Z` or an offset).
 enum Timestamps {
     static func parse(_ text: String) -> Date? {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime]
-        if let date = formatter.date(from: text) { return date }
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return formatter.date(from: text)
+        RFC3339.milliseconds(text).map { Date(timeIntervalSince1970: Double($0) / 1000) }
     }
 }

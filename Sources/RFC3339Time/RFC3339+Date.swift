@@ -1,0 +1,13 @@
+import Foundation
+
+extension RFC3339 {
+    /// `2026-11-30T08:00:00Z`: a date in whole seconds, rounded down (the emulators' answers).
+    public static func format(_ date: Date) -> String {
+        string(secondsSince1970: Int64(date.timeIntervalSince1970.rounded(.down)))
+    }
+
+    /// Milliseconds since 1970 of a date, rounded down, as App Store payloads write dates.
+    public static func milliseconds(_ date: Date) -> Int64 {
+        Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
+    }
+}

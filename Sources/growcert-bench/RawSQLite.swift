@@ -1,4 +1,4 @@
-import CSQLite
+internal import CSQLite
 
 /// The ingest baseline: plain SQLite prepared inserts, no growcert in between.
 ///

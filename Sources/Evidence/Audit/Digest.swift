@@ -1,4 +1,4 @@
-import CCrypto
+internal import CCrypto
 import Foundation
 
 /// SHA-256, HMAC-SHA-256 and secure random bytes, from OpenSSL libcrypto.

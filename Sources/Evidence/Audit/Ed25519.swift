@@ -1,4 +1,4 @@
-import CCrypto
+internal import CCrypto
 import Foundation
 
 /// Ed25519 keys and signatures through OpenSSL, in the formats OpenSSL's own tools use:

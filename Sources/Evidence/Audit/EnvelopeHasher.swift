@@ -1,4 +1,4 @@
-import CCrypto
+internal import CCrypto
 
 /// SHA-256 for `verify`'s million envelopes: one digest context, reused.
 ///

@@ -1,4 +1,4 @@
-import CCrypto
+internal import CCrypto
 import Foundation
 
 /// RFC 3161 timestamps of a journal head, through OpenSSL's `TS_*` API.

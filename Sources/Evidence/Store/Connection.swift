@@ -1,4 +1,4 @@
-import CSQLite
+internal import CSQLite
 import Foundation
 
 /// Owns one `sqlite3*` handle. Confined to one thread or actor: not `Sendable`.

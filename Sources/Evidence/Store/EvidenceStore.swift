@@ -1,4 +1,4 @@
-import CSQLite
+internal import CSQLite
 import Foundation
 
 /// The evidence database: an append-only, hash-chained journal in SQLite and

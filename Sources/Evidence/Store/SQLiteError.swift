@@ -1,4 +1,4 @@
-import CSQLite
+internal import CSQLite
 
 /// A failure reported by SQLite.
 ///

@@ -1,4 +1,4 @@
-import CSQLite
+internal import CSQLite
 
 /// A prepared statement: prepared in `init`, finalized in `deinit`.
 final class Statement {

@@ -1,4 +1,4 @@
-import CCrypto
+internal import CCrypto
 
 /// OpenSSL's own X.509 path validation against a single injected root.
 ///

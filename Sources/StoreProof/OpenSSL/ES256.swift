@@ -1,15 +1,15 @@
-import CCrypto
+internal import CCrypto
 
-/// ECDSA P-256 with SHA-256 as JWS uses it (RFC 7518 §3.4).
-public enum ES256 {
+/// ECDSA P-256 with SHA-256 as JWS uses it (RFC 7518 §3.4). Internal: no OpenSSL pointer leaves StoreProof.
+enum ES256 {
     /// The JWS signature length: r and s, 32 big-endian bytes each.
-    public static let signatureLength = 64
+    static let signatureLength = 64
 
     /// Whether `signature` (raw r‖s) signs `message` under `publicKey`.
     ///
     /// JWS carries r‖s, while OpenSSL's EVP interface expects the DER
     /// `ECDSA-Sig-Value`, so the two halves are re-encoded first.
-    public static func verify(signature: [UInt8], message: [UInt8], publicKey: OpaquePointer) -> Bool {
+    static func verify(signature: [UInt8], message: [UInt8], publicKey: OpaquePointer) -> Bool {
         guard signature.count == signatureLength, let der = derSignature(raw: signature) else { return false }
         guard let context = EVP_MD_CTX_new() else { return false }
         defer {

@@ -1,4 +1,4 @@
-import CCrypto
+internal import CCrypto
 
 /// An X.509 certificate parsed by OpenSSL; owns its `X509*` and frees it in `deinit`.
 ///

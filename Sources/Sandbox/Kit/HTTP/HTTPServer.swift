@@ -1,4 +1,4 @@
-import CMHD
+internal import CMHD
 import Foundation
 import Synchronization
 #if canImport(Glibc)

@@ -1,4 +1,4 @@
-import CCrypto
+internal import CCrypto
 import Foundation
 
 /// Builds the `SandboxError.crypto` for a failed OpenSSL call, with OpenSSL's own reason.

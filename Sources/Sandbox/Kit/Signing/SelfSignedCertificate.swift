@@ -1,4 +1,4 @@
-import CCrypto
+internal import CCrypto
 import Foundation
 
 /// A self-signed X.509 certificate (`X509`) for a `SigningKey`, freed in `deinit`.

@@ -1,4 +1,4 @@
-import CCrypto
+internal import CCrypto
 import Foundation
 
 /// An EC P-256 key pair (`EVP_PKEY`) that signs ES256, freed in `deinit`.

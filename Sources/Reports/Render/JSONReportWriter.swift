@@ -16,9 +16,9 @@ struct JSONReportWriter {
     func render() -> String {
         let h = model.header
         var header: JSONValue = [
-            "campaignId": s(h.campaignId), "campaignName": s(h.campaignName), "profile": s(h.profileId), "appId": s(h.appId),
-            "appVersion": s(h.appVersion), "build": s(h.build), "sdkName": s(h.sdkName), "sdkVersion": s(h.sdkVersion),
-            "project": s(h.project), "baseUrl": s(h.baseURL), "toolVersion": s(h.toolVersion), "evidenceAsOf": s(h.evidenceAsOf),
+            "campaignId": JSONValue.visible(h.campaignId), "campaignName": JSONValue.visible(h.campaignName), "profile": JSONValue.visible(h.profileId), "appId": JSONValue.visible(h.appId),
+            "appVersion": JSONValue.visible(h.appVersion), "build": JSONValue.visible(h.build), "sdkName": JSONValue.visible(h.sdkName), "sdkVersion": JSONValue.visible(h.sdkVersion),
+            "project": JSONValue.visible(h.project), "baseUrl": JSONValue.visible(h.baseURL), "toolVersion": JSONValue.visible(h.toolVersion), "evidenceAsOf": JSONValue.visible(h.evidenceAsOf),
         ]
         // Only a campaign that was updated has `updates`, so every other report keeps its bytes.
         if !h.updates.isEmpty, case .object(var o) = header {
@@ -27,65 +27,62 @@ struct JSONReportWriter {
         }
         let doc: JSONValue = [
             "format": "growcert-report/v1",
-            "lang": s(lang.rawValue),
+            "lang": JSONValue.visible(lang.rawValue),
             "header": header,
-            "journalHead": ["seq": .number(String(h.evidenceSeq)), "hash": s(h.journalHead), "at": s(h.evidenceAsOf)],
-            "verdict": s(model.campaignVerdict.rawValue),
+            "journalHead": ["seq": .number(String(h.evidenceSeq)), "hash": JSONValue.visible(h.journalHead), "at": JSONValue.visible(h.evidenceAsOf)],
+            "verdict": JSONValue.visible(model.campaignVerdict.rawValue),
             "templates": customTemplatesSHA256.map { sha in
-                ["builtIn": false, "templateSha256": s(sha), "notice": s(FixedWords.customTemplatesNotice(templateSHA256: sha, lang: .en))]
+                ["builtIn": false, "templateSha256": JSONValue.visible(sha), "notice": JSONValue.visible(FixedWords.customTemplatesNotice(templateSHA256: sha, lang: .en))]
             } ?? ["builtIn": true],
             "scenarios": .array(model.scenarios.map(scenario)),
             "warnings": .array(model.warnings.map(reason)),
             "signoffs": .array(model.signoffs.map { so in
-                ["id": s(so.id), "report": s(so.reportId), "role": s(so.role), "name": s(so.name), "decision": s(so.decision),
-                 "comment": opt(so.comment), "acceptRisk": opt(so.acceptRisk), "keyId": s(so.keyId), "signedAt": s(so.createdAt),
-                 "current": .bool(so.isCurrent), "newerEntries": .number(String(so.newerEntries)), "signedVerdict": s(so.signedVerdict),
+                ["id": JSONValue.visible(so.id), "report": JSONValue.visible(so.reportId), "role": JSONValue.visible(so.role), "name": JSONValue.visible(so.name), "decision": JSONValue.visible(so.decision),
+                 "comment": JSONValue.visibleOrNull(so.comment), "acceptRisk": JSONValue.visibleOrNull(so.acceptRisk), "keyId": JSONValue.visible(so.keyId), "signedAt": JSONValue.visible(so.createdAt),
+                 "current": .bool(so.isCurrent), "newerEntries": .number(String(so.newerEntries)), "signedVerdict": JSONValue.visible(so.signedVerdict),
                  "trustedSigner": .bool(so.trustedSigner)]
             }),
         ]
         return doc.prettyText + "\n"
     }
 
-    private func s(_ text: String) -> JSONValue { .string(TextSafety.visible(text)) }
-
     /// A JSON number when the text is one, else the text as a string.
     private func number(_ text: String) -> JSONValue {
         if case .number? = try? JSONValue.parse(text) { return .number(text) }
-        return s(text)
+        return JSONValue.visible(text)
     }
-    private func opt(_ text: String?) -> JSONValue { text.map(s) ?? .null }
 
     private func reason(_ r: Reason) -> JSONValue {
         var o: [String: JSONValue] = [
-            "code": s(r.code.rawValue),
-            "verdict": r.verdict.map { s($0.rawValue) } ?? .null,
-            "parameters": .object(r.parameters.mapValues(s)),
-            "text": s(english.reason(r)),
+            "code": JSONValue.visible(r.code.rawValue),
+            "verdict": r.verdict.map { JSONValue.visible($0.rawValue) } ?? .null,
+            "parameters": .object(r.parameters.mapValues(JSONValue.visible)),
+            "text": JSONValue.visible(english.reason(r)),
         ]
-        if let localized { o["localizedText"] = s(localized.reason(r)) }
+        if let localized { o["localizedText"] = JSONValue.visible(localized.reason(r)) }
         return .object(o)
     }
 
     private func scenario(_ sc: ScenarioReport) -> JSONValue {
         [
-            "id": s(sc.id), "title": s(sc.title.en), "verdict": s(sc.verdict.rawValue), "summary": reason(sc.summaryReason),
+            "id": JSONValue.visible(sc.id), "title": JSONValue.visible(sc.title.en), "verdict": JSONValue.visible(sc.verdict.rawValue), "summary": reason(sc.summaryReason),
             "reasons": .array(sc.reasons.map(reason)),
             "judgedRun": sc.judgedRun.map(run) ?? .null,
             "history": .array(sc.history.map(run)),
             "checks": .array(sc.checks.map { c in
-                ["id": s(c.id), "status": s(c.status.rawValue), "evidence": opt(c.evidenceId), "provenance": opt(c.provenance?.rawValue),
-                 "certifying": .bool(c.certifying), "durationMs": c.durationMs.map(number) ?? .null, "reason": opt(c.reason),
-                 "transcriptExcerpt": .array(c.transcriptExcerpt.map(s)), "transcriptCount": .number(String(c.transcriptCount))]
+                ["id": JSONValue.visible(c.id), "status": JSONValue.visible(c.status.rawValue), "evidence": JSONValue.visibleOrNull(c.evidenceId), "provenance": JSONValue.visibleOrNull(c.provenance?.rawValue),
+                 "certifying": .bool(c.certifying), "durationMs": c.durationMs.map(number) ?? .null, "reason": JSONValue.visibleOrNull(c.reason),
+                 "transcriptExcerpt": .array(c.transcriptExcerpt.map(JSONValue.visible)), "transcriptCount": .number(String(c.transcriptCount))]
             }),
             "requirements": .array(sc.requirements.map { r in
-                ["kind": s(r.kind.rawValue), "status": s(r.status.rawValue), "subject": s(r.subject), "evidence": opt(r.evidenceId),
-                 "provenance": opt(r.provenance?.rawValue), "reasons": .array(r.reasons.map(reason))]
+                ["kind": JSONValue.visible(r.kind.rawValue), "status": JSONValue.visible(r.status.rawValue), "subject": JSONValue.visible(r.subject), "evidence": JSONValue.visibleOrNull(r.evidenceId),
+                 "provenance": JSONValue.visibleOrNull(r.provenance?.rawValue), "reasons": .array(r.reasons.map(reason))]
             }),
             "evidence": .array(sc.evidence.map { e in
-                ["id": s(e.id), "type": s(e.type.rawValue), "provenance": s(e.provenance.rawValue),
+                ["id": JSONValue.visible(e.id), "type": JSONValue.visible(e.type.rawValue), "provenance": JSONValue.visible(e.provenance.rawValue),
                  "certifyingProvenance": .bool(e.certifyingProvenance), "retracted": .bool(e.retracted),
-                 "retractedReason": opt(e.retractedReason), "recordedBy": s(e.recordedBy), "recordedAt": s(e.recordedAt),
-                 "fields": .array(e.fields.map { ["name": s($0.name), "value": s($0.value)] })]
+                 "retractedReason": JSONValue.visibleOrNull(e.retractedReason), "recordedBy": JSONValue.visible(e.recordedBy), "recordedAt": JSONValue.visible(e.recordedAt),
+                 "fields": .array(e.fields.map { ["name": JSONValue.visible($0.name), "value": JSONValue.visible($0.value)] })]
             }),
             "warnings": .array(sc.warnings.map(reason)),
         ]
@@ -93,12 +90,12 @@ struct JSONReportWriter {
 
     private func run(_ r: RunSummary) -> JSONValue {
         [
-            "id": s(r.id), "tester": s(r.tester), "startedAt": s(r.startedAt), "finishedAt": opt(r.finishedAt),
-            "outcome": opt(r.outcome?.rawValue), "note": opt(r.note), "appBuild": s(r.appBuild),
+            "id": JSONValue.visible(r.id), "tester": JSONValue.visible(r.tester), "startedAt": JSONValue.visible(r.startedAt), "finishedAt": JSONValue.visibleOrNull(r.finishedAt),
+            "outcome": JSONValue.visibleOrNull(r.outcome?.rawValue), "note": JSONValue.visibleOrNull(r.note), "appBuild": JSONValue.visible(r.appBuild),
             "device": r.device.map { d in
-                ["label": s(d.label), "kind": s(d.kind.rawValue), "platform": s(d.platform.rawValue), "model": s(d.model), "osVersion": s(d.osVersion)]
+                ["label": JSONValue.visible(d.label), "kind": JSONValue.visible(d.kind.rawValue), "platform": JSONValue.visible(d.platform.rawValue), "model": JSONValue.visible(d.model), "osVersion": JSONValue.visible(d.osVersion)]
             } ?? .null,
-            "account": r.accountMasked.map { m in ["masked": s(m), "label": opt(r.accountLabel), "store": opt(r.accountStore)] } ?? .null,
+            "account": r.accountMasked.map { m in ["masked": JSONValue.visible(m), "label": JSONValue.visibleOrNull(r.accountLabel), "store": JSONValue.visibleOrNull(r.accountStore)] } ?? .null,
         ]
     }
 }

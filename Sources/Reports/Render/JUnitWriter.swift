@@ -30,13 +30,13 @@ struct JUnitWriter {
         let failures = suites.reduce(0) { $0 + $1.1.filter { $0.failure != nil }.count }
         let totalMs = model.scenarios.reduce(Int64(0)) { $0 + milliseconds($1) }
         var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-        out += "<testsuites name=\"\(x("growcert " + model.header.campaignId + ": " + model.header.campaignName))\" tests=\"\(total)\" failures=\"\(failures)\" errors=\"0\" time=\"\(seconds(totalMs))\">\n"
+        out += "<testsuites name=\"\(TextSafety.xml("growcert " + model.header.campaignId + ": " + model.header.campaignName))\" tests=\"\(total)\" failures=\"\(failures)\" errors=\"0\" time=\"\(seconds(totalMs))\">\n"
         for (s, cs) in suites {
             let f = cs.filter { $0.failure != nil }.count
             let sk = cs.filter { $0.skipped != nil }.count
-            var attrs = "name=\"\(x(s.id))\" tests=\"\(cs.count)\" failures=\"\(f)\" errors=\"0\" skipped=\"\(sk)\" time=\"\(seconds(milliseconds(s)))\""
-            if let r = s.judgedRun { attrs += " timestamp=\"\(x(r.startedAt))\"" }
-            attrs += " package=\"\(x("growcert." + model.header.campaignId))\""
+            var attrs = "name=\"\(TextSafety.xml(s.id))\" tests=\"\(cs.count)\" failures=\"\(f)\" errors=\"0\" skipped=\"\(sk)\" time=\"\(seconds(milliseconds(s)))\""
+            if let r = s.judgedRun { attrs += " timestamp=\"\(TextSafety.xml(r.startedAt))\"" }
+            attrs += " package=\"\(TextSafety.xml("growcert." + model.header.campaignId))\""
             out += "  <testsuite \(attrs)>\n"
             out += "    <properties>\n"
             var props: [(String, String)] = [("verdict", s.verdict.rawValue), ("reason", strings.reason(s.summaryReason)),
@@ -48,15 +48,15 @@ struct JUnitWriter {
             if let sha = customTemplatesSHA256 {
                 props.append(("templates", "custom \(sha): " + FixedWords.customTemplatesNotice(templateSHA256: sha, lang: lang)))
             }
-            for (k, v) in props { out += "      <property name=\"\(x(k))\" value=\"\(x(v))\"/>\n" }
+            for (k, v) in props { out += "      <property name=\"\(TextSafety.xml(k))\" value=\"\(TextSafety.xml(v))\"/>\n" }
             out += "    </properties>\n"
             for c in cs {
-                var a = "name=\"\(x(c.name))\" classname=\"\(x("growcert." + s.id))\""
+                var a = "name=\"\(TextSafety.xml(c.name))\" classname=\"\(TextSafety.xml("growcert." + s.id))\""
                 if let t = c.time { a += " time=\"\(t)\"" }
                 if let fl = c.failure {
-                    out += "    <testcase \(a)>\n      <failure type=\"\(x(fl.type))\" message=\"\(x(fl.message))\"/>\n    </testcase>\n"
+                    out += "    <testcase \(a)>\n      <failure type=\"\(TextSafety.xml(fl.type))\" message=\"\(TextSafety.xml(fl.message))\"/>\n    </testcase>\n"
                 } else if let skp = c.skipped {
-                    out += "    <testcase \(a)>\n      <skipped type=\"\(x(skp.type))\" message=\"\(x(skp.message))\"/>\n    </testcase>\n"
+                    out += "    <testcase \(a)>\n      <skipped type=\"\(TextSafety.xml(skp.type))\" message=\"\(TextSafety.xml(skp.message))\"/>\n    </testcase>\n"
                 } else {
                     out += "    <testcase \(a)/>\n"
                 }
@@ -68,7 +68,6 @@ struct JUnitWriter {
     }
 
 
-    private func x(_ s: String) -> String { TextSafety.xml(s) }
 
     private func cases(_ s: ScenarioReport) -> [Case] {
         var out: [Case] = []

@@ -170,19 +170,17 @@ public struct ReportDiff: Sendable, Equatable {
 
     /// The diff as JSON (`growcert-report-diff/v1`), keys sorted.
     public func json() -> JSONValue {
-        func s(_ t: String) -> JSONValue { .string(TextSafety.visible(t)) }
-        func opt(_ t: String?) -> JSONValue { t.map(s) ?? .null }
         func side(_ x: Side) -> JSONValue {
-            ["label": s(x.label), "campaignId": s(x.campaignId), "campaignName": s(x.campaignName), "appVersion": s(x.appVersion),
-             "build": s(x.build), "verdict": s(x.verdict), "evidenceSeq": .number(String(x.evidenceSeq))]
+            ["label": JSONValue.visible(x.label), "campaignId": JSONValue.visible(x.campaignId), "campaignName": JSONValue.visible(x.campaignName), "appVersion": JSONValue.visible(x.appVersion),
+             "build": JSONValue.visible(x.build), "verdict": JSONValue.visible(x.verdict), "evidenceSeq": .number(String(x.evidenceSeq))]
         }
         return [
             "format": "growcert-report-diff/v1",
             "from": side(from), "to": side(to),
             "verdictChanged": .bool(from.verdict != to.verdict),
-            "scenarios": .array(verdicts.map { ["id": s($0.scenarioId), "title": s($0.title), "from": opt($0.from), "to": opt($0.to), "changed": .bool($0.changed)] }),
-            "checksChanged": .array(checks.map { ["scenario": s($0.scenarioId), "check": s($0.checkId), "from": opt($0.from), "to": opt($0.to)] }),
-            "evidenceAdded": .array(evidenceAdded.map { ["scenario": s($0.scenarioId), "id": s($0.id), "type": s($0.type), "provenance": s($0.provenance)] }),
+            "scenarios": .array(verdicts.map { ["id": JSONValue.visible($0.scenarioId), "title": JSONValue.visible($0.title), "from": JSONValue.visibleOrNull($0.from), "to": JSONValue.visibleOrNull($0.to), "changed": .bool($0.changed)] }),
+            "checksChanged": .array(checks.map { ["scenario": JSONValue.visible($0.scenarioId), "check": JSONValue.visible($0.checkId), "from": JSONValue.visibleOrNull($0.from), "to": JSONValue.visibleOrNull($0.to)] }),
+            "evidenceAdded": .array(evidenceAdded.map { ["scenario": JSONValue.visible($0.scenarioId), "id": JSONValue.visible($0.id), "type": JSONValue.visible($0.type), "provenance": JSONValue.visible($0.provenance)] }),
         ]
     }
 }

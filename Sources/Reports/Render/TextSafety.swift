@@ -142,3 +142,10 @@ public enum TextSafety {
         return out
     }
 }
+
+extension JSONValue {
+    /// A JSON report's string: `text` with its hidden characters made visible (`TextSafety.visible`).
+    static func visible(_ text: String) -> JSONValue { .string(TextSafety.visible(text)) }
+    /// `visible(text)`, or `null` when there is no text.
+    static func visibleOrNull(_ text: String?) -> JSONValue { text.map(visible) ?? .null }
+}

@@ -1,9 +1,9 @@
 # growcert — the two commands: `make demo` and `make test` (and `make bench`, `make man`, `make install`).
 # Each target first installs the Debian packages it needs (only when missing).
 
-BUILD_PACKAGES := pkg-config libsqlite3-dev libssl-dev libmicrohttpd-dev libcurl4-openssl-dev zlib1g-dev
-TEST_PACKAGES  := $(BUILD_PACKAGES) sqlite3 openssl libxml2-utils chromium fonts-noto-cjk curl python3 iproute2 zsh fish mandoc groff-base man-db
-BENCH_PACKAGES := $(BUILD_PACKAGES) sqlite3 openssl curl
+BUILD_PACKAGES := pkg-config libsqlite3-dev libssl-dev libmicrohttpd-dev libcurl4-openssl-dev zlib1g-dev libpq-dev
+TEST_PACKAGES  := $(BUILD_PACKAGES) postgresql util-linux sqlite3 openssl libxml2-utils chromium fonts-noto-cjk curl python3 iproute2 zsh fish mandoc groff-base man-db
+BENCH_PACKAGES := $(BUILD_PACKAGES) postgresql util-linux sqlite3 openssl curl
 
 SWIFT ?= swift
 DEMO_OUT ?= growcert-demo

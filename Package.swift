@@ -15,10 +15,11 @@ let package = Package(
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
 
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "CPostgres", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
 
         // The shapes of vendor secret keys, one list for the scanner (Evidence) and the redactor (GrowClient).
         .target(name: "SecretShapes"),
-        .target(name: "Evidence", dependencies: ["CSQLite", "CCrypto", "CZlib", "SecretShapes"]),
+        .target(name: "Evidence", dependencies: ["CSQLite", "CPostgres", "CCrypto", "CZlib", "SecretShapes"]),
         .target(name: "StoreProof", dependencies: ["Evidence", "CCrypto"]),
         .target(name: "GrowClient", dependencies: ["SecretShapes", "CCurl", "CCrypto"]),
         .target(name: "Sandbox", dependencies: ["GrowClient", "StoreProof", "CMHD", "CCrypto"]),

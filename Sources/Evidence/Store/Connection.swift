@@ -10,6 +10,9 @@ final class Connection {
     let handle: OpaquePointer
     let path: String
     private var statementCache: [String: Statement] = [:]
+    /// The append path's statements, kept here so each entry does not look them up by SQL text.
+    var journalInsert: Statement?
+    var tableInserts: [String: Statement] = [:]
 
     /// Opens (or, with `create`, creates) the database file.
     init(path: String, create: Bool, busyTimeoutMs: Int32 = 30_000) throws {
@@ -68,6 +71,8 @@ final class Connection {
     }
 
     deinit {
+        journalInsert = nil
+        tableInserts.removeAll()
         statementCache.removeAll()
         sqlite3_close_v2(handle)
     }
@@ -130,14 +135,6 @@ final class Connection {
     func forEach(_ sql: String, _ values: [SQLValue?] = [], _ body: (Row) throws -> Void) throws {
         let stmt = try prepare(sql, values)
         while try stmt.step() { try body(stmt.row) }
-    }
-
-    func scalarText(_ sql: String, _ values: [SQLValue?] = []) throws -> String? {
-        try query(sql, values).first?.text(0)
-    }
-
-    func scalarInt(_ sql: String, _ values: [SQLValue?] = []) throws -> Int64? {
-        try query(sql, values).first?.int(0)
     }
 
     /// Runs `body` inside `BEGIN IMMEDIATE … COMMIT`; rolls back and rethrows on any error.

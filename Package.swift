@@ -31,7 +31,7 @@ let package = Package(
         // Helpers shared by test targets (network namespace, test CAs); no @testable imports, nothing of it in the binary.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
 
-        .testTarget(name: "EvidenceTests", dependencies: ["Evidence"]),
+        .testTarget(name: "EvidenceTests", dependencies: ["Evidence", "TestSupport"]),
         .testTarget(name: "StoreProofTests", dependencies: ["StoreProof", "Evidence"], resources: [.copy("Fixtures")]),
         .testTarget(name: "GrowClientTests", dependencies: ["GrowClient"]),
         .testTarget(name: "SandboxTests", dependencies: ["Sandbox", "GrowClient", "CCrypto", "TestSupport"]),

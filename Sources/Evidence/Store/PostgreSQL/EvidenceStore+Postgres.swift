@@ -48,6 +48,9 @@ extension EvidenceStore {
         if e.isPermission {
             return .io("The PostgreSQL database '\(location)' refused this \(reading ? "read" : "write"): \(e.message). Check the role's privileges (growcert db init-roles prints them). Nothing was written.")
         }
+        if e.isNulCharacter {
+            return .invalidValue(field: "text", value: "\\0", why: "it holds a NUL character (U+0000), which a PostgreSQL database cannot store (a SQLite file can). Remove it and record again. Nothing was written.")
+        }
         if e.isFull {
             return .io("The PostgreSQL server of '\(location)' is out of disk or memory (\(e.message)). Nothing was written; free space and record again.")
         }

@@ -25,6 +25,8 @@ public struct PostgresError: Error, CustomStringConvertible {
     public var isConnection: Bool { sqlState.isEmpty || sqlState.hasPrefix("08") || sqlState == "57P01" }
     /// Refused by the server's privileges (a read-only role, an auditor writing, a read-only transaction).
     public var isPermission: Bool { sqlState == "42501" || sqlState == "25006" }
+    /// Text with a NUL character, which PostgreSQL's `text` cannot hold (SQLSTATE 22021, refused before it is sent).
+    public var isNulCharacter: Bool { sqlState == "22021" }
     /// The server ran out of disk or memory.
     public var isFull: Bool { sqlState.hasPrefix("53") }
 }

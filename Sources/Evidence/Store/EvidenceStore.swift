@@ -348,6 +348,12 @@ public final class EvidenceStore {
         payloadBytes.reserveCapacity(256)
         CanonicalJSON.write(payload, into: &payloadBytes)
         try insertJournal(kind, seq: seq, at: at, prev: prev, payload: payloadBytes)
+        try project(effect, seq: seq, payload: payload)
+        return (seq, at, payload)
+    }
+
+    /// Applies one entry's effect to the query tables (the row its payload describes, or the update of one).
+    func project(_ effect: JournalKind.Effect, seq: Int64, payload: JSONValue) throws {
         switch effect {
         case .none: break
         case .insert(let spec):
@@ -356,7 +362,6 @@ public final class EvidenceStore {
         case .update(let spec, let columns):
             try db.run(Tables.updateSQL(spec, columns: columns), columns.map { (payload[$0] ?? .null).sqlValue } + [(payload["id"] ?? .null).sqlValue])
         }
-        return (seq, at, payload)
     }
 
     /// Appends an entry that inserts one row: `build` returns the row's values in the order of

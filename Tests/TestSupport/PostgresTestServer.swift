@@ -73,7 +73,13 @@ public final class PostgresTestServer: Sendable {
     /// tuples only, columns separated by `fieldSeparator`, NULL as `null`).
     @discardableResult
     public func psql(_ database: String, _ sql: String) throws -> String {
-        try run(binaries + "/psql", ["-h", folder, "-U", "postgres", "-d", database, "-v", "ON_ERROR_STOP=1", "-At",
+        try psqlAs("postgres", database, sql)
+    }
+
+    /// Runs SQL with `psql` as role `user`.
+    @discardableResult
+    public func psqlAs(_ user: String, _ database: String, _ sql: String) throws -> String {
+        try run(binaries + "/psql", ["-h", folder, "-U", user, "-d", database, "-v", "ON_ERROR_STOP=1", "-At",
                                      "-F", String(Self.fieldSeparator), "-P", "null=" + Self.null, "-c", sql])
     }
 

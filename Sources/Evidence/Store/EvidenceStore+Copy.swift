@@ -65,6 +65,12 @@ extension EvidenceStore {
         return StoreCopy(entries: count, head: result.headHash)
     }
 
+    /// The masking key in this database's key file (`maskKeyPath`), for a copy that takes it along.
+    public func maskKeyFromFile() throws -> MaskKey {
+        guard let key = try MaskKey.read(from: maskKeyPath) else { throw EvidenceError.maskKeyMissing(keyPath: maskKeyPath) }
+        return key
+    }
+
     /// A store with growcert's schema and no journal entry yet, for `copy`.
     private static func createEmpty(at location: String, actor: String) throws -> EvidenceStore {
         if let postgres = try PostgresLocation(location) {

@@ -38,9 +38,13 @@ test: setup-test
 # Foundation linked in statically (start-up then loads ~38 shared libraries instead of ~53).
 BENCH_BUILD := $(SWIFT) build -c release --static-swift-stdlib
 
+# The PostgreSQL rows run against a temporary server on a Unix socket (scripts/pg-temp-server.sh), stopped after.
 bench: setup-bench
 	$(BENCH_BUILD)
-	$$($(BENCH_BUILD) --show-bin-path)/growcert-bench --growcert $$($(BENCH_BUILD) --show-bin-path)/growcert --out bench/results.json
+	@set -e; pg=$$(mktemp -d /tmp/growcert-bench-pg.XXXXXX); scripts/pg-temp-server.sh start "$$pg"; \
+	  GROWCERT_BENCH_PG_URL="postgresql:///bench?host=$$pg&user=postgres" $$($(BENCH_BUILD) --show-bin-path)/growcert-bench \
+	    --growcert $$($(BENCH_BUILD) --show-bin-path)/growcert --out bench/results.json || rc=$$?; \
+	  scripts/pg-temp-server.sh stop "$$pg"; exit $${rc:-0}
 
 # The man page, generated from the command table.
 man: build

@@ -26,7 +26,7 @@ let package = Package(
         .target(name: "Checks", dependencies: ["GrowClient", "Evidence"]),
         .target(name: "Reports", dependencies: ["Evidence"]),
         .executableTarget(name: "growcert", dependencies: ["Evidence", "StoreProof", "GrowClient", "Checks", "Reports", "Sandbox"]),
-        .executableTarget(name: "growcert-bench", dependencies: ["Evidence", "Checks", "Sandbox", "GrowClient", "CSQLite"]),
+        .executableTarget(name: "growcert-bench", dependencies: ["Evidence", "Checks", "Sandbox", "GrowClient", "CSQLite", "CPostgres"]),
 
         // Helpers shared by test targets (network namespace, test CAs); no @testable imports, nothing of it in the binary.
         .target(name: "TestSupport", path: "Tests/TestSupport"),

@@ -24,18 +24,7 @@ struct PostgresBenchmark: Benchmark {
     private func ingest(_ context: BenchContext, url: String) throws -> BenchResult {
         let count = context.options.n(20_000)
         let store = try BenchStore.seed(url)
-        let seconds = try time {
-            var i = 0
-            while i < count {
-                let n = min(IngestBenchmark.batch, count - i)
-                try store.batch {
-                    for k in 0..<n {
-                        _ = try store.addEvidence(NewEvidence(runId: "r1", type: .note, provenance: .manual, details: ["text": .string(BenchStore.noteText(i + k))]))
-                    }
-                }
-                i += n
-            }
-        }
+        let seconds = try time { try IngestBenchmark.record(count, into: store) }
         let payloadSize = try store.journalHead()?.payload.utf8.count ?? 300
         let raw = try RawPostgres(url: url)
         let rawSeconds = try time { try raw.insert(count: count, payloadSize: payloadSize, batch: IngestBenchmark.batch) }

@@ -2,36 +2,13 @@ import Foundation
 import Testing
 import TestSupport
 
-/// The team store end to end: the built binary against a real PostgreSQL server.
-@Suite("Team store on PostgreSQL: many writers, killed writers, roles, copies")
+/// The team store end to end: the built binary against a real PostgreSQL server (many writers at
+/// once: `ConcurrentWritersTests`, over both backends).
+@Suite("Team store on PostgreSQL: killed writers, roles, copies")
 struct TeamStoreTests {
     /// A runner whose `--db` is a new database on the test server.
     private func teamStore() throws -> Growcert {
         try Growcert(db: try PostgresTestServer.shared().newDatabase())
-    }
-
-    @Test("8 processes each adding 200 notes at once into one PostgreSQL database: 1,600 present, one chain, verify exit 0")
-    func eightWritersTimesTwoHundred() throws {
-        let g = try teamStore()
-        try g.seed()
-        let writers = 8, notes = 200
-        let running = try (0..<writers).map { w in
-            try g.start(#"i=1; while [ $i -le \#(notes) ]; do "$G" --db "$DB" --quiet evidence add note --run r1 --text "writer \#(w) note $i" >/dev/null || exit $?; i=$((i+1)); done"#)
-        }
-        for r in running {
-            let o = try r.finish()
-            #expect(o.code == 0, "\(o)")
-        }
-        let items = try #require(try g.json(["evidence", "list", "--run", "r1"]) as? [[String: Any]])
-        #expect(items.count == writers * notes)
-        #expect(Set(items.compactMap { $0["id"] as? String }) == Set((1...(writers * notes)).map { "e\($0)" }))
-        for w in 0..<writers {
-            let mine = items.compactMap { ($0["details"] as? [String: Any])?["text"] as? String }.filter { $0.hasPrefix("writer \(w) ") }
-            #expect(mine == (1...notes).map { "writer \(w) note \($0)" })
-        }
-        let o = try g.run(["verify"])
-        #expect(o.code == 0, "\(o)")
-        #expect(o.stdout.hasPrefix("OK: \(5 + writers * notes) journal entries"), "\(o)")
     }
 
     @Test("An import killed mid-batch loses nothing committed and leaves no partial entry")

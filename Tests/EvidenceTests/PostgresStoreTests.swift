@@ -170,3 +170,22 @@ struct PostgresStoreTests {
         }
     }
 }
+
+@Suite("init-roles SQL")
+struct PostgresRolesTests {
+    @Test("A role name that is not a plain identifier is refused before any SQL is made", arguments: [
+        "qa; DROP TABLE journal", "qa'", "Recorder", "1qa", "", "qa\"x", String(repeating: "a", count: 64),
+    ])
+    func oddRoleNamesAreRefused(name: String) {
+        #expect(throws: EvidenceError.self) { try PostgresRoles.sql(recorder: name, auditor: "growcert_auditor") }
+        #expect(throws: EvidenceError.self) { try PostgresRoles.sql(recorder: "growcert_recorder", auditor: name) }
+    }
+
+    @Test("The recorder may insert and select, the auditor select only, and neither anything else")
+    func grants() throws {
+        let sql = try PostgresRoles.sql(recorder: "rec", auditor: "aud")
+        #expect(sql.contains("GRANT SELECT, INSERT ON ALL TABLES IN SCHEMA public TO rec;"))
+        #expect(sql.contains("GRANT SELECT ON ALL TABLES IN SCHEMA public TO aud;"))
+        #expect(!sql.contains("UPDATE") && !sql.contains("DELETE") && !sql.contains("TRUNCATE"))
+    }
+}

@@ -87,7 +87,7 @@ extension EvidenceStore {
         return try guarded(location) {
             let db = try Connection(path: location, create: true)
             try db.configure()
-            try migrate(db, path: location, upTo: Schema.currentVersion)
+            try db.migrate(upTo: Schema.currentVersion)
             return try EvidenceStore(path: location, db: db, clock: { Date() }, actor: actor, schemaVersion: Schema.currentVersion, readOnly: false, maskKey: nil)
         }
     }

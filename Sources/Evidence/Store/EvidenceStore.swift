@@ -71,7 +71,7 @@ public final class EvidenceStore {
         return (try guarded(path) {
             let db = try Connection(path: path, create: true)
             try db.configure()
-            try migrate(db, path: path, upTo: Schema.currentVersion)
+            try db.migrate(upTo: Schema.currentVersion)
             // A key given by the caller stays where it is; otherwise the key file holds it (one that is
             // already there, from a database made before at this path, is kept).
             let key: MaskKey
@@ -91,7 +91,7 @@ public final class EvidenceStore {
     /// The first entry of an empty journal, inside the write lock: two `init`s racing on one new
     /// database both succeed, once.
     func recordInitIfEmpty(_ key: MaskKey) throws {
-        guard try db.scalarInt("SELECT COUNT(*) FROM journal") == 0 else { return }
+        guard try db.journalHead() == nil else { return }
         try append(.storeInit) { _, _ in ["maskKeyId": .string(key.id), "schemaVersion": .number(String(Schema.currentVersion))] }
         try db.setMeta("mask_key_id", key.id)
     }
@@ -113,12 +113,12 @@ public final class EvidenceStore {
         guard FileManager.default.fileExists(atPath: path) else { throw EvidenceError.databaseMissing(path: path) }
         return try guarded(path) {
             let db = try Connection(path: path, create: false)
-            let version = try checkedVersion(db, path: path)
+            let version = try db.checkedVersion(path: path)
             if version >= 1, version < Schema.stateRowsVersion, target >= Schema.stateRowsVersion {
                 try verifyBeforeMovingState(path: path, version: version)
             }
             try db.configure()
-            try migrate(db, path: path, upTo: target)
+            try db.migrate(upTo: target)
             let store = try EvidenceStore(path: path, db: db, clock: clock, actor: actor, schemaVersion: try db.userVersion, readOnly: false, maskKey: maskKey)
             // Only a store at the current version moves the key (an older one exists only in migration tests, as the old tool wrote it).
             if store.schemaVersion == Schema.currentVersion { try store.moveMaskKeyOutOfTheFile() }
@@ -151,23 +151,11 @@ public final class EvidenceStore {
             // In a folder nobody can write, a committed log beside the file must still be read, which
             // SQLite does without `immutable` as long as the `-shm` is there too.
             let db = try Connection(readOnlyPath: path, immutable: !folderWritable && walSize == 0)
-            let version = try checkedVersion(db, path: path)
+            let version = try db.checkedVersion(path: path)
             let store = try EvidenceStore(path: path, db: db, clock: clock, actor: actor, schemaVersion: version, readOnly: true, maskKey: nil)
             store.isImmutable = !folderWritable && walSize == 0
             return store
         }
-    }
-
-    /// The file's schema version, once it is known to be a growcert database this growcert can read.
-    private static func checkedVersion(_ db: Connection, path: String) throws -> Int {
-        guard try db.scalarInt("PRAGMA application_id") == Schema.applicationId else {
-            throw EvidenceError.notAnEvidenceDatabase(path: path)
-        }
-        let version = try db.userVersion
-        if version > Schema.currentVersion {
-            throw EvidenceError.databaseTooNew(path: path, found: version, supported: Schema.currentVersion)
-        }
-        return version
     }
 
     /// Creates a database at an older schema version, its masking key in `meta` as such databases
@@ -175,24 +163,9 @@ public final class EvidenceStore {
     static func createForTesting(at path: String, schemaVersion: Int) throws {
         let db = try Connection(path: path, create: true)
         try db.configure()
-        try migrate(db, path: path, upTo: schemaVersion)
+        try db.migrate(upTo: schemaVersion)
         try db.transaction {
             try db.run("INSERT INTO meta(key, value) VALUES ('hmac_key', ?)", [.text(Digest.hex(try Digest.randomBytes(32)))])
-        }
-    }
-
-    static func migrate(_ db: Connection, path: String, upTo target: Int) throws {
-        var version = try db.userVersion
-        while version < target {
-            try db.transaction {
-                // Re-read inside the write lock: another process may have migrated meanwhile.
-                let current = try db.userVersion
-                guard current == version else { return }
-                if current == 0 { try db.execute("PRAGMA application_id=\(Schema.applicationId)") }
-                try db.execute(Schema.migrations[current])
-                try db.execute("PRAGMA user_version=\(current + 1)")
-            }
-            version = try db.userVersion
         }
     }
 

@@ -6,7 +6,7 @@ extension EvidenceStore {
     static func createPostgres(at location: PostgresLocation, actor: String, clock: @escaping Clock, maskKey: MaskKey?) throws -> (EvidenceStore, created: Bool) {
         try guarded(location.url) {
             let db = try PostgresConnection(location: location, readOnly: false)
-            if try db.hasGrowcertSchema, try db.scalarInt("SELECT count(*) FROM journal") ?? 0 > 0 {
+            if try db.hasGrowcertSchema, try db.journalHead() != nil {
                 return (try openPostgres(at: location, actor: actor, clock: clock, readOnly: false, maskKey: maskKey), false)
             }
             if try !db.hasGrowcertSchema, try db.hasTables { throw EvidenceError.notAnEvidenceDatabase(path: location.url) }

@@ -146,15 +146,7 @@ final class Connection {
         guard sqlite3_get_autocommit(handle) != 0 else {
             throw SQLiteError(code: SQLITE_MISUSE, message: "a transaction is already open on this connection: transactions do not nest", sql: nil)
         }
-        try execute("BEGIN IMMEDIATE")
-        do {
-            let result = try body()
-            try execute("COMMIT")
-            return result
-        } catch {
-            try? execute("ROLLBACK")
-            throw error
-        }
+        return try committed(begin: "BEGIN IMMEDIATE", execute: execute, body)
     }
 
     /// Runs `body` in one read snapshot (a deferred transaction), unless a transaction is

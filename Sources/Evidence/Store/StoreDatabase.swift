@@ -85,3 +85,17 @@ protocol RowCursor: AnyObject {
     /// Ends the read.
     func close()
 }
+
+/// `begin`, `body`, `COMMIT`; `ROLLBACK` and rethrow the first error on any throw: the one
+/// transaction shape of both backends (`execute` runs a statement on the backend's connection).
+func committed<T>(begin: String, execute: (String) throws -> Void, _ body: () throws -> T) throws -> T {
+    try execute(begin)
+    do {
+        let result = try body()
+        try execute("COMMIT")
+        return result
+    } catch {
+        try? execute("ROLLBACK")
+        throw error
+    }
+}

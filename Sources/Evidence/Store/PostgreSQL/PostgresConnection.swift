@@ -204,18 +204,12 @@ final class PostgresConnection {
         guard !inTransaction else {
             throw PostgresError(sqlState: "25001", message: "a transaction is already open on this connection: transactions do not nest", sql: nil)
         }
-        try execute(begin)
         inTransaction = true
         defer { inTransaction = false }
-        do {
+        return try committed(begin: begin, execute: execute) {
             // READ COMMITTED: each statement after the lock sees every entry committed before it was granted.
             if lock { _ = try query("SELECT pg_advisory_xact_lock(?)", [.integer(Self.journalLockKey)]) }
-            let result = try body()
-            try execute("COMMIT")
-            return result
-        } catch {
-            try? execute("ROLLBACK")
-            throw error
+            return try body()
         }
     }
 

@@ -1,9 +1,9 @@
 # growcert — the two commands: `make demo` and `make test` (and `make bench`, `make man`, `make install`).
 # Each target first installs the Debian packages it needs (only when missing).
 
-BUILD_PACKAGES := pkg-config libsqlite3-dev libssl-dev libmicrohttpd-dev libcurl4-openssl-dev zlib1g-dev
-TEST_PACKAGES  := $(BUILD_PACKAGES) sqlite3 openssl libxml2-utils chromium fonts-noto-cjk curl python3 iproute2 zsh fish mandoc groff-base man-db
-BENCH_PACKAGES := $(BUILD_PACKAGES) sqlite3 openssl curl
+BUILD_PACKAGES := pkg-config libsqlite3-dev libssl-dev libmicrohttpd-dev libcurl4-openssl-dev zlib1g-dev libpq-dev
+TEST_PACKAGES  := $(BUILD_PACKAGES) postgresql util-linux sqlite3 openssl libxml2-utils chromium fonts-noto-cjk curl python3 iproute2 zsh fish mandoc groff-base man-db
+BENCH_PACKAGES := $(BUILD_PACKAGES) postgresql util-linux sqlite3 openssl curl
 
 SWIFT ?= swift
 DEMO_OUT ?= growcert-demo
@@ -38,9 +38,13 @@ test: setup-test
 # Foundation linked in statically (start-up then loads ~38 shared libraries instead of ~53).
 BENCH_BUILD := $(SWIFT) build -c release --static-swift-stdlib
 
+# The PostgreSQL rows run against a temporary server on a Unix socket (scripts/pg-temp-server.sh), stopped after.
 bench: setup-bench
 	$(BENCH_BUILD)
-	$$($(BENCH_BUILD) --show-bin-path)/growcert-bench --growcert $$($(BENCH_BUILD) --show-bin-path)/growcert --out bench/results.json
+	@set -e; pg=$$(mktemp -d /tmp/growcert-bench-pg.XXXXXX); scripts/pg-temp-server.sh start "$$pg"; \
+	  GROWCERT_BENCH_PG_URL="postgresql:///bench?host=$$pg&user=postgres" $$($(BENCH_BUILD) --show-bin-path)/growcert-bench \
+	    --growcert $$($(BENCH_BUILD) --show-bin-path)/growcert --out bench/results.json || rc=$$?; \
+	  scripts/pg-temp-server.sh stop "$$pg"; exit $${rc:-0}
 
 # The man page, generated from the command table.
 man: build

@@ -15,12 +15,13 @@ let package = Package(
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
 
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "CPostgres", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
 
         // The shapes of vendor secret keys, one list for the scanner (Evidence) and the redactor (HTTPCore, given them by each vendor).
         .target(name: "SecretShapes"),
         // RFC 3339 timestamps, written and read in one place (evidence stamps, store dates, emulator answers).
         .target(name: "RFC3339Time"),
-        .target(name: "Evidence", dependencies: ["CSQLite", "CCrypto", "CZlib", "SecretShapes", "RFC3339Time"]),
+        .target(name: "Evidence", dependencies: ["CSQLite", "CPostgres", "CCrypto", "CZlib", "SecretShapes", "RFC3339Time"]),
         .target(name: "StoreProof", dependencies: ["Evidence", "CCrypto", "RFC3339Time"]),
         // The vendor-neutral HTTP core: transports, transcripts, redaction, the live-hosted rule.
         .target(name: "HTTPCore", dependencies: ["SecretShapes", "CCurl", "CCrypto"]),
@@ -30,12 +31,12 @@ let package = Package(
         .target(name: "Checks", dependencies: ["HTTPCore", "GrowClient", "Evidence", "RFC3339Time"]),
         .target(name: "Reports", dependencies: ["Evidence"]),
         .executableTarget(name: "growcert", dependencies: ["Evidence", "StoreProof", "HTTPCore", "GrowClient", "Checks", "Reports", "Sandbox"]),
-        .executableTarget(name: "growcert-bench", dependencies: ["Evidence", "Checks", "Sandbox", "HTTPCore", "GrowClient", "CSQLite"]),
+        .executableTarget(name: "growcert-bench", dependencies: ["Evidence", "Checks", "Sandbox", "HTTPCore", "GrowClient", "CSQLite", "CPostgres"]),
 
         // Helpers shared by test targets (network namespace, test CAs); no @testable imports, nothing of it in the binary.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
 
-        .testTarget(name: "EvidenceTests", dependencies: ["Evidence", "RFC3339Time"]),
+        .testTarget(name: "EvidenceTests", dependencies: ["Evidence", "RFC3339Time", "TestSupport"]),
         .testTarget(name: "StoreProofTests", dependencies: ["StoreProof", "Evidence"], resources: [.copy("Fixtures")]),
         .testTarget(name: "GrowClientTests", dependencies: ["HTTPCore", "GrowClient"]),
         .testTarget(name: "CherryClientTests", dependencies: ["HTTPCore", "CherryClient"]),

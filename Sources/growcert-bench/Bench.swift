@@ -36,7 +36,7 @@ enum Bench {
 
 /// The benchmarks, in the order they run.
 enum Benchmarks {
-    static let all: [Benchmark] = [IngestBenchmark(), CLIAddBenchmark(), VerifyBenchmark(), RenderBenchmark(), ChecksBenchmark()]
+    static let all: [Benchmark] = [IngestBenchmark(), CLIAddBenchmark(), VerifyBenchmark(), RenderBenchmark(), ChecksBenchmark(), PostgresBenchmark()]
 }
 
 /// One benchmark: a name and a run that measures growcert and its baseline.

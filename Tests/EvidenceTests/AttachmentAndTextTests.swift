@@ -4,10 +4,10 @@ import Testing
 
 @Suite("Attachments and verbatim text")
 struct AttachmentAndTextTests {
-    @Test("Two items with the same bytes share one stored blob")
-    func sameBytesAreStoredOnce() throws {
+    @Test("Two items with the same bytes share one stored blob", arguments: Backend.allCases)
+    func sameBytesAreStoredOnce(backend: Backend) throws {
         try withTempDir { dir in
-            let s = try seeded(in: dir)
+            let s = try seeded(in: dir, backend: backend)
             let bytes = [UInt8]("screenshot bytes \u{0} with a NUL".utf8)
             func attach(_ name: String) throws -> EvidenceItem {
                 try s.store.addEvidence(NewEvidence(runId: "r1", type: .attachment, provenance: .manual, details: ["filename": .string(name)],
@@ -28,10 +28,10 @@ struct AttachmentAndTextTests {
         }
     }
 
-    @Test("An empty attachment is stored and reads back empty")
-    func emptyAttachmentRoundTrips() throws {
+    @Test("An empty attachment is stored and reads back empty", arguments: Backend.allCases)
+    func emptyAttachmentRoundTrips(backend: Backend) throws {
         try withTempDir { dir in
-            let s = try seeded(in: dir)
+            let s = try seeded(in: dir, backend: backend)
             let item = try s.store.addEvidence(NewEvidence(runId: "r1", type: .attachment, provenance: .manual, details: ["filename": "empty.txt"],
                                                            attachment: NewAttachment(bytes: [], mediaType: "text/plain", filename: "empty.txt")))
             #expect(item.attachmentSHA256 == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
@@ -46,11 +46,21 @@ struct AttachmentAndTextTests {
         "tab\there", "quote \" and backslash \\", "emoji 😀 and CJK 权益", "e\u{301} decomposed", "\u{FEFF}bom", "  padded  ",
     ]
 
-    @Test("Awkward text in notes, labels, testers and reasons is stored verbatim and reads back byte-identical", arguments: awkward)
-    func awkwardTextRoundTrips(text: String) throws {
+    @Test("Awkward text in notes, labels, testers and reasons is stored verbatim and reads back byte-identical", arguments: Backend.allCases, awkward)
+    func awkwardTextRoundTrips(backend: Backend, text: String) throws {
         try withTempDir { dir in
+            if backend == .postgresql, text.utf8.contains(0) {
+                let s = try seeded(in: dir, backend: backend)
+                try expectRefused(s.store, message: "Invalid text '\\0': it holds a NUL character (U+0000), which a PostgreSQL database cannot store (a SQLite file can). Remove it and record again. Nothing was written.") {
+                    _ = try s.store.addDevice(NewDevice(campaignId: "c1", label: text, kind: "physical", platform: "android", model: "m", osVersion: "1"))
+                }
+                // In a note the character is escaped (`\u0000`) in the canonical JSON, so PostgreSQL stores it.
+                let e = try s.store.addEvidence(note(s.run.id, text))
+                #expect(try EvidenceStore.open(at: s.path, actor: "auditor").evidenceItem(e.id).details["text"] == .string(text))
+                return
+            }
             let path: String = try {
-                let s = try seeded(in: dir)
+                let s = try seeded(in: dir, backend: backend)
                 let d = try s.store.addDevice(NewDevice(campaignId: "c1", label: text, kind: "physical", platform: "android", model: text, osVersion: text))
                 #expect(Array(d.label.utf8) == Array(text.utf8))
                 let a = try s.store.addAccount(NewAccount(campaignId: "c1", label: text, store: "google", account: "x@example.com", storefront: text))

@@ -4,10 +4,10 @@ import Testing
 
 @Suite("Campaign updates: journaled, a row of their own, verified")
 struct CampaignUpdateTests {
-    @Test("An update is one campaign.update entry and one campaign_updates row; reads return the latest values")
-    func updateIsJournaledAndRead() throws {
+    @Test("An update is one campaign.update entry and one campaign_updates row; reads return the latest values", arguments: Backend.allCases)
+    func updateIsJournaledAndRead(backend: Backend) throws {
         try withTempDir { dir in
-            let s = try seeded(in: dir)
+            let s = try seeded(in: dir, backend: backend)
             let campaignRow = try rawQuery(s.path, "SELECT * FROM campaigns")
             let journalBefore = try rawQuery(s.path, "SELECT seq, kind, actor, at, payload, prev_hash, hash FROM journal ORDER BY seq")
             let update = try s.store.updateCampaign(id: "c1", changes: [.baseURL: "https://sandbox2.groovegrow.example/v", .sdkVersion: "0.0.2"], note: "moved")
@@ -30,10 +30,10 @@ struct CampaignUpdateTests {
         }
     }
 
-    @Test("The campaign's own Sandbox pins can be replaced by an update; a bad pin changes nothing")
-    func sandboxPinsCanBeUpdated() throws {
+    @Test("The campaign's own Sandbox pins can be replaced by an update; a bad pin changes nothing", arguments: Backend.allCases)
+    func sandboxPinsCanBeUpdated(backend: Backend) throws {
         try withTempDir { dir in
-            let s = try seeded(in: dir)
+            let s = try seeded(in: dir, backend: backend)
             let pin = "sha256//" + Data(repeating: 7, count: 32).base64EncodedString()
             let update = try s.store.updateCampaign(id: "c1", changes: [.sandboxPins: pin + " " + pin], note: "pinned")
             #expect(update.summary == "Sandbox pins '' → '\(pin)'")
@@ -45,10 +45,10 @@ struct CampaignUpdateTests {
         }
     }
 
-    @Test("The same values again, a bad URL or a secret change nothing")
-    func badUpdatesChangeNothing() throws {
+    @Test("The same values again, a bad URL or a secret change nothing", arguments: Backend.allCases)
+    func badUpdatesChangeNothing(backend: Backend) throws {
         try withTempDir { dir in
-            let s = try seeded(in: dir)
+            let s = try seeded(in: dir, backend: backend)
             let before = try s.store.journalCount()
             let same = #expect(throws: EvidenceError.self) { try s.store.updateCampaign(id: "c1", changes: [.sdkVersion: "0.0.1"], note: nil) }
             #expect(same?.description == "Campaign c1 already has SDK version '0.0.1'. Nothing was changed.")

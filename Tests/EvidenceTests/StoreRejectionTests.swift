@@ -5,10 +5,10 @@ import Testing
 /// Every refused write must say what was wrong and leave the journal and tables exactly as they were.
 @Suite("EvidenceStore refuses bad input and changes nothing")
 struct StoreRejectionTests {
-    @Test("A malformed project UUID is refused")
-    func badUUIDIsRefused() throws {
+    @Test("A malformed project UUID is refused", arguments: Backend.allCases)
+    func badUUIDIsRefused(backend: Backend) throws {
         try withTempDir { dir in
-            let s = try seeded(in: dir)
+            let s = try seeded(in: dir, backend: backend)
             try expectRefused(s.store, message: "Invalid project '3f2b8c1e-5d4a-4e7b-9c1d': expected the GrooveGrow App UUID, e.g. '3f2b8c1e-5d4a-4e7b-9c1d-2a6f8e0b7c55'.") {
                 _ = try s.store.createCampaign(newCampaign(project: "3f2b8c1e-5d4a-4e7b-9c1d"))
             }
@@ -37,10 +37,10 @@ struct StoreRejectionTests {
         }
     }
 
-    @Test("An unknown profile, a bad app id and empty fields are refused")
-    func badCampaignFieldsAreRefused() throws {
+    @Test("An unknown profile, a bad app id and empty fields are refused", arguments: Backend.allCases)
+    func badCampaignFieldsAreRefused(backend: Backend) throws {
         try withTempDir { dir in
-            let s = try seeded(in: dir)
+            let s = try seeded(in: dir, backend: backend)
             try expectRefused(s.store, message: "Unknown profile 'grovegrow'. Did you mean 'groovegrow'? Known: groovegrow.") {
                 _ = try s.store.createCampaign(newCampaign(profile: "grovegrow"))
             }
@@ -54,10 +54,10 @@ struct StoreRejectionTests {
         }
     }
 
-    @Test("An unknown campaign is refused, naming the known ones")
-    func unknownCampaignIsRefused() throws {
+    @Test("An unknown campaign is refused, naming the known ones", arguments: Backend.allCases)
+    func unknownCampaignIsRefused(backend: Backend) throws {
         try withTempDir { dir in
-            let s = try seeded(in: dir)
+            let s = try seeded(in: dir, backend: backend)
             try expectRefused(s.store, message: "Unknown campaign 'c9'. Known: c1.") {
                 _ = try s.store.addDevice(NewDevice(campaignId: "c9", label: "x", kind: "physical", platform: "ios", model: "m", osVersion: "1"))
             }
@@ -69,27 +69,27 @@ struct StoreRejectionTests {
             }
         }
         try withTempDir { dir in
-            let store = try makeStore(in: dir)
+            let store = try makeStore(in: dir, backend: backend)
             try expectRefused(store, message: "Unknown campaign 'c1'. There are none yet.") {
                 _ = try store.addDevice(NewDevice(campaignId: "c1", label: "x", kind: "physical", platform: "ios", model: "m", osVersion: "1"))
             }
         }
     }
 
-    @Test("An unknown scenario is refused, naming the profile's scenarios")
-    func unknownScenarioIsRefused() throws {
+    @Test("An unknown scenario is refused, naming the profile's scenarios", arguments: Backend.allCases)
+    func unknownScenarioIsRefused(backend: Backend) throws {
         try withTempDir { dir in
-            let s = try seeded(in: dir)
+            let s = try seeded(in: dir, backend: backend)
             try expectRefused(s.store, message: "Unknown scenario 'refnd'. Did you mean 'purchase-restore-refund'? Known: first-connect, sign-out-switch, offline-timeout, purchase-restore-refund.") {
                 _ = try s.store.startRun(NewRun(campaignId: "c1", scenario: "refnd", deviceLabel: "iphone15", accountLabel: nil, tester: "Ann"))
             }
         }
     }
 
-    @Test("An unknown device or account label is refused, naming the known labels")
-    func unknownLabelsAreRefused() throws {
+    @Test("An unknown device or account label is refused, naming the known labels", arguments: Backend.allCases)
+    func unknownLabelsAreRefused(backend: Backend) throws {
         try withTempDir { dir in
-            let s = try seeded(in: dir)
+            let s = try seeded(in: dir, backend: backend)
             try expectRefused(s.store, message: "Unknown device 'iphone16'. Known: iphone15.") {
                 _ = try s.store.startRun(NewRun(campaignId: "c1", scenario: "first-connect", deviceLabel: "iphone16", accountLabel: nil, tester: "Ann"))
             }
@@ -104,10 +104,10 @@ struct StoreRejectionTests {
         }
     }
 
-    @Test("An unknown run or evidence item is refused")
-    func unknownRunAndEvidenceAreRefused() throws {
+    @Test("An unknown run or evidence item is refused", arguments: Backend.allCases)
+    func unknownRunAndEvidenceAreRefused(backend: Backend) throws {
         try withTempDir { dir in
-            let s = try seeded(in: dir)
+            let s = try seeded(in: dir, backend: backend)
             try expectRefused(s.store, message: "Unknown run 'r9'. Known: r1.") { _ = try s.store.addEvidence(note("r9", "x")) }
             try expectRefused(s.store, message: "Unknown run 'r9'. Known: r1.") { _ = try s.store.finishRun(id: "r9", outcome: "pass", note: nil) }
             try expectRefused(s.store, .unknown(what: "evidence item", value: "e9", known: [])) {
@@ -116,10 +116,10 @@ struct StoreRejectionTests {
         }
     }
 
-    @Test("An unknown evidence item's message lists the items that exist instead of claiming there are none")
-    func unknownEvidenceMessageListsKnownItems() throws {
+    @Test("An unknown evidence item's message lists the items that exist instead of claiming there are none", arguments: Backend.allCases)
+    func unknownEvidenceMessageListsKnownItems(backend: Backend) throws {
         try withTempDir { dir in
-            let s = try seeded(in: dir)
+            let s = try seeded(in: dir, backend: backend)
             _ = try s.store.addEvidence(note("r1", "one"))
             try expectRefused(s.store, message: "Unknown evidence item 'e9'. Known: e1.") {
                 _ = try s.store.retract(evidenceId: "e9", reason: "x")
@@ -127,10 +127,10 @@ struct StoreRejectionTests {
         }
     }
 
-    @Test("A duplicate device or account label in the same campaign is refused")
-    func duplicateLabelsAreRefused() throws {
+    @Test("A duplicate device or account label in the same campaign is refused", arguments: Backend.allCases)
+    func duplicateLabelsAreRefused(backend: Backend) throws {
         try withTempDir { dir in
-            let s = try seeded(in: dir)
+            let s = try seeded(in: dir, backend: backend)
             try expectRefused(s.store, message: "Campaign c1 already has a device labelled 'iphone15'. Choose another label.") {
                 _ = try s.store.addDevice(NewDevice(campaignId: "c1", label: "iphone15", kind: "simulator", platform: "ios", model: "m", osVersion: "1"))
             }
@@ -143,10 +143,10 @@ struct StoreRejectionTests {
         }
     }
 
-    @Test("An invalid kind, platform, store or outcome is refused, listing the choices")
-    func invalidChoicesAreRefused() throws {
+    @Test("An invalid kind, platform, store or outcome is refused, listing the choices", arguments: Backend.allCases)
+    func invalidChoicesAreRefused(backend: Backend) throws {
         try withTempDir { dir in
-            let s = try seeded(in: dir)
+            let s = try seeded(in: dir, backend: backend)
             try expectRefused(s.store, message: "Invalid device kind 'tablet': expected one of: physical, simulator.") {
                 _ = try s.store.addDevice(NewDevice(campaignId: "c1", label: "x", kind: "tablet", platform: "ios", model: "m", osVersion: "1"))
             }
@@ -172,10 +172,10 @@ struct StoreRejectionTests {
         }
     }
 
-    @Test("A label longer than 200 characters is refused")
-    func overlongLabelIsRefused() throws {
+    @Test("A label longer than 200 characters is refused", arguments: Backend.allCases)
+    func overlongLabelIsRefused(backend: Backend) throws {
         try withTempDir { dir in
-            let s = try seeded(in: dir)
+            let s = try seeded(in: dir, backend: backend)
             let label = String(repeating: "x", count: 201)
             try expectRefused(s.store, .invalidValue(field: "device label", value: String(repeating: "x", count: 40) + "…", why: "at most 200 characters.")) {
                 _ = try s.store.addDevice(NewDevice(campaignId: "c1", label: label, kind: "physical", platform: "ios", model: "m", osVersion: "1"))
@@ -184,10 +184,10 @@ struct StoreRejectionTests {
         }
     }
 
-    @Test("An attachment over the limit is refused and its bytes are not stored")
-    func oversizedAttachmentIsRefused() throws {
+    @Test("An attachment over the limit is refused and its bytes are not stored", arguments: Backend.allCases)
+    func oversizedAttachmentIsRefused(backend: Backend) throws {
         try withTempDir { dir in
-            let s = try seeded(in: dir)
+            let s = try seeded(in: dir, backend: backend)
             let bytes = [UInt8](repeating: 0xAB, count: 1025)
             try expectRefused(s.store, .fileTooLarge(path: "video.mp4", size: 1025, limit: 1024)) {
                 _ = try s.store.addEvidence(NewEvidence(runId: "r1", type: .attachment, provenance: .manual, details: ["filename": "video.mp4"],
@@ -202,10 +202,10 @@ struct StoreRejectionTests {
         }
     }
 
-    @Test("Finishing a run twice is refused and keeps the first outcome")
-    func finishingTwiceIsRefused() throws {
+    @Test("Finishing a run twice is refused and keeps the first outcome", arguments: Backend.allCases)
+    func finishingTwiceIsRefused(backend: Backend) throws {
         try withTempDir { dir in
-            let s = try seeded(in: dir)
+            let s = try seeded(in: dir, backend: backend)
             _ = try s.store.finishRun(id: "r1", outcome: "pass", note: nil)
             try expectRefused(s.store, message: "Run r1 was already finished at 2026-11-30T08:00:00.000Z with outcome 'pass'. Start a new run to record another result.") {
                 _ = try s.store.finishRun(id: "r1", outcome: "fail", note: "changed my mind")
@@ -215,10 +215,10 @@ struct StoreRejectionTests {
         }
     }
 
-    @Test("Retracting twice is refused and keeps the first reason")
-    func retractingTwiceIsRefused() throws {
+    @Test("Retracting twice is refused and keeps the first reason", arguments: Backend.allCases)
+    func retractingTwiceIsRefused(backend: Backend) throws {
         try withTempDir { dir in
-            let s = try seeded(in: dir)
+            let s = try seeded(in: dir, backend: backend)
             let item = try s.store.addEvidence(note("r1", "x"))
             _ = try s.store.retract(evidenceId: item.id, reason: "first")
             try expectRefused(s.store, message: "Evidence e1 is already retracted. Nothing was changed.") {

@@ -4,10 +4,10 @@ import Testing
 
 @Suite("EvidenceStore writes and reads")
 struct StoreWriteTests {
-    @Test("A new database starts with one store.init entry chained to the genesis hash")
-    func newDatabaseHasInitEntry() throws {
+    @Test("A new database starts with one store.init entry chained to the genesis hash", arguments: Backend.allCases)
+    func newDatabaseHasInitEntry(backend: Backend) throws {
         try withTempDir { dir in
-            let store = try makeStore(in: dir, maskKey: testMaskKey)
+            let store = try makeStore(in: dir, maskKey: testMaskKey, backend: backend)
             let entries = try store.journal()
             #expect(entries.count == 1)
             let first = try #require(entries.first)
@@ -51,10 +51,10 @@ struct StoreWriteTests {
         }
     }
 
-    @Test("A campaign is recorded and reads back field for field")
-    func campaignReadsBack() throws {
+    @Test("A campaign is recorded and reads back field for field", arguments: Backend.allCases)
+    func campaignReadsBack(backend: Backend) throws {
         try withTempDir { dir in
-            let store = try makeStore(in: dir)
+            let store = try makeStore(in: dir, backend: backend)
             let c = try store.createCampaign(NewCampaign(profile: "groovegrow", name: nil, appId: "com.example.app", appVersion: "2.4.0", build: "311",
                                                          sdkVersion: "0.0.1", project: " 3F2B8C1E-5D4A-4E7B-9C1D-2A6F8E0B7C55 ",
                                                          baseURL: "https://sandbox.groovegrow.example/v1//"))
@@ -72,12 +72,12 @@ struct StoreWriteTests {
         }
     }
 
-    @Test("Plain http is accepted for a loopback base URL only", arguments: [
+    @Test("Plain http is accepted for a loopback base URL only", arguments: Backend.allCases, [
         "http://127.0.0.1:8080", "http://localhost:9000/prefix", "http://[::1]:8080", "http://127.1.2.3",
     ])
-    func loopbackHTTPIsAccepted(url: String) throws {
+    func loopbackHTTPIsAccepted(backend: Backend, url: String) throws {
         try withTempDir { dir in
-            let store = try makeStore(in: dir)
+            let store = try makeStore(in: dir, backend: backend)
             let c = try store.createCampaign(newCampaign(baseURL: url))
             #expect(c.baseURL == url)
         }
@@ -116,10 +116,10 @@ struct StoreWriteTests {
         }
     }
 
-    @Test("A run starts unfinished and finishes once with the tester's outcome")
-    func runStartsAndFinishes() throws {
+    @Test("A run starts unfinished and finishes once with the tester's outcome", arguments: Backend.allCases)
+    func runStartsAndFinishes(backend: Backend) throws {
         try withTempDir { dir in
-            let s = try seeded(in: dir)
+            let s = try seeded(in: dir, backend: backend)
             #expect(s.run == Run(id: "r1", seq: 5, campaignId: "c1", scenario: "purchase-restore-refund", deviceId: "d1", accountId: "a1",
                                  tester: "Ann", startedAt: "2026-11-30T08:00:00.000Z", finishedAt: nil, outcome: nil, note: nil))
             #expect(!s.run.isFinished)
@@ -138,10 +138,10 @@ struct StoreWriteTests {
         }
     }
 
-    @Test("Every evidence type is recorded and reads back with its details")
-    func evidenceReadsBack() throws {
+    @Test("Every evidence type is recorded and reads back with its details", arguments: Backend.allCases)
+    func evidenceReadsBack(backend: Backend) throws {
         try withTempDir { dir in
-            let s = try seeded(in: dir)
+            let s = try seeded(in: dir, backend: backend)
             let n = try s.store.addEvidence(note(s.run.id, "Purchased gold_monthly"))
             #expect(n.id == "e1")
             #expect(n.type == .note)
@@ -177,10 +177,10 @@ struct StoreWriteTests {
         }
     }
 
-    @Test("A retraction is a new entry; the item stays on record, marked")
-    func retractionKeepsTheItem() throws {
+    @Test("A retraction is a new entry; the item stays on record, marked", arguments: Backend.allCases)
+    func retractionKeepsTheItem(backend: Backend) throws {
         try withTempDir { dir in
-            let s = try seeded(in: dir)
+            let s = try seeded(in: dir, backend: backend)
             let item = try s.store.addEvidence(note("r1", "wrong device"))
             let countBefore = try s.store.journalCount()
             let retracted = try s.store.retract(evidenceId: item.id, reason: "recorded on the wrong run")
@@ -213,10 +213,10 @@ struct StoreWriteTests {
         }
     }
 
-    @Test("Journal pages start at the requested entry and stop at the limit")
-    func journalPages() throws {
+    @Test("Journal pages start at the requested entry and stop at the limit", arguments: Backend.allCases)
+    func journalPages(backend: Backend) throws {
         try withTempDir { dir in
-            let s = try seeded(in: dir)
+            let s = try seeded(in: dir, backend: backend)
             #expect(try s.store.journal(from: 2, limit: 2).map(\.seq) == [2, 3])
             #expect(try s.store.journal(from: 5, limit: 100).map(\.seq) == [5])
             #expect(try s.store.journal(from: 6).isEmpty)

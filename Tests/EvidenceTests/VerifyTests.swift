@@ -6,8 +6,8 @@ import Testing
 ///
 /// Entries: 1 init, 2 campaign, 3 device, 4 account, 5 run r1, 6 e1 note "hello", 7 e2 note "second",
 /// 8 e3 attachment, 9 retract e2, 10 finish r1 (fail).
-func populatedDatabase(in dir: URL, name: String = "evidence.sqlite") throws -> String {
-    let s = try seeded(in: dir, name: name)
+func populatedDatabase(in dir: URL, name: String = "evidence.sqlite", backend: Backend = .sqlite) throws -> String {
+    let s = try seeded(in: dir, name: name, backend: backend)
     _ = try s.store.addEvidence(note("r1", "hello"))
     _ = try s.store.addEvidence(note("r1", "second"))
     _ = try s.store.addEvidence(NewEvidence(runId: "r1", type: .attachment, provenance: .manual, details: ["filename": "shot.png"],
@@ -119,16 +119,16 @@ struct Tamper: Sendable, CustomTestStringConvertible {
 
 @Suite("verify finds tampering")
 struct VerifyTests {
-    @Test("A clean database verifies, counting every entry and row")
-    func cleanDatabaseVerifies() throws {
+    @Test("A clean database verifies, counting every entry and row", arguments: Backend.allCases)
+    func cleanDatabaseVerifies(backend: Backend) throws {
         try withTempDir { dir in
-            let path = try populatedDatabase(in: dir)
+            let path = try populatedDatabase(in: dir, backend: backend)
             let store = try EvidenceStore.open(at: path, actor: "auditor")
             let result = try store.verify()
             #expect(result.ok, "\(result.problems)")
             #expect(result.problems.isEmpty)
             #expect(result.entries == 10)
-            #expect(result.integrityCheck == "ok")
+            #expect(result.integrityCheck == (backend == .sqlite ? "ok" : "not applicable (PostgreSQL)"))
             #expect(result.headHash == (try store.journalHead()?.hash))
             #expect(result.rowsChecked == ["campaigns": 1, "devices": 1, "accounts": 1, "runs": 1, "evidence": 3, "reports": 0, "signoffs": 0, "blobs": 1,
                                            "run_finishes": 1, "retractions": 1, "signers": 0, "anchors": 0, "campaign_updates": 0])
@@ -137,21 +137,22 @@ struct VerifyTests {
         }
     }
 
-    @Test("An empty database verifies")
-    func emptyDatabaseVerifies() throws {
+    @Test("An empty database verifies", arguments: Backend.allCases)
+    func emptyDatabaseVerifies(backend: Backend) throws {
         try withTempDir { dir in
-            let store = try makeStore(in: dir)
+            let store = try makeStore(in: dir, backend: backend)
             let result = try store.verify()
             #expect(result.ok)
             #expect(result.entries == 1)
         }
     }
 
-    @Test("Tampering behind the tool's back is reported, naming the entry or the table and row", arguments: Tamper.all)
-    func tamperingIsFound(tamper: Tamper) throws {
+    @Test("Tampering behind the tool's back is reported, naming the entry or the table and row", arguments: Backend.allCases, Tamper.all)
+    func tamperingIsFound(backend: Backend, tamper: Tamper) throws {
         try withTempDir { dir in
-            let original = try populatedDatabase(in: dir)
-            let copy = try copyOf(original, as: "tampered.sqlite")
+            let original = try populatedDatabase(in: dir, backend: backend)
+            // A PostgreSQL database is copied by recording the same evidence again: same clock, same key, same bytes.
+            let copy = backend == .sqlite ? try copyOf(original, as: "tampered.sqlite") : try populatedDatabase(in: dir, backend: backend)
             let sql = try tamper.sql(copy)
             try rawExecuteBehindTriggers(copy, tables: appendOnlyTables, sql)
             let result = try EvidenceStore.open(at: copy, actor: "auditor").verify()
@@ -200,10 +201,16 @@ struct VerifyTests {
         "DELETE FROM retractions",
     ])
     func triggersRefuseEdits(sql: String) throws {
+        for backend in Backend.allCases {
+            try triggersRefuseEdits(sql: sql, backend: backend)
+        }
+    }
+
+    private func triggersRefuseEdits(sql: String, backend: Backend) throws {
         try withTempDir { dir in
-            let path = try populatedDatabase(in: dir)
-            let error = #expect(throws: SQLiteError.self) { try rawExecute(path, sql) }
-            #expect(error?.message.contains("append-only") == true)
+            let path = try populatedDatabase(in: dir, backend: backend)
+            let error = #expect(throws: (any Error).self) { try rawExecute(path, sql) }
+            #expect(String(describing: error.map { $0 }).contains("append-only"), "\(backend): \(String(describing: error))")
             #expect(try rawScalar(path, "SELECT COUNT(*) FROM journal") == "10")
             #expect(try EvidenceStore.open(at: path, actor: "auditor").verify().ok)
         }

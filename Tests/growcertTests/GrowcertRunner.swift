@@ -32,11 +32,12 @@ final class Growcert: Sendable {
     let dir: URL
     let db: String
 
-    init() throws {
+    /// `db`: the database to use instead of this directory's `evidence.sqlite` (a PostgreSQL URL).
+    init(db: String? = nil) throws {
         try #require(FileManager.default.isExecutableFile(atPath: Self.binary), "no growcert binary at \(Self.binary): run 'swift build --build-tests' first")
         dir = FileManager.default.temporaryDirectory.appendingPathComponent("growcert-e2e-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        db = dir.appendingPathComponent("evidence.sqlite").path
+        self.db = db ?? dir.appendingPathComponent("evidence.sqlite").path
     }
 
     deinit { try? FileManager.default.removeItem(at: dir) }

@@ -40,12 +40,13 @@ extension EvidenceStore {
         try snapshot {
             var problems: [VerificationProblem] = []
             // integrity_check reads every page of the file: run it beside the replay, on its own connection.
-            let integrityCheck = ParallelIntegrityCheck(path: path, readOnly: isReadOnly, immutable: isImmutable)
+            // PostgreSQL has no such check of its own pages (its checksums are the server's business).
+            let integrityCheck = sqlite.map { _ in ParallelIntegrityCheck(path: path, readOnly: isReadOnly, immutable: isImmutable) }
             var integrity = "not run"
-            defer { _ = try? integrityCheck.wait() }
+            defer { _ = try? integrityCheck?.wait() }
 
             let expectedSchema = try Schema.expectedObjects(version: schemaVersion)
-            problems += try schemaProblems(expected: expectedSchema)
+            problems += try db.schemaProblems(version: schemaVersion).map { VerificationProblem(seq: nil, message: $0) }
             // The tables a database of this version has: an older file is replayed into the tables it has.
             let tablesOfVersion = Set(expectedSchema.filter { $0.type == "table" }.map(\.name))
 
@@ -66,7 +67,7 @@ extension EvidenceStore {
             //    decide it and word the problem.
             var tables: [String: TableReplay] = [:]
             let specs = Tables.all(schemaVersion: schemaVersion).filter { tablesOfVersion.contains($0.table) }
-            for spec in specs { tables[spec.table] = try TableReplay(spec: spec, connection: db) }
+            for spec in specs { tables[spec.table] = try TableReplay(spec: spec, cursor: try db.cursor(Tables.selectSQL(spec))) }
             defer { for t in tables.values { t.close() } }
             var inserted: [String: Set<String>] = [:]
             var blobRefs: Set<String> = []
@@ -232,12 +233,15 @@ extension EvidenceStore {
                 try replay(kind, seq: e.seq, payload: .parsed(payload))
             }
 
-            let journal = try db.prepare("SELECT seq, kind, actor, at, payload, prev_hash, hash FROM journal ORDER BY seq")
+            let journal = try db.journalCursor()
+            defer { journal.close() }
+            // SQLite's rows are read in place on the fast path; any other backend's go the original way.
+            let sqliteJournal = journal as? Statement
             while try journal.step() {
                 count += 1
                 if let progress, count % 10_000 == 0 { progress(count) }
                 if chainBroken { continue }
-                if try !fastEntry(journal) { try slowEntry(Self.entry(journal.row)) }
+                if try !(sqliteJournal.map(fastEntry) ?? false) { try slowEntry(Self.entry(journal.row)) }
             }
 
             // 2. The query tables as they are, against the replay.
@@ -276,34 +280,10 @@ extension EvidenceStore {
                     problems.append(VerificationProblem(seq: nil, message: "the masking key id in meta (\(stored.map { String($0.prefix(16)) + "…" } ?? "none")) is not the one the journal records (\(maskKeyId.map { String($0.prefix(16)) + "…" } ?? "none")): edited behind the tool's back"))
                 }
             }
-            integrity = try integrityCheck.wait()
-            if integrity != "ok" { problems.insert(VerificationProblem(seq: nil, message: "SQLite integrity_check: \(integrity)"), at: 0) }
+            integrity = try integrityCheck?.wait() ?? "not applicable (PostgreSQL)"
+            if integrityCheck != nil, integrity != "ok" { problems.insert(VerificationProblem(seq: nil, message: "SQLite integrity_check: \(integrity)"), at: 0) }
             return VerificationResult(entries: count, headHash: hasHead ? String(decoding: head, as: UTF8.self) : nil, integrityCheck: integrity, problems: problems, rowsChecked: rowsChecked)
         }
-    }
-
-    /// The whole schema (`sqlite_master`: tables, indexes, triggers and views, with their SQL)
-    /// against the one growcert's migrations give a database of this version: anything extra,
-    /// missing or changed, such as a trigger planted to drop rows or a trigger replaced by a no-op
-    /// of the same name, is a problem.
-    func schemaProblems(expected objects: [Schema.Object]) throws -> [VerificationProblem] {
-        let expected = Dictionary(objects.map { ("\($0.type) \($0.name)", $0) }, uniquingKeysWith: { a, _ in a })
-        let actual = Dictionary(try Schema.objects(of: db).map { ("\($0.type) \($0.name)", $0) }, uniquingKeysWith: { a, _ in a })
-        var problems: [VerificationProblem] = []
-        for key in Set(expected.keys).union(actual.keys).sorted() {
-            switch (expected[key], actual[key]) {
-            case (let want?, nil):
-                problems.append(VerificationProblem(seq: nil, message: want.type == "trigger"
-                    ? "the append-only trigger '\(want.name)' was removed from the database"
-                    : "the \(want.type) '\(want.name)' is missing from the database"))
-            case (nil, let found?):
-                problems.append(VerificationProblem(seq: nil, message: "the database has a \(found.type) '\(found.name)' on '\(found.table)' that growcert's schema version \(schemaVersion) does not have (added behind the tool's back)"))
-            case (let want?, let found?) where want != found:
-                problems.append(VerificationProblem(seq: nil, message: "the \(want.type) '\(want.name)' differs from growcert's schema version \(schemaVersion) (replaced behind the tool's back)"))
-            default: break
-            }
-        }
-        return problems
     }
 }
 
@@ -317,7 +297,9 @@ extension EvidenceStore {
 /// reads as: an integer's decimal digits, text as stored, a blob as `x'…'`, NULL as nothing).
 final class TableReplay {
     let spec: TableSpec
-    private let cursor: Statement
+    private let cursor: any RowCursor
+    /// The cursor as a SQLite statement, whose columns are compared in place.
+    private let statement: Statement?
     private var hasRow = false
     private var started = false
     private var inStep = true
@@ -325,10 +307,10 @@ final class TableReplay {
     private(set) var problems: [VerificationProblem] = []
     private(set) var seen = 0
 
-    init(spec: TableSpec, connection: Connection) throws {
+    init(spec: TableSpec, cursor: any RowCursor) throws {
         self.spec = spec
-        cursor = try Statement(connection: connection, sql: Tables.selectSQL(spec))
-        try cursor.bind([])
+        self.cursor = cursor
+        statement = cursor as? Statement
     }
 
     /// Whether the table has a next row (seq, then the spec's columns); the cursor stays on it.
@@ -347,7 +329,8 @@ final class TableReplay {
 
     /// Whether column `i` of the cursor's row reads as `want` (nil: NULL).
     private func column<C: Collection>(_ i: Int, equals want: C?) -> Bool where C.Element == UInt8 {
-        guard let h = cursor.handle else { return want == nil }
+        guard let statement else { return Self.same(actual(i), want) }
+        guard let h = statement.handle else { return want == nil }
         let index = Int32(i)
         switch sqlite3_column_type(h, index) {
         case SQLITE_NULL: return want == nil
@@ -366,11 +349,12 @@ final class TableReplay {
 
     /// Column `i` of the cursor's row as the bytes it reads as.
     private func actual(_ i: Int) -> [UInt8]? {
-        guard let h = cursor.handle else { return nil }
+        guard let statement else { return cursor.row.values[i].columnText.map { Array($0.utf8) } }
+        guard let h = statement.handle else { return nil }
         let index = Int32(i)
         switch sqlite3_column_type(h, index) {
         case SQLITE_NULL: return nil
-        case SQLITE_INTEGER, SQLITE_BLOB: return cursor.column(i).columnText.map { Array($0.utf8) }
+        case SQLITE_INTEGER, SQLITE_BLOB: return statement.column(i).columnText.map { Array($0.utf8) }
         default:
             guard let p = sqlite3_column_text(h, index) else { return nil }
             return Array(UnsafeBufferPointer(start: p, count: Int(sqlite3_column_bytes(h, index))))
@@ -417,7 +401,7 @@ final class TableReplay {
     }
 
     /// Ends the table's read, so the snapshot transaction can close.
-    func close() { sqlite3_reset(cursor.handle) }
+    func close() { cursor.close() }
 
     private func problem(id: String, want: ExpectedRow, column i: Int) {
         let name = i == 0 ? "seq" : spec.columns[i - 1]

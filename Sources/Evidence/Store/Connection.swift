@@ -10,6 +10,9 @@ final class Connection {
     let handle: OpaquePointer
     let path: String
     private var statementCache: [String: Statement] = [:]
+    /// The append path's statements, kept here so each entry does not look them up by SQL text.
+    var journalInsert: Statement?
+    var tableInserts: [String: Statement] = [:]
 
     /// Opens (or, with `create`, creates) the database file.
     init(path: String, create: Bool, busyTimeoutMs: Int32 = 30_000) throws {
@@ -68,6 +71,8 @@ final class Connection {
     }
 
     deinit {
+        journalInsert = nil
+        tableInserts.removeAll()
         statementCache.removeAll()
         sqlite3_close_v2(handle)
     }
@@ -132,14 +137,6 @@ final class Connection {
         while try stmt.step() { try body(stmt.row) }
     }
 
-    func scalarText(_ sql: String, _ values: [SQLValue?] = []) throws -> String? {
-        try query(sql, values).first?.text(0)
-    }
-
-    func scalarInt(_ sql: String, _ values: [SQLValue?] = []) throws -> Int64? {
-        try query(sql, values).first?.int(0)
-    }
-
     /// Runs `body` inside `BEGIN IMMEDIATE … COMMIT`; rolls back and rethrows on any error.
     ///
     /// IMMEDIATE takes the write lock up front, so two processes appending to
@@ -149,15 +146,7 @@ final class Connection {
         guard sqlite3_get_autocommit(handle) != 0 else {
             throw SQLiteError(code: SQLITE_MISUSE, message: "a transaction is already open on this connection: transactions do not nest", sql: nil)
         }
-        try execute("BEGIN IMMEDIATE")
-        do {
-            let result = try body()
-            try execute("COMMIT")
-            return result
-        } catch {
-            try? execute("ROLLBACK")
-            throw error
-        }
+        return try committed(begin: "BEGIN IMMEDIATE", execute: execute, body)
     }
 
     /// Runs `body` in one read snapshot (a deferred transaction), unless a transaction is

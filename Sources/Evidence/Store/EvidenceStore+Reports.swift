@@ -12,7 +12,7 @@ extension EvidenceStore {
                                            [.text(campaign.id), .text(new.format), .text(new.lang), .text(sha)]).first {
                 return (existing.string(0), true)
             }
-            try db.run("INSERT OR IGNORE INTO blobs(sha256, bytes) VALUES (?, ?)", [.text(sha), .blob(new.bytes)])
+            try db.putBlob(sha256: sha, bytes: new.bytes)
             let id = try nextId(Tables.reports)
             try append(.reportRender) { _, at in
                 ["id": .string(id), "campaign_id": .string(campaign.id), "format": .string(new.format), "lang": .string(new.lang),
@@ -85,11 +85,11 @@ extension EvidenceStore {
             if newer > 0, !acceptStale {
                 throw StaleReportError(reportId: report.id, campaignId: campaign.id, judgedAtSeq: report.evidenceSeq, newerEntries: newer)
             }
-            let head = try db.query("SELECT seq, hash FROM journal ORDER BY seq DESC LIMIT 1").first
+            let head = try db.journalHead()
             let statement = SignoffStatement(
                 campaign: campaign.id, appId: campaign.appId, appVersion: campaign.appVersion, build: campaign.build, reportId: report.id,
                 reportSha256: report.sha256, reportVerdict: report.verdict, journalHead: report.evidenceHead, journalSeq: report.evidenceSeq,
-                databaseHead: head?.string(1), databaseSeq: head?.int(0), role: role.rawValue, name: name, decision: decision.rawValue,
+                databaseHead: head?.hash, databaseSeq: head?.seq, role: role.rawValue, name: name, decision: decision.rawValue,
                 comment: comment, acceptRisk: acceptRisk, acceptStale: newer > 0, signedAt: Timestamp.string(clock()))
             let text = statement.json.canonicalText
             let signature = try Ed25519.sign(Array(text.utf8), privateKeyPEM: privateKeyPEM, passphrase: passphrase)

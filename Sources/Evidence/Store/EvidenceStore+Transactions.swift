@@ -16,23 +16,36 @@ extension EvidenceStore {
     /// one pass over the database's transaction items, whatever the number of runs.
     public func transactionsOwnedElsewhere(campaignId: String) throws -> [String: TransactionOwner] {
         let key = campaignId.lowercased()
+        // The transaction id is read from the details here rather than in SQL, so both backends read it the same way.
         let rows = try read {
             try db.query("""
-                WITH tx(tid, campaign_id, evidence_id, seq) AS (
-                    SELECT CAST(json_extract(e.details, '$.transactionId') AS TEXT), r.campaign_id, e.id, e.seq
-                    FROM evidence e JOIN runs r ON r.id = e.run_id
-                    WHERE e.type = 'transaction' AND json_valid(e.details)),
-                first(tid, seq) AS (SELECT tid, MIN(seq) FROM tx WHERE tid IS NOT NULL AND tid <> '' GROUP BY tid)
-                SELECT tx.tid, tx.campaign_id, c.name, tx.evidence_id
-                FROM first JOIN tx ON tx.tid = first.tid AND tx.seq = first.seq JOIN campaigns c ON c.id = tx.campaign_id
-                WHERE tx.campaign_id <> ?1 AND tx.tid IN (SELECT tid FROM tx WHERE campaign_id = ?1)
-                ORDER BY tx.seq
-                """, [.text(key)])
+                SELECT e.details, r.campaign_id, c.name, e.id
+                FROM evidence e JOIN runs r ON r.id = e.run_id JOIN campaigns c ON c.id = r.campaign_id
+                WHERE e.type = 'transaction' ORDER BY e.seq
+                """)
         }
-        var out: [String: TransactionOwner] = [:]
+        var first: [String: TransactionOwner] = [:]
+        var ours: Set<String> = []
         for r in rows {
-            out[r.string(0)] = TransactionOwner(transactionId: r.string(0), campaignId: r.string(1), campaignName: r.string(2), evidenceId: r.string(3))
+            guard let tid = Self.transactionId(inDetails: r.string(0)), !tid.isEmpty else { continue }
+            if r.string(1) == key { ours.insert(tid) }
+            if first[tid] == nil {
+                first[tid] = TransactionOwner(transactionId: tid, campaignId: r.string(1), campaignName: r.string(2), evidenceId: r.string(3))
+            }
         }
-        return out
+        return first.filter { ours.contains($0.key) && $0.value.campaignId != key }
+    }
+
+    /// The `transactionId` of a transaction item's details as SQLite's `CAST(json_extract(…) AS TEXT)`
+    /// read it: a string as is, a number as its digits, nothing for other values or details that do not parse.
+    private static func transactionId(inDetails text: String) -> String? {
+        guard let value = try? JSONValue.parse(text), let id = value["transactionId"] else { return nil }
+        switch id {
+        case .string(let s): return s
+        case .number(let n): return n
+        case .bool(let b): return b ? "1" : "0"
+        case .null: return nil
+        case .array, .object: return id.canonicalText
+        }
     }
 }

@@ -189,7 +189,7 @@ extension EvidenceStore {
         return try write {
             try requireOpen(runId: runId)
             if let a = new.attachment, let sha {
-                try db.run("INSERT OR IGNORE INTO blobs(sha256, bytes) VALUES (?, ?)", [.text(sha), .blob(a.bytes)])
+                try db.putBlob(sha256: sha, bytes: a.bytes)
             }
             let id = try nextId(Tables.evidence)
             let (seq, at, columns) = try appendRow(.evidenceAdd, Tables.evidence) { _, at in

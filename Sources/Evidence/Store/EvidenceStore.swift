@@ -12,8 +12,10 @@ public final class EvidenceStore {
     /// The schema version this growcert writes.
     public static var schemaVersion: Int { Schema.currentVersion }
 
+    /// The database file's path, or the PostgreSQL URL (which never holds a password).
     public let path: String
-    let db: Connection
+    /// The database behind the storage seam: SQLite (`Connection`) or PostgreSQL (`PostgresConnection`).
+    let db: any StoreDatabase
     let clock: Clock
     /// Who is recording (the journal's `actor`).
     public var actor: String
@@ -33,13 +35,10 @@ public final class EvidenceStore {
     private var scannedActor: String?
     /// Scratch space for the envelope each appended entry hashes.
     private var envelopeBuffer: [UInt8] = []
-    /// The append path's statements, kept here so each entry does not look them up by SQL text.
-    private var journalInsert: Statement?
-    private var tableInserts: [String: Statement] = [:]
     /// The scenario catalogs, by profile id.
     public let profiles: [String: Profile]
 
-    private init(path: String, db: Connection, clock: @escaping Clock, actor: String, schemaVersion: Int, readOnly: Bool, maskKey: MaskKey?) throws {
+    init(path: String, db: any StoreDatabase, clock: @escaping Clock, actor: String, schemaVersion: Int, readOnly: Bool, maskKey: MaskKey?) throws {
         self.path = path
         self.db = db
         self.clock = clock
@@ -50,8 +49,12 @@ public final class EvidenceStore {
         profiles = try Profile.builtIn()
     }
 
-    /// The key file beside this database (`growcert.sqlite` → `growcert.key`).
+    /// The key file beside this database (`growcert.sqlite` → `growcert.key`; for a PostgreSQL
+    /// database `NAME`, `NAME.key` in the current folder).
     public var maskKeyPath: String { MaskKey.filePath(forDatabase: path) }
+
+    /// The SQLite connection, when this store is a SQLite file (pragmas, integrity check, key move).
+    var sqlite: Connection? { db as? Connection }
 
     /// Creates a new evidence database, and its masking key file unless `maskKey` is given.
     /// Returns the existing one, unchanged, if `path` already holds one.
@@ -59,13 +62,16 @@ public final class EvidenceStore {
     /// - Returns: the store, and whether it was newly created.
     public static func create(at path: String, actor: String, clock: @escaping Clock = { Date() }, maskKey: MaskKey? = nil) throws -> (EvidenceStore, created: Bool) {
         try Validate.noSecrets([("actor", actor)])
+        if let location = try PostgresLocation(path) {
+            return try createPostgres(at: location, actor: actor, clock: clock, maskKey: maskKey)
+        }
         if FileManager.default.fileExists(atPath: path), (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0 > 0 {
             return (try open(at: path, actor: actor, clock: clock, maskKey: maskKey), false)
         }
         return (try guarded(path) {
             let db = try Connection(path: path, create: true)
             try db.configure()
-            try migrate(db, path: path, upTo: Schema.currentVersion)
+            try db.migrate(upTo: Schema.currentVersion)
             // A key given by the caller stays where it is; otherwise the key file holds it (one that is
             // already there, from a database made before at this path, is kept).
             let key: MaskKey
@@ -76,13 +82,18 @@ public final class EvidenceStore {
             let store = try EvidenceStore(path: path, db: db, clock: clock, actor: actor, schemaVersion: Schema.currentVersion, readOnly: false, maskKey: key)
             // The empty-journal test: two `init`s racing on one new file both succeed, once.
             try store.write {
-                if try store.db.scalarInt("SELECT COUNT(*) FROM journal") == 0 {
-                    try store.append(.storeInit) { _, _ in ["maskKeyId": .string(key.id), "schemaVersion": .number(String(Schema.currentVersion))] }
-                    try store.db.run("INSERT OR REPLACE INTO meta(key, value) VALUES ('mask_key_id', ?)", [.text(key.id)])
-                }
+                try store.recordInitIfEmpty(key)
             }
             return store
         }, true)
+    }
+
+    /// The first entry of an empty journal, inside the write lock: two `init`s racing on one new
+    /// database both succeed, once.
+    func recordInitIfEmpty(_ key: MaskKey) throws {
+        guard try db.journalHead() == nil else { return }
+        try append(.storeInit) { _, _ in ["maskKeyId": .string(key.id), "schemaVersion": .number(String(Schema.currentVersion))] }
+        try db.setMeta("mask_key_id", key.id)
     }
 
     /// Opens an existing evidence database for recording, migrating an older schema forward.
@@ -96,15 +107,18 @@ public final class EvidenceStore {
 
     static func open(at path: String, actor: String, clock: @escaping Clock, migrateUpTo target: Int, maskKey: MaskKey? = nil) throws -> EvidenceStore {
         try Validate.noSecrets([("actor", actor)])
+        if let location = try PostgresLocation(path) {
+            return try openPostgres(at: location, actor: actor, clock: clock, readOnly: false, maskKey: maskKey)
+        }
         guard FileManager.default.fileExists(atPath: path) else { throw EvidenceError.databaseMissing(path: path) }
         return try guarded(path) {
             let db = try Connection(path: path, create: false)
-            let version = try checkedVersion(db, path: path)
+            let version = try db.checkedVersion(path: path)
             if version >= 1, version < Schema.stateRowsVersion, target >= Schema.stateRowsVersion {
                 try verifyBeforeMovingState(path: path, version: version)
             }
             try db.configure()
-            try migrate(db, path: path, upTo: target)
+            try db.migrate(upTo: target)
             let store = try EvidenceStore(path: path, db: db, clock: clock, actor: actor, schemaVersion: try db.userVersion, readOnly: false, maskKey: maskKey)
             // Only a store at the current version moves the key (an older one exists only in migration tests, as the old tool wrote it).
             if store.schemaVersion == Schema.currentVersion { try store.moveMaskKeyOutOfTheFile() }
@@ -126,6 +140,9 @@ public final class EvidenceStore {
     /// when its folder cannot be written), never migrated, nothing written to the file or beside it
     /// in a folder that cannot be written. An older schema is read as it is.
     public static func openForReading(at path: String, actor: String, clock: @escaping Clock = { Date() }) throws -> EvidenceStore {
+        if let location = try PostgresLocation(path) {
+            return try openPostgres(at: location, actor: actor, clock: clock, readOnly: true, maskKey: nil)
+        }
         guard FileManager.default.fileExists(atPath: path) else { throw EvidenceError.databaseMissing(path: path) }
         return try guarded(path, reading: true) {
             let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
@@ -134,23 +151,11 @@ public final class EvidenceStore {
             // In a folder nobody can write, a committed log beside the file must still be read, which
             // SQLite does without `immutable` as long as the `-shm` is there too.
             let db = try Connection(readOnlyPath: path, immutable: !folderWritable && walSize == 0)
-            let version = try checkedVersion(db, path: path)
+            let version = try db.checkedVersion(path: path)
             let store = try EvidenceStore(path: path, db: db, clock: clock, actor: actor, schemaVersion: version, readOnly: true, maskKey: nil)
             store.isImmutable = !folderWritable && walSize == 0
             return store
         }
-    }
-
-    /// The file's schema version, once it is known to be a growcert database this growcert can read.
-    private static func checkedVersion(_ db: Connection, path: String) throws -> Int {
-        guard try db.scalarInt("PRAGMA application_id") == Schema.applicationId else {
-            throw EvidenceError.notAnEvidenceDatabase(path: path)
-        }
-        let version = try db.userVersion
-        if version > Schema.currentVersion {
-            throw EvidenceError.databaseTooNew(path: path, found: version, supported: Schema.currentVersion)
-        }
-        return version
     }
 
     /// Creates a database at an older schema version, its masking key in `meta` as such databases
@@ -158,24 +163,9 @@ public final class EvidenceStore {
     static func createForTesting(at path: String, schemaVersion: Int) throws {
         let db = try Connection(path: path, create: true)
         try db.configure()
-        try migrate(db, path: path, upTo: schemaVersion)
+        try db.migrate(upTo: schemaVersion)
         try db.transaction {
             try db.run("INSERT INTO meta(key, value) VALUES ('hmac_key', ?)", [.text(Digest.hex(try Digest.randomBytes(32)))])
-        }
-    }
-
-    static func migrate(_ db: Connection, path: String, upTo target: Int) throws {
-        var version = try db.userVersion
-        while version < target {
-            try db.transaction {
-                // Re-read inside the write lock: another process may have migrated meanwhile.
-                let current = try db.userVersion
-                guard current == version else { return }
-                if current == 0 { try db.execute("PRAGMA application_id=\(Schema.applicationId)") }
-                try db.execute(Schema.migrations[current])
-                try db.execute("PRAGMA user_version=\(current + 1)")
-            }
-            version = try db.userVersion
         }
     }
 
@@ -184,7 +174,7 @@ public final class EvidenceStore {
     /// Databases made before the key moved out kept it in `meta`: put it in the key file (or check it
     /// against the key the caller gave), record its id in the journal, and erase it from the file.
     private func moveMaskKeyOutOfTheFile() throws {
-        guard let hex = try db.scalarText("SELECT value FROM meta WHERE key='hmac_key'") else { return }
+        guard let db = sqlite, let hex = try db.scalarText("SELECT value FROM meta WHERE key='hmac_key'") else { return }
         guard let old = MaskKey(hex: hex) else { throw EvidenceError.notAnEvidenceDatabase(path: path) }
         if let maskKey {
             guard maskKey == old else { throw EvidenceError.maskKeyMismatch(keyPath: nil, found: maskKey.id, expected: old.id) }
@@ -197,7 +187,7 @@ public final class EvidenceStore {
         try write {
             guard try db.scalarText("SELECT value FROM meta WHERE key='hmac_key'") != nil else { return }
             try append(.storeMaskKey) { _, _ in ["keyId": .string(old.id)] }
-            try db.run("INSERT OR REPLACE INTO meta(key, value) VALUES ('mask_key_id', ?)", [.text(old.id)])
+            try db.setMeta("mask_key_id", old.id)
             try db.run("DELETE FROM meta WHERE key='hmac_key'")
         }
         // Copy the erased page into the main file now, so no old image of it stays in the log.
@@ -231,6 +221,8 @@ public final class EvidenceStore {
     static func guarded<T>(_ path: String, reading: Bool = false, _ body: () throws -> T) throws -> T {
         do {
             return try body()
+        } catch let e as PostgresError {
+            throw postgresFailure(e, location: path, reading: reading)
         } catch let e as SQLiteError {
             // A file that starts as SQLite but cannot be read as it is: its header or pages are damaged.
             if e.primaryCode == SQLITE_CORRUPT || (e.primaryCode == SQLITE_NOTADB && startsAsSQLite(path)) {
@@ -284,8 +276,8 @@ public final class EvidenceStore {
             // Each entry adds a key at a random place in the journal's hash index, so a batch touches
             // a page of it per entry: keep those pages in memory for the batch (16 MiB; SQLite's default,
             // restored after, is 2 MiB).
-            try db.execute("PRAGMA cache_size=-16384")
-            defer { try? db.execute("PRAGMA cache_size=-2000") }
+            try sqlite?.execute("PRAGMA cache_size=-16384")
+            defer { try? sqlite?.execute("PRAGMA cache_size=-2000") }
             return try db.transaction(body)
         }
     }
@@ -329,15 +321,20 @@ public final class EvidenceStore {
         payloadBytes.reserveCapacity(256)
         CanonicalJSON.write(payload, into: &payloadBytes)
         try insertJournal(kind, seq: seq, at: at, prev: prev, payload: payloadBytes)
+        try project(effect, seq: seq, payload: payload)
+        return (seq, at, payload)
+    }
+
+    /// Applies one entry's effect to the query tables (the row its payload describes, or the update of one).
+    func project(_ effect: JournalKind.Effect, seq: Int64, payload: JSONValue) throws {
         switch effect {
         case .none: break
         case .insert(let spec):
-            try db.run(Tables.insertSQL(spec), [.integer(seq)] + spec.columns.map { (payload[$0] ?? .null).sqlValue })
+            try db.insertRow(spec, [.integer(seq)] + spec.columns.map { (payload[$0] ?? .null).sqlValue })
             if inBatch { batchCache.inserted(into: spec.table) }
         case .update(let spec, let columns):
             try db.run(Tables.updateSQL(spec, columns: columns), columns.map { (payload[$0] ?? .null).sqlValue } + [(payload["id"] ?? .null).sqlValue])
         }
-        return (seq, at, payload)
     }
 
     /// Appends an entry that inserts one row: `build` returns the row's values in the order of
@@ -361,8 +358,8 @@ public final class EvidenceStore {
             scannedActor = actor
         }
         if inBatch, let head = batchCache.head { return (head.seq + 1, head.hash) }
-        let head = try db.query("SELECT seq, hash FROM journal ORDER BY seq DESC LIMIT 1").first
-        return ((head?.int(0) ?? 0) + 1, head?.text(1) ?? Chain.genesis)
+        let head = try db.journalHead()
+        return ((head?.seq ?? 0) + 1, head?.hash ?? Chain.genesis)
     }
 
     /// Writes the payload `{"key":value,…}` in canonical key order straight from the row's
@@ -384,20 +381,7 @@ public final class EvidenceStore {
         }
         payload.append(UInt8(ascii: "}"))
         try insertJournal(kind, seq: seq, at: at, prev: prev, payload: payload)
-        let insert: Statement
-        if let cached = tableInserts[spec.table] {
-            insert = cached
-        } else {
-            insert = try db.statement(Tables.insertSQL(spec))
-            tableInserts[spec.table] = insert
-        }
-        do {
-            try insert.bind([.integer(seq)] + columns)
-            while try insert.step() {}
-        } catch {
-            tableInserts[spec.table] = nil  // a failed statement is prepared afresh next time
-            throw error
-        }
+        try db.insertRow(spec, [.integer(seq)] + columns)
         if inBatch { batchCache.inserted(into: spec.table) }
         return columns
     }
@@ -405,30 +389,16 @@ public final class EvidenceStore {
     /// Hashes and inserts one journal entry.
     private func insertJournal(_ kind: JournalKind, seq: Int64, at: String, prev: String, payload: [UInt8]) throws {
         let hash = Chain.hash(seq: seq, kind: kind.rawValue, actor: actor, at: at, payload: payload, prev: prev, buffer: &envelopeBuffer)
-        let insert: Statement
-        if let cached = journalInsert {
-            insert = cached
-        } else {
-            insert = try db.statement("INSERT INTO journal(seq, kind, actor, at, payload, prev_hash, hash) VALUES (?,?,?,?,?,?,?)")
-            journalInsert = insert
-        }
-        do {
-            try insert.bind([.integer(seq), .text(kind.rawValue), .text(actor), .text(at), .text(String(decoding: payload, as: UTF8.self)), .text(prev), .text(hash)])
-            while try insert.step() {}
-        } catch {
-            journalInsert = nil  // a failed statement is prepared afresh next time
-            throw error
-        }
+        try db.insertJournal([.integer(seq), .text(kind.rawValue), .text(actor), .text(at), .text(String(decoding: payload, as: UTF8.self)), .text(prev), .text(hash)])
         if inBatch { batchCache.head = (seq, hash) }
     }
 
     /// The next id of a table: its prefix and one more than its row count. Call inside `write`.
     ///
-    /// Rows are never deleted, so the largest rowid is the row count, and reading it is O(log n)
-    /// where `COUNT(*)` would scan the table on every insert. Inside a batch it is read once.
+    /// Rows are never deleted, so the row count is the last row's number. Inside a batch it is read once.
     func nextId(_ spec: TableSpec) throws -> String {
         if inBatch, let n = batchCache.lastRowid[spec.table] { return spec.idPrefix + String(n + 1) }
-        let n = try db.scalarInt("SELECT COALESCE(MAX(rowid), 0) FROM \(spec.table)") ?? 0
+        let n = try db.rowCount(spec)
         if inBatch { batchCache.lastRowid[spec.table] = n }
         return spec.idPrefix + String(n + 1)
     }

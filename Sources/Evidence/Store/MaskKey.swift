@@ -29,8 +29,11 @@ public struct MaskKey: Sendable, Equatable {
 
     var hex: String { Digest.hex(bytes) }
 
-    /// The key file of the database at `databasePath`: same folder and name, extension `.key`.
+    /// The key file of the database at `databasePath`: same folder and name, extension `.key`
+    /// (for a PostgreSQL URL, the database's name and `.key`, in the current folder).
     public static func filePath(forDatabase databasePath: String) -> String {
+        // A PostgreSQL database NAME has no folder of its own: its key file is NAME.key in the current folder.
+        if let location = try? PostgresLocation(databasePath) { return location.databaseName + ".key" }
         let url = URL(fileURLWithPath: databasePath)
         let base = url.deletingPathExtension().lastPathComponent
         return url.deletingLastPathComponent().appendingPathComponent(base + ".key").path

@@ -172,6 +172,28 @@ enum Schema {
         return try objects(of: db)
     }
 
+    /// What differs between the schema a database has and the one growcert expects, in words for
+    /// `verify` (for both backends: each lists its catalog as `Object`s).
+    static func differences(expected objects: [Object], actual found: [Object], version: Int) -> [String] {
+        let expected = Dictionary(objects.map { ("\($0.type) \($0.name)", $0) }, uniquingKeysWith: { a, _ in a })
+        let actual = Dictionary(found.map { ("\($0.type) \($0.name)", $0) }, uniquingKeysWith: { a, _ in a })
+        var problems: [String] = []
+        for key in Set(expected.keys).union(actual.keys).sorted() {
+            switch (expected[key], actual[key]) {
+            case (let want?, nil):
+                problems.append(want.type == "trigger"
+                    ? "the append-only trigger '\(want.name)' was removed from the database"
+                    : "the \(want.type) '\(want.name)' is missing from the database")
+            case (nil, let found?):
+                problems.append("the database has a \(found.type) '\(found.name)' on '\(found.table)' that growcert's schema version \(version) does not have (added behind the tool's back)")
+            case (let want?, let found?) where want != found:
+                problems.append("the \(want.type) '\(want.name)' differs from growcert's schema version \(version) (replaced behind the tool's back)")
+            default: break
+            }
+        }
+        return problems
+    }
+
     /// Every object in `sqlite_master` of `db`'s main database.
     static func objects(of db: Connection) throws -> [Object] {
         try db.query("SELECT type, name, tbl_name, sql FROM sqlite_master ORDER BY type, name").map {

@@ -19,7 +19,7 @@ struct CLI {
 
     static let commands: [Command] =
         InitCommand.all + CampaignCommand.all + DeviceCommand.all + AccountCommand.all + RunCommand.all
-        + EvidenceCommand.all + ImportCommand.all + VerifyCommand.all + JournalCommand.all + CheckCommand.all + DemoCommand.all + ReportCommand.all + KeysCommand.all + SignoffCommand.all + SignersCommand.all + AnchorCommand.all + SandboxCommand.all
+        + EvidenceCommand.all + ImportCommand.all + VerifyCommand.all + JournalCommand.all + CheckCommand.all + DemoCommand.all + ReportCommand.all + KeysCommand.all + SignoffCommand.all + SignersCommand.all + AnchorCommand.all + SandboxCommand.all + DbCommand.all
         + CompletionCommand.all + ManCommand.all + [SandboxPurchaseCommand.command, CampaignUpdateCommand.command, StatusCommand.command]
 
     /// Runs one call and returns the exit code.

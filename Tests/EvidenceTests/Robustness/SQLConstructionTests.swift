@@ -27,7 +27,15 @@ import Testing
         "Self.signoffColumns", "spec.table", "cols.joined(separator: \",\")", "cols.map { _ in \"?\" }.joined(separator: \",\")",
         "columns.map { \"\\($0)=?\" }.joined(separator: \",\")", "$0", "spec.columns.joined(separator: \",\")", "Schema.applicationId", "current + 1",
         "Self.signerColumns", "Self.anchorColumns", "kinds.map { _ in \"?\" }.joined(separator: \",\")",
-        "bookkeeping.map { _ in \"?\" }.joined(separator: \",\")",
+        "bookkeeping.map { _ in \"?\" }.joined(separator: \",\")", "Self.journalColumns",
+        // The PostgreSQL schema, generated from the SQLite migrations' own table, index and column names.
+        "functionName", "t.name", "table.name", "parts.joined(separator: \", \")", "index.name", "index.table",
+        "index.columns.joined(separator: \", \")", "i.name", "i.table", "i.columns.joined(separator: \", \")",
+        // The catalog's `current_schema()`, in the expected text of a trigger (compared, never run).
+        "schema",
+        // Role names in `db init-roles`' DDL, which cannot bind an identifier: `PostgresRoles.checked` lets through
+        // only lower-case letters, digits and '_' (a test below feeds it quotes and semicolons).
+        "recorder", "auditor",
     ]
 
     /// The expressions inside `\( … )` on a line, with nested parentheses.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import Evidence
 
 /// A fixed instant, so journal timestamps (and so hashes) are reproducible.
@@ -35,15 +36,36 @@ struct Seeded {
 /// A fixed masking key, for tests that compare the chains of two databases (the first entry records the key's id).
 let testMaskKey = MaskKey(hex: String(repeating: "5a", count: 32))!
 
+/// The two stores behind the storage seam, for the tests that run over both.
+enum Backend: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    case sqlite
+    case postgresql
+
+    var testDescription: String { rawValue }
+
+    /// Where a new, empty store goes: a file in `dir`, or a new database on the test server.
+    func newLocation(in dir: URL, name: String) throws -> String {
+        switch self {
+        case .sqlite: return dir.appendingPathComponent(name).path
+        case .postgresql: return try PostgresTestServer.shared().newDatabase()
+        }
+    }
+
+    /// The masking key a new store gets: SQLite's goes in a key file beside it; a PostgreSQL
+    /// database's would go in the current folder, so the tests give theirs.
+    var maskKey: MaskKey? { self == .postgresql ? testMaskKey : nil }
+}
+
 func makeStore(in dir: URL, name: String = "evidence.sqlite", actor: String = "qa", clock: @escaping Clock = fixedClock,
-               maskKey: MaskKey? = nil) throws -> EvidenceStore {
-    let (store, created) = try EvidenceStore.create(at: dir.appendingPathComponent(name).path, actor: actor, clock: clock, maskKey: maskKey)
+               maskKey: MaskKey? = nil, backend: Backend = .sqlite) throws -> EvidenceStore {
+    let (store, created) = try EvidenceStore.create(at: try backend.newLocation(in: dir, name: name), actor: actor, clock: clock,
+                                                    maskKey: maskKey ?? backend.maskKey)
     #expect(created)
     return store
 }
 
-func seeded(in dir: URL, name: String = "evidence.sqlite", clock: @escaping Clock = fixedClock) throws -> Seeded {
-    let store = try makeStore(in: dir, name: name, clock: clock)
+func seeded(in dir: URL, name: String = "evidence.sqlite", clock: @escaping Clock = fixedClock, backend: Backend = .sqlite) throws -> Seeded {
+    let store = try makeStore(in: dir, name: name, clock: clock, backend: backend)
     let campaign = try store.createCampaign(newCampaign())
     let device = try store.addDevice(NewDevice(campaignId: campaign.id, label: "iphone15", kind: "physical", platform: "ios",
                                                model: "iPhone 15", osVersion: "18.1", identifier: "00008120-001A2B3C4D5E6F70"))
@@ -58,23 +80,50 @@ func note(_ runId: String, _ text: String) -> NewEvidence {
     NewEvidence(runId: runId, type: .note, provenance: .manual, details: ["text": .string(text)])
 }
 
-// MARK: Raw SQLite, behind the store's back
+// MARK: Raw SQL, behind the store's back
 
-/// Runs SQL on the file directly (no growcert checks), as a tamperer would.
+/// Runs SQL on the file (or, for a PostgreSQL URL, with `psql` as the superuser) directly, no
+/// growcert checks, as a tamperer would.
 func rawExecute(_ path: String, _ sql: String) throws {
+    if let database = postgresDatabase(path) {
+        try PostgresTestServer.shared().psql(database, postgresDialect(sql))
+        return
+    }
     let c = try Connection(path: path, create: false)
     try c.execute(sql)
 }
 
-/// The rows of a query run on the file directly, each column as text (nil for NULL).
+/// The rows of a query run on the database directly, each column as text (nil for NULL).
 func rawQuery(_ path: String, _ sql: String) throws -> [[String?]] {
+    if let database = postgresDatabase(path) {
+        let out = try PostgresTestServer.shared().psql(database, postgresDialect(sql))
+        return out.split(separator: "\n", omittingEmptySubsequences: false).filter { !$0.isEmpty }.map { line in
+            line.split(separator: PostgresTestServer.fieldSeparator, omittingEmptySubsequences: false).map { $0 == PostgresTestServer.null ? nil : String($0) }
+        }
+    }
     let c = try Connection(path: path, create: false)
     return try c.query(sql).map { row in row.values.map { $0.columnText } }
 }
 
+/// The test server's database a PostgreSQL URL names; nil for a file.
+func postgresDatabase(_ location: String) -> String? {
+    guard location.hasPrefix("postgresql://") else { return nil }
+    return URLComponents(string: location).map { String($0.path.dropFirst()) }
+}
+
+/// SQLite's blob literals (`X'00'`) as PostgreSQL's `bytea` ones: the only difference the tampering SQL meets.
+func postgresDialect(_ sql: String) -> String {
+    sql.replacing(/X'([0-9A-Fa-f]*)'/) { "'\\x\($0.1)'::bytea" }
+}
+
 /// Runs `sql` on the file with the append-only triggers of `tables` dropped first and put back
-/// after, exactly as they were: so that only the edit itself is left for verify to find.
+/// after, exactly as they were: so that only the edit itself is left for verify to find. On
+/// PostgreSQL, the session's triggers are off (`session_replication_role = replica`) instead.
 func rawExecuteBehindTriggers(_ path: String, tables: [String], _ sql: String) throws {
+    if postgresDatabase(path) != nil {
+        try rawExecute(path, "SET session_replication_role = replica; " + sql)
+        return
+    }
     let c = try Connection(path: path, create: false)
     var triggers: [(name: String, sql: String)] = []
     for table in tables {

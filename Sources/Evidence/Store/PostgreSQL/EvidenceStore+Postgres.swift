@@ -1,0 +1,59 @@
+import Foundation
+
+extension EvidenceStore {
+    /// Creates growcert's schema and first entry in an existing, empty PostgreSQL database (made
+    /// with `createdb`), or opens the growcert database already there.
+    static func createPostgres(at location: PostgresLocation, actor: String, clock: @escaping Clock, maskKey: MaskKey?) throws -> (EvidenceStore, created: Bool) {
+        try guarded(location.url) {
+            let db = try PostgresConnection(location: location, readOnly: false)
+            if try db.hasGrowcertSchema, try db.journalHead() != nil {
+                return (try openPostgres(at: location, actor: actor, clock: clock, readOnly: false, maskKey: maskKey), false)
+            }
+            if try !db.hasGrowcertSchema, try db.hasTables { throw EvidenceError.notAnEvidenceDatabase(path: location.url) }
+            try db.migrate()
+            let key: MaskKey
+            if let maskKey { key = maskKey } else {
+                let keyPath = MaskKey.filePath(forDatabase: location.url)
+                key = try MaskKey.read(from: keyPath) ?? MaskKey.create(try MaskKey.random(), at: keyPath)
+            }
+            let store = try EvidenceStore(path: location.url, db: db, clock: clock, actor: actor, schemaVersion: Schema.currentVersion, readOnly: false, maskKey: key)
+            try store.write { try store.recordInitIfEmpty(key) }
+            return (store, true)
+        }
+    }
+
+    /// Opens the growcert database in a PostgreSQL database; `readOnly`: every transaction of the
+    /// session is read-only on the server (what an auditor's role allows anyway).
+    static func openPostgres(at location: PostgresLocation, actor: String, clock: @escaping Clock, readOnly: Bool, maskKey: MaskKey?) throws -> EvidenceStore {
+        try guarded(location.url, reading: readOnly) {
+            let db = try PostgresConnection(location: location, readOnly: readOnly)
+            guard try db.hasGrowcertSchema else {
+                if try db.hasTables { throw EvidenceError.notAnEvidenceDatabase(path: location.url) }
+                throw EvidenceError.databaseMissing(path: location.url)
+            }
+            let version = try db.schemaVersion
+            if version > Schema.currentVersion {
+                throw EvidenceError.databaseTooNew(path: location.url, found: version, supported: Schema.currentVersion)
+            }
+            guard version == Schema.currentVersion else { throw EvidenceError.notAnEvidenceDatabase(path: location.url) }
+            return try EvidenceStore(path: location.url, db: db, clock: clock, actor: actor, schemaVersion: version, readOnly: readOnly, maskKey: maskKey)
+        }
+    }
+
+    /// A PostgreSQL failure as a user-facing error. `reading`: the database is only being read.
+    static func postgresFailure(_ e: PostgresError, location: String, reading: Bool) -> EvidenceError {
+        if e.isConnection {
+            return .io("Cannot connect to the PostgreSQL database '\(location)': \(e.message). Check the URL, that the server runs, and that libpq finds the password (~/.pgpass, PGPASSWORD or PGSERVICE). Nothing was written.")
+        }
+        if e.isPermission {
+            return .io("The PostgreSQL database '\(location)' refused this \(reading ? "read" : "write"): \(e.message). Check the role's privileges (growcert db init-roles prints them). Nothing was written.")
+        }
+        if e.isNulCharacter {
+            return .invalidValue(field: "text", value: "\\0", why: "it holds a NUL character (U+0000), which a PostgreSQL database cannot store (a SQLite file can). Remove it and record again. Nothing was written.")
+        }
+        if e.isFull {
+            return .io("The PostgreSQL server of '\(location)' is out of disk or memory (\(e.message)). Nothing was written; free space and record again.")
+        }
+        return .internalFailure(e.description)
+    }
+}

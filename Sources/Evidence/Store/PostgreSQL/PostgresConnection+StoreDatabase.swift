@@ -1,0 +1,77 @@
+/// PostgreSQL behind the storage seam: the statements only PostgreSQL speaks (`ON CONFLICT`,
+/// `pg_catalog`, the schema version kept in `meta`).
+extension PostgresConnection: StoreDatabase {
+    var location: String { url }
+
+    /// `meta`'s `schema_version` row; 0 when the database has no growcert schema yet.
+    var schemaVersion: Int {
+        get throws {
+            guard try hasGrowcertSchema else { return 0 }
+            return Int(try scalarText("SELECT value FROM meta WHERE key = 'schema_version'") ?? "0") ?? 0
+        }
+    }
+
+    /// Whether the connection's schema has growcert's `meta` and `journal` tables.
+    var hasGrowcertSchema: Bool {
+        get throws {
+            try scalarInt("SELECT count(*) FROM pg_catalog.pg_tables WHERE schemaname = current_schema() AND tablename IN ('meta', 'journal')") == 2
+        }
+    }
+
+    /// Whether the connection's schema has any table at all (a database used for something else).
+    var hasTables: Bool {
+        get throws { try scalarInt("SELECT count(*) FROM pg_catalog.pg_tables WHERE schemaname = current_schema()") ?? 0 > 0 }
+    }
+
+    func run(_ sql: String, _ values: [SQLValue?]) throws {
+        _ = try query(sql, values)
+    }
+
+    func forEach(_ sql: String, _ values: [SQLValue?], _ body: (Row) throws -> Void) throws {
+        for row in try query(sql, values) { try body(row) }
+    }
+
+    func cursor(_ sql: String) throws -> any RowCursor {
+        try PostgresCursor(connection: self, sql: sql)
+    }
+
+    func journalHead() throws -> (seq: Int64, hash: String)? {
+        try query("SELECT seq, hash FROM journal ORDER BY seq DESC LIMIT 1", []).first.map { ($0.int(0) ?? 0, $0.string(1)) }
+    }
+
+    func insertJournal(_ values: [SQLValue]) throws {
+        try run("INSERT INTO journal(\(Self.journalColumns)) VALUES (?,?,?,?,?,?,?)", values)
+    }
+
+    func insertRow(_ spec: TableSpec, _ values: [SQLValue]) throws {
+        try run(Tables.insertSQL(spec), values)
+    }
+
+    /// Under the journal's lock no other writer adds rows, so the count is the last row's number.
+    func rowCount(_ spec: TableSpec) throws -> Int64 {
+        try scalarInt("SELECT count(*) FROM \(spec.table)") ?? 0
+    }
+
+    func putBlob(sha256: String, bytes: [UInt8]) throws {
+        try run("INSERT INTO blobs(sha256, bytes) VALUES (?, ?) ON CONFLICT (sha256) DO NOTHING", [.text(sha256), .blob(bytes)])
+    }
+
+    func setMeta(_ key: String, _ value: String) throws {
+        try run("INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value", [.text(key), .text(value)])
+    }
+
+    func schemaProblems(version: Int) throws -> [String] {
+        let (schema, actual) = try PostgresSchema.objects(of: self)
+        return Schema.differences(expected: try PostgresSchema.expectedObjects(version: version, schema: schema), actual: actual, version: version)
+    }
+
+    /// Creates growcert's schema in an empty database, inside the journal's lock: two `init`s racing
+    /// on one new database create it once.
+    func migrate() throws {
+        try transaction {
+            guard try !hasGrowcertSchema else { return }
+            try execute(try PostgresSchema.ddl(version: Schema.currentVersion))
+            try run("INSERT INTO meta(key, value) VALUES ('schema_version', ?)", [.text(String(Schema.currentVersion))])
+        }
+    }
+}

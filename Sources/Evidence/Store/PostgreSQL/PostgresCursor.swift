@@ -1,0 +1,43 @@
+/// The rows of one query read a batch at a time through a server-side cursor (`DECLARE … CURSOR`,
+/// `FETCH`), so `verify` can read the journal and every table side by side in one snapshot with
+/// memory that stays flat. Outside a transaction, where a cursor cannot live, all rows are read at once.
+final class PostgresCursor: RowCursor {
+    private let connection: PostgresConnection
+    private let name: String?
+    private var batch: [Row] = []
+    private var index = -1
+    private var exhausted = false
+    static let batchSize = 2_000
+
+    init(connection: PostgresConnection, sql: String) throws {
+        self.connection = connection
+        if connection.isInTransaction {
+            let name = connection.nextCursorName()
+            try connection.execute("DECLARE \(name) NO SCROLL CURSOR FOR \(sql)")
+            self.name = name
+        } else {
+            name = nil
+            batch = try connection.query(sql, [])
+            exhausted = true
+        }
+    }
+
+    func step() throws -> Bool {
+        index += 1
+        if index < batch.count { return true }
+        guard !exhausted, let name else { return false }
+        batch = try connection.executeRows("FETCH \(Self.batchSize) FROM \(name)")
+        index = 0
+        exhausted = batch.count < Self.batchSize
+        return !batch.isEmpty
+    }
+
+    var row: Row { batch[index] }
+
+    func close() {
+        guard let name, connection.isInTransaction else { return }
+        exhausted = true
+        batch = []
+        try? connection.execute("CLOSE \(name)")
+    }
+}

@@ -1,0 +1,186 @@
+/// The PostgreSQL schema of a growcert database, derived from the SQLite migrations (the one home
+/// of the schema): the same tables, columns, keys and indexes, with PostgreSQL's types (`bigint`,
+/// `text` — never `jsonb`, which reorders keys and normalises numbers —, `bytea`), and plpgsql
+/// triggers that refuse `UPDATE`, `DELETE` and `TRUNCATE` on the journal and every query table.
+///
+/// The same description gives the DDL `init` runs and the catalog `verify` expects, so a trigger
+/// dropped, disabled, planted or replaced, or a function body changed, is found.
+enum PostgresSchema {
+    /// The function every append-only trigger calls.
+    static let functionName = "growcert_append_only"
+    static let functionBody = """
+
+        BEGIN
+            RAISE EXCEPTION 'the evidence journal is append-only: record a correction instead (% on %)', TG_OP, TG_TABLE_NAME;
+        END;
+
+        """
+
+    struct Column: Equatable {
+        var name: String
+        var type: String
+        var notNull: Bool
+    }
+
+    struct Table: Equatable {
+        var name: String
+        var columns: [Column]
+        /// As `pg_get_constraintdef` writes them: `PRIMARY KEY (id)`, `UNIQUE (campaign_id, label)`, `FOREIGN KEY …`.
+        var constraints: [String]
+        /// Whether triggers keep it append-only (every table but `meta`, which holds the key's id and the version).
+        var appendOnly: Bool { name != "meta" }
+    }
+
+    struct Index: Equatable {
+        var name: String
+        var table: String
+        var columns: [String]
+    }
+
+    /// The tables and indexes of schema `version`, read from the migrations applied to an in-memory SQLite database.
+    static func description(version: Int) throws -> (tables: [Table], indexes: [Index]) {
+        let db = try Connection(path: ":memory:", create: true)
+        for sql in Schema.migrations.prefix(max(0, min(version, Schema.migrations.count))) { try db.execute(sql) }
+        var tables: [Table] = []
+        var indexes: [Index] = []
+        for name in try db.query("SELECT name FROM sqlite_master WHERE type='table' AND name NOT LIKE 'sqlite_%' ORDER BY name").map({ $0.string(0) }) {
+            let info = try db.query("SELECT name, type, \"notnull\", pk FROM pragma_table_info(?) ORDER BY cid", [.text(name)])
+            let columns = info.map { r in
+                Column(name: r.string(0), type: pgType(r.string(1)), notNull: r.int(2) == 1 || (r.int(3) ?? 0) > 0)
+            }
+            var constraints: [String] = []
+            let key = info.filter { ($0.int(3) ?? 0) > 0 }.sorted { ($0.int(3) ?? 0) < ($1.int(3) ?? 0) }.map { $0.string(0) }
+            if !key.isEmpty { constraints.append("PRIMARY KEY (\(key.joined(separator: ", ")))") }
+            for index in try db.query("SELECT name, origin FROM pragma_index_list(?) ORDER BY name", [.text(name)]) {
+                let columns = try db.query("SELECT name FROM pragma_index_info(?) ORDER BY seqno", [.text(index.string(0))]).map { $0.string(0) }
+                switch index.string(1) {
+                case "u": constraints.append("UNIQUE (\(columns.joined(separator: ", ")))")
+                case "c": indexes.append(Index(name: index.string(0), table: name, columns: columns))
+                default: break
+                }
+            }
+            for fk in try db.query("SELECT \"table\", \"from\", \"to\" FROM pragma_foreign_key_list(?) ORDER BY id", [.text(name)]) {
+                constraints.append("FOREIGN KEY (\(fk.string(1))) REFERENCES \(fk.string(0))(\(fk.string(2)))")
+            }
+            tables.append(Table(name: name, columns: columns, constraints: constraints.sorted()))
+        }
+        return (tables, indexes)
+    }
+
+    private static func pgType(_ sqlite: String) -> String {
+        switch sqlite.uppercased() {
+        case "INTEGER": return "bigint"
+        case "BLOB": return "bytea"
+        default: return "text"
+        }
+    }
+
+    /// The DDL that creates schema `version` in an empty database (run in one transaction, with its version row).
+    static func ddl(version: Int) throws -> String {
+        let (tables, indexes) = try description(version: version)
+        var sql = "CREATE FUNCTION \(functionName)() RETURNS trigger LANGUAGE plpgsql AS $growcert$\(functionBody)$growcert$;\n"
+        // Referenced tables first.
+        var made: Set<String> = []
+        var pending = tables
+        while !pending.isEmpty {
+            let ready = pending.firstIndex { t in t.constraints.allSatisfy { c in referenced(by: c).map { made.contains($0) || $0 == t.name } ?? true } } ?? 0
+            let table = pending.remove(at: ready)
+            let parts = table.columns.map { "\($0.name) \($0.type)\($0.notNull ? " NOT NULL" : "")" } + table.constraints
+            sql += "CREATE TABLE \(table.name) (\(parts.joined(separator: ", ")));\n"
+            if table.appendOnly {
+                sql += "CREATE TRIGGER \(table.name)_append_only BEFORE UPDATE OR DELETE ON \(table.name) FOR EACH ROW EXECUTE FUNCTION \(functionName)();\n"
+                sql += "CREATE TRIGGER \(table.name)_no_truncate BEFORE TRUNCATE ON \(table.name) FOR EACH STATEMENT EXECUTE FUNCTION \(functionName)();\n"
+            }
+            made.insert(table.name)
+        }
+        for index in indexes { sql += "CREATE INDEX \(index.name) ON \(index.table) (\(index.columns.joined(separator: ", ")));\n" }
+        return sql
+    }
+
+    private static func referenced(by constraint: String) -> String? {
+        guard let r = constraint.range(of: " REFERENCES ") else { return nil }
+        return String(constraint[r.upperBound...].prefix { $0 != "(" })
+    }
+
+    /// The catalog objects a database of `version` has, as `objects(of:)` lists them.
+    static func expectedObjects(version: Int, schema: String) throws -> [Schema.Object] {
+        let (tables, indexes) = try description(version: version)
+        var objects: [Schema.Object] = [Schema.Object(type: "function", name: functionName, table: "", sql: "plpgsql:" + functionBody)]
+        for t in tables {
+            objects.append(Schema.Object(type: "table", name: t.name, table: t.name, sql: tableText(t.columns, t.constraints)))
+            if t.appendOnly {
+                objects.append(Schema.Object(type: "trigger", name: t.name + "_append_only", table: t.name,
+                                             sql: "CREATE TRIGGER \(t.name)_append_only BEFORE DELETE OR UPDATE ON \(schema).\(t.name) FOR EACH ROW EXECUTE FUNCTION \(functionName)()"))
+                objects.append(Schema.Object(type: "trigger", name: t.name + "_no_truncate", table: t.name,
+                                             sql: "CREATE TRIGGER \(t.name)_no_truncate BEFORE TRUNCATE ON \(schema).\(t.name) FOR EACH STATEMENT EXECUTE FUNCTION \(functionName)()"))
+            }
+        }
+        for i in indexes {
+            objects.append(Schema.Object(type: "index", name: i.name, table: i.table,
+                                         sql: "CREATE INDEX \(i.name) ON \(schema).\(i.table) USING btree (\(i.columns.joined(separator: ", ")))"))
+        }
+        return objects
+    }
+
+    private static func tableText(_ columns: [Column], _ constraints: [String]) -> String {
+        (columns.map { "\($0.name) \($0.type)\($0.notNull ? " NOT NULL" : "")" } + constraints.sorted()).joined(separator: ", ")
+    }
+
+    /// Every table, column, constraint, index (other than a constraint's own), trigger (and whether
+    /// it is enabled) and function of the connection's schema, from `pg_catalog`.
+    static func objects(of db: PostgresConnection) throws -> (schema: String, objects: [Schema.Object]) {
+        let schema = try db.query("SELECT current_schema()", []).first?.string(0) ?? "public"
+        var objects: [Schema.Object] = []
+        let columns = try db.query("""
+            SELECT c.relname, a.attname, format_type(a.atttypid, a.atttypmod), a.attnotnull
+            FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
+            JOIN pg_catalog.pg_attribute a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped
+            WHERE n.nspname = current_schema() AND c.relkind IN ('r', 'p', 'v', 'm', 'f') ORDER BY c.relname, a.attnum
+            """, [])
+        let constraints = try db.query("""
+            SELECT c.relname, pg_catalog.pg_get_constraintdef(k.oid) FROM pg_catalog.pg_constraint k
+            JOIN pg_catalog.pg_class c ON c.oid = k.conrelid JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
+            WHERE n.nspname = current_schema() ORDER BY 1, 2
+            """, [])
+        var byTable: [String: [Column]] = [:]
+        var order: [String] = []
+        for r in columns {
+            if byTable[r.string(0)] == nil { order.append(r.string(0)) }
+            byTable[r.string(0), default: []].append(Column(name: r.string(1), type: r.string(2), notNull: r.int(3) == 1))
+        }
+        for name in order {
+            let own = constraints.filter { $0.string(0) == name }.map { $0.string(1) }
+            objects.append(Schema.Object(type: "table", name: name, table: name, sql: tableText(byTable[name] ?? [], own)))
+        }
+        for r in try db.query("""
+            SELECT i.relname, c.relname, pg_catalog.pg_get_indexdef(x.indexrelid) FROM pg_catalog.pg_index x
+            JOIN pg_catalog.pg_class i ON i.oid = x.indexrelid JOIN pg_catalog.pg_class c ON c.oid = x.indrelid
+            JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
+            WHERE n.nspname = current_schema() AND NOT EXISTS (SELECT 1 FROM pg_catalog.pg_constraint k WHERE k.conindid = x.indexrelid)
+            """, []) {
+            objects.append(Schema.Object(type: "index", name: r.string(0), table: r.string(1), sql: r.string(2)))
+        }
+        for r in try db.query("""
+            SELECT t.tgname, c.relname, pg_catalog.pg_get_triggerdef(t.oid), t.tgenabled FROM pg_catalog.pg_trigger t
+            JOIN pg_catalog.pg_class c ON c.oid = t.tgrelid JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
+            WHERE n.nspname = current_schema() AND NOT t.tgisinternal
+            """, []) {
+            objects.append(Schema.Object(type: "trigger", name: r.string(0), table: r.string(1), sql: r.string(2) + (r.string(3) == "D" ? " (disabled)" : "")))
+        }
+        for r in try db.query("""
+            SELECT p.proname, l.lanname, p.prosrc FROM pg_catalog.pg_proc p JOIN pg_catalog.pg_namespace n ON n.oid = p.pronamespace
+            JOIN pg_catalog.pg_language l ON l.oid = p.prolang WHERE n.nspname = current_schema()
+            """, []) {
+            objects.append(Schema.Object(type: "function", name: r.string(0), table: "", sql: r.string(1) + ":" + r.string(2)))
+        }
+        // Rules rewrite a DELETE into nothing without any trigger firing: none belong to growcert's schema.
+        for r in try db.query("""
+            SELECT r.rulename, c.relname, pg_catalog.pg_get_ruledef(r.oid) FROM pg_catalog.pg_rewrite r
+            JOIN pg_catalog.pg_class c ON c.oid = r.ev_class JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
+            WHERE n.nspname = current_schema() AND r.rulename <> '_RETURN'
+            """, []) {
+            objects.append(Schema.Object(type: "rule", name: r.string(0), table: r.string(1), sql: r.string(2)))
+        }
+        return (schema, objects)
+    }
+}

@@ -1,0 +1,73 @@
+import Evidence
+import Foundation
+
+/// `postgresql`: the team store on a real server (`GROWCERT_BENCH_PG_URL`, a fresh database that
+/// `make bench` makes on a temporary server): ingest through the Evidence API against plain
+/// prepared inserts on the same server, and eight writers recording at once.
+struct PostgresBenchmark: Benchmark {
+    let name = "postgresql"
+    static let writers = 8
+
+    func run(_ context: BenchContext) async throws -> BenchResult {
+        try await runAll(context)[0]
+    }
+
+    func runAll(_ context: BenchContext) async throws -> [BenchResult] {
+        guard let url = ProcessInfo.processInfo.environment["GROWCERT_BENCH_PG_URL"] else {
+            let why = "GROWCERT_BENCH_PG_URL is not set ('make bench' starts a temporary server and sets it)"
+            return [BenchResult.notRun("postgresql ingest", unit: "rows/s", target: "ratio >= 0.3", why: why),
+                    BenchResult.notRun("postgresql 8 writers", unit: "entries/s", target: "informational", why: why)]
+        }
+        return [try ingest(context, url: url), try writers(context, url: url)]
+    }
+
+    private func ingest(_ context: BenchContext, url: String) throws -> BenchResult {
+        let count = context.options.n(20_000)
+        let store = try BenchStore.seed(url)
+        let seconds = try time { try IngestBenchmark.record(count, into: store) }
+        let payloadSize = try store.journalHead()?.payload.utf8.count ?? 300
+        let raw = try RawPostgres(url: url)
+        let rawSeconds = try time { try raw.insert(count: count, payloadSize: payloadSize, batch: IngestBenchmark.batch) }
+        let value = Double(count) / seconds, baseline = Double(count) / rawSeconds
+        context.log("postgresql ingest: \(count) entries in \(String(format: "%.2f", seconds)) s; prepared inserts \(String(format: "%.2f", rawSeconds)) s")
+        return BenchResult(name: "postgresql ingest", value: value, baseline: baseline, ratio: value / baseline, unit: "rows/s", target: "ratio >= 0.3",
+                           met: value / baseline >= 0.3, extra: [("entries", Double(count))])
+    }
+
+    /// Eight writers, each its own connection, one entry per transaction (as eight QA machines would).
+    private func writers(_ context: BenchContext, url: String) throws -> BenchResult {
+        let each = context.options.n(500)
+        let failures = FailureCount()
+        let seconds = time {
+            let group = DispatchGroup()
+            for w in 0..<Self.writers {
+                group.enter()
+                Thread {
+                    defer { group.leave() }
+                    do {
+                        let store = try EvidenceStore.open(at: url, actor: "bench\(w)")
+                        for i in 0..<each { _ = try store.addEvidence(NewEvidence(runId: "r1", type: .note, provenance: .manual, details: ["text": .string(BenchStore.noteText(i))])) }
+                    } catch {
+                        failures.add()
+                    }
+                }.start()
+            }
+            group.wait()
+        }
+        guard failures.value == 0 else { throw BenchError.failed("\(failures.value) of \(Self.writers) writers failed") }
+        let verified = try EvidenceStore.openForReading(at: url, actor: "bench").verify().ok
+        let total = Double(each * Self.writers)
+        context.log("postgresql 8 writers: \(Int(total)) entries in \(String(format: "%.2f", seconds)) s; verify \(verified ? "ok" : "FAILED")")
+        return BenchResult(name: "postgresql 8 writers", value: total / seconds, baseline: nil, ratio: nil, unit: "entries/s", target: "verify ok",
+                           met: verified, extra: [("entries", total)])
+    }
+}
+
+import Synchronization
+
+/// Writers that failed, counted across threads.
+final class FailureCount: Sendable {
+    private let count = Atomic<Int>(0)
+    func add() { count.add(1, ordering: .relaxed) }
+    var value: Int { count.load(ordering: .relaxed) }
+}

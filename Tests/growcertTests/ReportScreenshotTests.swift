@@ -61,7 +61,11 @@ struct ReportScreenshotTests {
             let env = ["FONTCONFIG_FILE": conf]
             let noFontReal = try Self.screenshot(g, html: html, name: "zh-nofont", env: env)
             let noFontBoxes = try Self.screenshot(g, html: Self.tofu(html), name: "zh-nofont-tofu", env: env)
-            #expect(noFontReal == noFontBoxes, "without a CJK font the report should be boxes, like the private-use page; the comparison cannot tell")
+            // Chromium may settle a few pixels differently between two runs on a loaded machine (seen: 9 bytes of
+            // 89,400), so "the same" here is within 0.5% of the PNG's size; glyphs against boxes differ far more.
+            let drift = abs(noFontReal.count - noFontBoxes.count)
+            #expect(drift * 200 < noFontReal.count, "without a CJK font the report should be boxes, like the private-use page; the comparison cannot tell (\(noFontReal.count) vs \(noFontBoxes.count) bytes)")
+            #expect(abs(real.count - boxes.count) * 200 > real.count, "glyphs and boxes should differ by more than the drift allowed above (\(real.count) vs \(boxes.count) bytes)")
             #expect(noFontReal != real)
         }
     }

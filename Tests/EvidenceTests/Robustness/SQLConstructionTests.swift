@@ -18,7 +18,7 @@ import Testing
 
     /// The files that may build SQL text from constants.
     static func mayInterpolate(_ relative: String) -> Bool {
-        relative == "Sources/Evidence/Audit/Projection.swift" || relative.hasPrefix("Sources/Evidence/Store/")
+        relative == "Sources/Evidence/Audit/Tables.swift" || relative.hasPrefix("Sources/Evidence/Store/")
     }
 
     /// Interpolated expressions known to be constant table or column names (or constant numbers).

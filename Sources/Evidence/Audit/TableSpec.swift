@@ -1,0 +1,67 @@
+/// How journal entries project into the query tables.
+///
+/// Every query-table row is derived from journal entries alone: an insert
+/// entry carries the whole row, an update entry the row's id and the changed
+/// columns. Writing uses `apply`; `growcert verify` replays the journal with
+/// the same specs and compares the result with the tables as they are.
+struct TableSpec: Sendable {
+    let table: String
+    /// The id prefix of new rows (`c` → `c1`, `c2`, …).
+    let idPrefix: String
+    /// Every column except `seq`, `id` first.
+    let columns: [String]
+    /// Column indices in canonical key order (by UTF-8 bytes): the order an insert payload is written in.
+    let canonicalOrder: [Int]
+    /// Each column's `"name":`, as UTF-8, ready to write into a payload.
+    let keyPrefixes: [[UInt8]]
+    /// Each column's name as UTF-8, for finding it in a payload's bytes.
+    let columnBytes: [[UInt8]]
+
+    init(table: String, idPrefix: String, columns: [String]) {
+        self.table = table
+        self.idPrefix = idPrefix
+        self.columns = columns
+        canonicalOrder = columns.indices.sorted { columns[$0].utf8.lexicographicallyPrecedes(columns[$1].utf8) }
+        columnBytes = columns.map { Array($0.utf8) }
+        keyPrefixes = columns.map { name in
+            var key: [UInt8] = []
+            CanonicalJSON.writeString(name, into: &key)
+            return key + [UInt8(ascii: ":")]
+        }
+    }
+}
+
+extension JSONValue {
+    /// The value as bound into SQLite: integers as INTEGER, structures as canonical text.
+    var sqlValue: SQLValue {
+        switch self {
+        case .null: return .null
+        case .bool(let b): return .integer(b ? 1 : 0)
+        case .number(let n): return Int64(n).map(SQLValue.integer) ?? .text(n)
+        case .string(let s): return .text(s)
+        case .array, .object: return .text(canonicalText)
+        }
+    }
+
+    /// The text a column holding this value reads back as (nil for NULL).
+    var columnText: String? {
+        switch self {
+        case .null: return nil
+        case .bool(let b): return b ? "1" : "0"
+        case .number(let n): return n
+        case .string(let s): return s
+        case .array, .object: return canonicalText
+        }
+    }
+}
+
+extension SQLValue {
+    var columnText: String? {
+        switch self {
+        case .null: return nil
+        case .integer(let v): return String(v)
+        case .text(let s): return s
+        case .blob(let b): return "x'" + Digest.hex(b) + "'"
+        }
+    }
+}

@@ -25,7 +25,7 @@ let package = Package(
         .target(name: "GrowClient", dependencies: ["HTTPCore", "SecretShapes"]),
         .target(name: "CherryClient", dependencies: ["HTTPCore", "SecretShapes"]),
         .target(name: "Sandbox", dependencies: ["HTTPCore", "GrowClient", "CherryClient", "StoreProof", "SecretShapes", "CMHD", "CCrypto"]),
-        .target(name: "Checks", dependencies: ["HTTPCore", "GrowClient", "Evidence"]),
+        .target(name: "Checks", dependencies: ["HTTPCore", "GrowClient", "CherryClient", "Evidence"]),
         .target(name: "Reports", dependencies: ["Evidence"]),
         .executableTarget(name: "growcert", dependencies: ["Evidence", "StoreProof", "HTTPCore", "GrowClient", "Checks", "Reports", "Sandbox"]),
         .executableTarget(name: "growcert-bench", dependencies: ["Evidence", "Checks", "Sandbox", "HTTPCore", "GrowClient", "CSQLite"]),

@@ -71,8 +71,8 @@ struct DemoService {
             ) { result in sayLine("  " + CheckCommand.progressLine(result)) }
             total += results.count
             passed += results.filter { $0.0.outcome.isPassed }.count
-            if let receipt = results.compactMap({ $0.0.receipt }).first {
-                try await recordStoreTransaction(orderId: receipt.orderId, emulator: emulator, url: url, store: store, runId: run.id)
+            if let orderId = results.compactMap({ $0.0.receipt?.orderId }).first {
+                try await recordStoreTransaction(orderId: orderId, emulator: emulator, url: url, store: store, runId: run.id)
             }
             let allPassed = results.allSatisfy { $0.0.outcome.isPassed }
             _ = try store.finishRun(id: run.id, outcome: allPassed ? "pass" : "fail",

@@ -87,7 +87,7 @@ struct PreflightService {
             var context = CheckContext(configuration: configuration, transport: transport, credentials: credentials,
                                        customerId: request.customerId, secondCustomerId: request.secondCustomerId,
                                        recordedPurchase: emulatorPurchase ?? purchase, sandboxPins: pins)
-            context.usesRecordedPurchaseOnEmulator = emulatorPurchase != nil
+            context.grooveGrow?.usesRecordedPurchaseOnEmulator = emulatorPurchase != nil
             return Target(run: item.run, checkIds: item.checkIds, runner: runner, context: context)
         }
     }

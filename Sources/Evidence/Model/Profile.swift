@@ -155,7 +155,16 @@ public struct Profile: Sendable, Equatable {
                 throw EvidenceError.invalidValue(field: "profile", value: field + ".key",
                                                  why: "'\(key)' is not one of \(BindingKey.allCases.map(\.rawValue).joined(separator: ", "))")
             }
-            return AcceptanceRule(evidenceType: evidenceType, key: bindingKey, proof: try string(a?["proof"], field + ".proof"))
+            var recordedBy: String?
+            if let by = a?["recordedBy"] {
+                let check = try string(by, field + ".recordedBy")
+                guard checks.contains(where: { $0.id == check }) else {
+                    throw EvidenceError.invalidValue(field: "profile", value: field + ".recordedBy", why: "check '\(check)' is not in the catalog's checks")
+                }
+                recordedBy = check
+            }
+            return AcceptanceRule(evidenceType: evidenceType, key: bindingKey, proof: try string(a?["proof"], field + ".proof"),
+                                  recordedBy: recordedBy)
         }
         let v = json["verdictRules"]
         rules = VerdictRules(

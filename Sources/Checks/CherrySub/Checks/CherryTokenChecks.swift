@@ -1,7 +1,6 @@
 import CherryClient
 import Foundation
 import HTTPCore
-import Synchronization
 
 /// Tokens: one forced refresh and one retry on a `401`, never a loop; simultaneous refreshes share one broker call.
 enum CherryTokenChecks {
@@ -43,25 +42,28 @@ enum CherryTokenChecks {
 
     static func refreshCoalesced(_ run: CherryCheckRun) async throws {
         let appUser = try await run.buyer()
-        let broker = run.countingBroker()
-        let shift = Mutex<TimeInterval>(0)
         let clock = run.context.clock
-        let client = run.client(broker: broker, now: { clock.now().addingTimeInterval(shift.withLock { $0 }) })
-        _ = try await step("read the current product set as '\(appUser)'") { try await client.currentProductSet(appUserId: appUser) }
-        guard let first = broker.tokens.first else { throw CheckFailure("The broker issued no token.") }
-        // Move the client's clock into the token's last 30 seconds (20 s before it expires).
-        shift.withLock { $0 = first.expiresAt.addingTimeInterval(-20).timeIntervalSince(clock.now()) }
+        let issuer = run.countingBroker()
+        let real = try await step("issue a token for '\(appUser)'") { try await issuer.issueToken(appUserId: appUser) }
+        // The client holds a token inside its last 30 seconds (20 s left), as after 14½ minutes of a 15-minute token.
+        let nearExpiry = CustomerToken(customerToken: real.customerToken, tokenId: real.tokenId, appUserId: appUser,
+                                       expiresAt: clock.now().addingTimeInterval(20))
+        let broker = run.countingBroker()
+        broker.replay([nearExpiry])
+        let client = run.client(broker: broker)
+        _ = try await step("call once, caching that token") { try await client.currentProductSet(appUserId: appUser) }
+        try require(broker.issued == 1, "The first call made \(broker.issued) broker calls, not one.")
         try await step("make ten concurrent calls") {
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for _ in 0..<10 { group.addTask { _ = try await client.currentProductSet(appUserId: appUser) } }
                 try await group.waitForAll()
             }
         }
-        try require(broker.issued == 2, "Ten concurrent calls with a token in its last 30 seconds made \(broker.issued - 1) broker calls, not exactly one.")
-        guard let refreshed = broker.tokens.last, broker.tokens.count == 2 else { throw CheckFailure("The broker issued no refreshed token.") }
-        shift.withLock { $0 = 0 }
+        // One call for the cached token, one refresh for all ten.
+        try require(broker.issued == 2, "Ten concurrent calls with a token in its last 30 seconds made \(broker.issued - 1) refreshes, not exactly one.")
+        guard let refreshed = broker.tokens.last else { throw CheckFailure("The broker issued no refreshed token.") }
         try require(refreshed.expiresAt.timeIntervalSince(clock.now()) > 30,
-                    "The refreshed token expires at \(CherryWire.formatTimestamp(refreshed.expiresAt)), already within 30 seconds: the broker's ttl was not honoured.")
+                    "The refreshed token expires at \(CherryWire.formatTimestamp(refreshed.expiresAt)), already within 30 seconds: the broker's ttlSeconds was not honoured.")
         _ = try await step("call once more") { try await client.currentProductSet(appUserId: appUser) }
         try require(broker.issued == 2, "A call with the fresh token asked the broker again (\(broker.issued) calls).")
     }

@@ -48,8 +48,12 @@ final class CountingBroker: TokenBroker {
             return (first, s.issueAs)
         }
         if let replayed { return replayed }
-        let token = try await base.issueToken(appUserId: asUser ?? appUserId)
+        var token = try await base.issueToken(appUserId: asUser ?? appUserId)
         onToken(token.customerToken)
+        // Labelled as the requested user's, as a confused broker would hand it out: the backend must refuse it.
+        if asUser != nil {
+            token = CustomerToken(customerToken: token.customerToken, tokenId: token.tokenId, appUserId: appUserId, expiresAt: token.expiresAt)
+        }
         state.withLock { $0.tokens.append(token) }
         return token
     }

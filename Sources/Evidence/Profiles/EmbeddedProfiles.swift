@@ -11,6 +11,7 @@ public enum EmbeddedProfiles {
   "title": {"en": "CherrySub AppVisionIAP (StoreKit 2)", "zh-Hans": "CherrySub AppVisionIAP（StoreKit 2）"},
   "source": "CherrySub AppVisionIAP guide (Swift and StoreKit 2), validation list; wire contract cherrysub-staging-v1",
   "hostedSandbox": {"spkiPins": []},
+  "target": {"field": "publishableKey", "prefix": "iap_pk_"},
   "scenarios": [
     {
       "id": "store-purchase",

@@ -27,7 +27,7 @@ let package = Package(
         .target(name: "Sandbox", dependencies: ["HTTPCore", "GrowClient", "CherryClient", "StoreProof", "SecretShapes", "CMHD", "CCrypto"]),
         .target(name: "Checks", dependencies: ["HTTPCore", "GrowClient", "CherryClient", "Evidence"]),
         .target(name: "Reports", dependencies: ["Evidence"]),
-        .executableTarget(name: "growcert", dependencies: ["Evidence", "StoreProof", "HTTPCore", "GrowClient", "Checks", "Reports", "Sandbox"]),
+        .executableTarget(name: "growcert", dependencies: ["Evidence", "StoreProof", "HTTPCore", "GrowClient", "CherryClient", "Checks", "Reports", "Sandbox"]),
         .executableTarget(name: "growcert-bench", dependencies: ["Evidence", "Checks", "Sandbox", "HTTPCore", "GrowClient", "CSQLite"]),
 
         // Helpers shared by test targets (network namespace, test CAs); no @testable imports, nothing of it in the binary.

@@ -50,12 +50,7 @@ enum CherryPurchaseChecks {
         if let id = result.ledgerEventId {
             try require(events[0].eventId == id, "The answer's ledgerEventId \(id) is not the ledger's event \(events[0].eventId).")
         }
-        // The acceptance exactly as the backend sent it (the last 2xx submission of this check).
-        let raw = run.transcript.last {
-            $0.method == HTTPMethod.post.rawValue && $0.path == CherryWire.Path.appleTransactions && ($0.status ?? 0) / 100 == 2
-        }?.responseBody
-        run.observe(receipt: ObservedReceipt(orderId: nil, receiptId: result.ledgerEventId, status: result.status,
-                                             rawOrderJSON: try raw ?? JSONEncoderForEvidence.text(result), transactionId: result.transactionId))
+        run.observeAcceptance(answer)
     }
 
     static func unverifiedRefused(_ run: CherryCheckRun) async throws {

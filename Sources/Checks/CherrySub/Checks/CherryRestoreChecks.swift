@@ -19,7 +19,7 @@ enum CherryRestoreChecks {
         try require(accepted.result.ledgerEventId != nil,
                     "Transaction \(transaction.transactionId) is not owned by '\(owner)': give --customer the app user the purchase was made as.")
         var other: CherrySubmission?
-        if run.isEmulator {
+        if !run.usesRecorded {
             other = try await run.acceptedTransaction(for: owner, client: client, type: .consumable, productId: CherrySubSuite.otherProductId).1
         }
         let original = accepted.result.originalTransactionId
@@ -69,7 +69,7 @@ enum CherryRestoreChecks {
         let client = run.client()
         var owner = try await run.buyer()
         let transaction: RecordedStoreTransaction
-        if run.isEmulator {
+        if !run.usesRecorded {
             transaction = try await run.acceptedTransaction(for: owner, client: client).0
         } else {
             transaction = try await run.storeTransaction()

@@ -26,6 +26,8 @@ public final class CherryCheckRun: CheckHarness {
     }
 
     var isEmulator: Bool { context.isEmulatorTarget }
+    /// Whether the checks examine the recorded transaction as the app users given (always off the emulator).
+    var usesRecorded: Bool { !isEmulator || target.usesRecordedTransactionOnEmulator }
 
     public var transcript: [TranscriptEntry] { recorder.entries }
     public var secrets: [String] { state.withLock { $0.secrets } }
@@ -68,12 +70,12 @@ public final class CherryCheckRun: CheckHarness {
 
     /// The app user QA bought with (`--customer`), or on the emulator a new one.
     func buyer() async throws -> String {
-        isEmulator ? try await newAppUser("buyer") : context.customerId
+        usesRecorded ? context.customerId : try await newAppUser("buyer")
     }
 
     /// A second app user (`--second-customer`), or on the emulator a new one.
     func secondUser() async throws -> String {
-        if isEmulator { return try await newAppUser("second") }
+        if !usesRecorded { return try await newAppUser("second") }
         guard let second = context.secondCustomerId else {
             throw CheckFailure("This check needs a second app user: give --second-customer APP_USER2.")
         }
@@ -83,7 +85,8 @@ public final class CherryCheckRun: CheckHarness {
     /// A store-signed transaction to submit: on the emulator a new purchase; elsewhere the run's recorded one.
     func storeTransaction(productId: String = CherrySubSuite.productId, type: CherryProductType = .autoRenewable)
         async throws -> RecordedStoreTransaction {
-        if isEmulator {
+        // On the emulator a scenario with no recorded transaction (account switch) buys its own.
+        if !usesRecorded || (isEmulator && target.recordedTransaction == nil) {
             let purchase = try await step("buy '\(productId)' through the emulator's store") {
                 try await emulator().purchase(productId: productId, bundleId: target.bundleId, type: type)
             }
@@ -105,7 +108,22 @@ public final class CherryCheckRun: CheckHarness {
         }
         try require(answer.result.status == CherrySubSuite.acceptedStatus,
                     "Transaction \(transaction.transactionId) was answered with status '\(answer.result.status)', not '\(CherrySubSuite.acceptedStatus)'.")
+        if transaction == target.recordedTransaction && usesRecorded && answer.result.ledgerEventId != nil {
+            observeAcceptance(answer)
+        }
         return (transaction, answer)
+    }
+
+    /// Keeps the backend's acceptance of the run's transaction (the last 2xx submission's body, as received) for a
+    /// `receipt` item keyed by `transactionId`, which the verdict pairs with the run's `transaction`.
+    func observeAcceptance(_ answer: CherrySubmission) {
+        let result = answer.result
+        let raw = transcript.last {
+            $0.method == HTTPMethod.post.rawValue && $0.path == CherryWire.Path.appleTransactions && ($0.status ?? 0) / 100 == 2
+        }?.responseBody
+        observe(receipt: ObservedReceipt(orderId: nil, receiptId: result.ledgerEventId, status: result.status,
+                                         rawOrderJSON: raw ?? ((try? JSONEncoderForEvidence.text(result)) ?? "{}"),
+                                         transactionId: result.transactionId))
     }
 
     /// The access level that `originalTransactionId` gives `appUserId`, and the subscriber; fails when there is none.

@@ -19,6 +19,9 @@ public struct CherrySubTarget: SuiteTarget {
     public var recordedTransaction: RecordedStoreTransaction?
     /// Signs `purchase.local-refused`'s Xcode transaction; nil: that check cannot run.
     public var localSigner: LocalSigner?
+    /// On an emulator: examine `recordedTransaction` as the app users given (as on hosted staging) instead of buying
+    /// the checks' own purchases; the emulator still plays the store's notifications. Elsewhere always so.
+    public var usesRecordedTransactionOnEmulator = false
 
     /// A target from its parts.
     public init(configuration: CherryClientConfiguration, broker: any TokenBroker, secretKey: CherrySecretKey?, bundleId: String,

@@ -40,7 +40,7 @@ let package = Package(
         .testTarget(name: "SandboxTests", dependencies: ["Sandbox", "HTTPCore", "GrowClient", "CherryClient", "StoreProof", "CCrypto", "TestSupport"]),
         .testTarget(name: "ChecksTests", dependencies: ["Checks", "Sandbox", "HTTPCore", "GrowClient", "CherryClient", "Evidence", "TestSupport"]),
         .testTarget(name: "ReportsTests", dependencies: ["Reports", "Evidence"], exclude: ["__Snapshots__"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "growcertTests", dependencies: ["Evidence", "growcert", "Reports", "StoreProof", "Sandbox", "HTTPCore", "GrowClient", "Checks", "TestSupport"]),
+        .testTarget(name: "growcertTests", dependencies: ["Evidence", "growcert", "Reports", "StoreProof", "Sandbox", "HTTPCore", "GrowClient", "CherryClient", "Checks", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -18,15 +18,10 @@ extension DemoService {
         defer { emulator.stop() }
         say("Started the CherrySub staging emulator on \(url.absoluteString) (in-process, not certifying)")
 
-        let (store, _) = try EvidenceStore.create(at: dbPath, actor: actor, clock: clock)
-        let campaign = try store.createCampaign(NewCampaign(
+        let (store, campaign) = try createCampaign(NewCampaign(
             profile: "cherrysub", name: "CherrySub demo app 1.0.0 (100)", appId: Self.cherryAppId, appVersion: "1.0.0", build: "100",
-            sdkName: "CherrySub AppVisionIAP", sdkVersion: "1.0.0", project: emulator.publishableKey, baseURL: url.absoluteString))
-        _ = try store.addDevice(NewDevice(campaignId: campaign.id, label: "iphone-sim", kind: "simulator", platform: "ios",
-                                          model: "iPhone 15 Simulator", osVersion: "18.1"))
-        _ = try store.addAccount(NewAccount(campaignId: campaign.id, label: "sandbox-us", store: "apple",
-                                            account: "demo.tester@icloud.com", storefront: "USA"))
-        say("Recorded campaign \(campaign.id) (\(Self.cherryAppId) 1.0.0 build 100), a simulator and a sandbox account in \(dbPath)")
+            sdkName: "CherrySub AppVisionIAP", sdkVersion: "1.0.0", project: emulator.publishableKey, baseURL: url.absoluteString),
+            dbPath: dbPath)
 
         let control = CherryEmulatorControl(configuration: try CherryClientConfiguration(baseURL: url, publishableKey: emulator.publishableKey),
                                             secretKey: try CherrySecretKey(emulator.secretKey))

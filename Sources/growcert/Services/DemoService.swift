@@ -57,15 +57,9 @@ struct DemoService {
         defer { emulator.stop() }
         say("Started the GrooveGrow Sandbox emulator on \(url.absoluteString) (in-process, not certifying)")
 
-        let (store, _) = try EvidenceStore.create(at: dbPath, actor: actor, clock: clock)
-        let campaign = try store.createCampaign(NewCampaign(
+        let (store, campaign) = try createCampaign(NewCampaign(
             profile: "groovegrow", name: "GrooveGrow demo app 1.0.0 (100)", appId: Self.appId, appVersion: "1.0.0", build: "100",
-            sdkVersion: "0.0.1", project: emulator.projectId.uuidString, baseURL: url.absoluteString))
-        _ = try store.addDevice(NewDevice(campaignId: campaign.id, label: "iphone-sim", kind: "simulator", platform: "ios",
-                                          model: "iPhone 15 Simulator", osVersion: "18.1"))
-        _ = try store.addAccount(NewAccount(campaignId: campaign.id, label: "sandbox-us", store: "apple",
-                                            account: "demo.tester@icloud.com", storefront: "USA"))
-        say("Recorded campaign \(campaign.id) (\(Self.appId) 1.0.0 build 100), a simulator and a sandbox account in \(dbPath)")
+            sdkVersion: "0.0.1", project: emulator.projectId.uuidString, baseURL: url.absoluteString), dbPath: dbPath)
 
         let request = CheckRunRequest(runId: nil, customerId: Self.customer, secondCustomerId: Self.secondCustomer, serverKey: emulator.serverKey)
         let (passed, total) = try await runScenarios(store: store, campaign: campaign, request: request) { run, results in
@@ -74,6 +68,18 @@ struct DemoService {
             }
         }
         return try finish(store: store, campaign: campaign, dbPath: dbPath, passed: passed, total: total)
+    }
+
+    /// A fresh database at `dbPath` with campaign `new`, a simulator and a sandbox account.
+    func createCampaign(_ new: NewCampaign, dbPath: String) throws -> (EvidenceStore, Campaign) {
+        let (store, _) = try EvidenceStore.create(at: dbPath, actor: actor, clock: clock)
+        let campaign = try store.createCampaign(new)
+        _ = try store.addDevice(NewDevice(campaignId: campaign.id, label: "iphone-sim", kind: "simulator", platform: "ios",
+                                          model: "iPhone 15 Simulator", osVersion: "18.1"))
+        _ = try store.addAccount(NewAccount(campaignId: campaign.id, label: "sandbox-us", store: "apple",
+                                            account: "demo.tester@icloud.com", storefront: "USA"))
+        say("Recorded campaign \(campaign.id) (\(campaign.appId) 1.0.0 build 100), a simulator and a sandbox account in \(dbPath)")
+        return (store, campaign)
     }
 
     /// One run per scenario of the campaign's profile with every check (`request` with each run's id), then `afterRun`,

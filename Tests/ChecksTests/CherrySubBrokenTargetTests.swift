@@ -158,6 +158,16 @@ let cherryBreakages: [CherryBreakage] = [
             object["events"] = events
         }
     }),
+    CherryBreakage("ledger.ids-as-strings", "event ids arrive as JSON numbers", reason: "ledger", response: { request, response in
+        guard isLedgerRead(request) else { return response }
+        return response.editingJSON { object in
+            guard var events = object["events"] as? [[String: Any]] else { return }
+            for i in events.indices {
+                if let id = events[i]["eventId"] as? String, let n = Int64(id) { events[i]["eventId"] = NSNumber(value: n) }
+            }
+            object["events"] = events
+        }
+    }),
     CherryBreakage("duplicate.no-second-event", "a repeat is answered as new", reason: "not marked duplicate", transport: { DuplicateBlindProxy() }),
     CherryBreakage("duplicate.lost-response-retried", "a replay with the same key and body is answered 409", reason: "Could not retry the submission",
                    transport: { ForgetfulReplayProxy() }),

@@ -2,6 +2,7 @@ import CherryClient
 import Evidence
 import Foundation
 import HTTPCore
+import Sandbox
 import Testing
 @testable import Checks
 
@@ -16,6 +17,15 @@ struct CherrySubEmulatorSuiteTests {
             #expect(result.outcome == .passed, "\(result.checkId): \(result.outcome)")
             #expect(!result.identity.isLiveHosted, "\(result.checkId) must never be live-hosted on the emulator")
             #expect(!result.transcript.isEmpty, "\(result.checkId) sent nothing")
+        }
+    }
+
+    @Test func everyCheckPassesAgainstAnEmulatorWhoseClockIsADayBehind() async throws {
+        let target = try CherryEmulatorTarget(clock: ManualSandboxClock(Date().addingTimeInterval(-86_400)))
+        let results = try await target.run()
+        #expect(results.count == 19)
+        for result in results {
+            #expect(result.outcome == .passed, "\(result.checkId): \(result.outcome)")
         }
     }
 

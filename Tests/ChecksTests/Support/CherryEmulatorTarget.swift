@@ -14,8 +14,9 @@ final class CherryEmulatorTarget: Sendable {
     let secretKey: CherrySecretKey
     let signer: LocalStoreKitSigner
 
-    init() throws {
-        emulator = try CherrySubEmulator(configuration: CherrySubConfiguration(bundleId: Self.bundleId))
+    /// An emulator on `clock` (default: this machine's).
+    init(clock: (any SandboxClock)? = nil) throws {
+        emulator = try CherrySubEmulator(configuration: CherrySubConfiguration(bundleId: Self.bundleId, clock: clock ?? SystemSandboxClock()))
         baseURL = try emulator.start()
         configuration = try CherryClientConfiguration(baseURL: baseURL, publishableKey: emulator.publishableKey, requestTimeout: 10)
         secretKey = try CherrySecretKey(emulator.secretKey)

@@ -17,7 +17,7 @@ enum CherrySwitchChecks {
 
     static func invalidateClears(_ run: CherryCheckRun) async throws {
         let broker = run.countingBroker()
-        let client = run.client(broker: broker)
+        let client = run.client(broker: broker, now: try await run.backendClock().now)
         let appUser = try await run.buyer()
         try await customerCall(client, appUser, "read the current product set as '\(appUser)'")
         try await customerCall(client, appUser, "read it again")

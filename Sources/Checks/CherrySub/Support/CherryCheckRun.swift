@@ -43,6 +43,28 @@ public final class CherryCheckRun: CheckHarness {
         CountingBroker(target.broker) { [weak self] token in self?.remember(secret: token) }
     }
 
+    /// The backend's clock as the client core should read it, and whether the broker honours `ttlSeconds`.
+    ///
+    /// Two fresh tokens (15 and 60 minutes) through the `ServerKeyBroker`: their `expiresAt` must lie 45 minutes
+    /// apart (else the broker ignores `ttlSeconds`), and `expiresAt` minus the ttl is the backend's "now". A backend
+    /// whose clock is not this machine's (an emulator with its own clock) then does not make every token look
+    /// expired. Another broker's tokens say nothing of its ttl: the context's clock, ttl unknown (nil).
+    func backendClock() async throws -> (now: @Sendable () -> Date, ttlHonoured: Bool?) {
+        let clock = context.clock
+        guard let broker = target.broker as? ServerKeyBroker else { return (clock.now, nil) }
+        let long = ServerKeyBroker(server: broker.server, ttlSeconds: broker.ttlSeconds + 2700)
+        let before = clock.now()
+        let short = try await step("issue a token to read the backend's clock") { try await broker.issueToken(appUserId: context.customerId) }
+        let longer = try await step("issue a longer token") { try await long.issueToken(appUserId: context.customerId) }
+        remember(secret: short.customerToken)
+        remember(secret: longer.customerToken)
+        let honoured = abs(longer.expiresAt.timeIntervalSince(short.expiresAt) - 2700) < 60
+        let offset = short.expiresAt.addingTimeInterval(-TimeInterval(broker.ttlSeconds)).timeIntervalSince(before)
+        // Only a broker that honours the ttl tells the backend's time; within a few seconds the clocks agree anyway.
+        guard honoured, abs(offset) > 5 else { return (clock.now, honoured) }
+        return ({ clock.now().addingTimeInterval(offset) }, honoured)
+    }
+
     /// A client core on the check's transport; `now` defaults to the context's clock.
     func client(broker: CountingBroker? = nil, now: (@Sendable () -> Date)? = nil) -> CherrySubClient {
         CherrySubClient(configuration: target.configuration, transport: recorder, broker: broker ?? countingBroker(),

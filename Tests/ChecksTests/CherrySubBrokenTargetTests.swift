@@ -58,6 +58,16 @@ private func editingLevels(_ response: HTTPResponse, _ edit: @escaping (inout [S
         object["accessLevels"] = levels
     }
 }
+/// Every ledger event's `eventId` of a ledger page replaced by `edit` (kept where it gives nil).
+private func editingEventIds(_ response: HTTPResponse, _ edit: @escaping (String) -> Any?) -> HTTPResponse {
+    response.editingJSON { object in
+        guard var events = object["events"] as? [[String: Any]] else { return }
+        for i in events.indices {
+            if let id = events[i]["eventId"] as? String, let edited = edit(id) { events[i]["eventId"] = edited }
+        }
+        object["events"] = events
+    }
+}
 private func submittedJWS(_ request: HTTPRequest) -> String? {
     guard let body = request.body, let object = (try? JSONSerialization.jsonObject(with: body)) as? [String: Any] else { return nil }
     return object["signedTransaction"] as? String
@@ -149,24 +159,10 @@ let cherryBreakages: [CherryBreakage] = [
         }
     }),
     CherryBreakage("ledger.ids-as-strings", "event ids go through a Double", reason: "character for character", response: { request, response in
-        guard isLedgerRead(request) else { return response }
-        return response.editingJSON { object in
-            guard var events = object["events"] as? [[String: Any]] else { return }
-            for i in events.indices {
-                if let id = events[i]["eventId"] as? String, let d = Double(id) { events[i]["eventId"] = String(format: "%.0f", d) }
-            }
-            object["events"] = events
-        }
+        isLedgerRead(request) ? editingEventIds(response) { id in Double(id).map { String(format: "%.0f", $0) } } : response
     }),
     CherryBreakage("ledger.ids-as-strings", "event ids arrive as JSON numbers", reason: "ledger", response: { request, response in
-        guard isLedgerRead(request) else { return response }
-        return response.editingJSON { object in
-            guard var events = object["events"] as? [[String: Any]] else { return }
-            for i in events.indices {
-                if let id = events[i]["eventId"] as? String, let n = Int64(id) { events[i]["eventId"] = NSNumber(value: n) }
-            }
-            object["events"] = events
-        }
+        isLedgerRead(request) ? editingEventIds(response) { id in Int64(id).map { NSNumber(value: $0) } } : response
     }),
     CherryBreakage("duplicate.no-second-event", "a repeat is answered as new", reason: "not marked duplicate", transport: { DuplicateBlindProxy() }),
     CherryBreakage("duplicate.lost-response-retried", "a replay with the same key and body is answered 409", reason: "Could not retry the submission",

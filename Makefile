@@ -28,7 +28,8 @@ build: setup-build
 
 demo: build
 	rm -rf "$(DEMO_OUT)"
-	$$($(SWIFT) build --show-bin-path)/growcert demo --out "$(DEMO_OUT)"
+	$$($(SWIFT) build --show-bin-path)/growcert demo --out "$(DEMO_OUT)/groovegrow"
+	$$($(SWIFT) build --show-bin-path)/growcert demo --profile cherrysub --out "$(DEMO_OUT)/cherrysub"
 
 test: setup-test
 	$(SWIFT) build --build-tests

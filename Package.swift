@@ -26,11 +26,11 @@ let package = Package(
         // The vendor-neutral HTTP core: transports, transcripts, redaction, the live-hosted rule.
         .target(name: "HTTPCore", dependencies: ["SecretShapes", "CCurl", "CCrypto"]),
         .target(name: "GrowClient", dependencies: ["HTTPCore", "SecretShapes"]),
-        .target(name: "CherryClient", dependencies: ["HTTPCore", "SecretShapes"]),
+        .target(name: "CherryClient", dependencies: ["HTTPCore", "SecretShapes", "RFC3339Time"]),
         .target(name: "Sandbox", dependencies: ["HTTPCore", "GrowClient", "CherryClient", "StoreProof", "SecretShapes", "CMHD", "CCrypto", "RFC3339Time"]),
-        .target(name: "Checks", dependencies: ["HTTPCore", "GrowClient", "Evidence", "RFC3339Time"]),
+        .target(name: "Checks", dependencies: ["HTTPCore", "GrowClient", "CherryClient", "Evidence", "RFC3339Time"]),
         .target(name: "Reports", dependencies: ["Evidence"]),
-        .executableTarget(name: "growcert", dependencies: ["Evidence", "StoreProof", "HTTPCore", "GrowClient", "Checks", "Reports", "Sandbox"]),
+        .executableTarget(name: "growcert", dependencies: ["Evidence", "StoreProof", "HTTPCore", "GrowClient", "CherryClient", "Checks", "Reports", "Sandbox"]),
         .executableTarget(name: "growcert-bench", dependencies: ["Evidence", "Checks", "Sandbox", "HTTPCore", "GrowClient", "CSQLite", "CPostgres"]),
 
         // Helpers shared by test targets (network namespace, test CAs); no @testable imports, nothing of it in the binary.
@@ -41,9 +41,9 @@ let package = Package(
         .testTarget(name: "GrowClientTests", dependencies: ["HTTPCore", "GrowClient"]),
         .testTarget(name: "CherryClientTests", dependencies: ["HTTPCore", "CherryClient"]),
         .testTarget(name: "SandboxTests", dependencies: ["Sandbox", "HTTPCore", "GrowClient", "CherryClient", "StoreProof", "CCrypto", "TestSupport"]),
-        .testTarget(name: "ChecksTests", dependencies: ["Checks", "Sandbox", "HTTPCore", "GrowClient", "Evidence", "TestSupport"]),
+        .testTarget(name: "ChecksTests", dependencies: ["Checks", "Sandbox", "HTTPCore", "GrowClient", "CherryClient", "Evidence", "TestSupport"]),
         .testTarget(name: "ReportsTests", dependencies: ["Reports", "Evidence"], exclude: ["__Snapshots__"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "growcertTests", dependencies: ["Evidence", "growcert", "Reports", "StoreProof", "Sandbox", "HTTPCore", "GrowClient", "Checks", "TestSupport"]),
+        .testTarget(name: "growcertTests", dependencies: ["Evidence", "growcert", "Reports", "StoreProof", "Sandbox", "HTTPCore", "GrowClient", "CherryClient", "Checks", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

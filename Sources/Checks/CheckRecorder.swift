@@ -56,7 +56,8 @@ public struct CheckRecorder {
         if let receipt = result.receipt {
             let raw = (try? JSONValue.parse(receipt.rawOrderJSON)) ?? .string(receipt.rawOrderJSON)
             items.append(NewEvidence(runId: runId, provenance: provenance, details: ReceiptDetails(
-                orderId: receipt.orderId, receiptId: receipt.receiptId, status: receipt.status, raw: raw, source: "check")))
+                orderId: receipt.orderId, receiptId: receipt.receiptId, status: receipt.status, raw: raw, source: "check",
+                transactionId: receipt.transactionId)))
         }
         return items
     }

@@ -66,12 +66,13 @@ public struct CheckRunner: Sendable {
             return (check, definition)
         }
 
+        guard let target = context.target as? S.Target else { throw CheckError.wrongTarget(profile: suite.profileId) }
         var context = context
         let probe = RecordingTransport(wrapping: context.transport, dialect: suite.dialect, now: context.clock.instant)
-        let kind = try await suite.probe(context, through: probe)
+        let kind = try await suite.probe(context, target: target, through: probe)
         context.isEmulatorTarget = kind == .emulator
         context.probeTranscript = probe.entries
-        let harness = suite.harnesses(for: context)
+        let harness = suite.harnesses(for: context, target: target)
         var results: [CheckResult] = []
         for (check, definition) in selected {
             try Task.checkCancellation()
@@ -118,11 +119,11 @@ public struct CheckRunner: Sendable {
         let (seconds, attoseconds) = elapsed.components
         return CheckResult(checkId: check.id, scenario: check.scenario, outcome: scrubbedOutcome,
                            durationMilliseconds: Int(seconds) * 1000 + Int(attoseconds / 1_000_000_000_000_000),
-                           baseURL: context.configuration.baseURL.absoluteString, transcript: transcript,
+                           baseURL: context.target.baseURL.absoluteString, transcript: transcript,
                            probeTranscript: context.probeTranscript,
                            identity: SandboxIdentity.evaluate(probe: context.probeTranscript, check: transcript,
                                                               pins: context.sandboxPins, localAddresses: context.localAddresses,
-                                                              dialect: Wire.dialect),
+                                                              dialect: dialect),
                            receipt: outcome.isPassed ? receipt : nil)
     }
 }

@@ -11,6 +11,8 @@ import GrowClient
 public protocol CheckSuite: Sendable {
     /// The working environment of one check: its transports, fixtures and what it observed.
     associatedtype Harness: CheckHarness
+    /// The suite's own target and credentials, carried by `CheckContext.target`.
+    associatedtype Target: SuiteTarget
 
     /// The profile whose scenarios list this suite's checks (`Profile.id`).
     var profileId: String { get }
@@ -20,9 +22,9 @@ public protocol CheckSuite: Sendable {
     var definitions: [CheckDefinition<Harness>] { get }
     /// Asks the target, without credentials, which kind of Sandbox it is; throws `CheckError.unreachable`
     /// when it gives no HTTP response. The probe's exchanges are part of every check's identity.
-    func probe(_ context: CheckContext, through transport: any HTTPTransport) async throws -> SandboxKind
+    func probe(_ context: CheckContext, target: Target, through transport: any HTTPTransport) async throws -> SandboxKind
     /// The harness maker for one run of the suite: the checks of a run share its fixtures.
-    func harnesses(for context: CheckContext) -> @Sendable () -> Harness
+    func harnesses(for context: CheckContext, target: Target) -> @Sendable () -> Harness
 }
 
 extension CheckSuite {

@@ -1,7 +1,7 @@
 /// Every check suite growcert has, one per profile.
 public enum CheckSuites {
     /// The suites, in no particular order.
-    public static let all: [any CheckSuite] = [GrooveGrowSuite()]
+    public static let all: [any CheckSuite] = [GrooveGrowSuite(), CherrySubSuite()]
 
     /// The suite of profile `profileId`.
     public static func suite(for profileId: String) throws -> any CheckSuite {

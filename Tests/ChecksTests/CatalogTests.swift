@@ -37,7 +37,16 @@ import Testing
     }
 
     @Test func aProfileWithoutASuiteIsRefusedByName() {
-        #expect(throws: CheckError.noSuite(profile: "cherrysub", known: ["groovegrow"])) { try CheckSuites.suite(for: "cherrysub") }
+        #expect(throws: CheckError.noSuite(profile: "applemusic", known: ["groovegrow", "cherrysub"])) { try CheckSuites.suite(for: "applemusic") }
+    }
+
+    @Test func cherrySubsProfileAndSuiteListTheSameChecks() throws {
+        let profile = try Profile.named("cherrysub")
+        let listed = profile.scenarios.flatMap(\.checks)
+        #expect(Set(listed) == Set(CherrySubSuite().definitions.map(\.id)))
+        #expect(listed.count == 19 && Set(listed).count == 19)
+        #expect(try CheckSuites.suite(for: "cherrysub").profileId == "cherrysub")
+        #expect(Set(CherrySubSuite().needingSecondCustomer) == ["restore.transfers-one-purchase", "restore.owner-no-change", "switch.no-cross-user-read"])
     }
 
     @Test func aProfileCheckWithoutADefinitionIsRefusedBeforeAnythingIsSent() async throws {

@@ -70,7 +70,7 @@ import Testing
             if let receipt = result.receipt {
                 let raw = (try? JSONValue.parse(receipt.rawOrderJSON)) ?? .string(receipt.rawOrderJSON)
                 items.append([
-                    "orderId": .string(receipt.orderId), "receiptId": .string(receipt.receiptId), "status": .string(receipt.status),
+                    "orderId": .string(receipt.orderId ?? ""), "receiptId": .string(receipt.receiptId ?? ""), "status": .string(receipt.status),
                     "raw": raw, "source": "check",
                 ])
             }

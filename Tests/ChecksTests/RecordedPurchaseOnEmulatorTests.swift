@@ -13,10 +13,10 @@ import Testing
     static func qaPurchase(_ target: EmulatorTarget) async throws -> (PurchaseFixture, CheckContext) {
         var context = target.context()
         context.isEmulatorTarget = true
-        let purchase = try await Fixtures.makeDeliveredPurchase(in: CheckRun(context: context, fixtures: FixtureCache()))
-        context.recordedPurchase = RecordedPurchase(orderId: purchase.orderId, transactionId: purchase.transactionId, store: purchase.store,
+        let purchase = try await Fixtures.makeDeliveredPurchase(in: CheckRun(context: context, target: try #require(context.grooveGrow), fixtures: FixtureCache()))
+        context.grooveGrow?.recordedPurchase = RecordedPurchase(orderId: purchase.orderId, transactionId: purchase.transactionId, store: purchase.store,
                                                     signedTransaction: purchase.signedTransaction)
-        context.usesRecordedPurchaseOnEmulator = true
+        context.grooveGrow?.usesRecordedPurchaseOnEmulator = true
         return (purchase, context)
     }
 

@@ -77,7 +77,7 @@ import TestSupport
         let target = try EmulatorTarget()
         let proxy = InsiderProxy(emulatorBaseURL: target.baseURL) { InsiderProxy.isProbe($0) ? nil : "hosted" }
         var context = target.context(transport: proxy)
-        context.configuration = try GrowClientConfiguration(baseURL: URL(string: "https://\(Self.name)")!, project: target.emulator.projectId)
+        context.grooveGrow?.configuration = try GrowClientConfiguration(baseURL: URL(string: "https://\(Self.name)")!, project: target.emulator.projectId)
         let results = try await CheckRunner(suite: GrooveGrowSuite()).run(checkIds: ["session.identify", "holdings.match-console", "holdings.single-customer"], context: context)
         #expect(results.count == 3)
         for result in results {
@@ -95,8 +95,8 @@ import TestSupport
         let target = try EmulatorTarget()
         let proxy = InsiderProxy(emulatorBaseURL: target.baseURL) { _ in "hosted" }
         var context = target.context(transport: proxy)
-        context.configuration = try GrowClientConfiguration(baseURL: URL(string: "https://\(Self.name)")!, project: target.emulator.projectId)
-        context.credentials = .tokenProvider { customerId, ttl in
+        context.grooveGrow?.configuration = try GrowClientConfiguration(baseURL: URL(string: "https://\(Self.name)")!, project: target.emulator.projectId)
+        context.grooveGrow?.credentials = .tokenProvider { customerId, ttl in
             let server = ServerClient(configuration: target.configuration, serverKey: target.serverKey, transport: CurlTransport())
             let issued = try await server.issueCustomerToken(customerId: customerId, ttlSeconds: ttl ?? 900)
             return IssuedCustomerToken(customerToken: issued.customerToken, expiresAt: issued.expiresAt)
@@ -110,7 +110,7 @@ import TestSupport
         let target = try EmulatorTarget()
         let proxy = InsiderProxy(emulatorBaseURL: target.baseURL) { _ in "hosted" }
         var context = target.context(transport: proxy)
-        context.configuration = try GrowClientConfiguration(baseURL: URL(string: "https://\(Self.name)")!, project: target.emulator.projectId)
+        context.grooveGrow?.configuration = try GrowClientConfiguration(baseURL: URL(string: "https://\(Self.name)")!, project: target.emulator.projectId)
         let result = try #require(try await CheckRunner(suite: GrooveGrowSuite()).run(checkIds: ["switch.late-response-dropped"], context: context).first)
         #expect(result.transcript.isEmpty)
         #expect(result.outcome == .failed(reason: "This check needs a second customer: pass --second-customer CUSTOMER_ID."))

@@ -50,6 +50,24 @@ struct SecretTests {
         }
     }
 
+    @Test("A CherrySub secret key is refused wherever a GrooveGrow one is; a publishable key is not a secret")
+    func cherrySubSecretKeysAreRefusedAndPublishableKeysAreNot() throws {
+        let cherryKey = "iap_sk_test_9c8b7a6f5e4d"
+        #expect(SecretScanner.findSecret(in: cherryKey) == "a CherrySub secret key (iap_sk_…)")
+        #expect(SecretScanner.findSecret(in: "GROWCERT_SERVER_KEY=\(cherryKey)") == "a CherrySub secret key (iap_sk_…)")
+        #expect(SecretScanner.redact("key \(cherryKey) done") == "key <redacted> done")
+        #expect(SecretScanner.findSecret(in: "iap_pk_test_9c8b7a6f5e4d") == nil)
+        try withTempDir { dir in
+            let s = try seeded(in: dir)
+            try expectRefused(s.store, .secretRefused(field: "device label", what: "a CherrySub secret key (iap_sk_…)")) {
+                _ = try s.store.addDevice(NewDevice(campaignId: "c1", label: cherryKey, kind: "physical", platform: "ios", model: "m", osVersion: "1"))
+            }
+            #expect(throws: Never.self) {
+                _ = try s.store.addDevice(NewDevice(campaignId: "c1", label: "iap_pk_test_9c8b7a6f5e4d", kind: "physical", platform: "ios", model: "m", osVersion: "1"))
+            }
+        }
+    }
+
     @Test("A secret in a label, model, tester, storefront, run note or retraction reason is refused")
     func secretsInFieldsAreRefused() throws {
         try withTempDir { dir in

@@ -41,7 +41,7 @@ struct StoreRejectionTests {
     func badCampaignFieldsAreRefused(backend: Backend) throws {
         try withTempDir { dir in
             let s = try seeded(in: dir, backend: backend)
-            try expectRefused(s.store, message: "Unknown profile 'grovegrow'. Did you mean 'groovegrow'? Known: groovegrow.") {
+            try expectRefused(s.store, message: "Unknown profile 'grovegrow'. Did you mean 'groovegrow'? Known: cherrysub, groovegrow.") {
                 _ = try s.store.createCampaign(newCampaign(profile: "grovegrow"))
             }
             try expectRefused(s.store, message: "Invalid app id 'com example app': use the bundle id or application id, e.g. 'com.example.app' (letters, digits, '.', '-', '_').") {

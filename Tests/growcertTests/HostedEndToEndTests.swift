@@ -105,22 +105,11 @@ struct HostedEndToEndTests {
         try await qa.ok(["check", "run", "--run", purchaseRun, "--check", "refund.revokes-and-records"] + customer)
         for scenario in scenarios { try await qa.ok(["run", "finish", try #require(runs[scenario]), "--outcome", "pass"]) }
 
-        var evidence: [[String: Any]] = []
-        for scenario in scenarios {
-            evidence += try await qa.json(["evidence", "list", "--run", try #require(runs[scenario])]) as? [[String: Any]] ?? []
-        }
-        func provenances(_ type: String) -> [String] {
-            Array(Set(evidence.filter { $0["type"] as? String == type }.compactMap { $0["provenance"] as? String })).sorted()
-        }
-        let rendered = try await qa.run(["report", "render", "--campaign", "c1", "--format", "json"])
-        try #require([0, 1].contains(rendered.code), "\(rendered)")
-        let report = try #require(try JSONSerialization.jsonObject(with: Data(rendered.stdout.utf8)) as? [String: Any], "\(rendered)")
-        let judged = (report["scenarios"] as? [[String: Any]] ?? []).map { s in
-            (id: s["id"] as? String ?? "", verdict: s["verdict"] as? String ?? "", summary: "\(s["summary"] ?? "")")
-        }
-        return FlowOutcome(campaignVerdict: report["verdict"] as? String ?? "", scenarios: judged,
-                           checkProvenances: provenances("check-result"), receiptProvenances: provenances("receipt"),
-                           transactionProvenances: provenances("transaction"), renderExitCode: rendered.code, report: rendered.stdout)
+        let judgement = try await CampaignJudgement.read(qa, runs: try scenarios.map { try #require(runs[$0]) })
+        return FlowOutcome(campaignVerdict: judgement.campaignVerdict, scenarios: judgement.scenarios,
+                           checkProvenances: judgement.provenances("check-result"), receiptProvenances: judgement.provenances("receipt"),
+                           transactionProvenances: judgement.provenances("transaction"), renderExitCode: judgement.renderExitCode,
+                           report: judgement.report)
     }
 }
 

@@ -18,10 +18,10 @@ public struct GrooveGrowSuite: CheckSuite {
 
     private static let all = SessionChecks.all + HoldingsChecks.all + SwitchChecks.all + NetworkChecks.all + PurchaseChecks.all
 
-    public func probe(_ context: CheckContext, through transport: any HTTPTransport) async throws -> SandboxKind {
-        let baseURL = context.configuration.baseURL.absoluteString
+    public func probe(_ context: CheckContext, target: GrooveGrowTarget, through transport: any HTTPTransport) async throws -> SandboxKind {
+        let baseURL = target.configuration.baseURL.absoluteString
         do {
-            return try await SandboxProbe.kind(configuration: context.configuration, transport: transport)
+            return try await SandboxProbe.kind(configuration: target.configuration, transport: transport)
         } catch let error as TransportError {
             throw CheckError.unreachable(baseURL: baseURL, reason: error.description)
         } catch is CancellationError {
@@ -31,9 +31,9 @@ public struct GrooveGrowSuite: CheckSuite {
         }
     }
 
-    public func harnesses(for context: CheckContext) -> @Sendable () -> CheckRun {
+    public func harnesses(for context: CheckContext, target: GrooveGrowTarget) -> @Sendable () -> CheckRun {
         // One purchase fixture for every check of the run.
         let fixtures = FixtureCache()
-        return { CheckRun(context: context, fixtures: fixtures) }
+        return { CheckRun(context: context, target: target, fixtures: fixtures) }
     }
 }

@@ -1,27 +1,24 @@
 import Foundation
-import GrowClient
 import HTTPCore
 
-/// Everything a check run needs: target, transport, credentials, customers, and the seams tests replace.
-public struct CheckContext: Sendable {
-    /// Creates the session client a check exercises, sending through the given transport.
-    public typealias SessionClientFactory = @Sendable (GrowClientConfiguration, any HTTPTransport) -> any SessionClient
+/// What one suite needs to reach its vendor's target: the base URL, the vendor's client configuration and
+/// credentials, and any seams of its own. Each suite declares its type (`CheckSuite.Target`).
+public protocol SuiteTarget: Sendable {
+    /// The base URL the checks speak to, as recorded in every result.
+    var baseURL: URL { get }
+}
 
-    /// The target and scope (base URL, project, environment `sandbox`).
-    public var configuration: GrowClientConfiguration
+/// Everything a check run needs: the vendor-neutral parts (transport, clock, customers, emulator flag, probe
+/// transcript, pins) and the suite's own target and credentials (`target`).
+public struct CheckContext: Sendable {
+    /// The suite's target and credentials; `CheckRunner` refuses a context whose target is not its suite's `Target`.
+    public var target: any SuiteTarget
     /// The transport to the target; each check wraps it in its own fault injector and recorder.
     public var transport: any HTTPTransport
-    /// Server key and/or token provider; never stored.
-    public var credentials: CheckCredentials
-    /// The customer the checks identify as.
+    /// The customer (CherrySub: the app user) the checks identify as.
     public var customerId: String
-    /// Another customer, for the switch checks (required on a hosted target).
+    /// Another customer, for the switch and restore checks (required on a hosted target).
     public var secondCustomerId: String?
-    /// The purchase QA made on a device (hosted targets).
-    public var recordedPurchase: RecordedPurchase?
-    /// On an emulator: examine `recordedPurchase` (given with --order-id/--transaction-id and found there by the
-    /// pre-flight) instead of buying the suite's own purchase. Elsewhere the recorded purchase is always used.
-    public var usesRecordedPurchaseOnEmulator: Bool = false
     /// Whether the target declared itself an emulator; `CheckRunner` sets it from its first probe.
     ///
     /// On an emulator the checks seed what they use through `/_emulator`; on
@@ -33,54 +30,29 @@ public struct CheckContext: Sendable {
     public var sandboxPins: [String]
     /// This machine's interface addresses; a peer among them is never the hosted Sandbox.
     public var localAddresses: Set<PeerAddress>
-    /// The probe's exchanges (`GET /v1/session` without credentials); `CheckRunner` sets them.
+    /// The probe's exchanges (the suite's probe, without credentials); `CheckRunner` sets them.
     ///
     /// Part of every check's identity: the probe decided whether the checks seeded their own fixtures.
     public var probeTranscript: [TranscriptEntry] = []
     /// Time and waiting.
     public var clock: CheckClock
-    /// Creates session clients (default: `GrowClient`).
-    public var makeSessionClient: SessionClientFactory
-    /// Where `switch.restart-needs-auth` looks for the old session's token on disk.
-    ///
-    /// Default: the current directory, the temporary directory and `~/.cache`.
-    public var diskScanRoots: [URL]
 
     /// A context; `isEmulatorTarget` is decided again by `CheckRunner.run`.
-    public init(configuration: GrowClientConfiguration,
+    public init(target: any SuiteTarget,
                 transport: any HTTPTransport,
-                credentials: CheckCredentials,
                 customerId: String,
                 secondCustomerId: String? = nil,
-                recordedPurchase: RecordedPurchase? = nil,
                 isEmulatorTarget: Bool = false,
                 sandboxPins: [String] = [],
                 localAddresses: Set<PeerAddress> = PeerAddress.thisMachine(),
-                clock: CheckClock = .system,
-                makeSessionClient: @escaping SessionClientFactory = { GrowClient(configuration: $0, transport: $1) },
-                diskScanRoots: [URL] = CheckContext.defaultDiskScanRoots()) {
-        self.configuration = configuration
+                clock: CheckClock = .system) {
+        self.target = target
         self.transport = transport
-        self.credentials = credentials
         self.customerId = customerId
         self.secondCustomerId = secondCustomerId
-        self.recordedPurchase = recordedPurchase
         self.isEmulatorTarget = isEmulatorTarget
         self.sandboxPins = sandboxPins
         self.localAddresses = localAddresses
         self.clock = clock
-        self.makeSessionClient = makeSessionClient
-        self.diskScanRoots = diskScanRoots
-    }
-
-    /// The current directory, the temporary directory and `~/.cache`: where an SDK or a
-    /// test harness would most likely persist a session by mistake.
-    public static func defaultDiskScanRoots() -> [URL] {
-        let fm = FileManager.default
-        var roots = [URL(fileURLWithPath: fm.currentDirectoryPath, isDirectory: true), fm.temporaryDirectory]
-        if let home = ProcessInfo.processInfo.environment["HOME"], !home.isEmpty {
-            roots.append(URL(fileURLWithPath: home, isDirectory: true).appendingPathComponent(".cache", isDirectory: true))
-        }
-        return roots
     }
 }

@@ -8,6 +8,8 @@ public enum CheckError: Error, Sendable, Equatable, CustomStringConvertible {
     case unknownCheck(String, known: [String])
     /// A profile no check suite belongs to.
     case noSuite(profile: String, known: [String])
+    /// The context's target is not the suite's kind (a caller's mistake: e.g. a GrooveGrow target for CherrySub).
+    case wrongTarget(profile: String)
 
     public var description: String {
         switch self {
@@ -15,6 +17,8 @@ public enum CheckError: Error, Sendable, Equatable, CustomStringConvertible {
             return "The Sandbox at '\(baseURL)' is unreachable: \(reason) No check was run; check the campaign's base URL and the network, then run again."
         case .unknownCheck(let id, let known):
             return "Unknown check '\(id)'.\(Suggestion.sentence(for: id, among: known)) Known checks: \(known.joined(separator: ", "))."
+        case .wrongTarget(let profile):
+            return "The checks of profile '\(profile)' were given another vendor's target; nothing was sent."
         case .noSuite(let profile, let known):
             return "Profile '\(profile)' has no live checks in this growcert (profiles with checks: \(known.joined(separator: ", ")))."
         }

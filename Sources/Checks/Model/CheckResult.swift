@@ -19,7 +19,7 @@ public struct CheckResult: Sendable {
     public var probeTranscript: [TranscriptEntry]
     /// Whether `transcript`, with the probe the check ran under, proves the hosted Sandbox; see `SandboxIdentity`.
     public var identity: SandboxIdentity
-    /// For `purchase.delivered-once`: the order as the server returned it.
+    /// The vendor acceptance the check observed (GrooveGrow: `purchase.delivered-once`; CherrySub: `purchase.backend-verifies`).
     public var receipt: ObservedReceipt?
 
     /// A result from its parts; `CheckRunner` builds these.
@@ -38,20 +38,26 @@ public struct CheckResult: Sendable {
     }
 }
 
-/// An order the server reported delivered, kept for a `receipt` evidence item.
+/// A vendor's acceptance of a store transaction, kept for a `receipt` evidence item: GrooveGrow's delivered
+/// order (`orderId`, `receiptId`), or another vendor's answer naming the transaction (`transactionId`).
 public struct ObservedReceipt: Sendable, Equatable {
-    public var orderId: String
-    public var receiptId: String
-    /// The order status as received (`delivered`).
+    /// The vendor's order id; nil when the vendor has none.
+    public var orderId: String?
+    /// The vendor's receipt id; nil when the vendor has none.
+    public var receiptId: String?
+    /// The status as received (GrooveGrow: `delivered`; CherrySub: `accepted`).
     public var status: String
-    /// The body of `GET /v1/orders/{orderId}` exactly as received (credential-free by contract, redacted anyway).
+    /// The vendor's document exactly as received (credential-free by contract, redacted anyway).
     public var rawOrderJSON: String
+    /// The store transaction the vendor's answer names, when it is the pairing key (CherrySub); nil otherwise.
+    public var transactionId: String?
 
     /// A receipt observation.
-    public init(orderId: String, receiptId: String, status: String, rawOrderJSON: String) {
+    public init(orderId: String?, receiptId: String?, status: String, rawOrderJSON: String, transactionId: String? = nil) {
         self.orderId = orderId
         self.receiptId = receiptId
         self.status = status
         self.rawOrderJSON = rawOrderJSON
+        self.transactionId = transactionId
     }
 }

@@ -1,14 +1,15 @@
 import Foundation
+import RFC3339Time
 
 extension CherryWire {
-    /// Parses the contract's RFC 3339 UTC timestamps (`2026-12-01T08:15:00Z`, fractional seconds allowed); nil otherwise.
+    /// Parses the contract's RFC 3339 UTC timestamps (`2026-12-01T08:15:00Z`, fractional seconds allowed); nil
+    /// otherwise. The reading is `RFC3339.milliseconds`, the one home of timestamps.
     public static func parseTimestamp(_ text: String) -> Date? {
-        if let date = try? Date(text, strategy: Date.ISO8601FormatStyle()) { return date }
-        return try? Date(text, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+        RFC3339.milliseconds(text).map { Date(timeIntervalSince1970: Double($0) / 1000) }
     }
 
     /// Formats a time as the contract writes it: RFC 3339 UTC to the second (`2026-12-01T08:15:00Z`).
     public static func formatTimestamp(_ date: Date) -> String {
-        date.formatted(Date.ISO8601FormatStyle())
+        RFC3339.format(date)
     }
 }

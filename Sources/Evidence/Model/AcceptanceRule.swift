@@ -10,11 +10,15 @@ public struct AcceptanceRule: Sendable, Equatable {
     public var key: BindingKey
     /// The name of the rule that says whether the acceptance's document proves that very transaction.
     public var proof: String
+    /// The check that records the acceptance (`recordedBy`; GrooveGrow `purchase.delivered-once`, CherrySub
+    /// `purchase.backend-verifies`): what a missing acceptance's next step runs. nil when the profile names none.
+    public var recordedBy: String?
 
     /// An acceptance rule.
-    public init(evidenceType: EvidenceType, key: BindingKey, proof: String) {
+    public init(evidenceType: EvidenceType, key: BindingKey, proof: String, recordedBy: String? = nil) {
         self.evidenceType = evidenceType
         self.key = key
         self.proof = proof
+        self.recordedBy = recordedBy
     }
 }

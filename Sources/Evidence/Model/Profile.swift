@@ -72,6 +72,8 @@ public struct Profile: Sendable, Equatable {
     public var rules: VerdictRules
     /// The vendor's hosted Sandbox public-key pins (`hostedSandbox.spkiPins`, `sha256//BASE64`); empty: none published.
     public var sandboxPins: [String]
+    /// The field that names the campaign's target within the vendor (`target`; default: GrooveGrow's `project` UUID).
+    public var target: TargetField = .project
 
     /// The scenario with this id.
     public func scenario(_ id: String) throws -> Scenario {
@@ -155,7 +157,26 @@ public struct Profile: Sendable, Equatable {
                 throw EvidenceError.invalidValue(field: "profile", value: field + ".key",
                                                  why: "'\(key)' is not one of \(BindingKey.allCases.map(\.rawValue).joined(separator: ", "))")
             }
-            return AcceptanceRule(evidenceType: evidenceType, key: bindingKey, proof: try string(a?["proof"], field + ".proof"))
+            var recordedBy: String?
+            if let by = a?["recordedBy"] {
+                let check = try string(by, field + ".recordedBy")
+                guard checks.contains(where: { $0.id == check }) else {
+                    throw EvidenceError.invalidValue(field: "profile", value: field + ".recordedBy", why: "check '\(check)' is not in the catalog's checks")
+                }
+                recordedBy = check
+            }
+            return AcceptanceRule(evidenceType: evidenceType, key: bindingKey, proof: try string(a?["proof"], field + ".proof"),
+                                  recordedBy: recordedBy)
+        }
+        if let t = json["target"] {
+            let name = try string(t["field"], "target.field")
+            if let prefix = t["prefix"] {
+                target = TargetField(name: name, shape: .prefix(try string(prefix, "target.prefix")))
+            } else if t["shape"]?.stringValue == "uuid" {
+                target = TargetField(name: name, shape: .uuid)
+            } else {
+                throw EvidenceError.invalidValue(field: "profile", value: "target", why: "give 'prefix' or 'shape': 'uuid'")
+            }
         }
         let v = json["verdictRules"]
         rules = VerdictRules(

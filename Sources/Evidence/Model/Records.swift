@@ -16,11 +16,12 @@ public struct Campaign: Sendable, Equatable {
     /// The campaign's own Sandbox public-key pins (`sha256//BASE64`), added to the profile's; empty for none.
     public var sandboxPins: [String] = []
 
-    /// The campaign as JSON; `sandboxPins` appears only when the campaign has pins (older output is unchanged).
+    /// The campaign as JSON (the target column labelled by the profile's target field: `project`, `publishableKey`);
+    /// `sandboxPins` appears only when the campaign has pins (older output is unchanged).
     public var json: JSONValue {
         var o: [String: JSONValue] = ["id": .string(id), "profile": .string(profile), "name": .string(name), "appId": .string(appId),
          "appVersion": .string(appVersion), "build": .string(build), "sdkName": .string(sdkName),
-         "sdkVersion": .string(sdkVersion), "project": .string(project), "baseUrl": .string(baseURL),
+         "sdkVersion": .string(sdkVersion), TargetField.of(profile: profile).name: .string(project), "baseUrl": .string(baseURL),
          "createdBy": .string(createdBy), "createdAt": .string(createdAt)]
         if !sandboxPins.isEmpty { o["sandboxPins"] = .array(sandboxPins.map(JSONValue.string)) }
         return .object(o)

@@ -4,6 +4,109 @@
 public enum EmbeddedProfiles {
     /// File name → contents.
     public static let files: [String: String] = [
+        "cherrysub.json": #"""
+{
+  "id": "cherrysub",
+  "vendor": "CherrySub",
+  "title": {"en": "CherrySub AppVisionIAP (StoreKit 2)", "zh-Hans": "CherrySub AppVisionIAP（StoreKit 2）"},
+  "source": "CherrySub AppVisionIAP guide (Swift and StoreKit 2), validation list; wire contract cherrysub-staging-v1",
+  "hostedSandbox": {"spkiPins": []},
+  "target": {"field": "publishableKey", "prefix": "iap_pk_"},
+  "scenarios": [
+    {
+      "id": "store-purchase",
+      "title": {"en": "Store-backed sandbox purchase", "zh-Hans": "商店沙盒购买"},
+      "expected": {
+        "en": "The backend verifies the real StoreKit 2 Sandbox transaction and grants the access level once; altered, local and unknown transactions are refused and grant nothing.",
+        "zh-Hans": "后端验证真实的 StoreKit 2 沙盒交易并只授予一次访问级别；被篡改、本地和未知的交易均被拒绝，不授予任何权益。"
+      },
+      "checks": ["purchase.backend-verifies", "purchase.unverified-refused", "purchase.local-refused", "subscriber.404-not-active", "productset.current", "ledger.ids-as-strings"],
+      "requires": ["device", "physicalDevice", "storeAccount", "storeTransaction", "serverReceipt"]
+    },
+    {
+      "id": "duplicate-retry",
+      "title": {"en": "Duplicate retry", "zh-Hans": "重复重试"},
+      "expected": {
+        "en": "Submitting the same transaction again adds nothing; a lost response is retried with the same key and takes effect once; the transaction is finished only after the backend accepted it.",
+        "zh-Hans": "再次提交同一交易不会增加任何内容；丢失的响应以相同的键重试且只生效一次；交易只在后端接受后才完成。"
+      },
+      "checks": ["duplicate.no-second-event", "duplicate.lost-response-retried", "purchase.finish-after-acceptance"],
+      "requires": ["device", "physicalDevice", "storeAccount", "storeTransaction", "serverReceipt"]
+    },
+    {
+      "id": "restore",
+      "title": {"en": "Restore", "zh-Hans": "恢复购买"},
+      "expected": {
+        "en": "Restoring as another app user moves that purchase only, without merging customers; restoring as the owner changes nothing.",
+        "zh-Hans": "以另一个应用用户恢复时只转移该笔购买，不合并客户；以所有者身份恢复时不做任何更改。"
+      },
+      "checks": ["restore.transfers-one-purchase", "restore.owner-no-change"],
+      "requires": ["device", "physicalDevice", "storeAccount", "storeTransaction", "serverReceipt"]
+    },
+    {
+      "id": "cancellation-expiry",
+      "title": {"en": "Cancellation and expiry", "zh-Hans": "取消与到期"},
+      "expected": {
+        "en": "After auto-renew is turned off access stays until expiresAt; after expiry access ends; each is recorded once in the ledger.",
+        "zh-Hans": "关闭自动续订后访问权限保留至 expiresAt；到期后访问结束；每项在账本中只记录一次。"
+      },
+      "checks": ["cancel.active-until-expiry", "expiry.access-ends"],
+      "requires": ["device", "physicalDevice", "storeAccount", "storeTransaction", "serverReceipt", "autoRenewable"]
+    },
+    {
+      "id": "refund",
+      "title": {"en": "Refund", "zh-Hans": "退款"},
+      "expected": {
+        "en": "After the store refund the access level is revoked and the ledger has one refund.",
+        "zh-Hans": "商店退款后访问级别被撤销，账本中有一条退款记录。"
+      },
+      "checks": ["refund.revokes-access"],
+      "requires": ["device", "physicalDevice", "storeAccount", "storeTransaction", "serverReceipt"]
+    },
+    {
+      "id": "account-switch",
+      "title": {"en": "Account switch", "zh-Hans": "切换账号"},
+      "expected": {
+        "en": "Logging out clears and revokes the old user's token; one user's token never reads another's data; a refused token leads to exactly one refresh, and simultaneous refreshes coalesce.",
+        "zh-Hans": "退出登录会清除并吊销旧用户的令牌；一个用户的令牌永远无法读取另一个用户的数据；被拒绝的令牌只触发一次刷新，同时发生的刷新会合并。"
+      },
+      "checks": ["switch.invalidate-clears", "switch.revoked-token-refused", "switch.no-cross-user-read", "token.one-refresh-on-401", "token.refresh-coalesced"],
+      "requires": ["device"]
+    }
+  ],
+  "checks": [
+    {"id": "purchase.backend-verifies", "title": {"en": "The backend verifies the purchase", "zh-Hans": "后端验证购买"}, "proves": {"en": "the run's store-signed transaction, submitted through the client core, is accepted with environment Sandbox; its access level is active; the ledger has exactly one purchase or renewal event for it", "zh-Hans": "运行中的商店签名交易经客户端核心提交后被接受，环境为 Sandbox；其访问级别处于有效状态；账本中恰好有一条对应的购买或续订事件"}},
+    {"id": "purchase.unverified-refused", "title": {"en": "An altered transaction is refused", "zh-Hans": "拒绝被篡改的交易"}, "proves": {"en": "the same JWS with its signature altered gets 422 transaction_unverified, the subscriber and ledger are unchanged, and the client core does not finish it", "zh-Hans": "签名被改动的同一 JWS 返回 422 transaction_unverified，订阅者和账本保持不变，客户端核心不会完成该交易"}},
+    {"id": "purchase.local-refused", "title": {"en": "A local StoreKit transaction is refused", "zh-Hans": "拒绝本地 StoreKit 交易"}, "proves": {"en": "an Xcode-environment transaction, signed with a throwaway local key as StoreKit Testing does, gets 422 transaction_local", "zh-Hans": "像 StoreKit Testing 那样用一次性本地密钥签名的 Xcode 环境交易返回 422 transaction_local"}},
+    {"id": "subscriber.404-not-active", "title": {"en": "No subscriber is no access", "zh-Hans": "无订阅者即无访问权限"}, "proves": {"en": "a new app user before any transaction gets 404 subscriber_not_found, which the client core reports as no access: not an error, never active", "zh-Hans": "尚无交易的新应用用户返回 404 subscriber_not_found，客户端核心将其报告为无访问权限：不是错误，也绝不是有效状态"}},
+    {"id": "productset.current", "title": {"en": "The current product set reads in order", "zh-Hans": "按顺序读取当前产品集"}, "proves": {"en": "the current product set reads as none, or as packages in position order", "zh-Hans": "当前产品集读取为空，或按 position 顺序排列的套餐"}},
+    {"id": "ledger.ids-as-strings", "title": {"en": "Ledger ids stay strings", "zh-Hans": "账本编号保持为字符串"}, "proves": {"en": "event ids arrive as JSON strings and survive the client core exactly, also above 2^53", "zh-Hans": "事件编号以 JSON 字符串到达，并在客户端核心中原样保留，包括大于 2^53 的编号"}},
+    {"id": "duplicate.no-second-event", "title": {"en": "A duplicate adds no event", "zh-Hans": "重复提交不增加事件"}, "proves": {"en": "resubmitting the transaction under a new key answers 200 with duplicate: true and the same ledgerEventId, and adds no event", "zh-Hans": "以新键重新提交交易返回 200、duplicate: true 和相同的 ledgerEventId，且不增加事件"}},
+    {"id": "duplicate.lost-response-retried", "title": {"en": "A lost response is retried once", "zh-Hans": "丢失的响应只重试一次"}, "proves": {"en": "a submission whose response is lost is retried with the same key and body and takes effect exactly once", "zh-Hans": "响应丢失的提交以相同的键和请求体重试，且只生效一次"}},
+    {"id": "purchase.finish-after-acceptance", "title": {"en": "Finished only after acceptance", "zh-Hans": "接受后才完成交易"}, "proves": {"en": "while the backend fails, the client core keeps the transaction unfinished, and finishes it only after a later 2xx", "zh-Hans": "后端失败期间客户端核心保持交易未完成，只在之后收到 2xx 时才完成"}},
+    {"id": "restore.transfers-one-purchase", "title": {"en": "Restore moves one purchase", "zh-Hans": "恢复只转移一笔购买"}, "proves": {"en": "restoring as a second app user moves that purchase only: the new owner's access is active, the old owner's is transferred and inactive, one transfer_out and one transfer_in, and both stay separate subscribers", "zh-Hans": "以第二个应用用户恢复时只转移该笔购买：新所有者的访问有效，旧所有者的为 transferred 且无效，各有一条 transfer_out 和 transfer_in，两者仍是独立的订阅者"}},
+    {"id": "restore.owner-no-change", "title": {"en": "Restore as the owner changes nothing", "zh-Hans": "所有者恢复不做更改"}, "proves": {"en": "restoring as the owner answers duplicate: true and adds no event", "zh-Hans": "以所有者身份恢复返回 duplicate: true，且不增加事件"}},
+    {"id": "cancel.active-until-expiry", "title": {"en": "Cancelled stays active until expiry", "zh-Hans": "取消后有效至到期"}, "proves": {"en": "after auto-renew is turned off: state cancelled, still active until expiresAt, willRenew false, one cancellation event", "zh-Hans": "关闭自动续订后：状态为 cancelled，在 expiresAt 之前仍然有效，willRenew 为 false，有一条 cancellation 事件"}},
+    {"id": "expiry.access-ends", "title": {"en": "Access ends at expiry", "zh-Hans": "到期后访问结束"}, "proves": {"en": "after expiresAt: inactive, state expired, one expiration event", "zh-Hans": "expiresAt 之后：无效，状态为 expired，有一条 expiration 事件"}},
+    {"id": "refund.revokes-access", "title": {"en": "Refund revokes access", "zh-Hans": "退款撤销访问权限"}, "proves": {"en": "after the store refund: inactive, state refunded, revokedAt set, one refund event", "zh-Hans": "商店退款后：无效，状态为 refunded，设置了 revokedAt，有一条 refund 事件"}},
+    {"id": "switch.invalidate-clears", "title": {"en": "Invalidate clears the user", "zh-Hans": "失效操作清除用户"}, "proves": {"en": "after invalidating app user A the client core holds nothing of A, and the next call for A asks the broker anew", "zh-Hans": "使应用用户 A 失效后，客户端核心不再保留 A 的任何内容，A 的下一次调用会重新向令牌代理申请"}},
+    {"id": "switch.revoked-token-refused", "title": {"en": "A revoked token is refused", "zh-Hans": "拒绝已吊销的令牌"}, "proves": {"en": "a token the broker revoked gets 401 token_revoked", "zh-Hans": "被令牌代理吊销的令牌返回 401 token_revoked"}},
+    {"id": "switch.no-cross-user-read", "title": {"en": "No cross-user read", "zh-Hans": "不能跨用户读取"}, "proves": {"en": "B's token on A's subscriber and ledger gets 403 app_user_mismatch", "zh-Hans": "用 B 的令牌读取 A 的订阅者和账本返回 403 app_user_mismatch"}},
+    {"id": "token.one-refresh-on-401", "title": {"en": "One refresh on 401", "zh-Hans": "401 只刷新一次"}, "proves": {"en": "a 401 leads to exactly one forced refresh and one retry; when that is refused too the error surfaces: exactly two broker calls, no loop", "zh-Hans": "401 只触发一次强制刷新和一次重试；若仍被拒绝则报告错误：恰好两次令牌代理调用，不会循环"}},
+    {"id": "token.refresh-coalesced", "title": {"en": "Refreshes coalesce", "zh-Hans": "刷新会合并"}, "proves": {"en": "ten concurrent calls with a token inside its last 30 seconds cause exactly one broker call", "zh-Hans": "令牌处于最后 30 秒内时的十个并发调用只产生一次令牌代理调用"}}
+  ],
+  "verdictRules": {
+    "checkResultProvenance": "live-hosted",
+    "storeTransactionProvenance": "store-signed-sandbox",
+    "serverReceiptProvenance": "live-hosted",
+    "serverReceiptBinding": {"evidenceType": "receipt", "key": "transactionId", "proof": "accepted-transaction", "recordedBy": "purchase.backend-verifies"},
+    "transactionBundleMustMatchAppId": true,
+    "transactionMaxAgeDays": 14,
+    "order": ["FAILED", "INCOMPLETE", "NOT CERTIFIABLE", "CERTIFIED"]
+  }
+}
+
+"""#,
         "groovegrow.json": #"""
 {
   "id": "groovegrow",
@@ -75,7 +178,7 @@ public enum EmbeddedProfiles {
     "checkResultProvenance": "live-hosted",
     "storeTransactionProvenance": "store-signed-sandbox",
     "serverReceiptProvenance": "live-hosted",
-    "serverReceiptBinding": {"evidenceType": "receipt", "key": "orderId", "proof": "order-receipts"},
+    "serverReceiptBinding": {"evidenceType": "receipt", "key": "orderId", "proof": "order-receipts", "recordedBy": "purchase.delivered-once"},
     "transactionBundleMustMatchAppId": true,
     "transactionMaxAgeDays": 14,
     "order": ["FAILED", "INCOMPLETE", "NOT CERTIFIABLE", "CERTIFIED"]

@@ -12,7 +12,7 @@ extension EvidenceStore {
         try Validate.nonEmpty(new.build, field: "build")
         try Validate.nonEmpty(new.sdkVersion, field: "SDK version")
         try Validate.nonEmpty(new.sdkName, field: "SDK name")
-        let project = try Validate.uuid(new.project, field: "project")
+        let project = try profile.target.validate(new.project)
         let baseURL = try Validate.baseURL(new.baseURL)
         var pins: [String] = []
         for pin in new.sandboxPins where !pins.contains(try Validate.sandboxPin(pin)) { pins.append(pin) }
@@ -45,7 +45,7 @@ extension EvidenceStore {
         for (field, raw) in changes {
             let value: String
             switch field {
-            case .project: value = try Validate.uuid(raw, field: "project")
+            case .project: value = try TargetField.of(profile: campaign.profile).validate(raw)
             case .baseURL: value = try Validate.baseURL(raw)
             case .sandboxPins:
                 var pins: [String] = []

@@ -93,7 +93,8 @@ public struct NextStep: Sendable, Equatable {
              .notAutoRenewable:
             return "growcert evidence add transaction --run \(run) --jws-file TRANSACTION.jws --order-id ORDER_ID"
         case .noServerReceipt, .receiptNotCertifying, .receiptNotForTransaction:
-            return "growcert check run --run \(run) --check purchase.delivered-once"
+            // The profile names the check that records the vendor's acceptance (`serverReceiptBinding.recordedBy`).
+            return "growcert check run --run \(run)" + (checkOptions.isEmpty ? " --check CHECK" : checkOptions)
         case .unknownRequirement:
             return "growcert --version"
         case .certified, .productionTransaction, .transactionWarning, .acceptedRisk, .openRunIgnored, .retractedFailure, .privatePeer:

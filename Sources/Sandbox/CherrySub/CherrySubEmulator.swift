@@ -36,6 +36,12 @@ public final class CherrySubEmulator: Sendable {
         try host.start()
     }
 
+    /// Test seam, never reachable from the CLI: serves over TLS on IPv4 `address` (host order), for a test
+    /// that reaches the emulator through a network namespace. Returns the port.
+    func start(address: UInt32, certificatePEM: String, keyPEM: String) throws -> UInt16 {
+        try host.start(address: address, certificatePEM: certificatePEM, keyPEM: keyPEM)
+    }
+
     /// Stops serving; waits for open connections to finish. Safe to call more than once.
     public func stop() {
         host.stop()

@@ -5,24 +5,27 @@ enum CampaignCommand {
     static let all = [
         Command(path: ["campaign", "create"], summary: "record an app build under certification",
                 options: [
-                    OptionSpec(name: "--profile", value: "NAME", help: "scenario catalog (built in: groovegrow)", required: true),
+                    OptionSpec(name: "--profile", value: "NAME", help: "scenario catalog (built in: groovegrow, cherrysub)", required: true),
                     OptionSpec(name: "--app-id", value: "ID", help: "bundle id / application id, e.g. com.example.app", required: true),
                     OptionSpec(name: "--app-version", value: "V", help: "app version, e.g. 2.4.0", required: true),
                     OptionSpec(name: "--build", value: "B", help: "build number", required: true),
-                    OptionSpec(name: "--sdk-version", value: "V", help: "GrooveGrow SDK version", required: true),
-                    OptionSpec(name: "--sdk-name", value: "NAME", help: "SDK name (default: GrooveGrow SDK)"),
-                    OptionSpec(name: "--project", value: "UUID", help: "GrooveGrow project (App UUID)", required: true),
+                    OptionSpec(name: "--sdk-version", value: "V", help: "the vendor SDK's version", required: true),
+                    OptionSpec(name: "--sdk-name", value: "NAME", help: "SDK name (default: the profile's vendor, e.g. GrooveGrow SDK)"),
+                    OptionSpec(name: "--project", value: "UUID", help: "groovegrow: the GrooveGrow project (App UUID)"),
+                    OptionSpec(name: "--publishable-key", value: "iap_pk_…", help: "cherrysub: the app's CherrySub publishable key"),
                     OptionSpec(name: "--base-url", value: "URL", help: "Sandbox base URL, https://HOST[/PREFIX]", required: true),
                     OptionSpec(name: "--name", value: "TEXT", help: "a name for the campaign (default: app id, version and build)"),
                     OptionSpec(name: "--sandbox-pin", value: "sha256//BASE64", help: "a public-key pin the hosted Sandbox must match (repeatable)",
                                repeatable: true),
                 ]) { inv in
             let store = try inv.openStore()
+            let profileId = try inv.required("--profile")
+            let profile = try store.profileNamed(profileId)
             let c = try store.createCampaign(NewCampaign(
-                profile: try inv.required("--profile"), name: inv.optional("--name"), appId: try inv.required("--app-id"),
+                profile: profileId, name: inv.optional("--name"), appId: try inv.required("--app-id"),
                 appVersion: try inv.required("--app-version"), build: try inv.required("--build"),
-                sdkName: inv.optional("--sdk-name") ?? "GrooveGrow SDK", sdkVersion: try inv.required("--sdk-version"),
-                project: try inv.required("--project"), baseURL: try inv.required("--base-url"),
+                sdkName: inv.optional("--sdk-name") ?? profile.vendor + " SDK", sdkVersion: try inv.required("--sdk-version"),
+                project: try targetValue(inv, profile: profile), baseURL: try inv.required("--base-url"),
                 sandboxPins: inv.args.values("--sandbox-pin")))
             inv.printRecord(c.id, c.json)
             return ExitCode.success
@@ -54,7 +57,7 @@ enum CampaignCommand {
               profile      \(c.profile)
               app          \(c.appId) \(c.appVersion) (build \(c.build))
               SDK          \(c.sdkName) \(c.sdkVersion)
-              project      \(c.project)
+              \(targetLabel(c.profile)) \(c.project)
               Sandbox      \(c.baseURL)
               Sandbox pins \(c.sandboxPins.isEmpty ? "(none: the system trust store decides)" : c.sandboxPins.joined(separator: " "))
               created      \(c.createdAt) by \(c.createdBy)
@@ -74,4 +77,27 @@ enum CampaignCommand {
             return ExitCode.success
         },
     ]
+
+    /// The target field's name, padded to the other labels' width of `campaign show`.
+    static func targetLabel(_ profileId: String) -> String {
+        let name = TargetField.of(profile: profileId).name
+        return name.count >= 12 ? name : name.padding(toLength: 12, withPad: " ", startingAt: 0)
+    }
+
+    /// The flag of each profile target field (`project` → `--project`, `publishableKey` → `--publishable-key`).
+    static func flag(for field: TargetField) -> String {
+        "--" + field.name.reduce(into: "") { out, c in out += c.isUppercase ? "-" + c.lowercased() : String(c) }
+    }
+
+    /// The value of the target flag `profile` declares; a usage error for a missing one or another profile's.
+    static func targetValue(_ inv: Invocation, profile: Profile) throws -> String {
+        let flag = flag(for: profile.target)
+        for other in ["--project", "--publishable-key"] where other != flag && inv.optional(other) != nil {
+            throw CLIError.usage("Profile '\(profile.id)' names its target with \(flag), not \(other).", command: "campaign create")
+        }
+        guard let value = inv.optional(flag) else {
+            throw CLIError.usage("Profile '\(profile.id)' needs \(flag) (its \(profile.target.name)).", command: "campaign create")
+        }
+        return value
+    }
 }

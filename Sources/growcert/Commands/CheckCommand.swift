@@ -12,7 +12,7 @@ enum CheckCommand {
                     OptionSpec(name: "--check", value: "CHECK_ID", help: "run only this check (repeatable)", repeatable: true),
                     OptionSpec(name: "--except", value: "CHECK_ID", help: "leave this check out (repeatable)", repeatable: true),
                     OptionSpec(name: "--dry-run", value: nil, help: "do only the pre-flight (probe, scope, credentials, flags); run and record nothing"),
-                    OptionSpec(name: "--customer", value: "CUSTOMER_ID", help: "the Sandbox customer the checks sign in as", required: true),
+                    OptionSpec(name: "--customer", value: "CUSTOMER_ID", help: "the Sandbox customer the checks sign in as (cherrysub: the app user)", required: true),
                     OptionSpec(name: "--second-customer", value: "CUSTOMER_ID", help: "a second customer for the account-switch checks"),
                     OptionSpec(name: "--order-id", value: "O", help: "the order of the purchase made on the device"),
                     OptionSpec(name: "--transaction-id", value: "T", help: "its store transaction id"),
@@ -77,8 +77,9 @@ enum CheckCommand {
             return waiting.isEmpty ? ExitCode.success : ExitCode.tempFail
         },
         Command(path: ["check", "list"], summary: "list the live checks, by scenario",
-                options: [OptionSpec(name: "--lang", value: "L", help: "en or zh-Hans (default en)", choices: Language.allCases.map(\.rawValue))]) { inv in
-            let profile = try Profile.named("groovegrow")
+                options: [OptionSpec(name: "--lang", value: "L", help: "en or zh-Hans (default en)", choices: Language.allCases.map(\.rawValue)),
+                          OptionSpec(name: "--profile", value: "NAME", help: "the vendor's profile: groovegrow (default) or cherrysub")]) { inv in
+            let profile = try Profile.named(inv.optional("--profile") ?? "groovegrow")
             let lang = Language(rawValue: inv.optional("--lang") ?? "en") ?? .en
             var items: [JSONValue] = []
             var rows: [[String]] = []

@@ -5,7 +5,8 @@ import Foundation
 enum DemoCommand {
     static let all = [
         Command(path: ["demo"], summary: "run the whole job end to end on the embedded emulator (never certifying)",
-                options: [OptionSpec(name: "--out", value: "DIR", help: "where the database and reports go (default ./growcert-demo)")],
+                options: [OptionSpec(name: "--out", value: "DIR", help: "where the database and reports go (default ./growcert-demo)"),
+                          OptionSpec(name: "--profile", value: "NAME", help: "the vendor: groovegrow (default) or cherrysub")],
                 discussion: """
                 Creates a fresh evidence database in DIR, starts the Sandbox emulator in-process, records a campaign,
                 a simulator and a sandbox account, runs every live check of every scenario, records the results and the
@@ -18,9 +19,11 @@ enum DemoCommand {
             let quiet = inv.quiet || inv.json
             // The demo records as "growcert demo" unless told otherwise, not as whoever ran it.
             let actor = ActorName.resolve(option: inv.args.value("--actor"), environment: inv.environment, fallback: "growcert demo")
-            let outcome = try await DemoService(outDirectory: out, actor: actor, clock: inv.clock) { line in
+            var demo = DemoService(outDirectory: out, actor: actor, clock: inv.clock) { line in
                 if !quiet { console.err(line + "\n") }
-            }.run()
+            }
+            demo.profile = inv.optional("--profile") ?? "groovegrow"
+            let outcome = try await demo.run()
             if inv.json {
                 inv.console.out(JSONValue.object([
                     "database": .string(outcome.databasePath), "campaign": .string(outcome.campaignId), "verdict": .string(outcome.verdict),
@@ -32,7 +35,7 @@ enum DemoCommand {
                 text += "Campaign verdict: \(outcome.verdict)\n"
                 for r in outcome.reasons { text += "  \(r)\n" }
                 text += "This is expected: every piece of evidence came from the local emulator (live-emulator, emulator-signed),\n"
-                text += "which never certifies. Point a campaign at the hosted GrooveGrow Sandbox and record real device runs to certify.\n\n"
+                text += "which never certifies. Point a campaign at the hosted \(demo.profile == "cherrysub" ? "CherrySub staging backend" : "GrooveGrow Sandbox") and record real device runs to certify.\n\n"
                 text += "Evidence database: \(outcome.databasePath)   (growcert verify --db \(outcome.databasePath))\n"
                 text += "Reports:\n" + outcome.reports.map { "  \($0.path)   (\($0.record.id))" }.joined(separator: "\n") + "\n"
                 inv.console.out(text)

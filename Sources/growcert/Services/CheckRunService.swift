@@ -9,7 +9,7 @@ extension CheckError: ServiceError {
         switch self {
         case .unreachable: return ExitCode.unavailable
         case .unknownCheck: return ExitCode.usage
-        case .noSuite: return ExitCode.dataError
+        case .noSuite, .wrongTarget: return ExitCode.dataError
         }
     }
 }

@@ -17,6 +17,8 @@ struct DemoService {
     let actor: String
     let clock: Clock
     let say: @Sendable (String) -> Void
+    /// The vendor's profile: `groovegrow` (default) or `cherrysub`.
+    var profile = "groovegrow"
 
     static let appId = "com.example.groovegrow.demo"
     static let customer = "c_demo_1001"
@@ -42,21 +44,49 @@ struct DemoService {
         if lstat(dbPath, &existing) == 0 {  // anything at all, a dangling symbolic link too
             throw CLIError.data("'\(dbPath)' already exists; the demo starts from a fresh database. Remove it or choose another --out.")
         }
+        switch profile {
+        case "groovegrow": return try await runGrooveGrow(dbPath: dbPath)
+        case "cherrysub": return try await runCherrySub(dbPath: dbPath)
+        default: throw CLIError.usage("The demo knows profiles groovegrow and cherrysub, not '\(profile)'.", command: "demo")
+        }
+    }
+
+    private func runGrooveGrow(dbPath: String) async throws -> Outcome {
         let emulator = try SandboxEmulator(configuration: SandboxConfiguration(bundleId: Self.appId))
         let url = try emulator.start()
         defer { emulator.stop() }
         say("Started the GrooveGrow Sandbox emulator on \(url.absoluteString) (in-process, not certifying)")
 
-        let (store, _) = try EvidenceStore.create(at: dbPath, actor: actor, clock: clock)
-        let campaign = try store.createCampaign(NewCampaign(
+        let (store, campaign) = try createCampaign(NewCampaign(
             profile: "groovegrow", name: "GrooveGrow demo app 1.0.0 (100)", appId: Self.appId, appVersion: "1.0.0", build: "100",
-            sdkVersion: "0.0.1", project: emulator.projectId.uuidString, baseURL: url.absoluteString))
+            sdkVersion: "0.0.1", project: emulator.projectId.uuidString, baseURL: url.absoluteString), dbPath: dbPath)
+
+        let request = CheckRunRequest(runId: nil, customerId: Self.customer, secondCustomerId: Self.secondCustomer, serverKey: emulator.serverKey)
+        let (passed, total) = try await runScenarios(store: store, campaign: campaign, request: request) { run, results in
+            if let orderId = results.compactMap({ $0.receipt?.orderId }).first {
+                try await recordStoreTransaction(orderId: orderId, emulator: emulator, url: url, store: store, runId: run.id)
+            }
+        }
+        return try finish(store: store, campaign: campaign, dbPath: dbPath, passed: passed, total: total)
+    }
+
+    /// A fresh database at `dbPath` with campaign `new`, a simulator and a sandbox account.
+    func createCampaign(_ new: NewCampaign, dbPath: String) throws -> (EvidenceStore, Campaign) {
+        let (store, _) = try EvidenceStore.create(at: dbPath, actor: actor, clock: clock)
+        let campaign = try store.createCampaign(new)
         _ = try store.addDevice(NewDevice(campaignId: campaign.id, label: "iphone-sim", kind: "simulator", platform: "ios",
                                           model: "iPhone 15 Simulator", osVersion: "18.1"))
         _ = try store.addAccount(NewAccount(campaignId: campaign.id, label: "sandbox-us", store: "apple",
                                             account: "demo.tester@icloud.com", storefront: "USA"))
-        say("Recorded campaign \(campaign.id) (\(Self.appId) 1.0.0 build 100), a simulator and a sandbox account in \(dbPath)")
+        say("Recorded campaign \(campaign.id) (\(campaign.appId) 1.0.0 build 100), a simulator and a sandbox account in \(dbPath)")
+        return (store, campaign)
+    }
 
+    /// One run per scenario of the campaign's profile with every check (`request` with each run's id), then `afterRun`,
+    /// then the run finished; returns the checks passed and run.
+    func runScenarios(store: EvidenceStore, campaign: Campaign, request: CheckRunRequest,
+                      beforeRun: (Run) async throws -> String? = { _ in nil },
+                      afterRun: (Run, [CheckResult]) async throws -> Void) async throws -> (passed: Int, total: Int) {
         let service = CheckRunService(store: store)
         let profile = try store.profileNamed(campaign.profile)
         var passed = 0
@@ -66,18 +96,23 @@ struct DemoService {
                                                 accountLabel: scenario.requires(.storeAccount) ? "sandbox-us" : nil, tester: "growcert demo"))
             say("Run \(run.id): \(scenario.id)")
             let sayLine = say
-            let results = try await service.run(
-                CheckRunRequest(runId: run.id, customerId: Self.customer, secondCustomerId: Self.secondCustomer, serverKey: emulator.serverKey)
-            ) { result in sayLine("  " + CheckCommand.progressLine(result)) }
+            var runRequest = request
+            runRequest.runId = run.id
+            // A transaction recorded before the checks, which they examine (CherrySub: `--transaction-id` on the emulator).
+            runRequest.transactionId = try await beforeRun(run)
+            let results = try await service.run(runRequest) { result in sayLine("  " + CheckCommand.progressLine(result)) }
             total += results.count
             passed += results.filter { $0.0.outcome.isPassed }.count
-            if let receipt = results.compactMap({ $0.0.receipt }).first {
-                try await recordStoreTransaction(orderId: receipt.orderId, emulator: emulator, url: url, store: store, runId: run.id)
-            }
+            try await afterRun(run, results.map(\.0))
             let allPassed = results.allSatisfy { $0.0.outcome.isPassed }
             _ = try store.finishRun(id: run.id, outcome: allPassed ? "pass" : "fail",
                                     note: "Recorded by growcert demo against the in-process emulator.")
         }
+        return (passed, total)
+    }
+
+    /// Renders the demo's reports, verifies the database and sums up the verdict.
+    func finish(store: EvidenceStore, campaign: Campaign, dbPath: String, passed: Int, total: Int) throws -> Outcome {
 
         var reports: [(String, ReportRecord)] = []
         let reportService = ReportService(store: store)

@@ -56,6 +56,9 @@ struct PreflightService {
             throw CLIError.usage("No check is left to run: --except leaves none of \(runs.map { "run \($0.id)" }.joined(separator: ", "))'s checks.", command: "check run")
         }
         try Validate.nonEmpty(request.customerId, field: "customer")
+        if runner.suite is CherrySubSuite {
+            return try await cherrySubTargets(plan, campaign: campaign, profile: profile, runner: runner, request: request)
+        }
         let configuration = try GrowClientConfiguration(baseURL: campaign.baseURL, project: campaign.project)
         let credentials = try CheckRunService.credentials(serverKey: request.serverKey, tokenCommand: request.tokenCommand)
         let hostedTarget = configuration.baseURL.scheme == "https"
@@ -87,13 +90,13 @@ struct PreflightService {
             var context = CheckContext(configuration: configuration, transport: transport, credentials: credentials,
                                        customerId: request.customerId, secondCustomerId: request.secondCustomerId,
                                        recordedPurchase: emulatorPurchase ?? purchase, sandboxPins: pins)
-            context.usesRecordedPurchaseOnEmulator = emulatorPurchase != nil
+            context.grooveGrow?.usesRecordedPurchaseOnEmulator = emulatorPurchase != nil
             return Target(run: item.run, checkIds: item.checkIds, runner: runner, context: context)
         }
     }
 
     /// `--run`'s run, or with `--campaign` every open run in catalog order (scenario by scenario, then as started).
-    private func selectedRuns(_ request: CheckRunRequest) throws -> ([Run], Campaign) {
+    func selectedRuns(_ request: CheckRunRequest) throws -> ([Run], Campaign) {
         switch (request.runId, request.campaignId) {
         case (let runId?, nil):
             let run = try store.run(runId)
@@ -119,7 +122,7 @@ struct PreflightService {
     }
 
     /// The flags the selected checks need on a target that is not the emulator.
-    private func requireFlags(_ checkIds: [String], request: CheckRunRequest, runner: CheckRunner) throws {
+    func requireFlags(_ checkIds: [String], request: CheckRunRequest, runner: CheckRunner) throws {
         let needSecond = checkIds.filter(runner.needingSecondCustomer.contains)
         if request.secondCustomerId == nil, !needSecond.isEmpty {
             throw CLIError.usage("\(needSecond.count == 1 ? "The check" : "The checks") \(needSecond.joined(separator: ", ")) \(needSecond.count == 1 ? "signs" : "sign") in as a second customer: pass --second-customer CUSTOMER_ID (a Sandbox customer other than --customer), or leave them out with --except. Nothing was run or recorded.", command: "check run")

@@ -92,7 +92,7 @@ enum PurchaseChecks {
 
     static func refundRevokesAndRecords(_ run: CheckRun) async throws {
         let purchase: PurchaseFixture
-        let ownPurchase = run.isEmulator && !run.context.usesRecordedPurchaseOnEmulator
+        let ownPurchase = run.isEmulator && !run.target.usesRecordedPurchaseOnEmulator
         if ownPurchase {
             // Its own purchase, so the refund does not depend on (or disturb) the other checks' order.
             purchase = try await Fixtures.makeDeliveredPurchase(in: run)

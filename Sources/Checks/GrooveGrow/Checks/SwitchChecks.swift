@@ -86,7 +86,7 @@ enum SwitchChecks {
         try require(held.isEmpty, "A freshly created client already holds \(held.joined(separator: ", ")): the old session survived the restart.")
         try await requireLocalRefusal(fresh, run: run, after: "a restart")
 
-        let report = DiskScanner().scan(roots: run.context.diskScanRoots, since: started.addingTimeInterval(-2),
+        let report = DiskScanner().scan(roots: run.target.diskScanRoots, since: started.addingTimeInterval(-2),
                                         for: [Data(token.customerToken.utf8)])
         try require(report.hits.isEmpty, "The old session's customer token was written to disk: "
                         + report.hits.prefix(5).map { "'\($0)'" }.joined(separator: ", ") + ".")

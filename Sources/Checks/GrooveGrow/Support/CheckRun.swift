@@ -11,6 +11,7 @@ import HTTPCore
 /// suite's harness type; everything in it is internal to the checks.
 public final class CheckRun: CheckHarness {
     let context: CheckContext
+    let target: GrooveGrowTarget
     let recorder: RecordingTransport
     let faults: FaultInjectingTransport
     let capture: CaptureTransport
@@ -18,15 +19,16 @@ public final class CheckRun: CheckHarness {
     // Guards the secrets this check handled (for a final scrub) and the receipt it observed.
     private let state = Mutex<(secrets: [String], receipt: ObservedReceipt?)>(([], nil))
 
-    init(context: CheckContext, fixtures: FixtureCache) {
+    init(context: CheckContext, target: GrooveGrowTarget, fixtures: FixtureCache) {
         self.context = context
+        self.target = target
         self.fixtures = fixtures
         capture = CaptureTransport(wrapping: context.transport)
         faults = FaultInjectingTransport(wrapping: capture, sleep: context.clock.sleep)
         recorder = RecordingTransport(wrapping: faults, dialect: Wire.dialect, now: context.clock.instant)
     }
 
-    var configuration: GrowClientConfiguration { context.configuration }
+    var configuration: GrowClientConfiguration { target.configuration }
     var customerId: String { context.customerId }
     var isEmulator: Bool { context.isEmulatorTarget }
 
@@ -41,7 +43,7 @@ public final class CheckRun: CheckHarness {
 
     /// A session client (through the factory) on the check's transport.
     func sessionClient(configuration: GrowClientConfiguration? = nil) -> any SessionClient {
-        context.makeSessionClient(configuration ?? self.configuration, recorder)
+        target.makeSessionClient(configuration ?? self.configuration, recorder)
     }
 
     /// A session client on the check's transport, identified as `customerId` with a fresh token.
@@ -59,7 +61,7 @@ public final class CheckRun: CheckHarness {
 
     /// The server key, or a failure that says what it is needed for.
     func serverKey(for purpose: String) throws -> ServerKey {
-        guard let key = context.credentials.serverKey else {
+        guard let key = target.credentials.serverKey else {
             throw CheckFailure("This check needs GROWCERT_SERVER_KEY \(purpose); a --token-command alone is not enough.")
         }
         return key
@@ -86,11 +88,11 @@ public final class CheckRun: CheckHarness {
     /// A customer token for `customerId`, from the token provider or minted with the server key.
     func token(for customerId: String, ttlSeconds: Int? = nil) async throws -> IssuedCustomerToken {
         let issued: IssuedCustomerToken
-        if let provider = context.credentials.tokenProvider {
+        if let provider = target.credentials.tokenProvider {
             issued = try await step("obtain a customer token for '\(customerId)' from the token command") {
                 try await provider(customerId, ttlSeconds)
             }
-        } else if let key = context.credentials.serverKey {
+        } else if let key = target.credentials.serverKey {
             let server = ServerClient(configuration: configuration, serverKey: key, transport: recorder)
             let wire = try await step("issue a customer token for '\(customerId)'") {
                 try await server.issueCustomerToken(customerId: customerId, ttlSeconds: ttlSeconds ?? 900)
@@ -126,10 +128,10 @@ public final class CheckRun: CheckHarness {
 
     /// The purchase the purchase checks examine: the suite's emulator purchase, or the recorded one.
     func purchase() async throws -> PurchaseFixture {
-        if isEmulator && !context.usesRecordedPurchaseOnEmulator {
+        if isEmulator && !target.usesRecordedPurchaseOnEmulator {
             return try await fixtures.sharedPurchase { try await Fixtures.makeDeliveredPurchase(in: self) }
         }
-        guard let recorded = context.recordedPurchase else {
+        guard let recorded = target.recordedPurchase else {
             throw CheckFailure("This check needs the purchase made on the device: pass --order-id ORDER_ID --transaction-id TRANSACTION_ID.")
         }
         return PurchaseFixture(orderId: recorded.orderId, transactionId: recorded.transactionId, store: recorded.store,

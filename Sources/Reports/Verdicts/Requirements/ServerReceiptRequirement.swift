@@ -11,13 +11,15 @@ struct ServerReceiptRequirement: RequirementEvaluator {
     func evaluate(_ context: RequirementContext) -> [RequirementReport] {
         let rules = context.rules
         let key = rules.serverReceiptBinding.key
+        // The profile's check that records the acceptance: the next step runs it.
+        let recordedBy = rules.serverReceiptBinding.recordedBy.map { ["check": $0] } ?? [:]
         guard let t = context.judgedTransaction, let value = t.details(as: TransactionDetails.self).value(of: key) else {
             return [.missing(.serverReceipt, Reason(.noOrderToMatch))]
         }
         let matching = context.acceptances(for: t)
         guard let r = matching.last(where: { context.acceptanceCertifies($0, for: t) })
                 ?? matching.last(where: { rules.certifies($0.provenance, as: rules.serverReceiptProvenance) }) ?? matching.last else {
-            return [.missing(.serverReceipt, Reason(.noServerReceipt, [key.rawValue: value]))]
+            return [.missing(.serverReceipt, Reason(.noServerReceipt, [key.rawValue: value].merging(recordedBy) { a, _ in a }))]
         }
         let subject = r.details(as: ReceiptDetails.self).receiptId ?? r.id
         var why: [Reason] = []
@@ -25,9 +27,10 @@ struct ServerReceiptRequirement: RequirementEvaluator {
         // the others never count anyway.
         if !rules.certifies(r.provenance, as: rules.serverReceiptProvenance) {
             why.append(Reason(.receiptNotCertifying, ["receipt": subject, key.rawValue: value, "evidence": r.id, "provenance": r.provenance.rawValue,
-                                                      "required": rules.serverReceiptProvenance.rawValue]))
+                                                      "required": rules.serverReceiptProvenance.rawValue].merging(recordedBy) { a, _ in a }))
         } else if let mismatch = context.binding.mismatch(acceptance: r, transaction: t) {
-            why.append(Reason(.receiptNotForTransaction, mismatch.merging(["receipt": subject, key.rawValue: value, "evidence": r.id]) { a, _ in a }))
+            why.append(Reason(.receiptNotForTransaction, mismatch.merging(["receipt": subject, key.rawValue: value, "evidence": r.id]) { a, _ in a }
+                .merging(recordedBy) { a, _ in a }))
         } else if let late = Self.verifiedLate(acceptance: r, transaction: t, context: context) {
             why.append(Reason(.receiptVerifiedLate, late.merging(["receipt": subject, "evidence": r.id]) { a, _ in a }))
         }

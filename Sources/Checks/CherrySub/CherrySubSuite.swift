@@ -1,0 +1,49 @@
+import CherryClient
+import Evidence
+import HTTPCore
+import Synchronization
+
+/// CherrySub's live acceptance checks (profile `cherrysub`), one file per check group in `Checks/`.
+///
+/// The probe is `CherryProbe` (the current product set without a token); the `CherrySub-Environment-Kind` it
+/// answers with decides whether the checks may make their own app users, purchases, notifications and clock
+/// moves through `/_emulator`. Every exchange goes through `CherryClient`: no path, header or code is spelled here.
+public struct CherrySubSuite: CheckSuite {
+    /// The product the checks buy on the emulator.
+    static let productId = "com.example.pro.monthly"
+    /// A second product (a consumable), so that a restore can show it moved nothing else.
+    static let otherProductId = "com.example.coins.100"
+    /// The `status` of an accepted transaction.
+    static let acceptedStatus = "accepted"
+    /// The environment the staging backend accepts.
+    static let sandboxEnvironment = "Sandbox"
+
+    /// The suite.
+    public init() {}
+
+    public var profileId: String { "cherrysub" }
+
+    public var dialect: SandboxDialect { CherryWire.dialect }
+
+    public var definitions: [CheckDefinition<CherryCheckRun>] { Self.all }
+
+    private static let all = CherryPurchaseChecks.all + CherryDuplicateChecks.all + CherryRestoreChecks.all
+        + CherryLifecycleChecks.all + CherrySwitchChecks.all + CherryTokenChecks.all
+
+    public func probe(_ context: CheckContext, target: CherrySubTarget, through transport: any HTTPTransport) async throws -> SandboxKind {
+        do {
+            return try await CherryProbe.kind(configuration: target.configuration, transport: transport)
+        } catch let error as TransportError {
+            throw CheckError.unreachable(baseURL: target.baseURL.absoluteString, reason: error.description)
+        } catch is CancellationError {
+            throw CancellationError()
+        } catch {
+            throw CheckError.unreachable(baseURL: target.baseURL.absoluteString, reason: "the request failed (\(type(of: error))).")
+        }
+    }
+
+    public func harnesses(for context: CheckContext, target: CherrySubTarget) -> @Sendable () -> CherryCheckRun {
+        let serial = Mutex(0)
+        return { CherryCheckRun(context: context, target: target, serial: serial.withLock { $0 += 1; return $0 }) }
+    }
+}

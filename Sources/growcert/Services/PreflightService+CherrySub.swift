@@ -1,0 +1,104 @@
+import CherryClient
+import Checks
+import Evidence
+import Foundation
+import HTTPCore
+import Sandbox
+
+extension PreflightService {
+    /// CherrySub's pre-flight: the broker's credentials, the flags the checks need off the emulator, one probe
+    /// (69 when nothing answers), one broker token for `--customer` and one authenticated read with it (65 when the
+    /// publishable key, the secret key or the token command is refused). Nothing is recorded.
+    func cherrySubTargets(_ plan: [(run: Run, checkIds: [String])], campaign: Campaign, profile: Profile, runner: CheckRunner,
+                          request: CheckRunRequest) async throws -> [Target] {
+        let nothing = "Nothing was run or recorded."
+        guard let baseURL = URL(string: campaign.baseURL) else { throw CLIError.data("The campaign's base URL '\(campaign.baseURL)' is not a URL.") }
+        let configuration: CherryClientConfiguration
+        do {
+            configuration = try CherryClientConfiguration(baseURL: baseURL, publishableKey: campaign.project)
+        } catch {
+            throw CLIError.data("The campaign's publishable key or base URL cannot be used: \(error) \(nothing)")
+        }
+        let pins = profile.sandboxPins + campaign.sandboxPins.filter { !profile.sandboxPins.contains($0) }
+        let transport = self.transport ?? transportFactory?(pins) ?? CurlTransport(pins: pins)
+        let secretKey = try request.serverKey.map { value -> CherrySecretKey in
+            guard let key = try? CherrySecretKey(value), key.hasExpectedPrefix else {
+                throw CLIError.data("GROWCERT_SERVER_KEY is not a CherrySub secret key (iap_sk_…). \(nothing)")
+            }
+            return key
+        }
+        let broker: any TokenBroker
+        if let command = request.tokenCommand {
+            broker = CommandTokenBroker(command: TokenCommand(command: command))
+        } else if let secretKey {
+            broker = ServerKeyBroker(server: CherryServerClient(configuration: configuration, secretKey: secretKey, transport: transport))
+        } else {
+            throw CLIError.usage("No credentials: set GROWCERT_SERVER_KEY (the broker's iap_sk_ key) in the environment, or pass --token-command CMD.", command: "check run")
+        }
+        let hostedTarget = baseURL.scheme == "https"
+        if hostedTarget { try requireFlags(plan.flatMap(\.checkIds), request: request, runner: runner) }
+
+        let kind: SandboxKind
+        do {
+            kind = try await CherryProbe.kind(configuration: configuration, transport: transport)
+        } catch let error as TransportError {
+            throw CheckError.unreachable(baseURL: campaign.baseURL, reason: error.description)
+        }
+        if kind != .emulator && !hostedTarget { try requireFlags(plan.flatMap(\.checkIds), request: request, runner: runner) }
+
+        let token: CustomerToken
+        do {
+            token = try await broker.issueToken(appUserId: request.customerId)
+        } catch {
+            throw CLIError.data("Pre-flight: the broker did not issue a customer token for app user '\(request.customerId)': \(error) Check GROWCERT_SERVER_KEY or --token-command. \(nothing)")
+        }
+        do {
+            let client = CherrySubClient(configuration: configuration, transport: transport, broker: FixedTokenBroker(token: token), now: { Date() })
+            _ = try await client.currentProductSet(appUserId: request.customerId)
+        } catch {
+            throw CLIError.data("Pre-flight: CherrySub at '\(campaign.baseURL)' refused a read with the broker's token for '\(request.customerId)': \(error) Check the campaign's publishable key (it must be this app's) and the credentials. \(nothing)")
+        }
+
+        let signer = try LocalStoreKitSigner()
+        return try plan.map { item in
+            var recorded = try recordedStoreTransaction(run: item.run, signed: profile.rules.storeTransactionProvenance, hostedTarget: hostedTarget)
+            if let wanted = request.transactionId {
+                guard let match = try recordedStoreTransaction(run: item.run, id: wanted) else {
+                    throw CLIError.data("Transaction '\(wanted)' is not recorded with its JWS on run '\(item.run.id)': record it first (growcert evidence add transaction --run \(item.run.id) --jws-file FILE). \(nothing)")
+                }
+                recorded = match
+            }
+            var target = CherrySubTarget(configuration: configuration, broker: broker, secretKey: secretKey, bundleId: campaign.appId,
+                                         recordedTransaction: recorded, localSigner: { try signer.sign(payloadJSON: $0) })
+            // On the emulator, --transaction-id makes the checks examine that recorded transaction as on hosted staging.
+            target.usesRecordedTransactionOnEmulator = kind == .emulator && request.transactionId != nil
+            let context = CheckContext(target: target, transport: transport, customerId: request.customerId,
+                                       secondCustomerId: request.secondCustomerId, sandboxPins: pins)
+            return Target(run: item.run, checkIds: item.checkIds, runner: runner, context: context)
+        }
+    }
+
+    /// The transaction `id` recorded on `run` with its JWS, if any.
+    private func recordedStoreTransaction(run: Run, id: String) throws -> RecordedStoreTransaction? {
+        let t = try store.evidence(runId: run.id).filter { $0.type == .transaction && !$0.isRetracted }
+            .map { $0.details(as: TransactionDetails.self) }.last { $0.transactionId == id && $0.signedPayload != nil }
+        return t.flatMap { t in t.signedPayload.map { RecordedStoreTransaction(transactionId: id, signedTransaction: $0) } }
+    }
+
+    /// The newest transaction recorded on `run` with its JWS (store-signed ones first on an HTTPS target).
+    private func recordedStoreTransaction(run: Run, signed: Provenance, hostedTarget: Bool) throws -> RecordedStoreTransaction? {
+        let transactions = try store.evidence(runId: run.id).filter { $0.type == .transaction && !$0.isRetracted }
+        let storeSigned = transactions.filter { $0.provenance == signed }
+        let candidates = (hostedTarget && !storeSigned.isEmpty ? storeSigned : transactions).map { $0.details(as: TransactionDetails.self) }
+        guard let t = candidates.last(where: { $0.transactionId != nil && $0.signedPayload != nil }),
+              let id = t.transactionId, let jws = t.signedPayload else { return nil }
+        return RecordedStoreTransaction(transactionId: id, signedTransaction: jws)
+    }
+}
+
+/// A broker that hands out one token (the pre-flight's read).
+private struct FixedTokenBroker: TokenBroker {
+    let token: CustomerToken
+    func issueToken(appUserId: String) async throws -> CustomerToken { token }
+    func revoke(tokenId: String) async throws {}
+}

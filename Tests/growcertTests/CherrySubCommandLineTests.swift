@@ -1,0 +1,67 @@
+import Foundation
+import Testing
+import TestSupport
+@testable import Sandbox
+@testable import growcert
+
+/// The CherrySub command line: the profile's own target field, its check list, and `check run` with its pre-flight.
+@Suite("growcert with profile cherrysub")
+struct CherrySubCommandLineTests {
+    static func campaign(_ extra: [String]) -> [String] {
+        ["campaign", "create", "--profile", "cherrysub", "--app-id", "com.example.app", "--app-version", "1.0", "--build", "1",
+         "--sdk-version", "2.0.0"] + extra
+    }
+
+    @Test func theCampaignTakesAPublishableKeyAndLabelsItByTheProfilesField() async throws {
+        let qa = try InProcessGrowcert(jwsRoot: Data(), caFile: "", resolve: [], serverKey: "")
+        defer { qa.remove() }
+        try await qa.ok(["init"])
+        try await qa.ok(Self.campaign(["--publishable-key", "iap_pk_test_1234", "--base-url", "https://api-staging.cherrysub.com"]))
+        let json = try #require(try await qa.json(["campaign", "show", "c1"]) as? [String: Any])
+        #expect(json["publishableKey"] as? String == "iap_pk_test_1234")
+        #expect(json["project"] == nil)
+        let shown = try await qa.ok(["campaign", "show", "c1"])
+        #expect(shown.stdout.contains("publishableKey iap_pk_test_1234"))
+
+        let project = try await qa.run(Self.campaign(["--project", UUID().uuidString, "--base-url", "https://api-staging.cherrysub.com"]))
+        #expect(project.code == 64)
+        #expect(project.stderr.contains("Profile 'cherrysub' names its target with --publishable-key, not --project."))
+        let secret = try await qa.run(Self.campaign(["--publishable-key", "iap_sk_test_1234", "--base-url", "https://api-staging.cherrysub.com"]))
+        #expect(secret.code == 65)
+        #expect(secret.stderr.contains("must start with 'iap_pk_'"))
+        #expect(!secret.stderr.contains("iap_sk_test_1234"))
+    }
+
+    @Test func checkListShowsCherrySubsNineteenChecks() async throws {
+        let qa = try InProcessGrowcert(jwsRoot: Data(), caFile: "", resolve: [], serverKey: "")
+        defer { qa.remove() }
+        let list = try #require(try await qa.json(["check", "list", "--profile", "cherrysub"]) as? [[String: Any]])
+        #expect(list.count == 19)
+        #expect(list.first?["id"] as? String == "purchase.backend-verifies")
+    }
+
+    @Test func checkRunRefusesAWrongPublishableKeyBeforeRecordingAndPassesOnTheEmulator() async throws {
+        let emulator = try CherrySubEmulator(configuration: CherrySubConfiguration(bundleId: "com.example.app"))
+        let url = try emulator.start()
+        defer { emulator.stop() }
+        let qa = try InProcessGrowcert(jwsRoot: Data(), caFile: "", resolve: [], serverKey: emulator.secretKey)
+        defer { qa.remove() }
+        try await qa.ok(["init"])
+        try await qa.ok(Self.campaign(["--publishable-key", "iap_pk_not_this_app", "--base-url", url.absoluteString]))
+        try await qa.ok(Self.campaign(["--publishable-key", emulator.publishableKey, "--base-url", url.absoluteString]))
+        try await qa.ok(["device", "add", "--campaign", "c1", "--label", "sim", "--kind", "simulator", "--platform", "ios", "--model", "iPhone", "--os-version", "18"])
+        try await qa.ok(["device", "add", "--campaign", "c2", "--label", "sim", "--kind", "simulator", "--platform", "ios", "--model", "iPhone", "--os-version", "18"])
+        let wrong = try await qa.ok(["run", "start", "--campaign", "c1", "--scenario", "account-switch", "--device", "sim", "--tester", "Ana"])
+            .stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let refused = try await qa.run(["check", "run", "--run", wrong, "--customer", "u_1001"])
+        #expect(refused.code == 65, "\(refused)")
+        #expect(refused.stderr.contains("Pre-flight") && refused.stderr.contains("Nothing was run or recorded."), "\(refused)")
+        let none = try #require(try await qa.json(["evidence", "list", "--run", wrong]) as? [Any])
+        #expect(none.isEmpty)
+
+        let run = try await qa.ok(["run", "start", "--campaign", "c2", "--scenario", "account-switch", "--device", "sim", "--tester", "Ana"])
+            .stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let passed = try await qa.ok(["check", "run", "--run", run, "--customer", "u_1001"])
+        #expect(passed.stdout.contains("5/5 checks passed"), "\(passed)")
+    }
+}

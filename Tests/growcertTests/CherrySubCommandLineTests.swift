@@ -32,6 +32,31 @@ struct CherrySubCommandLineTests {
         #expect(!secret.stderr.contains("iap_sk_test_1234"))
     }
 
+    @Test("The next steps speak the profile's terms: a CherrySub transaction is recorded without an order id, a GrooveGrow one with it")
+    func nextStepsFollowTheProfilesAcceptanceRule() async throws {
+        let qa = try InProcessGrowcert(jwsRoot: Data(), caFile: "", resolve: [], serverKey: "")
+        defer { qa.remove() }
+        try await qa.ok(["init"])
+        try await qa.ok(Self.campaign(["--publishable-key", "iap_pk_test_1234", "--base-url", "https://api-staging.cherrysub.com"]))
+        try await qa.ok(["campaign", "create", "--profile", "groovegrow", "--app-id", "com.example.app", "--app-version", "1.0", "--build", "1",
+                         "--sdk-version", "0.0.1", "--project", UUID().uuidString.lowercased(), "--base-url", "https://sandbox.groovegrow.example"])
+        for c in ["c1", "c2"] {
+            try await qa.ok(["device", "add", "--campaign", c, "--label", "iphone", "--kind", "physical", "--platform", "ios", "--model", "iPhone 15", "--os-version", "18"])
+            try await qa.ok(["account", "add", "--campaign", c, "--label", "tester", "--store", "apple", "--account", "sandbox.tester@icloud.com"])
+        }
+        for (c, scenario) in [("c1", "store-purchase"), ("c2", "purchase-restore-refund")] {
+            let run = try await qa.ok(["run", "start", "--campaign", c, "--scenario", scenario, "--device", "iphone", "--account", "tester", "--tester", "Ana"])
+                .stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+            try await qa.ok(["run", "finish", run, "--outcome", "pass"])
+        }
+        let cherry = try await qa.ok(["status", "--campaign", "c1"]).stdout
+        #expect(cherry.contains("growcert evidence add transaction --run NEW_RUN --jws-file TRANSACTION.jws\n"), "\(cherry)")
+        #expect(!cherry.contains("--order-id"), "\(cherry)")
+        #expect(!cherry.contains("GrooveGrow"), "\(cherry)")
+        let groove = try await qa.ok(["status", "--campaign", "c2"]).stdout
+        #expect(groove.contains("growcert evidence add transaction --run NEW_RUN --jws-file TRANSACTION.jws --order-id ORDER_ID"), "\(groove)")
+    }
+
     @Test func checkListShowsCherrySubsNineteenChecks() async throws {
         let qa = try InProcessGrowcert(jwsRoot: Data(), caFile: "", resolve: [], serverKey: "")
         defer { qa.remove() }

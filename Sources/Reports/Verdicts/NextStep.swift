@@ -24,14 +24,17 @@ public struct NextStep: Sendable, Equatable {
         var out: [NextStep] = []
         for verdict in order {
             for s in model.scenarios where s.verdict == verdict {
-                out += steps(for: s, campaignId: model.header.campaignId)
+                out += steps(for: s, campaignId: model.header.campaignId, profileId: model.header.profileId)
             }
         }
         return out
     }
 
     /// The steps of one scenario, one per reason code that forces a verdict, in the order of its reasons (worst first).
-    public static func steps(for s: ScenarioReport, campaignId: String) -> [NextStep] {
+    /// `profileId` names the campaign's profile, whose acceptance rule says what a recorded transaction must carry
+    /// (GrooveGrow: its order id; CherrySub: nothing more than the JWS).
+    public static func steps(for s: ScenarioReport, campaignId: String, profileId: String) -> [NextStep] {
+        let bindingKey = (try? Profile.named(profileId))?.rules.serverReceiptBinding.key ?? .orderId
         guard s.verdict != .certified else { return [] }
         var codes: [Reason.Code] = []
         var checks: [Reason.Code: [String]] = [:]
@@ -53,7 +56,8 @@ public struct NextStep: Sendable, Equatable {
             let named = checks[code] ?? []
             let shown = !allChecks.isEmpty && Set(named) == Set(allChecks) ? [] : named
             return NextStep(scenarioId: s.id, scenarioTitle: s.title, verdict: code.verdict ?? s.verdict, code: code, checks: shown,
-                            command: command(code, scenario: s, campaignId: campaignId, checks: shown, onNewRun: !newRun.isEmpty))
+                            command: command(code, scenario: s, campaignId: campaignId, checks: shown, onNewRun: !newRun.isEmpty,
+                                             bindingKey: bindingKey))
         }
     }
 
@@ -68,7 +72,8 @@ public struct NextStep: Sendable, Equatable {
         }
     }
 
-    static func command(_ code: Reason.Code, scenario s: ScenarioReport, campaignId: String, checks: [String], onNewRun: Bool) -> String {
+    static func command(_ code: Reason.Code, scenario s: ScenarioReport, campaignId: String, checks: [String], onNewRun: Bool,
+                        bindingKey: BindingKey) -> String {
         // The judged run is finished, and a finished run takes no more evidence: what is added goes on a run
         // still open after it, or on a new one.
         let open = s.warnings.last { $0.code == .openRunIgnored }?.parameters["run"]
@@ -91,7 +96,8 @@ public struct NextStep: Sendable, Equatable {
             return "growcert account add --campaign \(campaignId) --label ACCOUNT --store apple --account SANDBOX_EMAIL"
         case .noStoreTransaction, .transactionNotCertifying, .bundleMismatch, .bundleMissing, .transactionUndated, .noOrderToMatch,
              .notAutoRenewable:
-            return "growcert evidence add transaction --run \(run) --jws-file TRANSACTION.jws --order-id ORDER_ID"
+            // The transaction carries the key its acceptance is found by; the JWS itself carries the transaction id.
+            return "growcert evidence add transaction --run \(run) --jws-file TRANSACTION.jws" + (bindingKey == .orderId ? " --order-id ORDER_ID" : "")
         case .noServerReceipt, .receiptNotCertifying, .receiptNotForTransaction:
             // The profile names the check that records the vendor's acceptance (`serverReceiptBinding.recordedBy`).
             return "growcert check run --run \(run)" + (checkOptions.isEmpty ? " --check CHECK" : checkOptions)

@@ -29,7 +29,7 @@ enum StatusCommand {
             for s in model.scenarios {
                 let open = runs.filter { $0.scenario == s.id && !$0.isFinished }.map(\.id)
                 // The report's own next steps: the same steps, words and commands as "What to do next".
-                let next = try NextStep.steps(for: s, campaignId: campaign.id).map { ($0, try renderer.text(of: $0, lang: .en)) }
+                let next = try NextStep.steps(for: s, campaignId: campaign.id, profileId: campaign.profile).map { ($0, try renderer.text(of: $0, lang: .en)) }
                 scenarios.append([
                     "scenario": .string(s.id), "verdict": .string(s.verdict.rawValue), "judgedRun": .optional(s.judgedRun?.id),
                     "openRuns": .array(open.map(JSONValue.string)),

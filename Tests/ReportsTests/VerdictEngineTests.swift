@@ -215,6 +215,20 @@ struct VerdictCase: Sendable, CustomTestStringConvertible {
         #expect(text == "check session.identify: live-emulator (fetched from a local emulator or a loopback/plain-HTTP target, not the hosted Sandbox); needs live-hosted")
     }
 
+    @Test("An acceptance found by transaction id (CherrySub) is worded by its transaction, in both languages; an order-bound one by its order")
+    func acceptanceReasonsFollowTheBindingKey() throws {
+        let en = ReportStrings(json: try TemplateSet.embedded.stringsJSON("strings/en.json"))
+        let zh = ReportStrings(json: try TemplateSet.embedded.stringsJSON("strings/zh-Hans.json"))
+        let byTransaction = Reason(.receiptNotCertifying, ["receipt": "18014398509481985", "transactionId": "2000000847061981",
+                                                           "provenance": "live-emulator", "required": "live-hosted"])
+        #expect(en.reason(byTransaction).hasPrefix("vendor acceptance 18014398509481985 of transaction 2000000847061981: live-emulator ("))
+        #expect(zh.reason(byTransaction).hasPrefix("交易 2000000847061981 的供应商受理记录 18014398509481985："))
+        #expect(!en.reason(byTransaction).contains("order"))
+        let byOrder = Reason(.receiptNotCertifying, ["receipt": "r_7001", "orderId": "o_5001", "transactionId": "2000000847061981",
+                                                     "provenance": "live-emulator", "required": "live-hosted"])
+        #expect(en.reason(byOrder).hasPrefix("server receipt r_7001 for order o_5001: live-emulator ("))
+    }
+
     @Test(arguments: [
         ([Verdict.certified, .certified], Verdict.certified),
         ([.certified, .notCertifiable], .notCertifiable),

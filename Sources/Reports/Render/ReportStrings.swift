@@ -28,6 +28,10 @@ struct ReportStrings: Sendable {
             if let role = params["role"] { params["role"] = json["signoffs"]?["roles"]?[role]?.stringValue ?? role }
             if let d = params["decision"] { params["decision"] = json["signoffs"]?["decisions"]?[d]?.stringValue ?? d }
         }
+        // An acceptance found by transaction id (CherrySub) has no order: its reasons have their own wording.
+        if params["orderId"] == nil, params["transactionId"] != nil, let byTransaction = json["reasonsByTransaction"]?[r.code.rawValue]?.stringValue {
+            return Self.fill(byTransaction, params, missing: text("common.notRecorded"))
+        }
         return Self.fill(text("reasons", r.code.rawValue), params, missing: text("common.notRecorded"))
     }
 

@@ -775,6 +775,10 @@ img.thumb { display: block; max-width: 16rem; max-height: 16rem; margin: .25rem 
     "private-peer": "{count} live-hosted check results of {scenario} reached the Sandbox at {peer}: confirm that address is the vendor's hosted Sandbox, or pin its key (growcert campaign create --sandbox-pin)",
     "retracted-failure": "check {check} ({scenario}) failed in {evidence}: {reason}; that result was retracted ({retractedReason}) and the check counts as not run until a new result is recorded"
   },
+  "reasonsByTransaction": {
+    "receipt-not-certifying": "vendor acceptance {receipt} of transaction {transactionId}: {provenance} ({provenanceWhy}); needs {required}",
+    "receipt-not-for-transaction": "vendor acceptance {receipt} does not prove store transaction {transaction}: it accepts {named} for product {orderProduct}; it must accept {transaction} (Sandbox) for product {product}"
+  },
   "checkStatusNotCertifying": {
     "live-emulator": "passed — emulator",
     "manual": "passed — typed by hand",
@@ -1133,6 +1137,10 @@ img.thumb { display: block; max-width: 16rem; max-height: 16rem; margin: .25rem 
     "open-run-ignored": "{scenario} 的运行 {run} 在判定运行之后开始且未完成；不计入",
     "private-peer": "{scenario} 的 {count} 项托管实时检查结果经由 {peer} 访问沙盒：请确认该地址确为厂商的托管沙盒，或为该批次固定其公钥",
     "retracted-failure": "检查 {check}（{scenario}）在 {evidence} 中失败：{reason}；该结果已被撤回（{retractedReason}），在记录新结果之前该检查按未运行计"
+  },
+  "reasonsByTransaction": {
+    "receipt-not-certifying": "交易 {transactionId} 的供应商受理记录 {receipt}：{provenance}（{provenanceWhy}）；需要 {required}",
+    "receipt-not-for-transaction": "供应商受理记录 {receipt} 不能证明商店交易 {transaction}：它受理的是 {named}，商品为 {orderProduct}；它必须受理 {transaction}（沙盒），商品为 {product}"
   },
   "checkStatusNotCertifying": {
     "live-emulator": "通过——仅模拟服务",

@@ -13,7 +13,7 @@ import Testing
     static func qaPurchase(_ target: EmulatorTarget) async throws -> (PurchaseFixture, CheckContext) {
         var context = target.context()
         context.isEmulatorTarget = true
-        let purchase = try await Fixtures.makeDeliveredPurchase(in: CheckRun(context: context, target: try #require(context.grooveGrow), fixtures: FixtureCache()))
+        let purchase = try await Fixtures.makeDeliveredPurchase(in: GrooveGrowHarness(context: context, target: try #require(context.grooveGrow), fixtures: FixtureCache()))
         context.grooveGrow?.recordedPurchase = RecordedPurchase(orderId: purchase.orderId, transactionId: purchase.transactionId, store: purchase.store,
                                                     signedTransaction: purchase.signedTransaction)
         context.grooveGrow?.usesRecordedPurchaseOnEmulator = true

@@ -25,7 +25,7 @@ public struct CherrySubSuite: CheckSuite {
 
     public var dialect: SandboxDialect { CherryWire.dialect }
 
-    public var definitions: [CheckDefinition<CherryCheckRun>] { Self.all }
+    public var definitions: [CheckDefinition<CherrySubHarness>] { Self.all }
 
     private static let all = CherryPurchaseChecks.all + CherryDuplicateChecks.all + CherryRestoreChecks.all
         + CherryLifecycleChecks.all + CherrySwitchChecks.all + CherryTokenChecks.all
@@ -42,8 +42,8 @@ public struct CherrySubSuite: CheckSuite {
         }
     }
 
-    public func harnesses(for context: CheckContext, target: CherrySubTarget) -> @Sendable () -> CherryCheckRun {
+    public func harnesses(for context: CheckContext, target: CherrySubTarget) -> @Sendable () -> CherrySubHarness {
         let serial = Mutex(0)
-        return { CherryCheckRun(context: context, target: target, serial: serial.withLock { $0 += 1; return $0 }) }
+        return { CherrySubHarness(context: context, target: target, serial: serial.withLock { $0 += 1; return $0 }) }
     }
 }

@@ -14,7 +14,7 @@ public struct GrooveGrowSuite: CheckSuite {
 
     public var dialect: SandboxDialect { Wire.dialect }
 
-    public var definitions: [CheckDefinition<CheckRun>] { Self.all }
+    public var definitions: [CheckDefinition<GrooveGrowHarness>] { Self.all }
 
     private static let all = SessionChecks.all + HoldingsChecks.all + SwitchChecks.all + NetworkChecks.all + PurchaseChecks.all
 
@@ -31,9 +31,9 @@ public struct GrooveGrowSuite: CheckSuite {
         }
     }
 
-    public func harnesses(for context: CheckContext, target: GrooveGrowTarget) -> @Sendable () -> CheckRun {
+    public func harnesses(for context: CheckContext, target: GrooveGrowTarget) -> @Sendable () -> GrooveGrowHarness {
         // One purchase fixture for every check of the run.
         let fixtures = FixtureCache()
-        return { CheckRun(context: context, target: target, fixtures: fixtures) }
+        return { GrooveGrowHarness(context: context, target: target, fixtures: fixtures) }
     }
 }

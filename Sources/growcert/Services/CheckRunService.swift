@@ -88,7 +88,7 @@ struct CheckRunService {
             }
         }
         let provider: CheckCredentials.TokenProvider? = tokenCommand.map { cmd in
-            let command = TokenCommand(command: cmd)
+            let command = TokenCommandRunner(command: cmd)
             return { customerId, ttl in try await command.issue(customerId: customerId, ttlSeconds: ttl) }
         }
         guard key != nil || provider != nil else {

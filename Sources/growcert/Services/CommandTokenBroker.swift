@@ -5,7 +5,7 @@ import Foundation
 ///
 /// A command cannot revoke, so the logout checks that revoke server-side need GROWCERT_SERVER_KEY.
 struct CommandTokenBroker: TokenBroker {
-    let command: TokenCommand
+    let command: TokenCommandRunner
 
     func issueToken(appUserId: String) async throws -> CustomerToken {
         let issued = try await command.issue(customerId: appUserId, ttlSeconds: nil)

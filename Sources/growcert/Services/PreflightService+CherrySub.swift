@@ -29,7 +29,7 @@ extension PreflightService {
         }
         let broker: any TokenBroker
         if let command = request.tokenCommand {
-            broker = CommandTokenBroker(command: TokenCommand(command: command))
+            broker = CommandTokenBroker(command: TokenCommandRunner(command: command))
         } else if let secretKey {
             broker = ServerKeyBroker(server: CherryServerClient(configuration: configuration, secretKey: secretKey, transport: transport))
         } else {

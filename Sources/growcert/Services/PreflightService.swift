@@ -141,7 +141,7 @@ struct PreflightService {
         if let provider = credentials.tokenProvider {
             do {
                 token = try await provider(customerId, nil).customerToken
-            } catch let failure as TokenCommand.Failure {
+            } catch let failure as TokenCommandRunner.Failure {
                 if failure.status == 126 || failure.status == 127 {
                     throw CLIError.usage("Pre-flight: the token command was not found or cannot be run (exit status \(failure.status!)). Check --token-command: growcert runs it as 'CMD CUSTOMER_ID [TTL]' through /bin/sh. \(nothing)", command: "check run")
                 }

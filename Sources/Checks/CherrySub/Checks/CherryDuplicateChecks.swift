@@ -6,13 +6,13 @@ import Synchronization
 /// Duplicate retry: a resubmission adds nothing, a lost response is retried with the same key and takes effect
 /// once, and the client core finishes a transaction only after the backend accepted it.
 enum CherryDuplicateChecks {
-    static let all: [CheckDefinition<CherryCheckRun>] = [
+    static let all: [CheckDefinition<CherrySubHarness>] = [
         CheckDefinition(id: "duplicate.no-second-event", body: noSecondEvent),
         CheckDefinition(id: "duplicate.lost-response-retried", body: lostResponseRetried),
         CheckDefinition(id: "purchase.finish-after-acceptance", body: finishAfterAcceptance),
     ]
 
-    static func noSecondEvent(_ run: CherryCheckRun) async throws {
+    static func noSecondEvent(_ run: CherrySubHarness) async throws {
         let client = run.client()
         let appUser = try await run.buyer()
         let (transaction, first) = try await run.acceptedTransaction(for: appUser, client: client)
@@ -28,7 +28,7 @@ enum CherryDuplicateChecks {
         try require(after == before, "The resubmission added \(after.count - before.count) ledger event(s); a duplicate adds none.")
     }
 
-    static func lostResponseRetried(_ run: CherryCheckRun) async throws {
+    static func lostResponseRetried(_ run: CherrySubHarness) async throws {
         let client = run.client()
         let appUser = try await run.buyer()
         let transaction = try await run.storeTransaction()
@@ -62,7 +62,7 @@ enum CherryDuplicateChecks {
         try require(after.count - before.count == expected, "The lost submission and its retry added \(after.count - before.count) ledger events, not \(expected).")
     }
 
-    static func finishAfterAcceptance(_ run: CherryCheckRun) async throws {
+    static func finishAfterAcceptance(_ run: CherrySubHarness) async throws {
         let client = run.client()
         let appUser = try await run.buyer()
         let transaction = try await run.storeTransaction()

@@ -6,14 +6,14 @@ import Foundation
 /// On the emulator the checks play the store's notifications themselves; on hosted staging they examine the
 /// recorded transaction after QA made the store event happen, and wait (saying what to do) until it has.
 enum CherryLifecycleChecks {
-    static let all: [CheckDefinition<CherryCheckRun>] = [
+    static let all: [CheckDefinition<CherrySubHarness>] = [
         CheckDefinition(id: "cancel.active-until-expiry", body: activeUntilExpiry),
         CheckDefinition(id: "expiry.access-ends", body: accessEnds),
         CheckDefinition(id: "refund.revokes-access", body: revokesAccess),
     ]
 
     /// The app user, the accepted purchase's original transaction id and a client, after `event` on the emulator.
-    private static func purchase(_ run: CherryCheckRun, then event: CherryNotificationType)
+    private static func purchase(_ run: CherrySubHarness, then event: CherryNotificationType)
         async throws -> (appUser: String, original: String, client: CherrySubClient) {
         let client = run.client()
         let appUser = try await run.buyer()
@@ -27,7 +27,7 @@ enum CherryLifecycleChecks {
         return (appUser, original, client)
     }
 
-    static func activeUntilExpiry(_ run: CherryCheckRun) async throws {
+    static func activeUntilExpiry(_ run: CherrySubHarness) async throws {
         let (appUser, original, client) = try await purchase(run, then: .didChangeRenewalStatus)
         let (name, level) = try await run.level(of: appUser, for: original, client: client)
         if !run.isEmulator && level.state == .active && level.willRenew {
@@ -47,7 +47,7 @@ enum CherryLifecycleChecks {
         try require(cancellations.count == 1, "The ledger has \(cancellations.count) cancellation events for \(original), not exactly one.")
     }
 
-    static func accessEnds(_ run: CherryCheckRun) async throws {
+    static func accessEnds(_ run: CherrySubHarness) async throws {
         let (appUser, original, client) = try await purchase(run, then: .expired)
         let (name, level) = try await run.level(of: appUser, for: original, client: client)
         if !run.isEmulator && (level.state == .active || level.state == .cancelled) {
@@ -60,7 +60,7 @@ enum CherryLifecycleChecks {
         try require(expirations.count == 1, "The ledger has \(expirations.count) expiration events for \(original), not exactly one.")
     }
 
-    static func revokesAccess(_ run: CherryCheckRun) async throws {
+    static func revokesAccess(_ run: CherrySubHarness) async throws {
         let (appUser, original, client) = try await purchase(run, then: .refund)
         let (name, level) = try await run.level(of: appUser, for: original, client: client)
         if !run.isEmulator && level.state != .refunded && level.revokedAt == nil {

@@ -6,7 +6,7 @@ import Synchronization
 /// Store purchase: the store-signed transaction is accepted once, altered or local ones are refused, a new app
 /// user has no access, the product set and the ledger's ids read as the contract says.
 enum CherryPurchaseChecks {
-    static let all: [CheckDefinition<CherryCheckRun>] = [
+    static let all: [CheckDefinition<CherrySubHarness>] = [
         CheckDefinition(id: "purchase.backend-verifies", body: backendVerifies),
         CheckDefinition(id: "purchase.unverified-refused", body: unverifiedRefused),
         CheckDefinition(id: "purchase.local-refused", body: localRefused),
@@ -15,7 +15,7 @@ enum CherryPurchaseChecks {
         CheckDefinition(id: "ledger.ids-as-strings", body: idsAsStrings),
     ]
 
-    static func backendVerifies(_ run: CherryCheckRun) async throws {
+    static func backendVerifies(_ run: CherrySubHarness) async throws {
         let client = run.client()
         let appUser = try await run.buyer()
         let transaction = try await run.storeTransaction()
@@ -50,7 +50,7 @@ enum CherryPurchaseChecks {
         run.observeAcceptance(answer)
     }
 
-    static func unverifiedRefused(_ run: CherryCheckRun) async throws {
+    static func unverifiedRefused(_ run: CherrySubHarness) async throws {
         let client = run.client()
         let appUser = try await run.buyer()
         let transaction = try await run.storeTransaction()
@@ -80,7 +80,7 @@ enum CherryPurchaseChecks {
         try require(ledgerAfter == ledgerBefore, "The ledger changed after a refused submission (\(ledgerBefore.count) → \(ledgerAfter.count) events).")
     }
 
-    static func localRefused(_ run: CherryCheckRun) async throws {
+    static func localRefused(_ run: CherrySubHarness) async throws {
         guard let signer = run.target.localSigner else {
             throw CheckFailure("Internal: no local StoreKit Testing signer was given to the checks.")
         }
@@ -109,7 +109,7 @@ enum CherryPurchaseChecks {
         try require(ledgerAfter == ledgerBefore, "The ledger changed after a refused local transaction.")
     }
 
-    static func notFoundIsNotActive(_ run: CherryCheckRun) async throws {
+    static func notFoundIsNotActive(_ run: CherrySubHarness) async throws {
         let client = run.client()
         let appUser = try await run.newAppUser("new")
         let lookup = try await step("read subscriber '\(appUser)'") { try await client.subscriber(appUserId: appUser) }
@@ -119,7 +119,7 @@ enum CherryPurchaseChecks {
         try require(lookup.activeAccessLevels.isEmpty, "The client core reports active access for a subscriber that was not found.")
     }
 
-    static func currentProductSet(_ run: CherryCheckRun) async throws {
+    static func currentProductSet(_ run: CherrySubHarness) async throws {
         let client = run.client()
         let appUser = try await run.buyer()
         if run.isEmulator {
@@ -147,7 +147,7 @@ enum CherryPurchaseChecks {
         }
     }
 
-    static func idsAsStrings(_ run: CherryCheckRun) async throws {
+    static func idsAsStrings(_ run: CherrySubHarness) async throws {
         let client = run.client()
         let appUser = try await run.buyer()
         var submitted: String?

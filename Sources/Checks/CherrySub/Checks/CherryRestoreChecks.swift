@@ -4,12 +4,12 @@ import Foundation
 /// Restore: restoring as another app user moves that one purchase, without merging the two; restoring as the
 /// owner changes nothing.
 enum CherryRestoreChecks {
-    static let all: [CheckDefinition<CherryCheckRun>] = [
+    static let all: [CheckDefinition<CherrySubHarness>] = [
         CheckDefinition(id: "restore.transfers-one-purchase", needsSecondCustomer: true, body: transfersOnePurchase),
         CheckDefinition(id: "restore.owner-no-change", needsSecondCustomer: true, body: ownerNoChange),
     ]
 
-    static func transfersOnePurchase(_ run: CherryCheckRun) async throws {
+    static func transfersOnePurchase(_ run: CherrySubHarness) async throws {
         let client = run.client()
         let owner = try await run.buyer()
         let newOwner = try await run.secondUser()
@@ -65,7 +65,7 @@ enum CherryRestoreChecks {
         }
     }
 
-    static func ownerNoChange(_ run: CherryCheckRun) async throws {
+    static func ownerNoChange(_ run: CherrySubHarness) async throws {
         let client = run.client()
         var owner = try await run.buyer()
         let transaction: RecordedStoreTransaction

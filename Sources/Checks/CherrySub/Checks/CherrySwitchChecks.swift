@@ -4,7 +4,7 @@ import Foundation
 /// Account switch: logout leaves nothing behind and revokes server-side, a revoked token is refused, and one
 /// app user's token never reads another's data.
 enum CherrySwitchChecks {
-    static let all: [CheckDefinition<CherryCheckRun>] = [
+    static let all: [CheckDefinition<CherrySubHarness>] = [
         CheckDefinition(id: "switch.invalidate-clears", body: invalidateClears),
         CheckDefinition(id: "switch.revoked-token-refused", body: revokedTokenRefused),
         CheckDefinition(id: "switch.no-cross-user-read", needsSecondCustomer: true, body: noCrossUserRead),
@@ -15,7 +15,7 @@ enum CherrySwitchChecks {
         _ = try await step(what) { try await client.currentProductSet(appUserId: appUser) }
     }
 
-    static func invalidateClears(_ run: CherryCheckRun) async throws {
+    static func invalidateClears(_ run: CherrySubHarness) async throws {
         let broker = run.countingBroker()
         let client = run.client(broker: broker, now: try await run.backendClock().now)
         let appUser = try await run.buyer()
@@ -29,7 +29,7 @@ enum CherrySwitchChecks {
         try require(broker.issued == 2, "The first call after logout did not ask the broker for a new token (\(broker.issued) broker calls).")
     }
 
-    static func revokedTokenRefused(_ run: CherryCheckRun) async throws {
+    static func revokedTokenRefused(_ run: CherrySubHarness) async throws {
         let broker = run.countingBroker()
         let appUser = try await run.buyer()
         let token = try await step("issue a token for '\(appUser)'") { try await broker.issueToken(appUserId: appUser) }
@@ -47,7 +47,7 @@ enum CherrySwitchChecks {
         }
     }
 
-    static func noCrossUserRead(_ run: CherryCheckRun) async throws {
+    static func noCrossUserRead(_ run: CherrySubHarness) async throws {
         let owner = try await run.buyer()
         let other = try await run.secondUser()
         if run.isEmulator { _ = try await run.acceptedTransaction(for: owner, client: run.client()) }

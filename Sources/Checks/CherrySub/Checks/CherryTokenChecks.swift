@@ -4,12 +4,12 @@ import HTTPCore
 
 /// Tokens: one forced refresh and one retry on a `401`, never a loop; simultaneous refreshes share one broker call.
 enum CherryTokenChecks {
-    static let all: [CheckDefinition<CherryCheckRun>] = [
+    static let all: [CheckDefinition<CherrySubHarness>] = [
         CheckDefinition(id: "token.one-refresh-on-401", body: oneRefreshOn401),
         CheckDefinition(id: "token.refresh-coalesced", body: refreshCoalesced),
     ]
 
-    static func oneRefreshOn401(_ run: CherryCheckRun) async throws {
+    static func oneRefreshOn401(_ run: CherrySubHarness) async throws {
         let appUser = try await run.buyer()
         let issuer = run.countingBroker()
         let revoked = try await step("issue a token for '\(appUser)'") { try await issuer.issueToken(appUserId: appUser) }
@@ -41,7 +41,7 @@ enum CherryTokenChecks {
         try require(sent == 2, "A token refused twice led to \(sent) requests, not the request and one retry.")
     }
 
-    static func refreshCoalesced(_ run: CherryCheckRun) async throws {
+    static func refreshCoalesced(_ run: CherrySubHarness) async throws {
         let appUser = try await run.buyer()
         let (now, ttlHonoured) = try await run.backendClock()
         try require(ttlHonoured != false, "The broker's tokens do not last the ttlSeconds asked for (15 and 60 minutes gave the same expiresAt): the client core cannot keep a token until its last 30 seconds.")

@@ -2,12 +2,12 @@ import GrowClient
 
 /// First connection: what `readHoldings` shows is the console's truth, for one customer only.
 enum HoldingsChecks {
-    static let all: [CheckDefinition<CheckRun>] = [
+    static let all: [CheckDefinition<GrooveGrowHarness>] = [
         CheckDefinition(id: "holdings.match-console", body: matchConsole),
         CheckDefinition(id: "holdings.single-customer", body: singleCustomer),
     ]
 
-    static func matchConsole(_ run: CheckRun) async throws {
+    static func matchConsole(_ run: GrooveGrowHarness) async throws {
         let customerId = run.customerId
         let server = try run.serverClient(for: "for the console customer detail (GET /v1/server/customers/{id})")
         try await run.seedHoldingsIfEmulator(customerId)
@@ -20,7 +20,7 @@ enum HoldingsChecks {
                         + (differences.count > 5 ? "; and \(differences.count - 5) more." : "."))
     }
 
-    static func singleCustomer(_ run: CheckRun) async throws {
+    static func singleCustomer(_ run: GrooveGrowHarness) async throws {
         let customerId = run.customerId
         try await run.seedHoldingsIfEmulator(customerId)
         let (client, _) = try await run.identifiedSessionClient(customerId)

@@ -4,12 +4,12 @@ import HTTPCore
 
 /// Offline and timeout: failures stay retryable failures, and a retry is the original request, applied once.
 enum NetworkChecks {
-    static let all: [CheckDefinition<CheckRun>] = [
+    static let all: [CheckDefinition<GrooveGrowHarness>] = [
         CheckDefinition(id: "network.failure-is-retryable", body: failureIsRetryable),
         CheckDefinition(id: "network.retry-replays-original", body: retryReplaysOriginal),
     ]
 
-    static func failureIsRetryable(_ run: CheckRun) async throws {
+    static func failureIsRetryable(_ run: GrooveGrowHarness) async throws {
         let customerId = run.customerId
         try await run.seedHoldingsIfEmulator(customerId)
         let (client, _) = try await run.identifiedSessionClient(customerId)
@@ -48,7 +48,7 @@ enum NetworkChecks {
         try require(snapshot == baseline, "\(label) changed the holdings snapshot; a failure must leave the last good holdings in place.")
     }
 
-    static func retryReplaysOriginal(_ run: CheckRun) async throws {
+    static func retryReplaysOriginal(_ run: GrooveGrowHarness) async throws {
         if run.isEmulator {
             try await replayFunnel(run)
         } else {
@@ -57,7 +57,7 @@ enum NetworkChecks {
     }
 
     /// On an emulator: `POST /v1/funnels` consumes a run token, so a second effect is visible.
-    private static func replayFunnel(_ run: CheckRun) async throws {
+    private static func replayFunnel(_ run: GrooveGrowHarness) async throws {
         let control = try run.emulator()
         let customerId = run.customerId
         let token = try await run.token(for: customerId)
@@ -78,7 +78,7 @@ enum NetworkChecks {
     }
 
     /// On a hosted Sandbox: `POST /v1/server/customer-tokens`; a replay must return the very token first issued.
-    private static func replayTokenIssue(_ run: CheckRun) async throws {
+    private static func replayTokenIssue(_ run: GrooveGrowHarness) async throws {
         let server = try run.serverClient(for: "to replay POST /v1/server/customer-tokens on a hosted Sandbox")
         let pending = try server.prepareIssueCustomerToken(customerId: run.customerId, ttlSeconds: 900)
         run.faults.inject(.loseResponse, when: .path(Wire.Path.customerTokens, method: .post), repetition: .once)
@@ -102,7 +102,7 @@ enum NetworkChecks {
     }
 
     /// Checks both attempts reached the Sandbox with the same key and body, and decodes the original's answer.
-    private static func originalResponse<T: Decodable>(_ run: CheckRun, path: String) throws -> T {
+    private static func originalResponse<T: Decodable>(_ run: GrooveGrowHarness, path: String) throws -> T {
         let attempts = run.capture.exchanges(path: path).filter { $0.request.method == .post }
         try require(attempts.count == 2, "Expected the original and one retry of POST \(path) to reach the Sandbox; \(attempts.count) did.")
         let (first, second) = (attempts[0], attempts[1])

@@ -3,7 +3,7 @@ import GrowClient
 
 /// Purchase, restore, relay and refund: one store transaction, one grant, one refund.
 enum PurchaseChecks {
-    static let all: [CheckDefinition<CheckRun>] = [
+    static let all: [CheckDefinition<GrooveGrowHarness>] = [
         CheckDefinition(id: "purchase.delivered-once", body: deliveredOnce),
         CheckDefinition(id: "purchase.resubmit-idempotent", body: resubmitIdempotent),
         CheckDefinition(id: "restore.no-double-grant", body: restoreNoDoubleGrant),
@@ -13,7 +13,7 @@ enum PurchaseChecks {
 
     static let needsJWS = "This check needs the store-signed transaction recorded on the run (growcert evidence add transaction --jws-file)."
 
-    static func deliveredOnce(_ run: CheckRun) async throws {
+    static func deliveredOnce(_ run: GrooveGrowHarness) async throws {
         let purchase = try await run.purchase()
         let client = try await identifiedClient(run)
         let order = try await step("read order '\(purchase.orderId)'") { try await client.order(id: purchase.orderId) }
@@ -32,7 +32,7 @@ enum PurchaseChecks {
                                              rawOrderJSON: String(decoding: raw, as: UTF8.self)))
     }
 
-    static func resubmitIdempotent(_ run: CheckRun) async throws {
+    static func resubmitIdempotent(_ run: GrooveGrowHarness) async throws {
         let purchase = try await run.purchase()
         let client = try await identifiedClient(run)
         let order = try await step("read order '\(purchase.orderId)'") { try await client.order(id: purchase.orderId) }
@@ -51,7 +51,7 @@ enum PurchaseChecks {
                     "The resubmission granted again: the ledger had \(grantsBefore) grant(s) for order '\(purchase.orderId)', now \(grantsAfter).")
     }
 
-    static func restoreNoDoubleGrant(_ run: CheckRun) async throws {
+    static func restoreNoDoubleGrant(_ run: GrooveGrowHarness) async throws {
         let relay = try run.relayCredentials()
         let purchase = try await run.purchase()
         let transaction = try recoverTransaction(for: purchase)
@@ -68,7 +68,7 @@ enum PurchaseChecks {
         try require(grants.count == 1, "After the restore the ledger has \(grants.count) grants for order '\(purchase.orderId)'; exactly one is required.")
     }
 
-    static func relayRequiresDoubleAuth(_ run: CheckRun) async throws {
+    static func relayRequiresDoubleAuth(_ run: GrooveGrowHarness) async throws {
         let relay = try run.relayCredentials()
         let purchase = try await run.purchase()
         let transaction = try recoverTransaction(for: purchase)
@@ -90,7 +90,7 @@ enum PurchaseChecks {
         }
     }
 
-    static func refundRevokesAndRecords(_ run: CheckRun) async throws {
+    static func refundRevokesAndRecords(_ run: GrooveGrowHarness) async throws {
         let purchase: PurchaseFixture
         let ownPurchase = run.isEmulator && !run.target.usesRecordedPurchaseOnEmulator
         if ownPurchase {
@@ -124,7 +124,7 @@ enum PurchaseChecks {
 
     // MARK: Helpers
 
-    private static func identifiedClient(_ run: CheckRun) async throws -> GrowClient {
+    private static func identifiedClient(_ run: GrooveGrowHarness) async throws -> GrowClient {
         let token = try await run.token(for: run.customerId)
         let client = run.growClient()
         _ = try await step("identify as '\(run.customerId)'") { try await client.identify(customerToken: token.customerToken) }

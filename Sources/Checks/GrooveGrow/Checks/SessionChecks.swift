@@ -3,14 +3,14 @@ import GrowClient
 
 /// First connection: identify, and the three ways a session must be refused.
 enum SessionChecks {
-    static let all: [CheckDefinition<CheckRun>] = [
+    static let all: [CheckDefinition<GrooveGrowHarness>] = [
         CheckDefinition(id: "session.identify", body: identify),
         CheckDefinition(id: "session.rejects-invalid", body: rejectsInvalid),
         CheckDefinition(id: "session.rejects-expired", body: rejectsExpired),
         CheckDefinition(id: "session.rejects-cross-scope", body: rejectsCrossScope),
     ]
 
-    static func identify(_ run: CheckRun) async throws {
+    static func identify(_ run: GrooveGrowHarness) async throws {
         let customerId = run.customerId
         let (client, session) = try await run.identifiedSessionClient(customerId)
         try require(session.customerId == customerId,
@@ -22,7 +22,7 @@ enum SessionChecks {
         try require(await client.currentSession == session, "The client does not hold the session the Sandbox returned.")
     }
 
-    static func rejectsInvalid(_ run: CheckRun) async throws {
+    static func rejectsInvalid(_ run: GrooveGrowHarness) async throws {
         let unknown = "growcert" + UUID().uuidString.replacingOccurrences(of: "-", with: "") + "0unknown"
         for (label, token) in [("a malformed token", "not a token %%"), ("an unknown token", unknown)] {
             run.remember(secret: token)
@@ -39,7 +39,7 @@ enum SessionChecks {
         }
     }
 
-    static func rejectsExpired(_ run: CheckRun) async throws {
+    static func rejectsExpired(_ run: GrooveGrowHarness) async throws {
         let token = try await run.token(for: run.customerId, ttlSeconds: 1)
         guard let expiresAt = Timestamps.parse(token.expiresAt) else {
             throw CheckFailure("The token's expiresAt '\(token.expiresAt)' is not an RFC 3339 timestamp.")
@@ -62,7 +62,7 @@ enum SessionChecks {
         try require(held.isEmpty, "After refusing the expired token the client still holds \(held.joined(separator: ", ")).")
     }
 
-    static func rejectsCrossScope(_ run: CheckRun) async throws {
+    static func rejectsCrossScope(_ run: GrooveGrowHarness) async throws {
         let token = try await run.token(for: run.customerId)
         let own = run.sessionClient()
         _ = try await step("identify under the token's own scope (the control for this check)") {

@@ -7,13 +7,13 @@ enum SwitchChecks {
     /// How long customer A's holdings response is held back: long enough to arrive after B is identified.
     static let lateDelay: Duration = .milliseconds(300)
 
-    static let all: [CheckDefinition<CheckRun>] = [
+    static let all: [CheckDefinition<GrooveGrowHarness>] = [
         CheckDefinition(id: "switch.reset-clears", body: resetClears),
         CheckDefinition(id: "switch.late-response-dropped", needsSecondCustomer: true, body: lateResponseDropped),
         CheckDefinition(id: "switch.restart-needs-auth", body: restartNeedsAuth),
     ]
 
-    static func resetClears(_ run: CheckRun) async throws {
+    static func resetClears(_ run: GrooveGrowHarness) async throws {
         let customerId = run.customerId
         try await run.seedHoldingsIfEmulator(customerId)
         let (client, _) = try await run.identifiedSessionClient(customerId)
@@ -25,7 +25,7 @@ enum SwitchChecks {
         try await requireLocalRefusal(client, run: run, after: "reset()")
     }
 
-    static func lateResponseDropped(_ run: CheckRun) async throws {
+    static func lateResponseDropped(_ run: GrooveGrowHarness) async throws {
         let a = run.customerId
         let b = try run.secondCustomerId()
         try await run.seedHoldingsIfEmulator(a)
@@ -70,7 +70,7 @@ enum SwitchChecks {
         try require(session?.customerId == b, "After the switch the session names '\(session?.customerId ?? "nobody")', not '\(b)'.")
     }
 
-    static func restartNeedsAuth(_ run: CheckRun) async throws {
+    static func restartNeedsAuth(_ run: GrooveGrowHarness) async throws {
         let started = run.context.clock.now()
         let customerId = run.customerId
         try await run.seedHoldingsIfEmulator(customerId)
@@ -93,7 +93,7 @@ enum SwitchChecks {
     }
 
     /// Fails unless `readHoldings` is refused without any request reaching the transport.
-    static func requireLocalRefusal(_ client: any SessionClient, run: CheckRun, after event: String) async throws {
+    static func requireLocalRefusal(_ client: any SessionClient, run: GrooveGrowHarness, after event: String) async throws {
         let before = run.recorder.entries.count
         let result = await outcome { try await client.readHoldings() }
         let sent = run.recorder.entries.count - before

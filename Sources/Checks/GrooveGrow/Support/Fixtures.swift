@@ -38,7 +38,7 @@ enum Fixtures {
     }
 
     /// Buys one Apple subscription on the emulator and submits its receipt, as the app would.
-    static func makeDeliveredPurchase(in run: CheckRun) async throws -> PurchaseFixture {
+    static func makeDeliveredPurchase(in run: GrooveGrowHarness) async throws -> PurchaseFixture {
         let control = try run.emulator()
         let customerId = run.customerId
         let token = try await run.token(for: customerId)

@@ -8,7 +8,7 @@ import Synchronization
 /// Requests go through `recorder` (the evidence transcript, redacted), then `faults` (faults the check provokes,
 /// such as a lost response), then the context's transport. On an emulator the checks make their own app users and
 /// purchases; elsewhere they use the app users given and the transaction QA recorded.
-public final class CherryCheckRun: CheckHarness {
+public final class CherrySubHarness: CheckHarness {
     let context: CheckContext
     let target: CherrySubTarget
     let recorder: RecordingTransport

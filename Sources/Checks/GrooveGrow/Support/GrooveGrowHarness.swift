@@ -9,7 +9,7 @@ import HTTPCore
 /// `faults` (faults the check provokes), then `capture` (what really reached the
 /// target, in memory only), then the context's transport. Public only as the
 /// suite's harness type; everything in it is internal to the checks.
-public final class CheckRun: CheckHarness {
+public final class GrooveGrowHarness: CheckHarness {
     let context: CheckContext
     let target: GrooveGrowTarget
     let recorder: RecordingTransport

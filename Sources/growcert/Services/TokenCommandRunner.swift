@@ -7,7 +7,7 @@ import Foundation
 /// growcert runs `CMD CUSTOMER_ID [TTL_SECONDS]` through `/bin/sh` and reads
 /// `{"customerToken": ..., "expiresAt": ...}` from its standard output. The
 /// token stays in memory; nothing the command prints is ever stored or echoed.
-struct TokenCommand: Sendable {
+struct TokenCommandRunner: Sendable {
     let command: String
 
     /// The failure of the token command, without anything it printed.

@@ -18,6 +18,11 @@ struct PostgresBenchmark: Benchmark {
             return [BenchResult.notRun("postgresql ingest", unit: "rows/s", target: "ratio >= 0.3", why: why),
                     BenchResult.notRun("postgresql 8 writers", unit: "entries/s", target: "informational", why: why)]
         }
+        // A PostgreSQL store's masking key file is NAME.key in the current folder: keep it in the bench's own
+        // folder, not in the checkout `make bench` runs from.
+        let previous = FileManager.default.currentDirectoryPath
+        FileManager.default.changeCurrentDirectoryPath(context.path(""))
+        defer { FileManager.default.changeCurrentDirectoryPath(previous) }
         return [try ingest(context, url: url), try writers(context, url: url)]
     }
 

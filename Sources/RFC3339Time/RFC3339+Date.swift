@@ -10,4 +10,10 @@ extension RFC3339 {
     public static func milliseconds(_ date: Date) -> Int64 {
         Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
     }
+
+    /// The date of an RFC 3339 timestamp (`milliseconds(_:)`, so a fraction is cut to whole milliseconds); nil
+    /// for any other text.
+    public static func date(_ text: String) -> Date? {
+        milliseconds(text).map { Date(timeIntervalSince1970: Double($0) / 1000) }
+    }
 }

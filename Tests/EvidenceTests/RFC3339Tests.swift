@@ -46,5 +46,7 @@ import Testing
             #expect(RFC3339.milliseconds(bad) == nil, "\(bad)")
         }
         #expect(RFC3339.milliseconds("2024-02-29T00:00:00Z") != nil)
+        #expect(RFC3339.date("2026-12-01T08:15:00.5Z") == Date(timeIntervalSince1970: 1_796_112_900.5))
+        #expect(RFC3339.date("2026-02-29T00:00:00Z") == nil)
     }
 }

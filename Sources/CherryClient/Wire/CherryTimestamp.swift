@@ -3,9 +3,9 @@ import RFC3339Time
 
 extension CherryWire {
     /// Parses the contract's RFC 3339 UTC timestamps (`2026-12-01T08:15:00Z`, fractional seconds allowed); nil
-    /// otherwise. The reading is `RFC3339.milliseconds`, the one home of timestamps.
+    /// otherwise. The reading is `RFC3339`, the one home of timestamps.
     public static func parseTimestamp(_ text: String) -> Date? {
-        RFC3339.milliseconds(text).map { Date(timeIntervalSince1970: Double($0) / 1000) }
+        RFC3339.date(text)
     }
 
     /// Formats a time as the contract writes it: RFC 3339 UTC to the second (`2026-12-01T08:15:00Z`).

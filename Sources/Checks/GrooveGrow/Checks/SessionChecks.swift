@@ -1,4 +1,5 @@
 import Foundation
+import RFC3339Time
 import GrowClient
 
 /// First connection: identify, and the three ways a session must be refused.
@@ -41,7 +42,7 @@ enum SessionChecks {
 
     static func rejectsExpired(_ run: GrooveGrowHarness) async throws {
         let token = try await run.token(for: run.customerId, ttlSeconds: 1)
-        guard let expiresAt = Timestamps.parse(token.expiresAt) else {
+        guard let expiresAt = RFC3339.date(token.expiresAt) else {
             throw CheckFailure("The token's expiresAt '\(token.expiresAt)' is not an RFC 3339 timestamp.")
         }
         // A whole second past expiresAt: the contract's timestamps have second precision.

@@ -117,8 +117,16 @@ public enum JSONValue: Sendable, Equatable, Hashable {
     /// bidirectional controls as `\uXXXX` (`ControlCharacters`): the same string to a JSON reader, harmless on a
     /// terminal. The canonical text hashed into the chain never sets it.
     static func writeString(_ s: String, into out: inout String, escapingHidden: Bool = false) {
+        let hidden = escapingHidden && ControlCharacters.contains(in: s, keepingNewlinesAndTabs: false)
+        // Most text needs no escape: append it whole, without a round trip through bytes.
+        if !hidden && !s.utf8.contains(where: CanonicalJSON.needsEscape) {
+            out += "\""
+            out += s
+            out += "\""
+            return
+        }
         var bytes: [UInt8] = [UInt8(ascii: "\"")]
-        if escapingHidden && ControlCharacters.contains(in: s, keepingNewlinesAndTabs: false) {
+        if hidden {
             var run = ""
             for scalar in s.unicodeScalars {
                 if scalar.value >= 0x20, ControlCharacters.isHidden(scalar) {

@@ -30,8 +30,13 @@ let package = Package(
         .target(name: "Sandbox", dependencies: ["HTTPCore", "GrowClient", "CherryClient", "StoreProof", "SecretShapes", "CMHD", "CCrypto", "RFC3339Time"]),
         .target(name: "Checks", dependencies: ["HTTPCore", "GrowClient", "CherryClient", "Evidence", "RFC3339Time"]),
         .target(name: "Reports", dependencies: ["Evidence"]),
-        .executableTarget(name: "growcert", dependencies: ["Evidence", "StoreProof", "HTTPCore", "GrowClient", "CherryClient", "Checks", "Reports", "Sandbox"]),
-        .executableTarget(name: "growcert-bench", dependencies: ["Evidence", "Checks", "Sandbox", "HTTPCore", "GrowClient", "CSQLite", "CPostgres"]),
+        // The option parser both executables use: commands and options declared once, checked, and their --help.
+        .target(name: "ArgumentsKit"),
+        // What the commands do, callable without a process: check runs with their pre-flights, verify, reports, the demo,
+        // sandbox purchases, anchors, output files. Knows no flag and no exit code (the CLI maps its errors).
+        .target(name: "Services", dependencies: ["Evidence", "StoreProof", "HTTPCore", "GrowClient", "CherryClient", "Checks", "Reports", "Sandbox"]),
+        .executableTarget(name: "growcert", dependencies: ["ArgumentsKit", "Services", "Evidence", "StoreProof", "GrowClient", "Checks", "Reports", "Sandbox"]),
+        .executableTarget(name: "growcert-bench", dependencies: ["ArgumentsKit", "Evidence", "Checks", "Sandbox", "HTTPCore", "GrowClient", "CSQLite", "CPostgres"]),
 
         // Helpers shared by test targets (network namespace, test CAs); no @testable imports, nothing of it in the binary.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
@@ -42,8 +47,10 @@ let package = Package(
         .testTarget(name: "CherryClientTests", dependencies: ["HTTPCore", "CherryClient"]),
         .testTarget(name: "SandboxTests", dependencies: ["Sandbox", "HTTPCore", "GrowClient", "CherryClient", "StoreProof", "CCrypto", "TestSupport"]),
         .testTarget(name: "ChecksTests", dependencies: ["Checks", "Sandbox", "HTTPCore", "GrowClient", "CherryClient", "Evidence", "TestSupport"]),
+        .testTarget(name: "ArgumentsKitTests", dependencies: ["ArgumentsKit", "growcert-bench"]),
+        .testTarget(name: "ServicesTests", dependencies: ["Services", "Evidence", "GrowClient"]),
         .testTarget(name: "ReportsTests", dependencies: ["Reports", "Evidence"], exclude: ["__Snapshots__"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "growcertTests", dependencies: ["Evidence", "growcert", "Reports", "StoreProof", "Sandbox", "HTTPCore", "GrowClient", "CherryClient", "Checks", "TestSupport"]),
+        .testTarget(name: "growcertTests", dependencies: ["ArgumentsKit", "Evidence", "growcert", "Services", "Reports", "StoreProof", "Sandbox", "HTTPCore", "GrowClient", "CherryClient", "Checks", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

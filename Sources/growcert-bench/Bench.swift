@@ -1,3 +1,4 @@
+import ArgumentsKit
 import Foundation
 
 /// `growcert-bench`: runs every benchmark in one process, prints a table, writes `bench/results.json`.
@@ -9,34 +10,46 @@ import Foundation
 enum Bench {
     static func main() async {
         do {
-            let options = try BenchOptions.parse(Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment)
-            let work = FileManager.default.temporaryDirectory.appendingPathComponent("growcert-bench-\(UUID().uuidString)", isDirectory: true)
-            try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
-            defer { if !options.keep { try? FileManager.default.removeItem(at: work) } }
-            let context = BenchContext(options: options, work: work)
-            var results: [BenchResult] = []
-            for benchmark in Benchmarks.all where options.only.isEmpty || options.only.contains(benchmark.name) {
-                context.log("== \(benchmark.name)")
-                do {
-                    results += try await benchmark.runAll(context)
-                } catch {
-                    context.log("\(benchmark.name) failed: \(error)")
-                    results.append(BenchResult.notRun(benchmark.name, unit: "", target: "", why: "failed: \(error)"))
-                }
+            let arguments = CommandLineArguments.validated()
+            if let bad = arguments.firstIndex(where: { $0 == nil }) { throw BenchError.usage("Argument \(bad + 1) is not valid UTF-8.") }
+            switch try BenchOptions.parse(arguments.compactMap { $0 }, environment: ProcessInfo.processInfo.environment) {
+            case .help(let text): print(text, terminator: "")
+            case .run(let options): exit(try await BenchOptions.command.run(options))
             }
-            print(BenchResult.table(results), terminator: "")
-            try BenchResult.write(results, machine: Machine.describe(), scale: options.scale, to: options.out)
-            context.log("wrote \(options.out)")
         } catch {
             FileHandle.standardError.write(Data("growcert-bench: \(error)\n".utf8))
             exit(64)
         }
+    }
+
+    /// Runs the benchmarks `options` select, prints the table and writes the results; 0 once written.
+    static func run(_ options: BenchOptions) async throws -> Int32 {
+        let work = FileManager.default.temporaryDirectory.appendingPathComponent("growcert-bench-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+        defer { if !options.keep { try? FileManager.default.removeItem(at: work) } }
+        let context = BenchContext(options: options, work: work)
+        var results: [BenchResult] = []
+        for benchmark in Benchmarks.all where options.only.isEmpty || options.only.contains(benchmark.name) {
+            context.log("== \(benchmark.name)")
+            do {
+                results += try await benchmark.runAll(context)
+            } catch {
+                context.log("\(benchmark.name) failed: \(error)")
+                results.append(BenchResult.notRun(benchmark.name, unit: "", target: "", why: "failed: \(error)"))
+            }
+        }
+        print(BenchResult.table(results), terminator: "")
+        try BenchResult.write(results, machine: Machine.describe(), scale: options.scale, to: options.out)
+        context.log("wrote \(options.out)")
+        return 0
     }
 }
 
 /// The benchmarks, in the order they run.
 enum Benchmarks {
     static let all: [Benchmark] = [IngestBenchmark(), CLIAddBenchmark(), VerifyBenchmark(), RenderBenchmark(), ChecksBenchmark(), PostgresBenchmark()]
+    /// Their names, for `--only`.
+    static let names = all.map(\.name)
 }
 
 /// One benchmark: a name and a run that measures growcert and its baseline.

@@ -1,6 +1,8 @@
+import ArgumentsKit
+import Evidence
 import Foundation
 
-/// The command line of `growcert-bench`.
+/// The command line of `growcert-bench`, declared in the parser `growcert` uses (`ArgumentsKit`).
 struct BenchOptions {
     var growcert: String
     var out: String
@@ -14,44 +16,58 @@ struct BenchOptions {
     /// `size` at this scale.
     func n(_ size: Int) -> Int { max(1, size / divisor) }
 
-    static let usage = "usage: growcert-bench --growcert PATH [--out bench/results.json] [--only NAME,NAME] [--keep]   (BENCH_SCALE=small for a quick run)"
+    static let defaultOut = "bench/results.json"
 
-    static func parse(_ args: [String], environment: [String: String]) throws -> BenchOptions {
-        var growcert: String?
-        var out = "bench/results.json"
-        var only: Set<String> = []
-        var keep = false
-        var i = 0
-        while i < args.count {
-            let a = args[i]
-            i += 1
-            switch a {
-            case "--keep": keep = true
-            case "--growcert", "--out", "--only":
-                guard i < args.count else { throw BenchError.usage("\(a) needs a value. \(usage)") }
-                let v = args[i]
-                i += 1
-                if a == "--growcert" { growcert = v } else if a == "--out" { out = v } else { only = Set(v.split(separator: ",").map(String.init)) }
-            default: throw BenchError.usage("unknown argument '\(a)'. \(usage)")
-            }
+    /// The bench's one command: its options, its `--help`, and the run.
+    static let command = Command<BenchOptions>(
+        path: [], summary: "time growcert against its baselines on this machine, and write the results",
+        options: [
+            OptionSpec(name: "--growcert", value: "PATH", help: "the built growcert binary to time", required: true),
+            OptionSpec(name: "--out", value: "FILE", help: "where the results go as JSON (default \(defaultOut))"),
+            OptionSpec(name: "--only", value: "NAME,NAME", help: "run only these benchmarks: " + Benchmarks.names.joined(separator: ", ")),
+            OptionSpec(name: "--keep", value: nil, help: "keep the scratch folder"),
+            OptionSpec(name: "--help", value: nil, help: "this help (also -h)"),
+        ],
+        discussion: "BENCH_SCALE=small shrinks every size tenfold, for a quick run. See docs/performance.md.",
+        run: { try await Bench.run($0) })
+
+    static let table = CommandTable(program: "growcert-bench", commands: [command], suggest: Suggestion.sentence)
+
+    /// What a call asks for: the help text, or a run with these options.
+    enum Call {
+        case help(String)
+        case run(BenchOptions)
+    }
+
+    /// Parses and checks `args` by `command`'s declaration; `BENCH_SCALE` comes from `environment`.
+    static func parse(_ args: [String], environment: [String: String]) throws(BenchError) -> Call {
+        let parsed = table.parse(args)
+        if parsed.has("--help") { return .help(table.help(command)) }
+        do { try table.check(parsed, for: command) } catch { throw .usage(error.message) }
+        guard let growcert = parsed.value("--growcert"), FileManager.default.isExecutableFile(atPath: growcert) else {
+            throw .usage("--growcert must name the built growcert binary, an executable file; '\(parsed.value("--growcert") ?? "")' is not one.")
         }
-        guard let growcert, FileManager.default.isExecutableFile(atPath: growcert) else {
-            throw BenchError.usage("--growcert must name the built growcert binary. \(usage)")
+        let only = Set((parsed.value("--only") ?? "").split(separator: ",").map(String.init))
+        if let unknown = only.sorted().first(where: { !Benchmarks.names.contains($0) }) {
+            throw .usage("Unknown benchmark '\(unknown)' in --only.\(Suggestion.sentence(for: unknown, among: Benchmarks.names)) Known benchmarks: \(Benchmarks.names.joined(separator: ", ")).")
         }
         let scale = environment["BENCH_SCALE"] ?? "full"
-        guard scale == "full" || scale == "small" else { throw BenchError.usage("BENCH_SCALE is 'small' or unset, not '\(scale)'.") }
-        return BenchOptions(growcert: growcert, out: out, divisor: scale == "small" ? 10 : 1, only: only, keep: keep)
+        guard scale == "full" || scale == "small" else { throw .usage("BENCH_SCALE is 'small' or unset, not '\(scale)'.") }
+        return .run(BenchOptions(growcert: growcert, out: parsed.value("--out") ?? defaultOut, divisor: scale == "small" ? 10 : 1,
+                                 only: only, keep: parsed.has("--keep")))
     }
 }
 
 /// Why the bench could not run.
 enum BenchError: Error, CustomStringConvertible {
+    /// The call was wrong: exit 64, with where the help is.
     case usage(String)
     case failed(String)
 
     var description: String {
         switch self {
-        case .usage(let m), .failed(let m): return m
+        case .usage(let m): return "\(m)\nSee 'growcert-bench --help'."
+        case .failed(let m): return m
         }
     }
 }

@@ -1,3 +1,4 @@
+import ArgumentsKit
 import Foundation
 
 @main

@@ -2,7 +2,7 @@
 ///
 /// Messages say what was wrong, quote what the user typed in single quotes,
 /// and say what to do. None contains a bound secret value. No flag, command
-/// line or exit code is named here: the CLI adds those (`EvidenceError+CLI.swift`).
+/// line or exit code is named here: the CLI adds those (`growcert/CLI/DomainError+CLI.swift`).
 public enum EvidenceError: Error, CustomStringConvertible, Equatable {
     /// No database at the path.
     case databaseMissing(path: String)

@@ -1,11 +1,13 @@
+import ArgumentsKit
 import Evidence
 import Foundation
 import GrowClient
+import Services
 import StoreProof
 
 /// Parses a call, runs the command, and maps any error to a message and an exit code.
 struct CLI {
-    static let version = "0.1.0"
+    static let version = GrowcertVersion.current
 
     let environment: [String: String]
     var console = Console.standard
@@ -22,10 +24,13 @@ struct CLI {
         + EvidenceCommand.all + ImportCommand.all + VerifyCommand.all + JournalCommand.all + CheckCommand.all + DemoCommand.all + ReportCommand.all + KeysCommand.all + SignoffCommand.all + SignersCommand.all + AnchorCommand.all + SandboxCommand.all + DbCommand.all
         + CompletionCommand.all + ManCommand.all + [SandboxPurchaseCommand.command, CampaignUpdateCommand.command, StatusCommand.command]
 
+    /// growcert's command line: every command, its options and the global options, declared once.
+    static let table = CommandTable(program: "growcert", commands: commands, globals: GlobalOptions.table, suggest: Suggestion.sentence)
+
     /// Runs one call and returns the exit code.
     func run(arguments raw: [String?]) async -> Int32 {
         let arguments = raw.compactMap { $0 }
-        let args = ParsedArguments(arguments)
+        let args = Self.table.parse(arguments)
         do {
             if let bad = raw.firstIndex(where: { $0 == nil }) {
                 throw CLIError.data("Argument \(bad + 1) is not valid UTF-8. Nothing was done.")
@@ -44,7 +49,7 @@ struct CLI {
                 console.out(command.help)
                 return ExitCode.success
             }
-            try checkOptions(args, for: command)
+            try Self.table.check(args, for: command)
             let invocation = Invocation(command: command, args: args, environment: environment, console: console, clock: clock, jwsVerifier: jwsVerifier,
                                         sandboxTransport: sandboxTransport)
             return try await command.run(invocation)
@@ -56,9 +61,7 @@ struct CLI {
     }
 
     /// The command whose words are the longest prefix of `words`.
-    static func match(_ words: [String]) -> Command? {
-        commands.filter { words.starts(with: $0.path) }.max { $0.path.count < $1.path.count }
-    }
+    static func match(_ words: [String]) -> Command? { table.match(words) }
 
     /// The command words closest to mistyped `words`: a command (its positionals kept) or a group
     /// whose every word is the typed one or a near miss of it, at least one a miss; nil if none.
@@ -115,41 +118,11 @@ struct CLI {
         throw CLIError.usage(problem + " Choose one of: " + members.map { $0.path.dropFirst().joined(separator: " ") }.joined(separator: ", ") + ".", command: group.joined())
     }
 
-    func checkOptions(_ args: ParsedArguments, for command: Command) throws {
-        let known = command.options + GlobalOptions.all
-        let allowed = Set(known.map(\.name))
-        for name in args.unknown + args.given where !allowed.contains(name) {
-            throw CLIError.usage("Unknown option '\(name)' for 'growcert \(command.name)'." + Suggestion.sentence(for: name, among: known.map(\.name)), command: command.name)
-        }
-        if let name = args.missingValue {
-            throw CLIError.usage("Option '\(name)' needs a value.", command: command.name)
-        }
-        for o in command.options where o.value != nil && !o.repeatable && (args.options[o.name]?.count ?? 0) > 1 {
-            throw CLIError.usage("Option \(o.name) was given more than once.", command: command.name)
-        }
-        for o in known where o.value == nil && args.options[o.name] != nil {
-            throw CLIError.usage("Option \(o.name) takes no value.", command: command.name)
-        }
-        let maxPositionals = command.positionals.count
-        let given = args.words.count - command.path.count
-        if given > maxPositionals {
-            let extra = args.words[(command.path.count + maxPositionals)...].joined(separator: " ")
-            throw CLIError.usage("Unexpected argument '\(extra)'.", command: command.name)
-        }
-        let requiredPositionals = command.positionals.filter { !$0.hasSuffix("?") }.count
-        if given < requiredPositionals {
-            throw CLIError.usage("Missing \(command.positionals[given]).", command: command.name)
-        }
-        for o in command.options where o.required && args.options[o.name] == nil {
-            throw CLIError.usage("Missing \(o.name) \(o.value ?? ""): \(o.help).", command: command.name)
-        }
-    }
-
     static var overview: String {
         var lines = ["growcert \(version): certify a GrooveGrow SDK integration with evidence an auditor can re-check.", "",
                      "Usage: growcert <command> [options]   (growcert <command> --help for details)", "", "Commands:"]
         for c in commands { lines.append("  " + c.name.padding(toLength: 28, withPad: " ", startingAt: 0) + c.summary) }
-        lines += ["", "Global options:"] + GlobalOptions.lines(GlobalOptions.all + GlobalOptions.topLevel) + ["",
+        lines += ["", "Global options:"] + GlobalOptions.table.lines(GlobalOptions.all + GlobalOptions.topLevel) + ["",
                   "Exit codes: 0 ok · 1 checks failed / not certified · 2 tampering found · 64 usage · 65 bad input",
                   "            66 input missing · 69 Sandbox unreachable · 70 internal error · 74 I/O error",
                   "            75 a check waits (e.g. for the store refund): nothing recorded, run it again later", ""]
@@ -165,19 +138,12 @@ struct CLI {
         return (object.canonicalText + "\n", code)
     }
 
-    /// The one place errors become messages and exit codes.
+    /// The one place errors become messages and exit codes (each domain error's words and code: `DomainError+CLI.swift`).
     static func describe(_ error: Error) -> (String, Int32) {
         switch error {
-        case let e as CLIError: return (SecretScanner.redact(e.description), e.exitCode)
-        case let e as EvidenceError: return (e.commandLineMessage, e.exitCode)
         case let e as SQLiteError: return describe(EvidenceError.storage(e, path: "the database"))
-        case let e as ServiceError: return (e.description, e.exitCode)
+        case let e as CommandLineError: return (e.commandLineMessage, e.exitCode)
         default: return ("Internal error: \(error)", ExitCode.software)
         }
     }
-}
-
-/// An error a module above Evidence raises with its own exit code.
-protocol ServiceError: Error, CustomStringConvertible {
-    var exitCode: Int32 { get }
 }

@@ -1,3 +1,5 @@
+import ArgumentsKit
+
 /// Shell completion scripts, generated from the command table (`growcert completion bash|zsh|fish`).
 ///
 /// Everything a script knows — the command words, each command's options, which take a value,

@@ -1,7 +1,9 @@
+import ArgumentsKit
 import Evidence
 import Foundation
 import GrowClient
 import Reports
+import Services
 import StoreProof
 
 /// One call of a command: its arguments, the environment, and the output streams.

@@ -1,3 +1,5 @@
+import ArgumentsKit
+
 /// The growcert(1) man page in roff (`man` macros), generated from the command table (`growcert man`, `make man`).
 enum ManPage {
     /// The page. `date` goes into the title line; it is a parameter so the same table gives the same bytes.

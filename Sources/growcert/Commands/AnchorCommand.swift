@@ -1,5 +1,7 @@
+import ArgumentsKit
 import Evidence
 import Foundation
+import Services
 
 /// `growcert anchor`: an RFC 3161 timestamp of the journal head, stored in the journal.
 enum AnchorCommand {

@@ -1,3 +1,4 @@
+import ArgumentsKit
 import Evidence
 
 /// `growcert campaign update`: change what may change about a campaign, journaled as `campaign.update`.

@@ -1,6 +1,8 @@
+import ArgumentsKit
 import Checks
 import Evidence
 import Foundation
+import Services
 
 /// `growcert check run` and `growcert check list`.
 enum CheckCommand {
@@ -44,7 +46,7 @@ enum CheckCommand {
             let console = inv.console
             let quiet = inv.quiet
             let all = try await CheckRunService(store: store, transportFactory: inv.sandboxTransport).runAll(request) { result in
-                if !quiet { console.err(progressLine(result) + "\n") }
+                if !quiet { console.err(result.progressLine + "\n") }
             }
             if request.dryRun {
                 let what = runId.map { "run \($0)" } ?? "the open runs of campaign \(campaignId ?? "")"
@@ -96,10 +98,6 @@ enum CheckCommand {
     ]
 
     /// One progress line: `PASS session.identify (12 ms)`, `FAIL … (12 ms): reason` or `WAIT … (12 ms): reason`.
-    static func progressLine(_ r: CheckResult) -> String {
-        "\(r.outcome.isPassed ? "PASS" : r.outcome.isWaiting ? "WAIT" : "FAIL") \(r.checkId) (\(r.durationMilliseconds) ms)" + (r.outcome.reason.map { ": \($0)" } ?? "")
-    }
-
     static func json(_ r: CheckResult, items: [EvidenceItem], runId: String? = nil) -> JSONValue {
         ["runId": .optional(runId), "checkId": .string(r.checkId), "scenario": .string(r.scenario), "outcome": .string(r.outcome.word), "reason": .optional(r.outcome.reason),
          "durationMs": .number(String(r.durationMilliseconds)), "provenance": .optional(items.first?.provenance.rawValue),

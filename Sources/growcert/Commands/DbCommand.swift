@@ -1,3 +1,4 @@
+import ArgumentsKit
 import Evidence
 
 /// `growcert db …`: the team store's set-up (roles on PostgreSQL) and moving a journal between stores.

@@ -1,5 +1,7 @@
+import ArgumentsKit
 import Evidence
 import Foundation
+import Services
 
 /// `growcert demo`: the main job end to end on the embedded emulator.
 enum DemoCommand {

@@ -1,6 +1,8 @@
+import ArgumentsKit
 import Evidence
 import Foundation
 import Reports
+import Services
 
 /// `growcert evidence add … | retract | list | show | export`.
 enum EvidenceCommand {

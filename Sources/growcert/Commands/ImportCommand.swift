@@ -1,3 +1,4 @@
+import ArgumentsKit
 import Evidence
 import Foundation
 
@@ -154,7 +155,7 @@ enum ImportCommand {
 }
 
 /// A bad line stops an import: says which line, why, and what was recorded before it.
-struct ImportLineError: ServiceError {
+struct ImportLineError: CommandLineError {
     let path: String
     let line: Int
     let recorded: Int
@@ -162,7 +163,7 @@ struct ImportLineError: ServiceError {
     let last: String?
     let underlying: Error
 
-    var description: String {
+    var commandLineMessage: String {
         var (why, _) = CLI.describe(underlying)
         for tail in [" Nothing was written; free space and record again.", " Nothing was written."] where why.hasSuffix(tail) {
             why.removeLast(tail.count)
@@ -176,12 +177,12 @@ struct ImportLineError: ServiceError {
 }
 
 /// A dry run found bad lines: each one, with why; nothing was written.
-struct ImportCheckError: ServiceError {
+struct ImportCheckError: CommandLineError {
     let path: String
     let checked: Int
     let problems: [(line: Int, error: Error)]
 
-    var description: String {
+    var commandLineMessage: String {
         let lines = problems.map { p -> String in
             var (why, _) = CLI.describe(p.error)
             if why.hasSuffix(" Nothing was written.") { why.removeLast(" Nothing was written.".count) }

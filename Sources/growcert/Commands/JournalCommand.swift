@@ -1,3 +1,4 @@
+import ArgumentsKit
 import Evidence
 
 /// `growcert journal list`: the raw journal, for auditors.

@@ -1,5 +1,7 @@
+import ArgumentsKit
 import Evidence
 import Foundation
+import Services
 
 /// `growcert keys generate`: an Ed25519 signing key for sign-offs.
 enum KeysCommand {

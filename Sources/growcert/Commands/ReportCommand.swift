@@ -1,15 +1,8 @@
+import ArgumentsKit
 import Evidence
 import Foundation
 import Reports
-
-extension ReportError: ServiceError {
-    var exitCode: Int32 {
-        switch self {
-        case .templateDirectoryMissing: return ExitCode.noInput
-        default: return ExitCode.dataError
-        }
-    }
-}
+import Services
 
 /// `growcert report render | list | show | verify | diff` (diff in `ReportDiffCommand`).
 enum ReportCommand {

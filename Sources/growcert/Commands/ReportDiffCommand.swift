@@ -1,5 +1,7 @@
+import ArgumentsKit
 import Evidence
 import Reports
+import Services
 
 /// `growcert report diff`: what changed between two campaigns or two stored JSON reports. Reads only.
 enum ReportDiffCommand {

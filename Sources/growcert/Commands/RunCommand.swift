@@ -1,4 +1,6 @@
+import ArgumentsKit
 import Evidence
+import Services
 
 /// `growcert run start | finish | list | show`.
 enum RunCommand {
@@ -39,7 +41,7 @@ enum RunCommand {
             }
             let devices = try store.devices(campaignId: campaign.id)
             for run in runs {
-                for w in try RunStartWarnings.warnings(run: run, campaign: campaign, profile: profile, devices: devices) { inv.console.err("warning: \(w)\n") }
+                for w in try RunStartWarning.warnings(run: run, campaign: campaign, profile: profile, devices: devices) { inv.console.err("warning: \(w.commandLineMessage)\n") }
             }
             if all {
                 if inv.json { inv.console.out(JSONValue.array(runs.map(\.json)).prettyText + "\n") } else {

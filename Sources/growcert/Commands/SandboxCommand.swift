@@ -1,16 +1,7 @@
+import ArgumentsKit
 import Evidence
 import Foundation
 import Sandbox
-
-extension SandboxError: ServiceError {
-    var exitCode: Int32 {
-        switch self {
-        case .invalidConfiguration: return ExitCode.usage
-        case .bindFailed, .serverStartFailed, .alreadyStarted: return ExitCode.unavailable
-        case .crypto: return ExitCode.software
-        }
-    }
-}
 
 /// `growcert sandbox serve`: the local emulator of the GrooveGrow Sandbox, until Ctrl-C.
 enum SandboxCommand {

@@ -1,6 +1,8 @@
+import ArgumentsKit
 import Evidence
 import Foundation
 import GrowClient
+import Services
 
 /// `growcert sandbox purchase`: buys once on a running `sandbox serve` and writes the files QA records.
 enum SandboxPurchaseCommand {
@@ -50,7 +52,7 @@ enum SandboxPurchaseCommand {
         let names = ["transaction.jws", "receipt.json"]
         let folder = OutputFolder(path: dir, names: names, force: force, database: inv.dbPath)
         // Refuse a bad --out before anything is bought.
-        try folder.check(notAFolder: "'\(dir)' is not a folder. Give --out a folder to write transaction.jws and receipt.json into. Nothing was bought.")
+        try folder.check(notAFolder: CLIError.data("'\(dir)' is not a folder. Give --out a folder to write transaction.jws and receipt.json into. Nothing was bought."))
         let service = SandboxPurchaseService(configuration: configuration, serverKey: try ServerKey(keyText))
         let customer = inv.optional("--customer") ?? "c_1001"
         try Validate.nonEmpty(customer, field: "customer")

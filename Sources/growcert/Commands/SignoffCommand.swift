@@ -1,5 +1,7 @@
+import ArgumentsKit
 import Evidence
 import Foundation
+import Services
 
 /// `growcert signoff` and `growcert signoff export`.
 enum SignoffCommand {
@@ -85,7 +87,7 @@ enum SignoffCommand {
     /// Refuses, before anything is written, a folder the export could not write into.
     static func checkExport(dir: String, force: Bool, database: String) throws {
         try OutputFolder(path: dir, names: exportNames, force: force, database: database)
-            .check(notAFolder: "'\(dir)' is not a folder: give a folder to write statement.json, statement.sig and public.pem into. Nothing was written.")
+            .check(notAFolder: CLIError.data("'\(dir)' is not a folder: give a folder to write statement.json, statement.sig and public.pem into. Nothing was written."))
     }
 
     /// Writes a sign-off's statement.json, statement.sig and public.pem into `dir` (created if missing); returns their paths.
@@ -129,12 +131,5 @@ enum SigningKey {
             throw CLIError.data("The environment variable '\(variable)' named by --passphrase-env is not set or empty. Export the passphrase in it and try again.")
         }
         return value
-    }
-}
-
-extension StaleReportError: ServiceError {
-    var exitCode: Int32 { ExitCode.dataError }
-    public var description: String {
-        "Report \(reportId) is not current: campaign \(campaignId) has \(newerEntries) newer evidence \(newerEntries == 1 ? "entry" : "entries") since journal entry \(judgedAtSeq), where the report was judged. Render a new report and sign that one, or sign this one anyway with --accept-stale (the statement records it). Nothing was signed."
     }
 }

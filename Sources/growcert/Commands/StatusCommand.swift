@@ -1,5 +1,7 @@
+import ArgumentsKit
 import Evidence
 import Reports
+import Services
 
 /// `growcert status`: what is missing before a campaign can ship, without recording anything.
 enum StatusCommand {

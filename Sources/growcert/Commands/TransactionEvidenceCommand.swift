@@ -1,10 +1,8 @@
+import ArgumentsKit
 import Evidence
 import Foundation
+import Services
 import StoreProof
-
-extension StoreProofError: ServiceError {
-    var exitCode: Int32 { ExitCode.dataError }
-}
 
 /// `growcert evidence add transaction`: a store-signed App Store JWS, a Google Play purchase, or a typed entry.
 enum TransactionEvidenceCommand {

@@ -1,4 +1,6 @@
+import ArgumentsKit
 import Evidence
+import Services
 
 /// `growcert verify`: re-checks the chain, the query tables, the blobs, and (later) reports and sign-offs.
 enum VerifyCommand {

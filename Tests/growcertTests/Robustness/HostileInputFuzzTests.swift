@@ -1,3 +1,4 @@
+import ArgumentsKit
 import Evidence
 import Foundation
 import Testing

@@ -11,36 +11,43 @@ import HTTPCore
 /// (69 when nothing answers), one customer token (server key or token command) and one identify under the
 /// campaign's scope (65 on `scope_mismatch`, a refused key or a failing token command), and on the emulator
 /// the `--order-id`/`--transaction-id` QA gave. Nothing is recorded here; its exchanges are not evidence.
-struct PreflightService {
-    let store: EvidenceStore
+public struct PreflightService {
+    public let store: EvidenceStore
     /// The transport to the Sandbox; nil: a `CurlTransport` enforcing the profile's and campaign's pins.
-    var transport: (any HTTPTransport)? = nil
-    /// Makes the transport from the pins when `transport` is nil; nil: a `CurlTransport` (test seam, `CLI.sandboxTransport`).
-    var transportFactory: SandboxTransportFactory? = nil
+    public var transport: (any HTTPTransport)? = nil
+    /// Makes the transport from the pins when `transport` is nil; nil: a `CurlTransport` (a test seam: in-process tests inject one).
+    public var transportFactory: SandboxTransportFactory? = nil
+
+    /// The pre-flight of checks recorded into `store`, over `transport` or one `transportFactory` makes.
+    public init(store: EvidenceStore, transport: (any HTTPTransport)? = nil, transportFactory: SandboxTransportFactory? = nil) {
+        self.store = store
+        self.transport = transport
+        self.transportFactory = transportFactory
+    }
 
     /// One run to check: which checks, the runner of its profile's suite, and the context they run in.
-    struct Target {
-        var run: Run
-        var checkIds: [String]
-        var runner: CheckRunner
-        var context: CheckContext
+    public struct Target {
+        public var run: Run
+        public var checkIds: [String]
+        public var runner: CheckRunner
+        public var context: CheckContext
     }
 
     /// The runs a request names, with everything the checks need; throws the set-up mistake otherwise.
-    func prepare(_ request: CheckRunRequest) async throws -> [Target] {
+    public func prepare(_ request: CheckRunRequest) async throws -> [Target] {
         let (runs, campaign) = try selectedRuns(request)
         let profile = try store.profileNamed(campaign.profile)
         let runner = CheckRunner(suite: try CheckSuites.suite(for: profile.id), profile: profile)
         let known = runner.catalog.map(\.id)
         for id in request.exceptIds where !known.contains(id) {
-            throw CLIError.usage("Unknown check '\(id)' in --except.\(Suggestion.sentence(for: id, among: known)) Known checks: \(known.joined(separator: ", ")).", command: "check run")
+            throw ServiceError.unknownExceptedCheck(id: id, known: known)
         }
         var plan: [(run: Run, checkIds: [String])] = []
         for run in runs {
             let scenario = try profile.scenario(run.scenario)
             if request.campaignId == nil {
                 for id in request.checkIds where !scenario.checks.contains(id) {
-                    throw CLIError.usage("Check '\(id)' is not a check of scenario '\(scenario.id)'.\(Suggestion.sentence(for: id, among: scenario.checks)) Its checks: \(scenario.checks.joined(separator: ", ")).", command: "check run")
+                    throw ServiceError.checkNotInScenario(id: id, scenario: scenario.id, checks: scenario.checks)
                 }
             }
             let chosen = (request.checkIds.isEmpty ? scenario.checks : scenario.checks.filter { request.checkIds.contains($0) })
@@ -49,11 +56,11 @@ struct PreflightService {
         }
         if request.campaignId != nil {
             for id in request.checkIds where !plan.contains(where: { $0.checkIds.contains(id) }) {
-                throw CLIError.usage("Check '\(id)' is not a check of any open run's scenario in campaign '\(campaign.id)'.\(Suggestion.sentence(for: id, among: known)) Known checks: \(known.joined(separator: ", ")).", command: "check run")
+                throw ServiceError.checkNotInCampaign(id: id, campaignId: campaign.id, known: known)
             }
         }
         guard !plan.isEmpty else {
-            throw CLIError.usage("No check is left to run: --except leaves none of \(runs.map { "run \($0.id)" }.joined(separator: ", "))'s checks.", command: "check run")
+            throw ServiceError.noCheckLeft(runIds: runs.map(\.id))
         }
         try Validate.nonEmpty(request.customerId, field: "customer")
         if runner.suite is CherrySubSuite {
@@ -96,7 +103,7 @@ struct PreflightService {
     }
 
     /// `--run`'s run, or with `--campaign` every open run in catalog order (scenario by scenario, then as started).
-    func selectedRuns(_ request: CheckRunRequest) throws -> ([Run], Campaign) {
+    public func selectedRuns(_ request: CheckRunRequest) throws -> ([Run], Campaign) {
         switch (request.runId, request.campaignId) {
         case (let runId?, nil):
             let run = try store.run(runId)
@@ -104,7 +111,7 @@ struct PreflightService {
             return ([run], try store.campaign(run.campaignId))
         case (nil, let campaignId?):
             if request.orderId != nil || request.transactionId != nil {
-                throw CLIError.usage("--order-id and --transaction-id name one run's purchase: give them with --run, not --campaign.", command: "check run")
+                throw ServiceError.purchaseNeedsOneRun
             }
             let campaign = try store.campaign(campaignId)
             let profile = try store.profileNamed(campaign.profile)
@@ -113,22 +120,22 @@ struct PreflightService {
             let runs = open.filter { order.contains($0.scenario) }
                 .sorted { (order.firstIndex(of: $0.scenario)!, $0.seq) < (order.firstIndex(of: $1.scenario)!, $1.seq) }
             guard !runs.isEmpty else {
-                throw CLIError.data("Campaign '\(campaign.id)' has no open run: start one per scenario (growcert run start --campaign \(campaign.id) --all-scenarios …). Nothing was run or recorded.")
+                throw ServiceError.noOpenRun(campaignId: campaign.id)
             }
             return (runs, campaign)
         default:
-            throw CLIError.usage("Give --run ID (one run) or --campaign ID (each open run of the campaign), not both.", command: "check run")
+            throw ServiceError.runOrCampaign
         }
     }
 
     /// The flags the selected checks need on a target that is not the emulator.
-    func requireFlags(_ checkIds: [String], request: CheckRunRequest, runner: CheckRunner) throws {
+    public func requireFlags(_ checkIds: [String], request: CheckRunRequest, runner: CheckRunner) throws {
         let needSecond = checkIds.filter(runner.needingSecondCustomer.contains)
         if request.secondCustomerId == nil, !needSecond.isEmpty {
-            throw CLIError.usage("\(needSecond.count == 1 ? "The check" : "The checks") \(needSecond.joined(separator: ", ")) \(needSecond.count == 1 ? "signs" : "sign") in as a second customer: pass --second-customer CUSTOMER_ID (a Sandbox customer other than --customer), or leave them out with --except. Nothing was run or recorded.", command: "check run")
+            throw ServiceError.secondCustomerNeeded(checks: needSecond)
         }
         if let second = request.secondCustomerId, second == request.customerId {
-            throw CLIError.usage("--second-customer must differ from --customer '\(request.customerId)'. Nothing was run or recorded.", command: "check run")
+            throw ServiceError.secondCustomerIsCustomer(customerId: request.customerId)
         }
     }
 
@@ -136,47 +143,34 @@ struct PreflightService {
     private func identified(_ customerId: String, campaignId: String, configuration: GrowClientConfiguration, transport: any HTTPTransport,
                             credentials: CheckCredentials) async throws -> GrowClient {
         let base = configuration.baseURL.absoluteString
-        let nothing = "Nothing was run or recorded."
         let token: String
         if let provider = credentials.tokenProvider {
             do {
                 token = try await provider(customerId, nil).customerToken
             } catch let failure as TokenCommandRunner.Failure {
                 if failure.status == 126 || failure.status == 127 {
-                    throw CLIError.usage("Pre-flight: the token command was not found or cannot be run (exit status \(failure.status!)). Check --token-command: growcert runs it as 'CMD CUSTOMER_ID [TTL]' through /bin/sh. \(nothing)", command: "check run")
+                    throw ServiceError.tokenCommandNotRunnable(status: failure.status ?? 127)
                 }
-                throw CLIError.data("Pre-flight: \(failure.description) Fix the token command (it must print {\"customerToken\", \"expiresAt\"}), then run again. \(nothing)")
+                throw ServiceError.tokenCommandFailed(reason: failure.description)
             }
         } else if let key = credentials.serverKey {
             do {
                 token = try await ServerClient(configuration: configuration, serverKey: key, transport: transport)
                     .issueCustomerToken(customerId: customerId, ttlSeconds: 300).customerToken
             } catch let error as GrowClientError {
-                throw CLIError.data("Pre-flight: the Sandbox at '\(base)' did not issue a customer token for '\(customerId)' with GROWCERT_SERVER_KEY for project '\(configuration.projectHeaderValue)': \(error) \(Self.advice(error, campaignId: campaignId)) \(nothing)")
+                throw ServiceError.tokenNotIssued(baseURL: base, customerId: customerId, project: configuration.projectHeaderValue, error: error, campaignId: campaignId)
             }
         } else {
-            throw CLIError.usage("No credentials: set GROWCERT_SERVER_KEY in the environment (growcert mints short-lived customer tokens with it), or pass --token-command CMD.", command: "check run")
+            throw ServiceError.noCredentials(vendor: .grooveGrow)
         }
         let client = GrowClient(configuration: configuration, transport: transport)
         do {
             _ = try await client.identify(customerToken: token)
         } catch let error as GrowClientError {
-            let source = credentials.tokenProvider != nil ? "the token command's token" : "a token minted with GROWCERT_SERVER_KEY"
-            throw CLIError.data("Pre-flight: the Sandbox at '\(base)' refused \(source) for customer '\(customerId)' under project '\(configuration.projectHeaderValue)': \(error) \(Self.advice(error, campaignId: campaignId)) \(nothing)")
+            throw ServiceError.tokenRefused(baseURL: base, fromTokenCommand: credentials.tokenProvider != nil, customerId: customerId,
+                                            project: configuration.projectHeaderValue, error: error, campaignId: campaignId)
         }
         return client
-    }
-
-    /// What to fix for a credential the Sandbox refused.
-    static func advice(_ error: GrowClientError, campaignId: String) -> String {
-        switch error {
-        case .scopeMismatch:
-            return "The campaign's project must be the App UUID the credentials belong to (growcert campaign update \(campaignId) --project UUID)."
-        case .unauthorized:
-            return "Check GROWCERT_SERVER_KEY or --token-command."
-        default:
-            return "Check the campaign's project and the credentials."
-        }
     }
 
     /// The emulator order QA named, if it exists there for `customerId` with that transaction.
@@ -186,11 +180,11 @@ struct PreflightService {
         do {
             order = try await client.order(id: orderId)
         } catch let error as GrowClientError {
-            throw CLIError.data("Pre-flight: order '\(orderId)' does not exist on the emulator for customer '\(customerId)' (\(error)). Give the order 'growcert sandbox purchase' printed, or leave out --order-id and --transaction-id to let the checks buy their own. Nothing was run or recorded.")
+            throw ServiceError.emulatorOrderMissing(orderId: orderId, customerId: customerId, reason: "\(error)")
         }
         guard order.receipts.contains(where: { $0.transactionId == transactionId }) else {
             let known = order.receipts.map(\.transactionId)
-            throw CLIError.data("Pre-flight: order '\(orderId)' on the emulator has no receipt for transaction '\(transactionId)' (\(known.isEmpty ? "it has no receipt" : "its transactions: " + known.joined(separator: ", "))). Nothing was run or recorded.")
+            throw ServiceError.emulatorOrderHasNoReceipt(orderId: orderId, transactionId: transactionId, known: known)
         }
         let match = recorded.first { $0.transactionId == transactionId }
         return RecordedPurchase(orderId: orderId, transactionId: transactionId, store: order.store,

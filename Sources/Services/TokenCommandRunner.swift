@@ -7,17 +7,26 @@ import Foundation
 /// growcert runs `CMD CUSTOMER_ID [TTL_SECONDS]` through `/bin/sh` and reads
 /// `{"customerToken": ..., "expiresAt": ...}` from its standard output. The
 /// token stays in memory; nothing the command prints is ever stored or echoed.
-struct TokenCommandRunner: Sendable {
-    let command: String
+public struct TokenCommandRunner: Sendable {
+    public let command: String
+
+    /// A runner of the shell command `command`.
+    public init(command: String) { self.command = command }
 
     /// The failure of the token command, without anything it printed.
-    struct Failure: Error, CustomStringConvertible {
-        let description: String
+    public struct Failure: Error, CustomStringConvertible {
+        public let description: String
         /// The command's exit status, when it ran and failed (127: not found by /bin/sh).
-        var status: Int32? = nil
+        public var status: Int32? = nil
+
+        /// A failure saying `description`, with the command's exit status when it ran.
+        public init(description: String, status: Int32? = nil) {
+            self.description = description
+            self.status = status
+        }
     }
 
-    func issue(customerId: String, ttlSeconds: Int?) async throws -> IssuedCustomerToken {
+    public func issue(customerId: String, ttlSeconds: Int?) async throws -> IssuedCustomerToken {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
         process.arguments = ["-c", command + " \"$@\"", "growcert-token-command", customerId] + (ttlSeconds.map { [String($0)] } ?? [])

@@ -5,29 +5,38 @@ import Glibc
 import Darwin
 #endif
 
-/// The one way growcert writes a file named by `--out`: it never destroys anything.
+/// The one way growcert writes an output file (a command's `--out`): it never destroys anything.
 ///
 /// Refused, with nothing written: a path that is not a regular file or a new name (a symbolic
 /// link, a FIFO, a device, a socket, a directory where a file is expected); the open evidence
 /// database and its `-wal`, `-shm` and `-journal` files (also through another name for the same
-/// file); and an existing file unless the command's `--force` was given. The bytes go to a
+/// file); and an existing file unless `force` is set. The bytes go to a
 /// temporary file in the same folder, which then takes the path in one step (`rename`, or `link`
 /// when nothing may be replaced), so a reader never sees half a file and a failure leaves the path
 /// as it was.
-struct OutputFile {
+public struct OutputFile {
     /// Where the file goes.
-    let path: String
-    /// Whether an existing regular file may be replaced (`--force`).
-    var force = false
-    /// Whether the command offers `--force` at all (`keys generate` never replaces a key).
-    var offersForce = true
+    public let path: String
+    /// Whether an existing regular file may be replaced (a command's `--force`).
+    public var force = false
+    /// Whether the caller offers to replace a file at all (`keys generate` never replaces a key).
+    public var offersForce = true
     /// The evidence database in use, whose files are never written over.
-    var database: String?
+    public var database: String?
     /// The new file's permissions.
-    var mode: mode_t = 0o644
+    public var mode: mode_t = 0o644
+
+    /// An output file at `path`; see the properties.
+    public init(path: String, force: Bool = false, offersForce: Bool = true, database: String? = nil, mode: mode_t = 0o644) {
+        self.path = path
+        self.force = force
+        self.offersForce = offersForce
+        self.database = database
+        self.mode = mode
+    }
 
     /// A file written to its temporary name, waiting for `commit` (or `discard`).
-    final class Staged {
+    public final class Staged {
         let output: OutputFile
         let temporaryPath: String
         private var done = false
@@ -40,61 +49,61 @@ struct OutputFile {
         deinit { if !done { unlink(temporaryPath) } }
 
         /// Puts the file at its path: checks the path again, then renames (or links) the temporary file.
-        func commit() throws {
+        public func commit() throws {
             defer { done = true; unlink(temporaryPath) }
             try output.check()
             let placed = output.force ? rename(temporaryPath, output.path) == 0 : link(temporaryPath, output.path) == 0
             if !placed {
-                if errno == EEXIST { throw output.refusal(existing: true) }
-                throw CLIError.io("Cannot write '\(output.path)': \(String(cString: strerror(errno))).")
+                if errno == EEXIST { throw output.refusal }
+                throw OutputError.cannotWrite(path: output.path, reason: String(cString: strerror(errno)))
             }
         }
 
         /// Removes the temporary file; the path stays as it was.
-        func discard() {
+        public func discard() {
             done = true
             unlink(temporaryPath)
         }
     }
 
     /// Checks the path, then writes `bytes` to a temporary file beside it.
-    func stage(_ bytes: Data) throws -> Staged {
+    public func stage(_ bytes: Data) throws -> Staged {
         try check()
         let url = URL(fileURLWithPath: path)
         let folder = url.deletingLastPathComponent().path
         let temporary = (folder as NSString).appendingPathComponent(".\(url.lastPathComponent).growcert-\(UUID().uuidString.prefix(8)).tmp")
         let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, mode)
-        guard fd >= 0 else { throw CLIError.io("Cannot write '\(path)'. Check the folder exists and is writable.") }
+        guard fd >= 0 else { throw OutputError.cannotWrite(path: path, reason: nil) }
         let staged = Staged(output: self, temporaryPath: temporary)
         defer { close(fd) }
         let ok = writeAll(bytes, to: fd) && fchmod(fd, mode) == 0 && fsync(fd) == 0
         guard ok else {
             staged.discard()
-            throw CLIError.io("Cannot write '\(path)': \(String(cString: strerror(errno))).")
+            throw OutputError.cannotWrite(path: path, reason: String(cString: strerror(errno)))
         }
         return staged
     }
 
     /// Writes `bytes` to the path (stage, then commit).
-    func write(_ bytes: Data) throws {
+    public func write(_ bytes: Data) throws {
         try stage(bytes).commit()
     }
 
     /// Refuses a path that must not be written; returns when writing may go on.
-    func check() throws {
+    public func check() throws {
         if let database, isDatabaseFile(database) {
-            throw CLIError.data("'\(path)' is the evidence database or one of its -wal, -shm, -journal files; growcert never writes output over it. Choose another path. Nothing was written.")
+            throw OutputError.evidenceDatabase(path: path)
         }
         var st = stat()
         guard lstat(path, &st) == 0 else {
             if errno == ENOENT { return }
-            throw CLIError.io("Cannot write '\(path)': \(String(cString: strerror(errno))).")
+            throw OutputError.cannotWrite(path: path, reason: String(cString: strerror(errno)))
         }
         switch st.st_mode & S_IFMT {
         case S_IFREG:
-            if !force { throw refusal(existing: true) }
+            if !force { throw refusal }
         case S_IFDIR:
-            throw CLIError.data("'\(path)' is a directory; give the path of a file. Nothing was written.")
+            throw OutputError.directory(path: path)
         default:
             let kind: String
             switch st.st_mode & S_IFMT {
@@ -105,15 +114,11 @@ struct OutputFile {
             case S_IFSOCK: kind = "a socket"
             default: kind = "not a regular file"
             }
-            throw CLIError.data("'\(path)' is \(kind); growcert writes output only to a regular file or a new path. Nothing was written.")
+            throw OutputError.notRegular(path: path, kind: kind)
         }
     }
 
-    fileprivate func refusal(existing: Bool) -> CLIError {
-        offersForce
-            ? .data("'\(path)' already exists; give --force to replace it, or choose another path. Nothing was written.")
-            : .data("'\(path)' already exists; growcert never replaces it. Choose another path. Nothing was written.")
-    }
+    fileprivate var refusal: OutputError { .exists(path: path, replaceable: offersForce) }
 
     /// Whether `path` names the database or one of its companion files, by name (folder resolved)
     /// or, for files that exist, by identity (a hard link or another spelling of the same file).
@@ -142,36 +147,37 @@ struct OutputFile {
 
 /// Several files written into one folder named by `--out DIR` (`signoff export`, `sandbox purchase`,
 /// `report render --format all`), each by `OutputFile`'s rules.
-struct OutputFolder {
-    let path: String
-    let files: [OutputFile]
+public struct OutputFolder {
+    public let path: String
+    public let files: [OutputFile]
 
-    init(path: String, names: [String], force: Bool, database: String?) {
+    /// The files `names` in the folder `path`, each replaced only when `force`.
+    public init(path: String, names: [String], force: Bool, database: String?) {
         self.path = path
         files = names.map { OutputFile(path: (path as NSString).appendingPathComponent($0), force: force, database: database) }
     }
 
-    /// Refuses, before the command does any work, a path that exists but is not a folder (`notAFolder` says so
-    /// in the command's words) and any file in it that may not be written. A folder that does not exist yet is fine.
-    func check(notAFolder: String) throws {
+    /// Refuses, before the command does any work, a path that exists but is not a folder (throwing `notAFolder`,
+    /// the caller's own error) and any file in it that may not be written. A folder that does not exist yet is fine.
+    public func check(notAFolder: @autoclosure () -> any Error) throws {
         var isDir: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir) else { return }
-        guard isDir.boolValue else { throw CLIError.data(notAFolder) }
+        guard isDir.boolValue else { throw notAFolder() }
         for f in files { try f.check() }
     }
 
     /// Creates the folder (and its parents) if it is missing.
-    func create() throws {
+    public func create() throws {
         do {
             try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         } catch {
-            throw CLIError.io("Cannot write into '\(path)': \(error.localizedDescription)")
+            throw OutputError.cannotWriteInto(folder: path, reason: error.localizedDescription)
         }
     }
 
     /// Writes `contents` (one per file, in order): the folder is created, every file checked, then each staged
     /// and only then committed, so a refusal leaves the folder as it was. Returns the files' paths.
-    func write(_ contents: [Data]) throws -> [String] {
+    public func write(_ contents: [Data]) throws -> [String] {
         try create()
         for f in files { try f.check() }
         let staged = try zip(files, contents).map { try $0.stage($1) }
@@ -194,5 +200,35 @@ private func writeAll(_ bytes: Data, to fd: Int32) -> Bool {
             offset += n
         }
         return true
+    }
+}
+
+/// Why an output file was not written. The command line words `exists` with its own flag for replacing.
+public enum OutputError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The file could not be written (`reason` nil: its temporary file could not be created).
+    case cannotWrite(path: String, reason: String?)
+    /// The folder could not be created.
+    case cannotWriteInto(folder: String, reason: String)
+    /// The path is the evidence database or one of its companion files.
+    case evidenceDatabase(path: String)
+    /// The path is a directory where a file is expected.
+    case directory(path: String)
+    /// The path is a symbolic link, a FIFO, a device or a socket (`kind` says which).
+    case notRegular(path: String, kind: String)
+    /// A file exists at the path; `replaceable` when the caller offers to replace it.
+    case exists(path: String, replaceable: Bool)
+
+    public var description: String {
+        switch self {
+        case .cannotWrite(let path, nil): return "Cannot write '\(path)'. Check the folder exists and is writable."
+        case .cannotWrite(let path, let reason?): return "Cannot write '\(path)': \(reason)."
+        case .cannotWriteInto(let folder, let reason): return "Cannot write into '\(folder)': \(reason)"
+        case .evidenceDatabase(let path):
+            return "'\(path)' is the evidence database or one of its -wal, -shm, -journal files; growcert never writes output over it. Choose another path. Nothing was written."
+        case .directory(let path): return "'\(path)' is a directory; give the path of a file. Nothing was written."
+        case .notRegular(let path, let kind): return "'\(path)' is \(kind); growcert writes output only to a regular file or a new path. Nothing was written."
+        case .exists(let path, true): return "'\(path)' already exists; replace it on purpose, or choose another path. Nothing was written."
+        case .exists(let path, false): return "'\(path)' already exists; growcert never replaces it. Choose another path. Nothing was written."
+        }
     }
 }

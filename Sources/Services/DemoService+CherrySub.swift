@@ -6,13 +6,13 @@ import Sandbox
 import StoreProof
 
 extension DemoService {
-    static let cherryAppId = "com.example.cherrysub.demo"
-    static let cherryAppUser = "u_demo_1001"
-    static let cherrySecondAppUser = "u_demo_1002"
+    public static let cherryAppId = "com.example.cherrysub.demo"
+    public static let cherryAppUser = "u_demo_1001"
+    public static let cherrySecondAppUser = "u_demo_1002"
 
     /// `growcert demo --profile cherrysub`: the CherrySub staging emulator in-process, every check of every scenario,
     /// an emulator-signed store purchase recorded on each purchase scenario's run, and the reports. Never certifying.
-    func runCherrySub(dbPath: String) async throws -> Outcome {
+    public func runCherrySub(dbPath: String) async throws -> Outcome {
         let emulator = try CherrySubEmulator(configuration: CherrySubConfiguration(bundleId: Self.cherryAppId))
         let url = try emulator.start()
         defer { emulator.stop() }

@@ -3,21 +3,27 @@ import Foundation
 import Reports
 
 /// Judges a campaign, renders one report, writes it, and stores it: for `report render` and `demo`.
-struct ReportService {
-    let store: EvidenceStore
-    var templates: TemplateSet = .embedded
+public struct ReportService {
+    public let store: EvidenceStore
+    public var templates: TemplateSet = .embedded
 
-    struct Result {
-        let rendered: RenderedReport
-        let record: ReportRecord
+    /// Reports of `store`'s campaigns, rendered with `templates`.
+    public init(store: EvidenceStore, templates: TemplateSet = .embedded) {
+        self.store = store
+        self.templates = templates
+    }
+
+    public struct Result {
+        public let rendered: RenderedReport
+        public let record: ReportRecord
         /// The same bytes were already stored for this campaign, format and language.
-        let reused: Bool
+        public let reused: Bool
     }
 
     /// Renders `model` (built once for several formats) and stores it; writes `out` (through
     /// `OutputFile`: `force` lets it replace an existing regular file) to a temporary file first, so
     /// that a file that cannot be written stores nothing, and puts it at `out` only once stored.
-    func render(_ model: ReportModel, format: ReportFormat, lang: Language, out: String?, force: Bool = false) throws -> Result {
+    public func render(_ model: ReportModel, format: ReportFormat, lang: Language, out: String?, force: Bool = false) throws -> Result {
         let rendered = try ReportRenderer(templates: templates).render(model, format: format, lang: lang)
         let staged = try out.map { try OutputFile(path: $0, force: force, database: store.path).stage(Data(rendered.bytes)) }
         // The head the report was judged at is the one printed inside it.
@@ -36,35 +42,35 @@ struct ReportService {
     }
 
     /// Renders `model` and writes `out` (when given) without storing anything: `report render --no-store`.
-    func renderOnly(_ model: ReportModel, format: ReportFormat, lang: Language, out: String?, force: Bool = false) throws -> RenderedReport {
+    public func renderOnly(_ model: ReportModel, format: ReportFormat, lang: Language, out: String?, force: Bool = false) throws -> RenderedReport {
         let rendered = try ReportRenderer(templates: templates).render(model, format: format, lang: lang)
         try out.map { try OutputFile(path: $0, force: force, database: store.path).stage(Data(rendered.bytes)).commit() }
         return rendered
     }
 
     /// The file name of one rendition in a folder of reports: `report.md`, `report.zh-Hans.html`, `report.junit.xml`, `report.json`.
-    static func fileName(format: ReportFormat, lang: Language) -> String {
+    public static func fileName(format: ReportFormat, lang: Language) -> String {
         let ext = format == .junit ? "junit.xml" : format.fileExtension
         return "report" + (lang == .en ? "" : ".\(lang.rawValue)") + "." + ext
     }
 
     /// Every format × language, in the order `report render --format all --lang all` writes them.
-    static func renditions(formats: [ReportFormat] = ReportFormat.allCases, langs: [Language] = Language.allCases) -> [(ReportFormat, Language)] {
+    public static func renditions(formats: [ReportFormat] = ReportFormat.allCases, langs: [Language] = Language.allCases) -> [(ReportFormat, Language)] {
         formats.flatMap { f in langs.map { (f, $0) } }
     }
 
     /// Renders and stores each rendition of `model` into `directory` (created if missing), under `fileName`.
     /// Every path is checked before anything is rendered or stored, so a refused one changes nothing.
-    func renderAll(_ model: ReportModel, renditions: [(ReportFormat, Language)], directory: String, force: Bool = false) throws -> [(path: String, result: Result)] {
+    public func renderAll(_ model: ReportModel, renditions: [(ReportFormat, Language)], directory: String, force: Bool = false) throws -> [(path: String, result: Result)] {
         let folder = OutputFolder(path: directory, names: renditions.map { Self.fileName(format: $0.0, lang: $0.1) }, force: force,
                                   database: store.path)
-        try folder.check(notAFolder: "'\(directory)' is not a folder: with several formats or languages, --out names a folder. Nothing was rendered.")
+        try folder.check(notAFolder: ServiceError.reportFolderNotAFolder(path: directory))
         try folder.create()
         return try zip(renditions, folder.files).map { r, file in (file.path, try render(model, format: r.0, lang: r.1, out: file.path, force: force)) }
     }
 
     /// Builds the model of a campaign from one snapshot of the store.
-    func model(campaignId: String) throws -> ReportModel {
-        try ReportBuilder.build(store: store, campaignId: campaignId, toolVersion: CLI.version)
+    public func model(campaignId: String) throws -> ReportModel {
+        try ReportBuilder.build(store: store, campaignId: campaignId, toolVersion: GrowcertVersion.current)
     }
 }

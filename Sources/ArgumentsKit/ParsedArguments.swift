@@ -4,19 +4,19 @@
 /// option takes a value (`--run r1` or `--run=r1`) is decided by the command table alone: the
 /// `OptionSpec`s of the commands the words so far can still name, plus the global options. An
 /// option none of them knows is kept in `unknown` (taking a value if some other command's option of
-/// that name does), for `CLI` to report once the command is known. Parsing never throws: problems wait in `problem` and `unknown`, so that
-/// `--json` is known even for a call that is refused.
-struct ParsedArguments: Sendable {
-    var words: [String] = []
-    var options: [String: [String]] = [:]
-    var flags: Set<String> = []
+/// that name does), for the program to report once the command is known (`CommandTable.check`). Parsing never throws:
+/// problems wait in `missingValue` and `unknown`, so that `--json` is known even for a call that is refused.
+public struct ParsedArguments: Sendable {
+    public var words: [String] = []
+    public var options: [String: [String]] = [:]
+    public var flags: Set<String> = []
     /// Options no candidate command and no global option knows, in the order given.
-    var unknown: [String] = []
+    public var unknown: [String] = []
     /// A value option given last, with no value after it.
-    var missingValue: String?
+    public var missingValue: String?
 
-    /// Parses `args` against `commands` (the whole command table by default).
-    init(_ args: [String], commands: [Command] = CLI.commands) {
+    /// Parses `args` against `commands` and the global options `globals`.
+    public init<Context>(_ args: [String], commands: [Command<Context>], globals: OptionTable) {
         var i = 0
         var onlyWords = false
         while i < args.count {
@@ -29,16 +29,16 @@ struct ParsedArguments: Sendable {
             if a == "--" { onlyWords = true; continue }
             if let eq = a.firstIndex(of: "="), a.hasPrefix("--") {
                 let name = String(a[..<eq])
-                if Self.spec(name, words: words, commands: commands) == nil { unknown.append(name) }
+                if Self.spec(name, words: words, commands: commands, globals: globals) == nil { unknown.append(name) }
                 options[name, default: []].append(String(a[a.index(after: eq)...]))
                 continue
             }
             let name = a == "-h" ? "--help" : a
-            let known = Self.spec(name, words: words, commands: commands)
+            let known = Self.spec(name, words: words, commands: commands, globals: globals)
             if known == nil { unknown.append(name) }
             // An option unknown here but known to another command still takes its value there, so that
             // value is not taken for a command word; one known nowhere takes none.
-            guard let takesValue = known ?? Self.spec(name, words: [], commands: commands) else { continue }
+            guard let takesValue = known ?? Self.spec(name, words: [], commands: commands, globals: globals) else { continue }
             if !takesValue { flags.insert(name); continue }
             guard i < args.count else { missingValue = name; continue }
             options[name, default: []].append(args[i])
@@ -48,22 +48,23 @@ struct ParsedArguments: Sendable {
 
     /// Whether `name` takes a value for the commands `words` can still name: nil when none of
     /// them (nor the global options) knows it. Where candidates disagree, the value wins.
-    static func spec(_ name: String, words: [String], commands: [Command]) -> Bool? {
-        if let global = GlobalOptions.spec(name) { return global.value != nil }
+    public static func spec<Context>(_ name: String, words: [String], commands: [Command<Context>], globals: OptionTable) -> Bool? {
+        if let global = globals.spec(name) { return global.value != nil }
         let candidates = commands.filter { $0.path.starts(with: words) || words.starts(with: $0.path) }
         let specs = candidates.flatMap(\.options).filter { $0.name == name }
         if specs.isEmpty { return nil }
         return specs.contains { $0.value != nil }
     }
 
-    func has(_ flag: String) -> Bool { flags.contains(flag) }
+    /// Whether the flag `flag` was given.
+    public func has(_ flag: String) -> Bool { flags.contains(flag) }
 
     /// The last value of an option, if given.
-    func value(_ name: String) -> String? { options[name]?.last }
+    public func value(_ name: String) -> String? { options[name]?.last }
 
     /// Every value of a repeatable option.
-    func values(_ name: String) -> [String] { options[name] ?? [] }
+    public func values(_ name: String) -> [String] { options[name] ?? [] }
 
     /// Every option name given, value options and flags, sorted.
-    var given: [String] { (Array(options.keys) + Array(flags)).sorted() }
+    public var given: [String] { (Array(options.keys) + Array(flags)).sorted() }
 }

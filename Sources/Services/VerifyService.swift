@@ -9,26 +9,39 @@ import StoreProof
 /// reports, sign-off signatures and their rows, stored timestamp tokens); checks against anchors
 /// kept outside the file (expected heads, exported sign-offs, an allowed-signers list, a TSA's CA)
 /// are added here, so that every caller gets all of them.
-struct VerifyService {
-    let store: EvidenceStore
+public struct VerifyService {
+    public let store: EvidenceStore
     /// Re-verifies stored App Store transactions (Apple Root CA - G3 unless a test injects its own root).
-    var jwsVerifier = JWSVerifier()
+    public var jwsVerifier = JWSVerifier()
 
     /// The provenances only a verified App Store JWS can give: an item claiming one must hold the JWS that proves it.
-    static let jwsProvenances: Set<Provenance> = [.storeSignedSandbox, .storeSignedProduction, .xcodeLocal, .emulatorSigned]
+    public static let jwsProvenances: Set<Provenance> = [.storeSignedSandbox, .storeSignedProduction, .xcodeLocal, .emulatorSigned]
     /// Journal heads the caller holds from outside the file (a report, a statement, a token): each must be an entry.
-    var expectedHeads: [String] = []
+    public var expectedHeads: [String] = []
     /// Exported sign-offs (`signoff export` folders): each must be in the journal, intact.
-    var statementDirs: [String] = []
+    public var statementDirs: [String] = []
     /// Timestamp tokens kept outside the file (`anchor --out`): each must verify, and its head be an entry.
-    var tokens: [(path: String, der: [UInt8])] = []
+    public var tokens: [(path: String, der: [UInt8])] = []
     /// An allowed-signers file: every sign-off must be by one of its signers.
-    var allowedSigners: (path: String, signers: AllowedSigners)?
+    public var allowedSigners: (path: String, signers: AllowedSigners)?
     /// A timestamp CA (PEM): every stored token's chain must verify to it.
-    var tsaCA: (path: String, pem: String)?
+    public var tsaCA: (path: String, pem: String)?
+
+    /// The full check of `store`, with the anchors kept outside it that the caller holds.
+    public init(store: EvidenceStore, jwsVerifier: JWSVerifier = JWSVerifier(), expectedHeads: [String] = [], statementDirs: [String] = [],
+                tokens: [(path: String, der: [UInt8])] = [], allowedSigners: (path: String, signers: AllowedSigners)? = nil,
+                tsaCA: (path: String, pem: String)? = nil) {
+        self.store = store
+        self.jwsVerifier = jwsVerifier
+        self.expectedHeads = expectedHeads
+        self.statementDirs = statementDirs
+        self.tokens = tokens
+        self.allowedSigners = allowedSigners
+        self.tsaCA = tsaCA
+    }
 
     /// Runs every check; `progress` is called with the number of journal entries read so far.
-    func run(progress: ((Int) -> Void)? = nil) throws -> VerificationResult {
+    public func run(progress: ((Int) -> Void)? = nil) throws -> VerificationResult {
         var result = try store.verify(progress: progress)
         result.problems += try storeProofProblems()
         for head in expectedHeads where try store.journalEntry(hash: head) == nil {
@@ -65,10 +78,10 @@ struct VerifyService {
     }
 
     /// Problems with one exported sign-off folder (statement.json, statement.sig, public.pem).
-    func checkExported(_ dir: String) throws -> [VerificationProblem] {
+    public func checkExported(_ dir: String) throws -> [VerificationProblem] {
         func read(_ name: String) throws -> Data {
             guard let data = FileManager.default.contents(atPath: dir + "/" + name) else {
-                throw CLIError.noInput("Cannot read '\(dir)/\(name)': an exported sign-off folder holds statement.json, statement.sig and public.pem ('growcert signoff export').")
+                throw ServiceError.exportedSignoffUnreadable(folder: dir, file: name)
             }
             return data
         }
@@ -103,7 +116,7 @@ struct VerifyService {
     /// makes of it today. The verifier judges certificate validity at the transaction's own
     /// `signedDate`, never at the time of checking, so evidence recorded months ago still verifies.
     /// Only transaction items are read.
-    func storeProofProblems() throws -> [VerificationProblem] {
+    public func storeProofProblems() throws -> [VerificationProblem] {
         var problems: [VerificationProblem] = []
         for (item, appId) in try store.evidence(type: .transaction) {
             if let message = check(item, appId: appId) {
@@ -141,26 +154,12 @@ struct VerifyService {
         return nil
     }
 
-    /// Runs every check and refuses to go on (`NotIntact`, exit 2) when any fails: what judging
+    /// Runs every check and refuses to go on (`ServiceError.notIntact`) when any fails: what judging
     /// evidence (`report render`, `signoff`) does first, so that no verdict or approval rests on
     /// a database edited behind the tool's back.
-    func requireIntact(before action: String) throws {
+    public func requireIntact(before action: String) throws {
         let result = try run()
         guard let first = result.problems.first else { return }
-        throw NotIntact(action: action, first: first, count: result.problems.count)
-    }
-
-    /// The database did not verify, so `action` was not done.
-    struct NotIntact: ServiceError {
-        let action: String
-        let first: VerificationProblem
-        let count: Int
-
-        var exitCode: Int32 { ExitCode.tampered }
-        var description: String {
-            "The evidence database does not verify, so nothing was \(action): \(first)"
-                + (count > 1 ? " (and \(count - 1) more problem\(count > 2 ? "s" : ""))" : "")
-                + ". Run 'growcert verify' to see every problem."
-        }
+        throw ServiceError.notIntact(action: action, first: first, count: result.problems.count)
     }
 }

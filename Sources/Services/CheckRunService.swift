@@ -4,68 +4,74 @@ import Foundation
 import GrowClient
 import HTTPCore
 
-extension CheckError: ServiceError {
-    var exitCode: Int32 {
-        switch self {
-        case .unreachable: return ExitCode.unavailable
-        case .unknownCheck: return ExitCode.usage
-        case .noSuite, .wrongTarget: return ExitCode.dataError
-        }
+/// Makes the transport to the Sandbox from the pins it must enforce (a test seam: in-process tests inject one; the `growcert` binary never does).
+public typealias SandboxTransportFactory = @Sendable (_ pins: [String]) -> any HTTPTransport
+
+/// What `growcert check run` asks for.
+public struct CheckRunRequest: Sendable {
+    /// One run (`--run`), or nil with `campaignId`.
+    public var runId: String?
+    /// `--campaign`: each open run of the campaign, in catalog order.
+    public var campaignId: String? = nil
+    public var checkIds: [String] = []
+    /// `--except`: checks left out.
+    public var exceptIds: [String] = []
+    public var customerId: String
+    public var secondCustomerId: String?
+    public var orderId: String?
+    public var transactionId: String?
+    public var serverKey: String?
+    public var tokenCommand: String?
+    /// `--dry-run`: the pre-flight only; nothing is run or recorded.
+    public var dryRun: Bool = false
+
+    /// A request; see the properties.
+    public init(runId: String?, campaignId: String? = nil, checkIds: [String] = [], exceptIds: [String] = [], customerId: String,
+                secondCustomerId: String? = nil, orderId: String? = nil, transactionId: String? = nil, serverKey: String? = nil,
+                tokenCommand: String? = nil, dryRun: Bool = false) {
+        self.runId = runId
+        self.campaignId = campaignId
+        self.checkIds = checkIds
+        self.exceptIds = exceptIds
+        self.customerId = customerId
+        self.secondCustomerId = secondCustomerId
+        self.orderId = orderId
+        self.transactionId = transactionId
+        self.serverKey = serverKey
+        self.tokenCommand = tokenCommand
+        self.dryRun = dryRun
     }
 }
 
-extension GrowClientError: ServiceError {
-    var exitCode: Int32 { ExitCode.dataError }
-}
-
-/// Makes the transport to the Sandbox from the pins it must enforce (a test seam: see `CLI.sandboxTransport`).
-typealias SandboxTransportFactory = @Sendable (_ pins: [String]) -> any HTTPTransport
-
-/// What `growcert check run` asks for.
-struct CheckRunRequest: Sendable {
-    /// One run (`--run`), or nil with `campaignId`.
-    var runId: String?
-    /// `--campaign`: each open run of the campaign, in catalog order.
-    var campaignId: String? = nil
-    var checkIds: [String] = []
-    /// `--except`: checks left out.
-    var exceptIds: [String] = []
-    var customerId: String
-    var secondCustomerId: String?
-    var orderId: String?
-    var transactionId: String?
-    var serverKey: String?
-    var tokenCommand: String?
-    /// `--dry-run`: the pre-flight only; nothing is run or recorded.
-    var dryRun: Bool = false
-}
-
 /// One check's result on a run, and the evidence recorded for it (none while it is waiting).
-struct CheckRunResult {
-    var runId: String
-    var result: CheckResult
-    var items: [EvidenceItem]
+public struct CheckRunResult {
+    public var runId: String
+    public var result: CheckResult
+    public var items: [EvidenceItem]
 }
 
 /// Runs a run's live checks against its campaign's Sandbox and records the results as evidence.
 ///
 /// `PreflightService` refuses set-up mistakes first; a result that is waiting (the store refund has not
 /// arrived) is not recorded.
-struct CheckRunService {
-    let store: EvidenceStore
-    /// The transport to the Sandbox; nil: a `CurlTransport` enforcing the profile's and campaign's pins.
-    var transport: (any HTTPTransport)? = nil
-    /// Makes the transport from the pins when `transport` is nil; nil: a `CurlTransport` (test seam, `CLI.sandboxTransport`).
-    var transportFactory: SandboxTransportFactory? = nil
+public struct CheckRunService {
+    /// The pre-flight, which holds the store and the transport to the Sandbox the checks use.
+    public let preflight: PreflightService
+    public var store: EvidenceStore { preflight.store }
+
+    /// Checks recorded into `store`, over `transport` or one `transportFactory` makes (nil both: a `CurlTransport`).
+    public init(store: EvidenceStore, transport: (any HTTPTransport)? = nil, transportFactory: SandboxTransportFactory? = nil) {
+        preflight = PreflightService(store: store, transport: transport, transportFactory: transportFactory)
+    }
 
     /// Runs the checks and records them; `progress` sees each result as it finishes.
-    func run(_ request: CheckRunRequest, progress: @escaping @Sendable (CheckResult) -> Void) async throws -> [(CheckResult, [EvidenceItem])] {
+    public func run(_ request: CheckRunRequest, progress: @escaping @Sendable (CheckResult) -> Void) async throws -> [(CheckResult, [EvidenceItem])] {
         try await runAll(request, progress: progress).map { ($0.result, $0.items) }
     }
 
     /// The pre-flight, then every selected run's checks; one transaction records every result, or none.
-    func runAll(_ request: CheckRunRequest, progress: @escaping @Sendable (CheckResult) -> Void) async throws -> [CheckRunResult] {
-        let targets = try await PreflightService(store: store, transport: transport, transportFactory: transportFactory).prepare(request)
+    public func runAll(_ request: CheckRunRequest, progress: @escaping @Sendable (CheckResult) -> Void) async throws -> [CheckRunResult] {
+        let targets = try await preflight.prepare(request)
         if request.dryRun { return [] }
         var results: [(runId: String, result: CheckResult)] = []
         for target in targets {
@@ -81,10 +87,10 @@ struct CheckRunService {
         }
     }
 
-    static func credentials(serverKey: String?, tokenCommand: String?) throws -> CheckCredentials {
+    public static func credentials(serverKey: String?, tokenCommand: String?) throws -> CheckCredentials {
         let key = try serverKey.map { value -> ServerKey in
             do { return try ServerKey(value) } catch {
-                throw CLIError.data("GROWCERT_SERVER_KEY is not a usable server key (\(error)).")
+                throw ServiceError.serverKeyInvalid(reason: "\(error)")
             }
         }
         let provider: CheckCredentials.TokenProvider? = tokenCommand.map { cmd in
@@ -92,7 +98,7 @@ struct CheckRunService {
             return { customerId, ttl in try await command.issue(customerId: customerId, ttlSeconds: ttl) }
         }
         guard key != nil || provider != nil else {
-            throw CLIError.usage("No credentials: set GROWCERT_SERVER_KEY in the environment (growcert mints short-lived customer tokens with it), or pass --token-command CMD.", command: "check run")
+            throw ServiceError.noCredentials(vendor: .grooveGrow)
         }
         return CheckCredentials(serverKey: key, tokenProvider: provider)
     }
@@ -104,10 +110,10 @@ struct CheckRunService {
     /// store-signed transaction (`signed`, the profile's certifying store provenance) whenever one is
     /// recorded, and a `--transaction-id` naming any other transaction is refused: the checks must examine
     /// the very transaction the verdict judges.
-    func recordedPurchase(run: Run, request: CheckRunRequest, hostedTarget: Bool, signed: Provenance) throws -> RecordedPurchase? {
+    public func recordedPurchase(run: Run, request: CheckRunRequest, hostedTarget: Bool, signed: Provenance) throws -> RecordedPurchase? {
         let transactions = try store.evidence(runId: run.id).filter { $0.type == .transaction && !$0.isRetracted }
         if (request.orderId == nil) != (request.transactionId == nil) {
-            throw CLIError.usage("Give --order-id and --transaction-id together.", command: "check run")
+            throw ServiceError.orderAndTransactionApart
         }
         func purchase(_ t: TransactionDetails?, orderId: String, transactionId: String) -> RecordedPurchase {
             RecordedPurchase(orderId: orderId, transactionId: transactionId, store: t.map(\.store).flatMap { $0.isEmpty ? nil : $0 } ?? "apple",
@@ -118,13 +124,8 @@ struct CheckRunService {
         if hostedTarget, let transactionId = request.transactionId, let orderId = request.orderId {
             guard let match = storeSigned.last(where: { $0.transactionId == transactionId }) else {
                 let recorded = storeSigned.compactMap(\.transactionId)
-                throw CLIError.data("""
-                    Transaction '\(transactionId)' is not a store-signed transaction recorded on run '\(run.id)' \
-                    (\(recorded.isEmpty ? "none is recorded" : "recorded: " + recorded.joined(separator: ", "))). \
-                    On a hosted Sandbox the purchase checks examine the run's recorded store-signed transaction: record the purchase's JWS \
-                    on the run (growcert evidence add transaction --run \(run.id) --jws-file FILE --order-id ORDER), then run the checks \
-                    without --transaction-id. Nothing was run or recorded.
-                    """)
+                throw ServiceError.transactionNotStoreSigned(transactionId: transactionId, runId: run.id, recorded: recorded)
+
             }
             return purchase(match, orderId: orderId, transactionId: transactionId)
         }

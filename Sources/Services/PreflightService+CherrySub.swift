@@ -9,21 +9,20 @@ extension PreflightService {
     /// CherrySub's pre-flight: the broker's credentials, the flags the checks need off the emulator, one probe
     /// (69 when nothing answers), one broker token for `--customer` and one authenticated read with it (65 when the
     /// publishable key, the secret key or the token command is refused). Nothing is recorded.
-    func cherrySubTargets(_ plan: [(run: Run, checkIds: [String])], campaign: Campaign, profile: Profile, runner: CheckRunner,
+    public func cherrySubTargets(_ plan: [(run: Run, checkIds: [String])], campaign: Campaign, profile: Profile, runner: CheckRunner,
                           request: CheckRunRequest) async throws -> [Target] {
-        let nothing = "Nothing was run or recorded."
-        guard let baseURL = URL(string: campaign.baseURL) else { throw CLIError.data("The campaign's base URL '\(campaign.baseURL)' is not a URL.") }
+        guard let baseURL = URL(string: campaign.baseURL) else { throw ServiceError.campaignURLInvalid(baseURL: campaign.baseURL) }
         let configuration: CherryClientConfiguration
         do {
             configuration = try CherryClientConfiguration(baseURL: baseURL, publishableKey: campaign.project)
         } catch {
-            throw CLIError.data("The campaign's publishable key or base URL cannot be used: \(error) \(nothing)")
+            throw ServiceError.campaignTargetUnusable(reason: "\(error)")
         }
         let pins = profile.sandboxPins + campaign.sandboxPins.filter { !profile.sandboxPins.contains($0) }
         let transport = self.transport ?? transportFactory?(pins) ?? CurlTransport(pins: pins)
         let secretKey = try request.serverKey.map { value -> CherrySecretKey in
             guard let key = try? CherrySecretKey(value), key.hasExpectedPrefix else {
-                throw CLIError.data("GROWCERT_SERVER_KEY is not a CherrySub secret key (iap_sk_…). \(nothing)")
+                throw ServiceError.secretKeyNotCherrySub
             }
             return key
         }
@@ -33,7 +32,7 @@ extension PreflightService {
         } else if let secretKey {
             broker = ServerKeyBroker(server: CherryServerClient(configuration: configuration, secretKey: secretKey, transport: transport))
         } else {
-            throw CLIError.usage("No credentials: set GROWCERT_SERVER_KEY (the broker's iap_sk_ key) in the environment, or pass --token-command CMD.", command: "check run")
+            throw ServiceError.noCredentials(vendor: .cherrySub)
         }
         let hostedTarget = baseURL.scheme == "https"
         if hostedTarget { try requireFlags(plan.flatMap(\.checkIds), request: request, runner: runner) }
@@ -50,13 +49,13 @@ extension PreflightService {
         do {
             token = try await broker.issueToken(appUserId: request.customerId)
         } catch {
-            throw CLIError.data("Pre-flight: the broker did not issue a customer token for app user '\(request.customerId)': \(error) Check GROWCERT_SERVER_KEY or --token-command. \(nothing)")
+            throw ServiceError.brokerRefused(customerId: request.customerId, reason: "\(error)")
         }
         do {
             let client = CherrySubClient(configuration: configuration, transport: transport, broker: FixedTokenBroker(token: token), now: { Date() })
             _ = try await client.currentProductSet(appUserId: request.customerId)
         } catch {
-            throw CLIError.data("Pre-flight: CherrySub at '\(campaign.baseURL)' refused a read with the broker's token for '\(request.customerId)': \(error) Check the campaign's publishable key (it must be this app's) and the credentials. \(nothing)")
+            throw ServiceError.cherrySubReadRefused(baseURL: campaign.baseURL, customerId: request.customerId, reason: "\(error)")
         }
 
         let signer = try LocalStoreKitSigner()
@@ -64,7 +63,7 @@ extension PreflightService {
             var recorded = try recordedStoreTransaction(run: item.run, signed: profile.rules.storeTransactionProvenance, hostedTarget: hostedTarget)
             if let wanted = request.transactionId {
                 guard let match = try recordedStoreTransaction(run: item.run, id: wanted) else {
-                    throw CLIError.data("Transaction '\(wanted)' is not recorded with its JWS on run '\(item.run.id)': record it first (growcert evidence add transaction --run \(item.run.id) --jws-file FILE). \(nothing)")
+                    throw ServiceError.transactionNotRecorded(transactionId: wanted, runId: item.run.id)
                 }
                 recorded = match
             }

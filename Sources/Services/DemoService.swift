@@ -12,42 +12,51 @@ import StoreProof
 /// account, one run per scenario with every check, the emulator's signed purchase
 /// recorded as the store transaction, and the reports rendered. Everything it
 /// records is honestly non-certifying, and the report says why.
-struct DemoService {
-    let outDirectory: String
-    let actor: String
-    let clock: Clock
-    let say: @Sendable (String) -> Void
+public struct DemoService {
+    public let outDirectory: String
+    public let actor: String
+    public let clock: Clock
+    public let say: @Sendable (String) -> Void
     /// The vendor's profile: `groovegrow` (default) or `cherrysub`.
-    var profile = "groovegrow"
+    public var profile = "groovegrow"
 
-    static let appId = "com.example.groovegrow.demo"
-    static let customer = "c_demo_1001"
-    static let secondCustomer = "c_demo_1002"
-
-    struct Outcome {
-        var databasePath: String
-        var campaignId: String
-        var checksPassed: Int
-        var checksRun: Int
-        var verdict: String
-        var reports: [(path: String, record: ReportRecord)]
-        var reasons: [String]
+    /// A demo writing into `outDirectory`, recording as `actor` at `clock`'s times, telling its progress to `say`.
+    public init(outDirectory: String, actor: String, clock: @escaping Clock, profile: String = "groovegrow", say: @escaping @Sendable (String) -> Void) {
+        self.outDirectory = outDirectory
+        self.actor = actor
+        self.clock = clock
+        self.profile = profile
+        self.say = say
     }
 
-    func run() async throws -> Outcome {
+    public static let appId = "com.example.groovegrow.demo"
+    public static let customer = "c_demo_1001"
+    public static let secondCustomer = "c_demo_1002"
+
+    public struct Outcome {
+        public var databasePath: String
+        public var campaignId: String
+        public var checksPassed: Int
+        public var checksRun: Int
+        public var verdict: String
+        public var reports: [(path: String, record: ReportRecord)]
+        public var reasons: [String]
+    }
+
+    public func run() async throws -> Outcome {
         let fm = FileManager.default
         do { try fm.createDirectory(atPath: outDirectory, withIntermediateDirectories: true) } catch {
-            throw CLIError.io("Cannot create '\(outDirectory)': \(error.localizedDescription)")
+            throw ServiceError.demoFolderUnwritable(path: outDirectory, reason: error.localizedDescription)
         }
         let dbPath = (outDirectory as NSString).appendingPathComponent("growcert.sqlite")
         var existing = stat()
         if lstat(dbPath, &existing) == 0 {  // anything at all, a dangling symbolic link too
-            throw CLIError.data("'\(dbPath)' already exists; the demo starts from a fresh database. Remove it or choose another --out.")
+            throw ServiceError.demoDatabaseExists(path: dbPath)
         }
         switch profile {
         case "groovegrow": return try await runGrooveGrow(dbPath: dbPath)
         case "cherrysub": return try await runCherrySub(dbPath: dbPath)
-        default: throw CLIError.usage("The demo knows profiles groovegrow and cherrysub, not '\(profile)'.", command: "demo")
+        default: throw ServiceError.demoUnknownProfile(profile)
         }
     }
 
@@ -71,7 +80,7 @@ struct DemoService {
     }
 
     /// A fresh database at `dbPath` with campaign `new`, a simulator and a sandbox account.
-    func createCampaign(_ new: NewCampaign, dbPath: String) throws -> (EvidenceStore, Campaign) {
+    public func createCampaign(_ new: NewCampaign, dbPath: String) throws -> (EvidenceStore, Campaign) {
         let (store, _) = try EvidenceStore.create(at: dbPath, actor: actor, clock: clock)
         let campaign = try store.createCampaign(new)
         _ = try store.addDevice(NewDevice(campaignId: campaign.id, label: "iphone-sim", kind: "simulator", platform: "ios",
@@ -84,7 +93,7 @@ struct DemoService {
 
     /// One run per scenario of the campaign's profile with every check (`request` with each run's id), then `afterRun`,
     /// then the run finished; returns the checks passed and run.
-    func runScenarios(store: EvidenceStore, campaign: Campaign, request: CheckRunRequest,
+    public func runScenarios(store: EvidenceStore, campaign: Campaign, request: CheckRunRequest,
                       beforeRun: (Run) async throws -> String? = { _ in nil },
                       afterRun: (Run, [CheckResult]) async throws -> Void) async throws -> (passed: Int, total: Int) {
         let service = CheckRunService(store: store)
@@ -100,7 +109,7 @@ struct DemoService {
             runRequest.runId = run.id
             // A transaction recorded before the checks, which they examine (CherrySub: `--transaction-id` on the emulator).
             runRequest.transactionId = try await beforeRun(run)
-            let results = try await service.run(runRequest) { result in sayLine("  " + CheckCommand.progressLine(result)) }
+            let results = try await service.run(runRequest) { result in sayLine("  " + result.progressLine) }
             total += results.count
             passed += results.filter { $0.0.outcome.isPassed }.count
             try await afterRun(run, results.map(\.0))
@@ -112,7 +121,7 @@ struct DemoService {
     }
 
     /// Renders the demo's reports, verifies the database and sums up the verdict.
-    func finish(store: EvidenceStore, campaign: Campaign, dbPath: String, passed: Int, total: Int) throws -> Outcome {
+    public func finish(store: EvidenceStore, campaign: Campaign, dbPath: String, passed: Int, total: Int) throws -> Outcome {
 
         var reports: [(String, ReportRecord)] = []
         let reportService = ReportService(store: store)
@@ -124,7 +133,7 @@ struct DemoService {
             reports.append((path, result.record))
         }
         let verification = try VerifyService(store: store).run()
-        guard verification.ok else { throw CLIError.io("The demo database does not verify: \(verification.problems.map(\.description).joined(separator: "; "))") }
+        guard verification.ok else { throw ServiceError.demoDoesNotVerify(problems: verification.problems) }
         let renderer = ReportRenderer()
         let reasons = try model.scenarios.map { "\($0.id): \($0.verdict.rawValue) — \(try renderer.text(of: $0.summaryReason, lang: .en))" }
         return Outcome(databasePath: dbPath, campaignId: campaign.id, checksPassed: passed, checksRun: total,
@@ -133,7 +142,7 @@ struct DemoService {
 
     /// Asks the emulator for the store purchase behind the order the checks delivered and records
     /// its signed transaction, verified like any App Store JWS (it verifies as emulator-signed).
-    func recordStoreTransaction(orderId: String, emulator: SandboxEmulator, url: URL, store: EvidenceStore, runId: String) async throws {
+    public func recordStoreTransaction(orderId: String, emulator: SandboxEmulator, url: URL, store: EvidenceStore, runId: String) async throws {
         let control = EmulatorControl(configuration: try GrowClientConfiguration(baseURL: url, project: emulator.projectId),
                                       serverKey: try ServerKey(emulator.serverKey))
         let purchase = try await control.purchase(orderId: orderId)

@@ -1,0 +1,58 @@
+/// A command: its words, its help, and what it runs with a `Context` (the program's own invocation).
+public struct Command<Context>: Sendable {
+    public let path: [String]
+    public let summary: String
+    /// Positional arguments, in order (`ID`); a trailing `?` marks one optional.
+    public var positionals: [String] = []
+    public var options: [OptionSpec] = []
+    /// Longer text shown by `--help` after the options.
+    public var discussion: String = ""
+    public let run: @Sendable (Context) async throws -> Int32
+
+    /// A command named by the words `path` (none: the program itself).
+    public init(path: [String], summary: String, positionals: [String] = [], options: [OptionSpec] = [], discussion: String = "",
+                run: @escaping @Sendable (Context) async throws -> Int32) {
+        self.path = path
+        self.summary = summary
+        self.positionals = positionals
+        self.options = options
+        self.discussion = discussion
+        self.run = run
+    }
+
+    /// The command words, joined: `report render`.
+    public var name: String { path.joined(separator: " ") }
+
+    /// `program words POSITIONAL [--option VALUE] ...`.
+    public func synopsis(program: String) -> String {
+        var parts = [program] + path + positionals.map { $0.hasSuffix("?") ? "[\($0.dropLast())]" : $0 }
+        for o in options {
+            parts.append(o.required ? o.usage : "[\(o.usage)]")
+            if o.repeatable { parts[parts.count - 1] += " ..." }
+        }
+        return parts.joined(separator: " ")
+    }
+
+    /// The text of `--help`: summary, usage, the options in one column, the program's global options (when it
+    /// has any), then the discussion.
+    public func help(program: String, globals: OptionTable) -> String {
+        var lines = [summary, "", "Usage:", "  " + synopsis(program: program), ""]
+        if !options.isEmpty {
+            lines.append("Options:")
+            // A flag counts one column more than its name, as if it had an empty value.
+            let width = options.filter(\.setsHelpColumn).map { ($0.value ?? "").count + $0.name.count + 1 }.max() ?? 0
+            for o in options {
+                lines.append("  " + o.usage.padding(toLength: max(width, o.usage.count) + 2, withPad: " ", startingAt: 0) + o.help)
+            }
+            lines.append("")
+        }
+        if !globals.all.isEmpty {
+            lines.append("Global options:")
+            lines.append(contentsOf: globals.help)
+        } else if lines.last == "" {
+            lines.removeLast()
+        }
+        if !discussion.isEmpty { lines += ["", discussion] }
+        return lines.joined(separator: "\n") + "\n"
+    }
+}

@@ -1,0 +1,85 @@
+/// A program's command line, declared once: its name, its commands with their options, and its global options.
+///
+/// Everything about the syntax is derived from this table: which option takes a value (`ParsedArguments`),
+/// which options a command accepts and requires (`check`), `--help` (`help`) and the synopsis. A program
+/// with no subcommands is a table of one command whose `path` is empty (`growcert-bench`).
+public struct CommandTable<Context>: Sendable {
+    /// The program's name, as its synopsis and messages say it: `growcert`.
+    public let program: String
+    public let commands: [Command<Context>]
+    public let globals: OptionTable
+    /// ` Did you mean 'x'?` for a mistyped name among the known ones, or the empty string.
+    public let suggest: @Sendable (_ typed: String, _ known: [String]) -> String
+
+    /// The table of `program`'s `commands`, with `globals`; `suggest` words near misses.
+    public init(program: String, commands: [Command<Context>], globals: OptionTable = OptionTable(all: []),
+                suggest: @escaping @Sendable (_ typed: String, _ known: [String]) -> String = { _, _ in "" }) {
+        self.program = program
+        self.commands = commands
+        self.globals = globals
+        self.suggest = suggest
+    }
+
+    /// Splits `args` into words and options by this table.
+    public func parse(_ args: [String]) -> ParsedArguments { ParsedArguments(args, commands: commands, globals: globals) }
+
+    /// The command whose words are the longest prefix of `words`.
+    public func match(_ words: [String]) -> Command<Context>? {
+        commands.filter { words.starts(with: $0.path) }.max { $0.path.count < $1.path.count }
+    }
+
+    /// `command`'s `--help` text.
+    public func help(_ command: Command<Context>) -> String { command.help(program: program, globals: globals) }
+
+    /// Refuses a call of `command` that its declaration does not allow: an option it does not take, a value
+    /// missing or given to a flag, an option given twice that is not repeatable, positionals too many or
+    /// missing, a required option missing. Throws the first problem as a `UsageError`.
+    public func check(_ args: ParsedArguments, for command: Command<Context>) throws(UsageError) {
+        func refuse(_ message: String) -> UsageError { UsageError(message, command: command.name) }
+        let known = command.options + globals.all
+        let allowed = Set(known.map(\.name))
+        for name in args.unknown + args.given where !allowed.contains(name) {
+            let target = ([program] + command.path).joined(separator: " ")
+            throw refuse("Unknown option '\(name)' for '\(target)'." + suggest(name, known.map(\.name)))
+        }
+        if let name = args.missingValue {
+            throw refuse("Option '\(name)' needs a value.")
+        }
+        for o in command.options where o.value != nil && !o.repeatable && (args.options[o.name]?.count ?? 0) > 1 {
+            throw refuse("Option \(o.name) was given more than once.")
+        }
+        for o in known where o.value == nil && args.options[o.name] != nil {
+            throw refuse("Option \(o.name) takes no value.")
+        }
+        let maxPositionals = command.positionals.count
+        let given = args.words.count - command.path.count
+        if given > maxPositionals {
+            let extra = args.words[(command.path.count + maxPositionals)...].joined(separator: " ")
+            throw refuse("Unexpected argument '\(extra)'.")
+        }
+        let requiredPositionals = command.positionals.filter { !$0.hasSuffix("?") }.count
+        if given < requiredPositionals {
+            throw refuse("Missing \(command.positionals[given]).")
+        }
+        for o in command.options where o.required && args.options[o.name] == nil {
+            throw refuse("Missing \(o.name) \(o.value ?? ""): \(o.help).")
+        }
+    }
+}
+
+/// A call its command's declaration does not allow. The program words it for its users (exit 64, with where
+/// its help is).
+public struct UsageError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// What was wrong, quoting what was typed.
+    public let message: String
+    /// The command's words (`report render`); empty for the program itself.
+    public let command: String
+
+    /// A usage error of `command` saying `message`.
+    public init(_ message: String, command: String) {
+        self.message = message
+        self.command = command
+    }
+
+    public var description: String { message }
+}

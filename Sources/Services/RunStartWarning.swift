@@ -1,0 +1,45 @@
+import Evidence
+import Foundation
+import GrowClient
+import HTTPCore
+
+/// Why a run that was just started can never certify, from its scenario's requirements in the profile.
+///
+/// The run is started all the same (a rehearsal is allowed); the command line says these on stderr, in its
+/// own words (with the commands that fix them), so a tester does not find out from the report.
+public enum RunStartWarning: Sendable, Equatable, CustomStringConvertible {
+    /// The scenario needs a physical device and the run's device is not one.
+    case needsPhysicalDevice(scenario: String, deviceLabel: String, deviceKind: String, runId: String)
+    /// The scenario needs a store sandbox account and the run names none.
+    case needsStoreAccount(scenario: String, runId: String)
+    /// The campaign's base URL is not the hosted Sandbox, so its check results never certify.
+    case notHostedSandbox(campaignId: String, baseURL: String, runId: String)
+
+    /// The warnings for `run`, just started in `campaign` on one of `devices`.
+    public static func warnings(run: Run, campaign: Campaign, profile: Profile, devices: [Device]) throws -> [RunStartWarning] {
+        let scenario = try profile.scenario(run.scenario)
+        var out: [RunStartWarning] = []
+        if scenario.requires(.physicalDevice), let device = devices.first(where: { $0.id == run.deviceId }), device.kind != .physical {
+            out.append(.needsPhysicalDevice(scenario: scenario.id, deviceLabel: device.label, deviceKind: device.kind.rawValue, runId: run.id))
+        }
+        if scenario.requires(.storeAccount), run.accountId == nil {
+            out.append(.needsStoreAccount(scenario: scenario.id, runId: run.id))
+        }
+        if !scenario.checks.isEmpty, profile.rules.checkResultProvenance == .liveHosted, let url = URL(string: campaign.baseURL),
+           url.scheme?.lowercased() != "https" || PeerAddress.namesThisMachine(host: url.host ?? "") {
+            out.append(.notHostedSandbox(campaignId: campaign.id, baseURL: campaign.baseURL, runId: run.id))
+        }
+        return out
+    }
+
+    public var description: String {
+        switch self {
+        case .needsPhysicalDevice(let scenario, let deviceLabel, let deviceKind, let runId):
+            return "scenario '\(scenario)' needs a physical device and '\(deviceLabel)' is a \(deviceKind): run \(runId) can never certify."
+        case .needsStoreAccount(let scenario, let runId):
+            return "scenario '\(scenario)' needs a store sandbox account and run \(runId) names none: it can never certify."
+        case .notHostedSandbox(let campaignId, let baseURL, let runId):
+            return "campaign \(campaignId)'s base URL '\(baseURL)' is not the hosted Sandbox (plain HTTP or a loopback address): check results from it never certify, so run \(runId) can never certify."
+        }
+    }
+}

@@ -1,0 +1,235 @@
+import Evidence
+import GrowClient
+
+/// Why a service could not do what it was asked: the set-up mistakes of a check run, a refused purchase
+/// target, a timestamp authority's refusal, a database that does not verify, a demo that cannot start.
+///
+/// The cases carry what went wrong, as data; `description` says it in the services' own words, which
+/// name no flag, no exit code and no command line. The command line words each case for its users (with
+/// the flags that fix it) and gives it an exit code, in one place (`growcert/CLI/DomainError+CLI.swift`).
+public enum ServiceError: Error, Sendable, Equatable, CustomStringConvertible {
+    // MARK: Check run: which runs and checks
+
+    /// A check left out is no check of the campaign's suite.
+    case unknownExceptedCheck(id: String, known: [String])
+    /// A check named for one run is no check of its scenario.
+    case checkNotInScenario(id: String, scenario: String, checks: [String])
+    /// A check named for a campaign is no check of any of its open runs' scenarios.
+    case checkNotInCampaign(id: String, campaignId: String, known: [String])
+    /// The checks left out are every check of the selected runs.
+    case noCheckLeft(runIds: [String])
+    /// An order and a transaction were named for a whole campaign instead of one run.
+    case purchaseNeedsOneRun
+    /// A campaign was named, and it has no open run.
+    case noOpenRun(campaignId: String)
+    /// Both a run and a campaign were named (or neither).
+    case runOrCampaign
+    /// An order was named without its transaction, or a transaction without its order.
+    case orderAndTransactionApart
+    /// A hosted purchase names a transaction that is not a store-signed one recorded on the run.
+    case transactionNotStoreSigned(transactionId: String, runId: String, recorded: [String])
+
+    // MARK: Check run: customers and credentials
+
+    /// Checks that sign in as a second customer were selected and none was named.
+    case secondCustomerNeeded(checks: [String])
+    /// The second customer is the customer.
+    case secondCustomerIsCustomer(customerId: String)
+    /// Neither a server key nor a token command was given (the vendor's wording differs).
+    case noCredentials(vendor: CredentialVendor)
+    /// The server key is not one.
+    case serverKeyInvalid(reason: String)
+    /// The server key is not a CherrySub secret key (`iap_sk_…`).
+    case secretKeyNotCherrySub
+    /// `/bin/sh` could not find or run the token command (exit status 126 or 127).
+    case tokenCommandNotRunnable(status: Int32)
+    /// The token command ran and failed, or printed no token.
+    case tokenCommandFailed(reason: String)
+    /// The token command's `expiresAt` is not an RFC 3339 time.
+    case tokenExpiryInvalid(expiresAt: String)
+    /// A token command cannot revoke; the checks that revoke need the secret key.
+    case tokenCommandCannotRevoke
+
+    // MARK: Check run: the pre-flight against the target
+
+    /// The Sandbox did not issue a customer token with the server key.
+    case tokenNotIssued(baseURL: String, customerId: String, project: String, error: GrowClientError, campaignId: String)
+    /// The Sandbox refused the customer token (from the token command when `fromTokenCommand`).
+    case tokenRefused(baseURL: String, fromTokenCommand: Bool, customerId: String, project: String, error: GrowClientError, campaignId: String)
+    /// The order named on the emulator does not exist for the customer.
+    case emulatorOrderMissing(orderId: String, customerId: String, reason: String)
+    /// The order named on the emulator has no receipt for the transaction.
+    case emulatorOrderHasNoReceipt(orderId: String, transactionId: String, known: [String])
+    /// The campaign's base URL is not a URL (CherrySub).
+    case campaignURLInvalid(baseURL: String)
+    /// The campaign's publishable key or base URL cannot be used (CherrySub).
+    case campaignTargetUnusable(reason: String)
+    /// The CherrySub broker issued no customer token.
+    case brokerRefused(customerId: String, reason: String)
+    /// CherrySub refused an authenticated read with the broker's token.
+    case cherrySubReadRefused(baseURL: String, customerId: String, reason: String)
+    /// The transaction named is not recorded with its JWS on the run (CherrySub).
+    case transactionNotRecorded(transactionId: String, runId: String)
+
+    // MARK: Sandbox purchase
+
+    /// The purchase target is not a loopback address.
+    case purchaseTargetNotLoopback(baseURL: String, host: String)
+    /// Nothing answered at the purchase target.
+    case purchaseTargetUnreachable(baseURL: String)
+    /// The purchase target did not declare itself the emulator.
+    case purchaseTargetNotEmulator(baseURL: String)
+    /// The fixed purchase amount is not a decimal (a defect).
+    case purchaseAmountInvalid
+    /// The emulator's funnel has no purchase step.
+    case funnelHasNoPurchase
+    /// The emulator's store purchase returned no Apple transaction.
+    case purchaseHasNoAppleTransaction(orderId: String)
+
+    // MARK: Anchor
+
+    /// The journal has no head to timestamp.
+    case journalEmpty
+    /// The timestamp authority could not be reached.
+    case timestampAuthorityUnreachable(url: String, reason: String)
+    /// The timestamp authority answered with another status than 200.
+    case timestampAuthorityStatus(url: String, status: Int)
+    /// The timestamp authority's answer was refused.
+    case timestampAnswerRefused(url: String, reason: String)
+
+    // MARK: Verify
+
+    /// A file of an exported sign-off folder cannot be read.
+    case exportedSignoffUnreadable(folder: String, file: String)
+    /// The database did not verify, so `action` was not done.
+    case notIntact(action: String, first: VerificationProblem, count: Int)
+
+    // MARK: Reports and the demo
+
+    /// Several renditions go into a folder, and the path is not one.
+    case reportFolderNotAFolder(path: String)
+    /// The demo's folder cannot be created.
+    case demoFolderUnwritable(path: String, reason: String)
+    /// The demo's database already exists.
+    case demoDatabaseExists(path: String)
+    /// The demo knows no such profile.
+    case demoUnknownProfile(String)
+    /// The demo's own database does not verify (a defect).
+    case demoDoesNotVerify(problems: [VerificationProblem])
+
+    /// Whose credentials were missing: the two vendors word it differently.
+    public enum CredentialVendor: Sendable {
+        case grooveGrow, cherrySub
+    }
+
+    static let nothingRun = "Nothing was run or recorded."
+
+    public var description: String {
+        let nothing = Self.nothingRun
+        switch self {
+        case .unknownExceptedCheck(let id, let known):
+            return "Unknown check '\(id)' among the checks left out.\(Suggestion.sentence(for: id, among: known)) Known checks: \(known.joined(separator: ", "))."
+        case .checkNotInScenario(let id, let scenario, let checks):
+            return "Check '\(id)' is not a check of scenario '\(scenario)'.\(Suggestion.sentence(for: id, among: checks)) Its checks: \(checks.joined(separator: ", "))."
+        case .checkNotInCampaign(let id, let campaignId, let known):
+            return "Check '\(id)' is not a check of any open run's scenario in campaign '\(campaignId)'.\(Suggestion.sentence(for: id, among: known)) Known checks: \(known.joined(separator: ", "))."
+        case .noCheckLeft(let runIds):
+            return "No check is left to run: the checks left out are all of \(Self.runs(runIds))'s checks."
+        case .purchaseNeedsOneRun:
+            return "An order and a transaction name one run's purchase: name them with one run, not a campaign."
+        case .noOpenRun(let campaignId):
+            return "Campaign '\(campaignId)' has no open run: start one per scenario. \(nothing)"
+        case .runOrCampaign:
+            return "Name one run or one campaign (each open run of the campaign), not both."
+        case .orderAndTransactionApart:
+            return "Name an order and its transaction together."
+        case .transactionNotStoreSigned(let transactionId, let runId, let recorded):
+            return "Transaction '\(transactionId)' is not a store-signed transaction recorded on run '\(runId)' (\(Self.recorded(recorded))). "
+                + "On a hosted Sandbox the purchase checks examine the run's recorded store-signed transaction. \(nothing)"
+        case .secondCustomerNeeded(let checks):
+            return "\(Self.theChecks(checks)) \(checks.joined(separator: ", ")) \(checks.count == 1 ? "signs" : "sign") in as a second customer: name a Sandbox customer other than the customer, or leave them out. \(nothing)"
+        case .secondCustomerIsCustomer(let customerId):
+            return "The second customer must differ from the customer '\(customerId)'. \(nothing)"
+        case .noCredentials(.grooveGrow):
+            return "No credentials: give a server key (growcert mints short-lived customer tokens with it) or a token command."
+        case .noCredentials(.cherrySub):
+            return "No credentials: give the broker's iap_sk_ key or a token command."
+        case .serverKeyInvalid(let reason):
+            return "The server key is not a usable server key (\(reason))."
+        case .secretKeyNotCherrySub:
+            return "The server key is not a CherrySub secret key (iap_sk_…). \(nothing)"
+        case .tokenCommandNotRunnable(let status):
+            return "Pre-flight: the token command was not found or cannot be run (exit status \(status)): it runs as 'CMD CUSTOMER_ID [TTL]' through /bin/sh. \(nothing)"
+        case .tokenCommandFailed(let reason):
+            return "Pre-flight: \(reason) Fix the token command (it must print {\"customerToken\", \"expiresAt\"}), then run again. \(nothing)"
+        case .tokenExpiryInvalid(let expiresAt):
+            return "The token command's expiresAt '\(expiresAt)' is not an RFC 3339 time."
+        case .tokenCommandCannotRevoke:
+            return "A token command cannot revoke a token: these checks need the CherrySub secret key (iap_sk_…)."
+        case .tokenNotIssued(let baseURL, let customerId, let project, let error, _):
+            return "Pre-flight: the Sandbox at '\(baseURL)' did not issue a customer token for '\(customerId)' with the server key for project '\(project)': \(error) \(nothing)"
+        case .tokenRefused(let baseURL, let fromTokenCommand, let customerId, let project, let error, _):
+            return "Pre-flight: the Sandbox at '\(baseURL)' refused \(fromTokenCommand ? "the token command's token" : "a token minted with the server key") for customer '\(customerId)' under project '\(project)': \(error) \(nothing)"
+        case .emulatorOrderMissing(let orderId, let customerId, let reason):
+            return "Pre-flight: order '\(orderId)' does not exist on the emulator for customer '\(customerId)' (\(reason)). \(nothing)"
+        case .emulatorOrderHasNoReceipt(let orderId, let transactionId, let known):
+            return "Pre-flight: order '\(orderId)' on the emulator has no receipt for transaction '\(transactionId)' (\(known.isEmpty ? "it has no receipt" : "its transactions: " + known.joined(separator: ", "))). \(nothing)"
+        case .campaignURLInvalid(let baseURL):
+            return "The campaign's base URL '\(baseURL)' is not a URL."
+        case .campaignTargetUnusable(let reason):
+            return "The campaign's publishable key or base URL cannot be used: \(reason) \(nothing)"
+        case .brokerRefused(let customerId, let reason):
+            return "Pre-flight: the broker did not issue a customer token for app user '\(customerId)': \(reason) \(nothing)"
+        case .cherrySubReadRefused(let baseURL, let customerId, let reason):
+            return "Pre-flight: CherrySub at '\(baseURL)' refused a read with the broker's token for '\(customerId)': \(reason) Check the campaign's publishable key (it must be this app's) and the credentials. \(nothing)"
+        case .transactionNotRecorded(let transactionId, let runId):
+            return "Transaction '\(transactionId)' is not recorded with its JWS on run '\(runId)': record it first. \(nothing)"
+        case .purchaseTargetNotLoopback(let baseURL, let host):
+            return "'\(baseURL)' is not the local emulator (a loopback address, here '\(host)'). On the hosted Sandbox, buy in the app on a physical device. Nothing was sent."
+        case .purchaseTargetUnreachable(let baseURL):
+            return "Nothing answered at '\(baseURL)'."
+        case .purchaseTargetNotEmulator(let baseURL):
+            return "'\(baseURL)' did not declare 'GrooveGrow-Sandbox-Kind: emulator': only the local emulator sells. Nothing was bought."
+        case .purchaseAmountInvalid:
+            return "Internal: the purchase amount is not a decimal."
+        case .funnelHasNoPurchase:
+            return "The emulator's funnel has no purchase step, so there is no order to buy."
+        case .purchaseHasNoAppleTransaction(let orderId):
+            return "The emulator's store purchase of order '\(orderId)' returned no Apple transaction."
+        case .journalEmpty:
+            return "The journal is empty: there is no head to timestamp."
+        case .timestampAuthorityUnreachable(let url, let reason):
+            return "Cannot reach the timestamp authority '\(url)': \(reason). Nothing was stored."
+        case .timestampAuthorityStatus(let url, let status):
+            return "The timestamp authority '\(url)' answered HTTP \(status). Nothing was stored."
+        case .timestampAnswerRefused(let url, let reason):
+            return "The answer of the timestamp authority '\(url)' was refused: \(reason). Nothing was stored."
+        case .exportedSignoffUnreadable(let folder, let file):
+            return "Cannot read '\(folder)/\(file)': an exported sign-off folder holds statement.json, statement.sig and public.pem."
+        case .notIntact(let action, let first, let count):
+            return "The evidence database does not verify, so nothing was \(action): \(first)\(Self.more(count))."
+        case .reportFolderNotAFolder(let path):
+            return "'\(path)' is not a folder: several formats or languages are written into a folder. Nothing was rendered."
+        case .demoFolderUnwritable(let path, let reason):
+            return "Cannot create '\(path)': \(reason)"
+        case .demoDatabaseExists(let path):
+            return "'\(path)' already exists; the demo starts from a fresh database. Remove it or choose another folder."
+        case .demoUnknownProfile(let profile):
+            return "The demo knows profiles groovegrow and cherrysub, not '\(profile)'."
+        case .demoDoesNotVerify(let problems):
+            return "The demo database does not verify: \(problems.map(\.description).joined(separator: "; "))"
+        }
+    }
+
+    /// `run r1, run r2`.
+    public static func runs(_ ids: [String]) -> String { ids.map { "run \($0)" }.joined(separator: ", ") }
+
+    /// `none is recorded`, or `recorded: t1, t2`.
+    public static func recorded(_ ids: [String]) -> String { ids.isEmpty ? "none is recorded" : "recorded: " + ids.joined(separator: ", ") }
+
+    /// `The check` or `The checks`.
+    public static func theChecks(_ ids: [String]) -> String { ids.count == 1 ? "The check" : "The checks" }
+
+    /// ` (and 2 more problems)` after the first of `count` problems; empty for one.
+    public static func more(_ count: Int) -> String { count > 1 ? " (and \(count - 1) more problem\(count > 2 ? "s" : ""))" : "" }
+}

@@ -1,0 +1,248 @@
+import ArgumentsKit
+import Checks
+import Evidence
+import GrowClient
+import Reports
+import Sandbox
+import Services
+import StoreProof
+
+/// An error the command line prints in its own words, with its exit code (sysexits.h).
+///
+/// The lower modules' errors say what went wrong in their own words, and name no flag, no exit code and no
+/// `growcert …` command line; this file adds those, for every domain error, in one place. `CLI.describe` is
+/// the only caller.
+protocol CommandLineError: Error {
+    /// The message as the command line prints it (after `growcert: `).
+    var commandLineMessage: String { get }
+    /// The process exit code.
+    var exitCode: Int32 { get }
+}
+
+/// A usage error's message: `message`, then where the command's help is.
+private func usage(_ message: String, _ command: String) -> String { CLIError.usage(message, command: command).description }
+
+extension CLIError: CommandLineError {
+    var commandLineMessage: String { SecretScanner.redact(description) }
+}
+
+extension UsageError: CommandLineError {
+    var commandLineMessage: String { SecretScanner.redact(usage(message, command)) }
+    var exitCode: Int32 { ExitCode.usage }
+}
+
+extension EvidenceError: CommandLineError {
+    var commandLineMessage: String {
+        switch self {
+        case .databaseMissing(let path):
+            return description + " Create one with 'growcert init --db \(path)', or point --db (or GROWCERT_DB) at an existing one."
+        case .notAnEvidenceDatabase(let path):
+            return "'\(path)' is not a growcert evidence database. Check the --db path; growcert never writes into other files."
+        case .fileTooLarge:
+            return description + " Trim it, or raise the limit with --max-size MIB."
+        case .maskKeyMissing:
+            return description + " Or set GROWCERT_MASK_KEY to the key's 64 hexadecimal digits."
+        default:
+            return description
+        }
+    }
+
+    var exitCode: Int32 {
+        switch self {
+        case .databaseMissing, .fileMissing, .maskKeyMissing: return ExitCode.noInput
+        case .notAnEvidenceDatabase, .damaged, .unreadableValue, .maskKeyMismatch, .databaseTooNew, .unknown, .invalidValue, .secretRefused,
+             .fileTooLarge, .conflict: return ExitCode.dataError
+        case .io: return ExitCode.ioError
+        case .internalFailure: return ExitCode.software
+        }
+    }
+}
+
+extension ServiceError: CommandLineError {
+    var commandLineMessage: String {
+        let nothing = "Nothing was run or recorded."
+        let message: String
+        switch self {
+        case .unknownExceptedCheck(let id, let known):
+            message = usage("Unknown check '\(id)' in --except.\(Suggestion.sentence(for: id, among: known)) Known checks: \(known.joined(separator: ", ")).", "check run")
+        case .checkNotInScenario, .checkNotInCampaign:
+            message = usage(description, "check run")
+        case .noCheckLeft(let runIds):
+            message = usage("No check is left to run: --except leaves none of \(Self.runs(runIds))'s checks.", "check run")
+        case .purchaseNeedsOneRun:
+            message = usage("--order-id and --transaction-id name one run's purchase: give them with --run, not --campaign.", "check run")
+        case .noOpenRun(let campaignId):
+            message = "Campaign '\(campaignId)' has no open run: start one per scenario (growcert run start --campaign \(campaignId) --all-scenarios …). \(nothing)"
+        case .runOrCampaign:
+            message = usage("Give --run ID (one run) or --campaign ID (each open run of the campaign), not both.", "check run")
+        case .orderAndTransactionApart:
+            message = usage("Give --order-id and --transaction-id together.", "check run")
+        case .transactionNotStoreSigned(let transactionId, let runId, let recorded):
+            message = "Transaction '\(transactionId)' is not a store-signed transaction recorded on run '\(runId)' (\(Self.recorded(recorded))). "
+                + "On a hosted Sandbox the purchase checks examine the run's recorded store-signed transaction: record the purchase's JWS "
+                + "on the run (growcert evidence add transaction --run \(runId) --jws-file FILE --order-id ORDER), then run the checks "
+                + "without --transaction-id. \(nothing)"
+        case .secondCustomerNeeded(let checks):
+            message = usage("\(Self.theChecks(checks)) \(checks.joined(separator: ", ")) \(checks.count == 1 ? "signs" : "sign") in as a second customer: pass --second-customer CUSTOMER_ID (a Sandbox customer other than --customer), or leave them out with --except. \(nothing)", "check run")
+        case .secondCustomerIsCustomer(let customerId):
+            message = usage("--second-customer must differ from --customer '\(customerId)'. \(nothing)", "check run")
+        case .noCredentials(.grooveGrow):
+            message = usage("No credentials: set GROWCERT_SERVER_KEY in the environment (growcert mints short-lived customer tokens with it), or pass --token-command CMD.", "check run")
+        case .noCredentials(.cherrySub):
+            message = usage("No credentials: set GROWCERT_SERVER_KEY (the broker's iap_sk_ key) in the environment, or pass --token-command CMD.", "check run")
+        case .serverKeyInvalid(let reason):
+            message = "GROWCERT_SERVER_KEY is not a usable server key (\(reason))."
+        case .secretKeyNotCherrySub:
+            message = "GROWCERT_SERVER_KEY is not a CherrySub secret key (iap_sk_…). \(nothing)"
+        case .tokenCommandNotRunnable(let status):
+            message = usage("Pre-flight: the token command was not found or cannot be run (exit status \(status)). Check --token-command: growcert runs it as 'CMD CUSTOMER_ID [TTL]' through /bin/sh. \(nothing)", "check run")
+        case .tokenCommandCannotRevoke:
+            message = "A --token-command cannot revoke a token: these checks need GROWCERT_SERVER_KEY (iap_sk_…)."
+        case .tokenNotIssued(let baseURL, let customerId, let project, let error, let campaignId):
+            message = "Pre-flight: the Sandbox at '\(baseURL)' did not issue a customer token for '\(customerId)' with GROWCERT_SERVER_KEY for project '\(project)': \(error) \(Self.advice(error, campaignId: campaignId)) \(nothing)"
+        case .tokenRefused(let baseURL, let fromTokenCommand, let customerId, let project, let error, let campaignId):
+            let source = fromTokenCommand ? "the token command's token" : "a token minted with GROWCERT_SERVER_KEY"
+            message = "Pre-flight: the Sandbox at '\(baseURL)' refused \(source) for customer '\(customerId)' under project '\(project)': \(error) \(Self.advice(error, campaignId: campaignId)) \(nothing)"
+        case .emulatorOrderMissing(let orderId, let customerId, let reason):
+            message = "Pre-flight: order '\(orderId)' does not exist on the emulator for customer '\(customerId)' (\(reason)). Give the order 'growcert sandbox purchase' printed, or leave out --order-id and --transaction-id to let the checks buy their own. \(nothing)"
+        case .brokerRefused(let customerId, let reason):
+            message = "Pre-flight: the broker did not issue a customer token for app user '\(customerId)': \(reason) Check GROWCERT_SERVER_KEY or --token-command. \(nothing)"
+        case .transactionNotRecorded(let transactionId, let runId):
+            message = "Transaction '\(transactionId)' is not recorded with its JWS on run '\(runId)': record it first (growcert evidence add transaction --run \(runId) --jws-file FILE). \(nothing)"
+        case .purchaseTargetNotLoopback(let baseURL, let host):
+            message = "'\(baseURL)' is not the local emulator: 'growcert sandbox purchase' only buys on 'growcert sandbox serve' (a loopback address, here '\(host)'). On the hosted Sandbox, buy in the app on a physical device. Nothing was sent."
+        case .purchaseTargetUnreachable(let baseURL):
+            message = "Nothing answered at '\(baseURL)': start 'growcert sandbox serve' and use the address it prints."
+        case .purchaseTargetNotEmulator(let baseURL):
+            message = "'\(baseURL)' did not declare 'GrooveGrow-Sandbox-Kind: emulator': 'growcert sandbox purchase' only buys on 'growcert sandbox serve'. Nothing was bought."
+        case .exportedSignoffUnreadable(let folder, let file):
+            message = "Cannot read '\(folder)/\(file)': an exported sign-off folder holds statement.json, statement.sig and public.pem ('growcert signoff export')."
+        case .notIntact(let action, let first, let count):
+            message = "The evidence database does not verify, so nothing was \(action): \(first)\(Self.more(count)). Run 'growcert verify' to see every problem."
+        case .reportFolderNotAFolder(let path):
+            message = "'\(path)' is not a folder: with several formats or languages, --out names a folder. Nothing was rendered."
+        case .demoDatabaseExists(let path):
+            message = "'\(path)' already exists; the demo starts from a fresh database. Remove it or choose another --out."
+        case .demoUnknownProfile:
+            message = usage(description, "demo")
+        case .tokenCommandFailed, .tokenExpiryInvalid, .emulatorOrderHasNoReceipt, .campaignURLInvalid, .campaignTargetUnusable,
+             .cherrySubReadRefused, .purchaseAmountInvalid, .funnelHasNoPurchase, .purchaseHasNoAppleTransaction, .journalEmpty,
+             .timestampAuthorityUnreachable, .timestampAuthorityStatus, .timestampAnswerRefused, .demoFolderUnwritable, .demoDoesNotVerify:
+            message = description
+        }
+        return SecretScanner.redact(message)
+    }
+
+    var exitCode: Int32 {
+        switch self {
+        case .unknownExceptedCheck, .checkNotInScenario, .checkNotInCampaign, .noCheckLeft, .purchaseNeedsOneRun, .runOrCampaign,
+             .orderAndTransactionApart, .secondCustomerNeeded, .secondCustomerIsCustomer, .noCredentials, .tokenCommandNotRunnable,
+             .demoUnknownProfile:
+            return ExitCode.usage
+        case .noOpenRun, .transactionNotStoreSigned, .serverKeyInvalid, .secretKeyNotCherrySub, .tokenCommandFailed, .tokenExpiryInvalid,
+             .tokenCommandCannotRevoke, .tokenNotIssued, .tokenRefused, .emulatorOrderMissing, .emulatorOrderHasNoReceipt, .campaignURLInvalid,
+             .campaignTargetUnusable, .brokerRefused, .cherrySubReadRefused, .transactionNotRecorded, .purchaseTargetNotLoopback,
+             .purchaseTargetNotEmulator, .purchaseAmountInvalid, .funnelHasNoPurchase, .purchaseHasNoAppleTransaction, .journalEmpty,
+             .timestampAnswerRefused, .reportFolderNotAFolder, .demoDatabaseExists:
+            return ExitCode.dataError
+        case .exportedSignoffUnreadable: return ExitCode.noInput
+        case .purchaseTargetUnreachable, .timestampAuthorityUnreachable, .timestampAuthorityStatus: return ExitCode.unavailable
+        case .demoFolderUnwritable, .demoDoesNotVerify: return ExitCode.ioError
+        case .notIntact: return ExitCode.tampered
+        }
+    }
+
+    /// What to fix for a credential the Sandbox refused.
+    static func advice(_ error: GrowClientError, campaignId: String) -> String {
+        switch error {
+        case .scopeMismatch:
+            return "The campaign's project must be the App UUID the credentials belong to (growcert campaign update \(campaignId) --project UUID)."
+        case .unauthorized:
+            return "Check GROWCERT_SERVER_KEY or --token-command."
+        default:
+            return "Check the campaign's project and the credentials."
+        }
+    }
+}
+
+extension OutputError: CommandLineError {
+    var commandLineMessage: String {
+        switch self {
+        case .exists(let path, true): return "'\(path)' already exists; give --force to replace it, or choose another path. Nothing was written."
+        default: return SecretScanner.redact(description)
+        }
+    }
+
+    var exitCode: Int32 {
+        switch self {
+        case .cannotWrite, .cannotWriteInto: return ExitCode.ioError
+        case .evidenceDatabase, .directory, .notRegular, .exists: return ExitCode.dataError
+        }
+    }
+}
+
+extension RunStartWarning {
+    /// The warning as `run start` prints it, with the command that fixes it.
+    var commandLineMessage: String {
+        switch self {
+        case .needsPhysicalDevice:
+            return description + " Add a physical device (growcert device add --kind physical) and start the run on it."
+        case .needsStoreAccount:
+            return description + " Add the account (growcert account add) and start the run with --account."
+        case .notHostedSandbox(let campaignId, _, _):
+            return description + " Point the campaign at the hosted Sandbox (growcert campaign update \(campaignId) --base-url https://…)."
+        }
+    }
+}
+
+extension CheckError: CommandLineError {
+    var commandLineMessage: String { description }
+
+    var exitCode: Int32 {
+        switch self {
+        case .unreachable: return ExitCode.unavailable
+        case .unknownCheck: return ExitCode.usage
+        case .noSuite, .wrongTarget: return ExitCode.dataError
+        }
+    }
+}
+
+extension GrowClientError: CommandLineError {
+    var commandLineMessage: String { description }
+    var exitCode: Int32 { ExitCode.dataError }
+}
+
+extension StoreProofError: CommandLineError {
+    var commandLineMessage: String { description }
+    var exitCode: Int32 { ExitCode.dataError }
+}
+
+extension StaleReportError: CommandLineError {
+    var commandLineMessage: String {
+        "Report \(reportId) is not current: campaign \(campaignId) has \(newerEntries) newer evidence \(newerEntries == 1 ? "entry" : "entries") since journal entry \(judgedAtSeq), where the report was judged. Render a new report and sign that one, or sign this one anyway with --accept-stale (the statement records it). Nothing was signed."
+    }
+    var exitCode: Int32 { ExitCode.dataError }
+}
+
+extension ReportError: CommandLineError {
+    var commandLineMessage: String { description }
+
+    var exitCode: Int32 {
+        switch self {
+        case .templateDirectoryMissing: return ExitCode.noInput
+        default: return ExitCode.dataError
+        }
+    }
+}
+
+extension SandboxError: CommandLineError {
+    var commandLineMessage: String { description }
+
+    var exitCode: Int32 {
+        switch self {
+        case .invalidConfiguration: return ExitCode.usage
+        case .bindFailed, .serverStartFailed, .alreadyStarted: return ExitCode.unavailable
+        case .crypto: return ExitCode.software
+        }
+    }
+}

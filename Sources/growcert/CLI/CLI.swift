@@ -2,6 +2,7 @@ import Evidence
 import Foundation
 import GrowClient
 import StoreProof
+import StrictJSON
 
 /// Parses a call, runs the command, and maps any error to a message and an exit code.
 struct CLI {

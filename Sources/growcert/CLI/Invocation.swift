@@ -3,6 +3,7 @@ import Foundation
 import GrowClient
 import Reports
 import StoreProof
+import StrictJSON
 
 /// One call of a command: its arguments, the environment, and the output streams.
 final class Invocation: Sendable {

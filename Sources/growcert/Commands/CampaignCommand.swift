@@ -1,4 +1,5 @@
 import Evidence
+import StrictJSON
 
 /// `growcert campaign create | list | show`.
 enum CampaignCommand {

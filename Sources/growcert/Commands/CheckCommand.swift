@@ -1,6 +1,7 @@
 import Checks
 import Evidence
 import Foundation
+import StrictJSON
 
 /// `growcert check run` and `growcert check list`.
 enum CheckCommand {

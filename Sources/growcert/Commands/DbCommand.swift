@@ -1,4 +1,5 @@
 import Evidence
+import StrictJSON
 
 /// `growcert db …`: the team store's set-up (roles on PostgreSQL) and moving a journal between stores.
 enum DbCommand {

@@ -1,5 +1,6 @@
 import Evidence
 import Foundation
+import StrictJSON
 
 /// `growcert demo`: the main job end to end on the embedded emulator.
 enum DemoCommand {

@@ -1,6 +1,7 @@
 import Evidence
 import Foundation
 import Reports
+import StrictJSON
 
 /// `growcert evidence add … | retract | list | show | export`.
 enum EvidenceCommand {

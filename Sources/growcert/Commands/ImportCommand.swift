@@ -1,5 +1,6 @@
 import Evidence
 import Foundation
+import StrictJSON
 
 /// `growcert evidence import`: many evidence items from a JSON Lines file, one journal entry per line.
 ///

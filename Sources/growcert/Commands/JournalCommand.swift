@@ -1,4 +1,5 @@
 import Evidence
+import StrictJSON
 
 /// `growcert journal list`: the raw journal, for auditors.
 enum JournalCommand {

@@ -1,6 +1,7 @@
 import Evidence
 import Foundation
 import Reports
+import StrictJSON
 
 extension ReportError: ServiceError {
     var exitCode: Int32 {

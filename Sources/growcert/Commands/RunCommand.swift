@@ -1,4 +1,5 @@
 import Evidence
+import StrictJSON
 
 /// `growcert run start | finish | list | show`.
 enum RunCommand {

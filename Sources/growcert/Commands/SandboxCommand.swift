@@ -1,6 +1,7 @@
 import Evidence
 import Foundation
 import Sandbox
+import StrictJSON
 
 extension SandboxError: ServiceError {
     var exitCode: Int32 {

@@ -1,5 +1,6 @@
 import Evidence
 import Foundation
+import StrictJSON
 
 /// `growcert signoff` and `growcert signoff export`.
 enum SignoffCommand {

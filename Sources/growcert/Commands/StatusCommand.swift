@@ -1,5 +1,6 @@
 import Evidence
 import Reports
+import StrictJSON
 
 /// `growcert status`: what is missing before a campaign can ship, without recording anything.
 enum StatusCommand {

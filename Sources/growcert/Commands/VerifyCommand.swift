@@ -1,4 +1,5 @@
 import Evidence
+import StrictJSON
 
 /// `growcert verify`: re-checks the chain, the query tables, the blobs, and (later) reports and sign-offs.
 enum VerifyCommand {

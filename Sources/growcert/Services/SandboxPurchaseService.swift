@@ -6,15 +6,16 @@ import HTTPCore
 ///
 /// Only the local emulator: the target must be a loopback address and declare itself
 /// `GrooveGrow-Sandbox-Kind: emulator`, or nothing is sent beyond that first probe. The purchase goes
-/// through the emulator's `/_emulator` controls (run token, store purchase) and the client core
-/// (identify, funnel, receipt submission, order), so its files are what a real purchase gives QA:
+/// through the emulator purchase every emulator buyer shares (`EmulatorPurchase`: the `/_emulator` controls'
+/// run token and store purchase, the client core's identify, funnel and receipt submission), then reads the
+/// order, so its files are what a real purchase gives QA:
 /// the store-signed transaction (emulator-signed here) and the order the Sandbox returns.
 struct SandboxPurchaseService {
     let configuration: GrowClientConfiguration
     let serverKey: ServerKey
     var transport: any HTTPTransport = CurlTransport()
 
-    static let productId = "gold_monthly"
+    static let productId = EmulatorPurchase.productId
 
     struct Purchase {
         var orderId: String
@@ -45,22 +46,19 @@ struct SandboxPurchaseService {
         let control = EmulatorControl(configuration: configuration, serverKey: serverKey, transport: transport)
         let server = ServerClient(configuration: configuration, serverKey: serverKey, transport: transport)
         let client = GrowClient(configuration: configuration, transport: transport)
-        guard let points = ExactDecimal("10.5") else { throw CLIError.data("Internal: the purchase amount is not a decimal.") }
-        let runToken = try await control.runToken(WireEmulatorRunTokenRequest(
-            customerId: customerId, steps: [WireEmulatorStep(store: WireVocabulary.Store.apple, productId: Self.productId, tier: "gold", points: points)]))
         let token = try await server.issueCustomerToken(customerId: customerId)
-        _ = try await client.identify(customerToken: token.customerToken)
-        let funnel = try await client.funnel(runToken: runToken)
-        guard let orderId = funnel.steps.first?.orderId else { throw CLIError.data("The emulator's funnel has no purchase step, so there is no order to buy.") }
-        let bought = try await control.purchase(orderId: orderId)
-        guard let transactionId = bought.transactionId, let jws = bought.signedTransaction else {
-            throw CLIError.data("The emulator's store purchase of order '\(orderId)' returned no Apple transaction.")
+        let bought: EmulatorPurchase.Bought
+        do {
+            bought = try await EmulatorPurchase(control: control, app: client).buy(customerId: customerId, customerToken: token.customerToken)
+        } catch let failure as EmulatorPurchase.Failure {
+            throw CLIError.data(failure.description)
         }
-        _ = try await client.submitReceipt(orderId: orderId, submission: .apple(transactionId: transactionId, signedTransaction: jws))
+        let orderId = bought.orderId
         let order = try await client.order(id: orderId)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         let text = String(decoding: try encoder.encode(order), as: UTF8.self) + "\n"
-        return Purchase(orderId: orderId, transactionId: transactionId, signedTransaction: jws, orderJSON: text)
+        return Purchase(orderId: orderId, transactionId: bought.transaction.transactionId, signedTransaction: bought.transaction.signedTransaction,
+                        orderJSON: text)
     }
 }

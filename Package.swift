@@ -21,36 +21,39 @@ let package = Package(
         .target(name: "SecretShapes"),
         // RFC 3339 timestamps, written and read in one place (evidence stamps, store dates, emulator answers).
         .target(name: "RFC3339Time"),
-        .target(name: "Evidence", dependencies: ["CSQLite", "CPostgres", "CCrypto", "CZlib", "SecretShapes", "RFC3339Time"]),
-        .target(name: "StoreProof", dependencies: ["Evidence", "CCrypto", "RFC3339Time"]),
+        // Strict JSON with exact numbers (JSONValue), its canonical text, and the characters no reader sees unescaped.
+        .target(name: "StrictJSON"),
+        .target(name: "Evidence", dependencies: ["CSQLite", "CPostgres", "CCrypto", "CZlib", "SecretShapes", "RFC3339Time", "StrictJSON"]),
+        // Store transaction authenticity; knows no evidence, so the emulator (Sandbox) links no evidence store.
+        .target(name: "StoreProof", dependencies: ["StrictJSON", "CCrypto", "RFC3339Time"]),
         // The vendor-neutral HTTP core: transports, transcripts, redaction, the live-hosted rule.
         .target(name: "HTTPCore", dependencies: ["SecretShapes", "CCurl", "CCrypto"]),
         .target(name: "GrowClient", dependencies: ["HTTPCore", "SecretShapes"]),
         .target(name: "CherryClient", dependencies: ["HTTPCore", "SecretShapes", "RFC3339Time"]),
         .target(name: "Sandbox", dependencies: ["HTTPCore", "GrowClient", "CherryClient", "StoreProof", "SecretShapes", "CMHD", "CCrypto", "RFC3339Time"]),
-        .target(name: "Checks", dependencies: ["HTTPCore", "GrowClient", "CherryClient", "Evidence", "RFC3339Time"]),
-        .target(name: "Reports", dependencies: ["Evidence"]),
+        .target(name: "Checks", dependencies: ["HTTPCore", "GrowClient", "CherryClient", "Evidence", "RFC3339Time", "StrictJSON"]),
+        .target(name: "Reports", dependencies: ["Evidence", "StrictJSON"]),
         // The option parser both executables use: commands and options declared once, checked, and their --help.
         .target(name: "ArgumentsKit"),
         // What the commands do, callable without a process: check runs with their pre-flights, verify, reports, the demo,
         // sandbox purchases, anchors, output files. Knows no flag and no exit code (the CLI maps its errors).
-        .target(name: "Services", dependencies: ["Evidence", "StoreProof", "HTTPCore", "GrowClient", "CherryClient", "Checks", "Reports", "Sandbox"]),
-        .executableTarget(name: "growcert", dependencies: ["ArgumentsKit", "Services", "Evidence", "StoreProof", "GrowClient", "Checks", "Reports", "Sandbox"]),
-        .executableTarget(name: "growcert-bench", dependencies: ["ArgumentsKit", "Evidence", "Checks", "Sandbox", "HTTPCore", "GrowClient", "CSQLite", "CPostgres"]),
+        .target(name: "Services", dependencies: ["Evidence", "StrictJSON", "StoreProof", "HTTPCore", "GrowClient", "CherryClient", "Checks", "Reports", "Sandbox"]),
+        .executableTarget(name: "growcert", dependencies: ["ArgumentsKit", "Services", "Evidence", "StrictJSON", "StoreProof", "GrowClient", "Checks", "Reports", "Sandbox"]),
+        .executableTarget(name: "growcert-bench", dependencies: ["ArgumentsKit", "Evidence", "StrictJSON", "Checks", "Sandbox", "HTTPCore", "GrowClient", "CSQLite", "CPostgres"]),
 
         // Helpers shared by test targets (network namespace, test CAs); no @testable imports, nothing of it in the binary.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
 
-        .testTarget(name: "EvidenceTests", dependencies: ["Evidence", "RFC3339Time", "TestSupport"]),
-        .testTarget(name: "StoreProofTests", dependencies: ["StoreProof", "Evidence"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "EvidenceTests", dependencies: ["Evidence", "StrictJSON", "RFC3339Time", "TestSupport"]),
+        .testTarget(name: "StoreProofTests", dependencies: ["StoreProof", "StrictJSON"], resources: [.copy("Fixtures")]),
         .testTarget(name: "GrowClientTests", dependencies: ["HTTPCore", "GrowClient"]),
         .testTarget(name: "CherryClientTests", dependencies: ["HTTPCore", "CherryClient"]),
-        .testTarget(name: "SandboxTests", dependencies: ["Sandbox", "HTTPCore", "GrowClient", "CherryClient", "StoreProof", "CCrypto", "TestSupport"]),
-        .testTarget(name: "ChecksTests", dependencies: ["Checks", "Sandbox", "HTTPCore", "GrowClient", "CherryClient", "Evidence", "TestSupport"]),
+        .testTarget(name: "SandboxTests", dependencies: ["Sandbox", "HTTPCore", "GrowClient", "CherryClient", "CCrypto", "TestSupport"]),
+        .testTarget(name: "ChecksTests", dependencies: ["Checks", "Sandbox", "HTTPCore", "GrowClient", "CherryClient", "Evidence", "StrictJSON", "TestSupport"]),
         .testTarget(name: "ArgumentsKitTests", dependencies: ["ArgumentsKit", "growcert-bench"]),
         .testTarget(name: "ServicesTests", dependencies: ["Services", "Evidence", "GrowClient"]),
-        .testTarget(name: "ReportsTests", dependencies: ["Reports", "Evidence"], exclude: ["__Snapshots__"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "growcertTests", dependencies: ["ArgumentsKit", "Evidence", "growcert", "Services", "Reports", "StoreProof", "Sandbox", "HTTPCore", "GrowClient", "CherryClient", "Checks", "TestSupport"]),
+        .testTarget(name: "ReportsTests", dependencies: ["Reports", "Evidence", "StrictJSON"], exclude: ["__Snapshots__"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "growcertTests", dependencies: ["ArgumentsKit", "Evidence", "StrictJSON", "growcert", "Services", "Reports", "StoreProof", "Sandbox", "HTTPCore", "GrowClient", "CherryClient", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

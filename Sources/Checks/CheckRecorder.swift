@@ -2,6 +2,7 @@ import Evidence
 import Foundation
 import GrowClient
 import HTTPCore
+import StrictJSON
 
 /// Records check results as evidence on a run.
 ///

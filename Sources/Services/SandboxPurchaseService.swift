@@ -6,8 +6,9 @@ import HTTPCore
 ///
 /// Only the local emulator: the target must be a loopback address and declare itself
 /// `GrooveGrow-Sandbox-Kind: emulator`, or nothing is sent beyond that first probe. The purchase goes
-/// through the emulator's `/_emulator` controls (run token, store purchase) and the client core
-/// (identify, funnel, receipt submission, order), so its files are what a real purchase gives QA:
+/// through the emulator purchase every emulator buyer shares (`EmulatorPurchase`: the `/_emulator` controls'
+/// run token and store purchase, the client core's identify, funnel and receipt submission), then reads the
+/// order, so its files are what a real purchase gives QA:
 /// the store-signed transaction (emulator-signed here) and the order the Sandbox returns.
 public struct SandboxPurchaseService {
     public let configuration: GrowClientConfiguration
@@ -21,7 +22,7 @@ public struct SandboxPurchaseService {
         self.transport = transport
     }
 
-    public static let productId = "gold_monthly"
+    public static let productId = EmulatorPurchase.productId
 
     public struct Purchase {
         public var orderId: String
@@ -52,22 +53,15 @@ public struct SandboxPurchaseService {
         let control = EmulatorControl(configuration: configuration, serverKey: serverKey, transport: transport)
         let server = ServerClient(configuration: configuration, serverKey: serverKey, transport: transport)
         let client = GrowClient(configuration: configuration, transport: transport)
-        guard let points = ExactDecimal("10.5") else { throw ServiceError.purchaseAmountInvalid }
-        let runToken = try await control.runToken(WireEmulatorRunTokenRequest(
-            customerId: customerId, steps: [WireEmulatorStep(store: WireVocabulary.Store.apple, productId: Self.productId, tier: "gold", points: points)]))
         let token = try await server.issueCustomerToken(customerId: customerId)
-        _ = try await client.identify(customerToken: token.customerToken)
-        let funnel = try await client.funnel(runToken: runToken)
-        guard let orderId = funnel.steps.first?.orderId else { throw ServiceError.funnelHasNoPurchase }
-        let bought = try await control.purchase(orderId: orderId)
-        guard let transactionId = bought.transactionId, let jws = bought.signedTransaction else {
-            throw ServiceError.purchaseHasNoAppleTransaction(orderId: orderId)
-        }
-        _ = try await client.submitReceipt(orderId: orderId, submission: .apple(transactionId: transactionId, signedTransaction: jws))
+        // An `EmulatorPurchase.Failure` goes up as it is: the CLI words it (65).
+        let bought = try await EmulatorPurchase(control: control, app: client).buy(customerId: customerId, customerToken: token.customerToken)
+        let orderId = bought.orderId
         let order = try await client.order(id: orderId)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         let text = String(decoding: try encoder.encode(order), as: UTF8.self) + "\n"
-        return Purchase(orderId: orderId, transactionId: transactionId, signedTransaction: jws, orderJSON: text)
+        return Purchase(orderId: orderId, transactionId: bought.transaction.transactionId, signedTransaction: bought.transaction.signedTransaction,
+                        orderJSON: text)
     }
 }

@@ -79,12 +79,6 @@ public enum ServiceError: Error, Sendable, Equatable, CustomStringConvertible {
     case purchaseTargetUnreachable(baseURL: String)
     /// The purchase target did not declare itself the emulator.
     case purchaseTargetNotEmulator(baseURL: String)
-    /// The fixed purchase amount is not a decimal (a defect).
-    case purchaseAmountInvalid
-    /// The emulator's funnel has no purchase step.
-    case funnelHasNoPurchase
-    /// The emulator's store purchase returned no Apple transaction.
-    case purchaseHasNoAppleTransaction(orderId: String)
 
     // MARK: Anchor
 
@@ -165,7 +159,9 @@ public enum ServiceError: Error, Sendable, Equatable, CustomStringConvertible {
         case .tokenExpiryInvalid(let expiresAt):
             return "The token command's expiresAt '\(expiresAt)' is not an RFC 3339 time."
         case .tokenCommandCannotRevoke:
-            return "A token command cannot revoke a token: these checks need the CherrySub secret key (iap_sk_…)."
+            // The one exception to words without flags: a check that revokes fails with this as its reason, which is
+            // recorded as evidence (and printed) before any command line could word it, so it says what QA typed.
+            return "A --token-command cannot revoke a token: these checks need GROWCERT_SERVER_KEY (iap_sk_…)."
         case .tokenNotIssued(let baseURL, let customerId, let project, let error, _):
             return "Pre-flight: the Sandbox at '\(baseURL)' did not issue a customer token for '\(customerId)' with the server key for project '\(project)': \(error) \(nothing)"
         case .tokenRefused(let baseURL, let fromTokenCommand, let customerId, let project, let error, _):
@@ -190,12 +186,6 @@ public enum ServiceError: Error, Sendable, Equatable, CustomStringConvertible {
             return "Nothing answered at '\(baseURL)'."
         case .purchaseTargetNotEmulator(let baseURL):
             return "'\(baseURL)' did not declare 'GrooveGrow-Sandbox-Kind: emulator': only the local emulator sells. Nothing was bought."
-        case .purchaseAmountInvalid:
-            return "Internal: the purchase amount is not a decimal."
-        case .funnelHasNoPurchase:
-            return "The emulator's funnel has no purchase step, so there is no order to buy."
-        case .purchaseHasNoAppleTransaction(let orderId):
-            return "The emulator's store purchase of order '\(orderId)' returned no Apple transaction."
         case .journalEmpty:
             return "The journal is empty: there is no head to timestamp."
         case .timestampAuthorityUnreachable(let url, let reason):

@@ -1,6 +1,7 @@
 import Checks
 import Evidence
 import Foundation
+import StrictJSON
 
 /// Runs the host's own token command (`--token-command CMD`) to obtain a customer token.
 ///

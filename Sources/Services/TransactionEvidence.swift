@@ -1,14 +1,72 @@
 import Evidence
 import StoreProof
+import StrictJSON
 
 /// How a verified store transaction becomes an evidence item, in one place for
-/// `evidence add transaction` and `demo`.
+/// `evidence add transaction` and `demo`: StoreProof says what a document proves (who signed
+/// it, or that nothing did); this gives it its provenance and the summary a record keeps.
 public enum TransactionEvidence {
+    /// The provenance of an App Store transaction signed by `signer`.
+    public static func provenance(of signer: AppleSigner) -> Provenance {
+        switch signer {
+        case .appStoreSandbox: return .storeSignedSandbox
+        case .appStoreProduction: return .storeSignedProduction
+        case .xcode: return .xcodeLocal
+        case .emulator: return .emulatorSigned
+        }
+    }
+
+    /// Why a Google Play purchase or voided purchase is `manual`, for the report.
+    public static let googleNote =
+        "provenance manual: the Play Developer API JSON carries no store signature; it certifies only when the server receipt check confirms it live"
+
+    /// A verified App Store JWS's summary with its provenance: what `--json` shows and the record keeps.
+    public static func summary(_ verified: VerifiedAppleTransaction) -> JSONValue {
+        withProvenance(verified.summary, provenance(of: verified.signer))
+    }
+
+    /// A Google Play purchase's summary with its (`manual`) provenance and the note saying why.
+    public static func summary(_ purchase: GooglePurchase) -> JSONValue {
+        withProvenance(purchase.summary, .manual, note: googleNote)
+    }
+
+    /// A voided Google Play purchase's summary with its (`manual`) provenance and the note saying why.
+    public static func summary(_ voided: GoogleVoidedPurchase) -> JSONValue {
+        withProvenance(voided.summary, .manual, note: googleNote)
+    }
+
     /// A verified App Store JWS: its summary, the order it paid for, and the raw JWS
     /// (a store-signed payload, not a credential: the secret scan passes over it).
     public static func apple(_ verified: VerifiedAppleTransaction, runId: String, orderId: String?) -> NewEvidence {
-        let details = TransactionDetails(summary: verified.summary, store: "apple", source: "jws", transactionId: verified.transactionId,
+        let details = TransactionDetails(summary: summary(verified), store: "apple", source: "jws", transactionId: verified.transactionId,
                                          orderId: orderId, productId: verified.productId, signedPayload: verified.jws, warnings: verified.warnings)
-        return NewEvidence(runId: runId, provenance: verified.provenance, details: details)
+        return NewEvidence(runId: runId, provenance: provenance(of: verified.signer), details: details)
+    }
+
+    /// A Google Play purchase (`manual`: no store signature), with the order it paid for and its token's SHA-256, never the token.
+    public static func google(_ purchase: GooglePurchase, runId: String, orderId: String?) -> NewEvidence {
+        let details = TransactionDetails(summary: summary(purchase), store: "google", source: "google", transactionId: purchase.orderId, orderId: orderId,
+                                         productId: purchase.productId, warnings: purchase.warnings, googleOrderId: purchase.orderId,
+                                         purchaseTokenSha256: purchase.purchaseToken.map(Digest.sha256Hex))
+        return NewEvidence(runId: runId, provenance: .manual, details: details)
+    }
+
+    /// Voided Google Play purchases (at least one): one `manual` refund item of `productId`, keyed by the first entry's order.
+    public static func refund(_ entries: [GoogleVoidedPurchase], runId: String, orderId: String?, productId: String) -> NewEvidence {
+        typealias Key = TransactionDetails.Key
+        let refund: JSONValue = .object([Key.kind.rawValue: "refund", Key.voided.rawValue: .array(entries.map(summary)),
+                                         Key.note.rawValue: .string(googleNote)])
+        let details = TransactionDetails(summary: refund, store: "google", source: "google", transactionId: entries.first?.orderId ?? "",
+                                         orderId: orderId, productId: productId, warnings: [])
+        return NewEvidence(runId: runId, provenance: .manual, details: details)
+    }
+
+    /// `summary` with the `provenance` and `canCertify` keys (and a `note`) a record's summary carries.
+    private static func withProvenance(_ summary: JSONValue, _ provenance: Provenance, note: String? = nil) -> JSONValue {
+        var fields = summary.objectValue ?? [:]
+        fields["provenance"] = .string(provenance.rawValue)
+        fields["canCertify"] = .bool(provenance.canCertify)
+        if let note { fields["note"] = .string(note) }
+        return .object(fields)
     }
 }

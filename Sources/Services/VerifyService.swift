@@ -15,7 +15,7 @@ public struct VerifyService {
     public var jwsVerifier = JWSVerifier()
 
     /// The provenances only a verified App Store JWS can give: an item claiming one must hold the JWS that proves it.
-    public static let jwsProvenances: Set<Provenance> = [.storeSignedSandbox, .storeSignedProduction, .xcodeLocal, .emulatorSigned]
+    public static let jwsProvenances = Set(AppleSigner.allCases.map(TransactionEvidence.provenance))
     /// Journal heads the caller holds from outside the file (a report, a statement, a token): each must be an entry.
     public var expectedHeads: [String] = []
     /// Exported sign-offs (`signoff export` folders): each must be in the journal, intact.

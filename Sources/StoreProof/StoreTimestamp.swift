@@ -1,5 +1,5 @@
 import RFC3339Time
-import Evidence
+import StrictJSON
 
 /// A store timestamp in milliseconds since 1970-01-01T00:00:00Z, kept exactly as written.
 ///

@@ -1,5 +1,6 @@
 import Evidence
 import Foundation
+import StrictJSON
 
 /// One row of the results: growcert's figure, the baseline's, their ratio and the target.
 struct BenchResult {

@@ -2,6 +2,7 @@ import Evidence
 import Foundation
 import GrowClient
 import HTTPCore
+import StrictJSON
 import Testing
 @testable import Checks
 

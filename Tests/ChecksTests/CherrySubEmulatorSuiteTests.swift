@@ -3,6 +3,7 @@ import Evidence
 import Foundation
 import HTTPCore
 import Sandbox
+import StrictJSON
 import Testing
 @testable import Checks
 

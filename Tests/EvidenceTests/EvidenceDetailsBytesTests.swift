@@ -1,10 +1,11 @@
 import Evidence
+import StrictJSON
 import Testing
 
 /// The typed details write, byte for byte, what growcert's writers wrote before the types existed
 /// (the literals and `merged` below are that code's output and method), and read back to the same bytes.
 @Suite struct EvidenceDetailsBytesTests {
-    /// An App Store JWS summary as `VerifiedAppleTransaction.summary` writes it.
+    /// An App Store JWS summary as `TransactionEvidence.summary` (the CLI) writes it.
     static let appleSummary: JSONValue = [
         "provenance": "store-signed-sandbox", "canCertify": true, "environment": "Sandbox", "transactionId": "2000000000000001",
         "bundleId": "com.example.app", "productId": "pro.monthly", "signedDate": "2026-11-30T08:00:00.000Z", "signedDateMillis": "1796025600000",

@@ -1,4 +1,5 @@
 import Evidence
+import StrictJSON
 import Testing
 
 @testable import Reports

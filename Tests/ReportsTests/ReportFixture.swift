@@ -2,6 +2,7 @@ import Evidence
 import Foundation
 
 @testable import Reports
+import StrictJSON
 
 /// A clock that starts at a fixed instant and advances one second per reading.
 final class SteppingClock: @unchecked Sendable {

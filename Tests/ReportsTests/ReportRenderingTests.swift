@@ -1,5 +1,6 @@
 import Evidence
 import Foundation
+import StrictJSON
 import Testing
 
 @testable import Reports

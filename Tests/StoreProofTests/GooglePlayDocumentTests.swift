@@ -1,5 +1,5 @@
-import Evidence
 import Foundation
+import StrictJSON
 import Testing
 
 @testable import StoreProof
@@ -28,11 +28,10 @@ import Testing
         }
     }
 
-    @Test func aTestProductPurchaseIsSandboxWithManualProvenance() throws {
+    @Test func aTestProductPurchaseIsSandbox() throws {
         let purchase = try purchase(Self.testProduct)
         #expect(purchase.kind == .product)
         #expect(purchase.environment == .sandbox)
-        #expect(purchase.provenance == .manual)
         #expect(purchase.orderId == "GPA.3349-1822-6571-01234")
         #expect(purchase.productId == "birds_pass")
         #expect(purchase.purchaseState == "purchased")
@@ -45,7 +44,6 @@ import Testing
         #expect(purchase.quantity == "1")
         #expect(purchase.obfuscatedExternalAccountId == "acct-7")
         #expect(purchase.warnings.isEmpty)
-        #expect(purchase.note == "provenance manual: the Play Developer API JSON carries no store signature; it certifies only when the server receipt check confirms it live")
     }
 
     @Test func aProductPurchaseWithoutPurchaseTypeIsProductionWithAWarning() throws {
@@ -126,7 +124,6 @@ import Testing
         let purchase = try purchase(Self.testSubscription, productId: "birds_monthly")
         #expect(purchase.kind == .subscription)
         #expect(purchase.environment == .sandbox)
-        #expect(purchase.provenance == .manual)
         #expect(purchase.orderId == "GPA.3385-0211-4419-55501")
         #expect(purchase.productId == "birds_monthly")
         #expect(purchase.purchaseState == "SUBSCRIPTION_STATE_ACTIVE")
@@ -177,8 +174,6 @@ import Testing
         #expect(entries[0].purchaseTime == "2024-06-10T06:13:20.123Z")
         #expect(entries[0].voidedSource == "user")
         #expect(entries[0].voidedReason == "remorse")
-        #expect(entries[0].provenance == .manual)
-        #expect(entries[0].note == GooglePurchase.manualProvenanceNote)
         #expect(entries[1].voidedSource == "google")
         #expect(entries[1].voidedReason == "code 42")
         #expect(entries[1].voidedQuantity == "1")
@@ -189,8 +184,8 @@ import Testing
         #expect(try GooglePlayDocument.parse(Data(entry.utf8), expectedProductId: nil) == .voided([
             GoogleVoidedPurchase(
                 orderId: "GPA.1", purchaseToken: "t", purchaseTime: nil, voidedTime: "2024-06-11T06:13:20.000Z",
-                voidedSource: "developer", voidedReason: "chargeback", voidedQuantity: nil, provenance: .manual,
-                note: GooglePurchase.manualProvenanceNote, payload: try JSONValue.parse(entry)),
+                voidedSource: "developer", voidedReason: "chargeback", voidedQuantity: nil,
+                payload: try JSONValue.parse(entry)),
         ]))
     }
 

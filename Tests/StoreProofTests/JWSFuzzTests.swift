@@ -58,7 +58,7 @@ struct SplitMix64: RandomNumberGenerator {
         let chain = try TestPKI.chain()
         let verifier = JWSVerifier(trustedRootDER: Data(chain.root.certificateDER))
         let original = try TestPKI.sign(header: TestPKI.header(x5c: chain.x5c), payload: TestPKI.payload(environment: "Sandbox"), signer: chain.leaf)
-        #expect(try verifier.verify(original, expectedBundleId: "com.example.birds").provenance == .storeSignedSandbox)
+        #expect(try verifier.verify(original, expectedBundleId: "com.example.birds").signer == .appStoreSandbox)
 
         var random = SplitMix64(state: Self.seed)
         var tried = 0

@@ -1,4 +1,3 @@
-import Evidence
 import Foundation
 import Testing
 
@@ -38,8 +37,7 @@ import Testing
     @Test func aSandboxTransactionChainedToTheTrustedRootIsStoreSignedSandbox() throws {
         let jws = try token()
         let transaction = try verifier.verify(jws, expectedBundleId: "com.example.birds")
-        #expect(transaction.provenance == .storeSignedSandbox)
-        #expect(transaction.canCertify)
+        #expect(transaction.signer == .appStoreSandbox)
         #expect(transaction.environment == .sandbox)
         #expect(transaction.transactionId == "2000000123456789")
         #expect(transaction.originalTransactionId == "2000000123456789")
@@ -63,15 +61,14 @@ import Testing
 
     @Test func aProductionTransactionIsStoreSignedProductionWithAWarning() throws {
         let transaction = try verifier.verify(try token(environment: "Production"), expectedBundleId: nil)
-        #expect(transaction.provenance == .storeSignedProduction)
-        #expect(transaction.canCertify == false)
+        #expect(transaction.signer == .appStoreProduction)
         #expect(transaction.warnings == ["environment Production: a real Production purchase in a sandbox campaign; it is recorded but never certifies"])
     }
 
     @Test func aLeafValidAtSignedDateButExpiredTodayIsAccepted() throws {
         let expiredLeaf = try TestPKI.chain(leafNotBefore: TestPKI.y2020, leafNotAfter: TestPKI.y2021, root: chain.root)
         let transaction = try verifier.verify(try token(chain: expiredLeaf, signedDate: "1590969600000"), expectedBundleId: nil)
-        #expect(transaction.provenance == .storeSignedSandbox)
+        #expect(transaction.signer == .appStoreSandbox)
         #expect(transaction.signedDate.rfc3339 == "2020-06-01T00:00:00.000Z")
     }
 
@@ -94,7 +91,7 @@ import Testing
             header: TestPKI.header(x5c: [emulator.certificateBase64]),
             payload: TestPKI.payload(environment: StoreProofNames.emulatorEnvironment), signer: emulator)
         let transaction = try verifier.verify(jws, expectedBundleId: "com.example.birds")
-        #expect(transaction.provenance == .emulatorSigned)
+        #expect(transaction.signer == .emulator)
         #expect(transaction.environment == .emulator)
         #expect(transaction.chainSubjects == ["CN=growcert Sandbox Emulator, O=growcert tests"])
         #expect(transaction.warnings == ["signed by the growcert emulator's own key; recorded as a fixture, never certifies"])

@@ -1,4 +1,3 @@
-import Evidence
 import Foundation
 import Testing
 
@@ -12,7 +11,7 @@ import Testing
 
     @Test func theRealXcodeSignedTransactionIsClassifiedXcodeLocal() throws {
         let transaction = try JWSVerifier().verify(try Self.fixture(), expectedBundleId: "com.example.naturelab.backyardbirds.example")
-        #expect(transaction.provenance == .xcodeLocal)
+        #expect(transaction.signer == .xcode)
         #expect(transaction.environment == .xcode)
         #expect(transaction.transactionId == "0")
         #expect(transaction.originalTransactionId == "0")
@@ -21,7 +20,6 @@ import Testing
         #expect(transaction.type == "Auto-Renewable Subscription")
         #expect(transaction.storefront == "USA")
         #expect(transaction.chainSubjects == ["CN=StoreKit Testing in Xcode, O=StoreKit Testing in Xcode"])
-        #expect(transaction.canCertify == false)
         #expect(transaction.warnings.contains { $0.contains("StoreKit Testing in Xcode") && $0.contains("never certifies") })
     }
 
@@ -53,10 +51,9 @@ import Testing
 }
 
 @Suite struct SummaryTests {
-    @Test func theXcodeTransactionSummaryNamesProvenanceAndChain() throws {
+    @Test func theXcodeTransactionSummaryNamesSignerFactsAndChain() throws {
         let summary = try JWSVerifier().verify(try XcodeTransactionTests.fixture(), expectedBundleId: nil).summary
-        #expect(summary["provenance"] == "xcode-local")
-        #expect(summary["canCertify"] == false)
+        #expect(summary["provenance"] == nil, "the recorder, not StoreProof, gives a transaction its provenance")
         #expect(summary["environment"] == "Xcode")
         #expect(summary["transactionId"] == "0")
         #expect(summary["bundleId"] == "com.example.naturelab.backyardbirds.example")

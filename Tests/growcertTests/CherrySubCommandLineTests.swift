@@ -32,6 +32,34 @@ struct CherrySubCommandLineTests {
         #expect(!secret.stderr.contains("iap_sk_test_1234"))
     }
 
+    @Test("campaign update changes the target with the profile's own flag and refuses the other profile's, changing nothing")
+    func campaignUpdateTakesTheProfilesTargetFlag() async throws {
+        let qa = try InProcessGrowcert(jwsRoot: Data(), caFile: "", resolve: [], serverKey: "")
+        defer { qa.remove() }
+        try await qa.ok(["init"])
+        try await qa.ok(Self.campaign(["--publishable-key", "iap_pk_test_1234", "--base-url", "https://api-staging.cherrysub.com"]))
+        let before = try #require(try await qa.json(["journal", "list"]) as? [Any]).count
+        let project = try await qa.run(["campaign", "update", "c1", "--project", UUID().uuidString.lowercased()])
+        #expect(project.code == 64, "\(project)")
+        #expect(project.stderr.contains("Profile 'cherrysub' names its target with --publishable-key, not --project. Nothing was changed."), "\(project)")
+        let both = try await qa.run(["campaign", "update", "c1", "--publishable-key", "iap_pk_test_5678", "--project", UUID().uuidString.lowercased()])
+        #expect(both.code == 64, "\(both)")
+        #expect(try #require(try await qa.json(["journal", "list"]) as? [Any]).count == before, "a refused update recorded something")
+
+        try await qa.ok(["campaign", "update", "c1", "--publishable-key", "iap_pk_test_5678", "--note", "rotated"])
+        let json = try #require(try await qa.json(["campaign", "show", "c1"]) as? [String: Any])
+        #expect(json["publishableKey"] as? String == "iap_pk_test_5678")
+        let secret = try await qa.run(["campaign", "update", "c1", "--publishable-key", "iap_sk_test_1234"])
+        #expect(secret.code == 65, "\(secret)")
+        #expect(!secret.stderr.contains("iap_sk_test_1234"))
+
+        try await qa.ok(["campaign", "create", "--profile", "groovegrow", "--app-id", "com.example.app", "--app-version", "1.0", "--build", "1",
+                         "--sdk-version", "0.0.1", "--project", UUID().uuidString.lowercased(), "--base-url", "https://sandbox.groovegrow.example"])
+        let groove = try await qa.run(["campaign", "update", "c2", "--publishable-key", "iap_pk_test_5678"])
+        #expect(groove.code == 64, "\(groove)")
+        #expect(groove.stderr.contains("Profile 'groovegrow' names its target with --project, not --publishable-key."), "\(groove)")
+    }
+
     @Test("The next steps speak the profile's terms: a CherrySub transaction is recorded without an order id, a GrooveGrow one with it")
     func nextStepsFollowTheProfilesAcceptanceRule() async throws {
         let qa = try InProcessGrowcert(jwsRoot: Data(), caFile: "", resolve: [], serverKey: "")

@@ -25,8 +25,7 @@ import Testing
         (.campaignTargetUnusable(reason: "bad."), 65), (.brokerRefused(customerId: "c", reason: "no."), 65),
         (.cherrySubReadRefused(baseURL: "http://h", customerId: "c", reason: "no."), 65), (.transactionNotRecorded(transactionId: "t", runId: "r1"), 65),
         (.purchaseTargetNotLoopback(baseURL: "https://h", host: "h"), 65), (.purchaseTargetUnreachable(baseURL: "http://127.0.0.1:1"), 69),
-        (.purchaseTargetNotEmulator(baseURL: "http://127.0.0.1:1"), 65), (.purchaseAmountInvalid, 65), (.funnelHasNoPurchase, 65),
-        (.purchaseHasNoAppleTransaction(orderId: "o"), 65), (.journalEmpty, 65), (.timestampAuthorityUnreachable(url: "http://t", reason: "down"), 69),
+        (.purchaseTargetNotEmulator(baseURL: "http://127.0.0.1:1"), 65), (.journalEmpty, 65), (.timestampAuthorityUnreachable(url: "http://t", reason: "down"), 69),
         (.timestampAuthorityStatus(url: "http://t", status: 500), 69), (.timestampAnswerRefused(url: "http://t", reason: "bad"), 65),
         (.exportedSignoffUnreadable(folder: "d", file: "statement.sig"), 66), (.notIntact(action: "signed", first: problem, count: 3), 2),
         (.reportFolderNotAFolder(path: "f"), 65), (.demoFolderUnwritable(path: "d", reason: "denied"), 74),
@@ -63,6 +62,10 @@ import Testing
         #expect(!OutputError.exists(path: "r.md", replaceable: true).description.contains("--force"))
         #expect(CLI.describe(OutputError.cannotWrite(path: "r.md", reason: nil)) == ("Cannot write 'r.md'. Check the folder exists and is writable.", 74))
         #expect(CLI.describe(OutputError.directory(path: "d")).1 == 65)
+    }
+
+    @Test func aFailedEmulatorPurchaseIsBadData() {
+        #expect(CLI.describe(EmulatorPurchase.Failure.noPurchaseStep) == ("The emulator's funnel has no purchase step, so there is no order to buy.", 65))
     }
 
     @Test func aUsageErrorOfTheParserIsExit64WithTheCommandsHelp() {

@@ -119,11 +119,12 @@ final class InProcessGrowcert: Sendable {
     let dir: URL
     let cli: CLI
 
+    /// `serverKey` "" leaves GROWCERT_SERVER_KEY unset.
     init(jwsRoot: Data, caFile: String, resolve: [String], serverKey: String) throws {
         dir = FileManager.default.temporaryDirectory.appendingPathComponent("growcert-hosted-e2e-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        let env = ["GROWCERT_DB": dir.appendingPathComponent("evidence.sqlite").path, "GROWCERT_ACTOR": "qa@example.com", "HOME": dir.path,
-                   "GROWCERT_SERVER_KEY": serverKey]
+        var env = ["GROWCERT_DB": dir.appendingPathComponent("evidence.sqlite").path, "GROWCERT_ACTOR": "qa@example.com", "HOME": dir.path]
+        if !serverKey.isEmpty { env["GROWCERT_SERVER_KEY"] = serverKey }
         var cli = CLI(environment: env)
         cli.jwsVerifier = JWSVerifier(trustedRootDER: jwsRoot)
         cli.sandboxTransport = { pins in CurlTransport(pins: pins, caFile: caFile, resolve: resolve) }

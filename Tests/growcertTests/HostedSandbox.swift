@@ -12,7 +12,7 @@ import TestSupport
 struct HostedSandbox {
     static let host = "sandbox.hosted.test"
     static let appId = "com.example.app"
-    static let productId = "gold_monthly"
+    static let productId = EmulatorPurchase.productId
     static let customers = ["c_1001", "c_1002"]
 
     let emulator: SandboxEmulator
@@ -65,17 +65,16 @@ struct HostedSandbox {
     /// The app: signs in as the first customer, opens the funnel, buys in the App Store Sandbox (a fresh,
     /// test-PKI-signed transaction) and submits the JWS to the hosted Sandbox, which verifies it and delivers the order.
     func buyAsTheApp() async throws -> Purchase {
-        let step = WireEmulatorStep(store: WireVocabulary.Store.apple, productId: Self.productId, tier: "gold", points: try #require(ExactDecimal("10.5")))
-        let runToken = try await console.runToken(WireEmulatorRunTokenRequest(customerId: Self.customers[0], steps: [step]))
         let token = try await ServerClient(configuration: configuration, serverKey: serverKey, transport: transport)
             .issueCustomerToken(customerId: Self.customers[0], ttlSeconds: 900)
-        let app = GrowClient(configuration: configuration, transport: transport)
-        _ = try await app.identify(customerToken: token.customerToken)
-        let orderId = try #require(try await app.funnel(runToken: runToken).steps.first?.orderId)
-        let transactionId = "2000000" + String(UInt64.random(in: 100_000_000...999_999_999))
-        let jws = try appStore.signTransaction(transactionId: transactionId, bundleId: Self.appId, productId: Self.productId, purchaseDate: Date())
-        let submitted = try await app.submitReceipt(orderId: orderId, submission: .apple(transactionId: transactionId, signedTransaction: jws))
-        try #require(submitted.status == WireVocabulary.ReceiptResult.delivered, "\(submitted)")
-        return Purchase(orderId: orderId, transactionId: transactionId, jws: jws)
+        let appStore = appStore
+        let bought = try await EmulatorPurchase(control: console, app: GrowClient(configuration: configuration, transport: transport))
+            .buy(customerId: Self.customers[0], customerToken: token.customerToken, store: { _ in
+                let transactionId = "2000000" + String(UInt64.random(in: 100_000_000...999_999_999))
+                let jws = try appStore.signTransaction(transactionId: transactionId, bundleId: Self.appId, productId: Self.productId, purchaseDate: Date())
+                return EmulatorPurchase.StoreTransaction(transactionId: transactionId, signedTransaction: jws)
+            })
+        try #require(bought.receipt.status == WireVocabulary.ReceiptResult.delivered, "\(bought.receipt)")
+        return Purchase(orderId: bought.orderId, transactionId: bought.transaction.transactionId, jws: bought.transaction.signedTransaction)
     }
 }

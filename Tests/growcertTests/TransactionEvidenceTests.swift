@@ -84,6 +84,9 @@ struct TransactionEvidenceTests {
         #expect(details["purchaseType"] as? String == "test")
         #expect(details["acknowledgementState"] as? String == "pending")
         #expect(details["orderId"] as? String == "o_5001")
+        #expect(details["provenance"] as? String == "manual")
+        #expect(details["canCertify"] as? Bool == false)
+        #expect(details["note"] as? String == "provenance manual: the Play Developer API JSON carries no store signature; it certifies only when the server receipt check confirms it live")
         #expect(g.databaseBytes().range(of: Data("opaque-purchase-token-4e1f".utf8)) == nil, "the purchase token is stored in clear")
 
         let wrongProduct = try g.run(["evidence", "add", "transaction", "--run", "r1", "--google-purchase-file", g.path("purchase.json"), "--product-id", "silver"])

@@ -1,3 +1,5 @@
+import StrictJSON
+
 /// Checks in place that UTF-8 bytes are canonical JSON, the form the journal stores, and finds
 /// the fields of a top-level object, without building a `JSONValue`.
 ///

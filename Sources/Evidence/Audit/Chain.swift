@@ -1,3 +1,5 @@
+import StrictJSON
+
 /// The hash chain over journal entries.
 ///
 /// Each entry's hash is the SHA-256 (lowercase hex) of the canonical JSON

@@ -1,5 +1,6 @@
 internal import CSQLite
 import Foundation
+import StrictJSON
 
 extension EvidenceStore {
     /// Recomputes the hash chain, replays the journal into the query tables it should have

@@ -1,4 +1,5 @@
 import SecretShapes
+import StrictJSON
 
 /// Finds credentials in text and files before they are stored.
 ///

@@ -1,3 +1,5 @@
+import StrictJSON
+
 /// How journal entries project into the query tables.
 ///
 /// Every query-table row is derived from journal entries alone: an insert

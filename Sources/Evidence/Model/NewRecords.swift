@@ -1,3 +1,5 @@
+import StrictJSON
+
 /// What `createCampaign` needs.
 public struct NewCampaign: Sendable {
     public var profile: String

@@ -1,3 +1,5 @@
+import StrictJSON
+
 /// A language of the catalog and the reports.
 public enum Language: String, Sendable, CaseIterable {
     case en

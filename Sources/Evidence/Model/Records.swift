@@ -1,3 +1,5 @@
+import StrictJSON
+
 /// One app build under certification.
 public struct Campaign: Sendable, Equatable {
     public var id: String

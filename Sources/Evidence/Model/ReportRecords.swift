@@ -1,3 +1,5 @@
+import StrictJSON
+
 /// A rendered report as stored: its bytes live in the blob store under `sha256`.
 public struct ReportRecord: Sendable, Equatable {
     public var id: String

@@ -1,3 +1,5 @@
+import StrictJSON
+
 /// The statement a sign-off signs: the one home of its keys.
 ///
 /// Version 2 (`growcert-signoff/v2`) binds the decision to the evidence it approves: the

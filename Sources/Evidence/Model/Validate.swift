@@ -1,4 +1,5 @@
 import Foundation
+import StrictJSON
 
 /// Input checks shared by the store's write methods. Each throws a clear `EvidenceError`.
 public enum Validate {

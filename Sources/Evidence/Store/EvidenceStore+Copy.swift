@@ -1,4 +1,5 @@
 import Foundation
+import StrictJSON
 
 /// What `EvidenceStore.copy` did.
 public struct StoreCopy: Sendable, Equatable {

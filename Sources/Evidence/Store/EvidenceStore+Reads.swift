@@ -1,4 +1,5 @@
 import Foundation
+import StrictJSON
 
 extension EvidenceStore {
     // MARK: Campaigns, devices, accounts

@@ -1,4 +1,5 @@
 import Foundation
+import StrictJSON
 
 extension EvidenceStore {
     /// Stores a rendered report. Identical bytes for the same campaign, format and language

@@ -1,3 +1,5 @@
+import StrictJSON
+
 /// The campaign that recorded a store transaction first.
 public struct TransactionOwner: Sendable, Equatable {
     /// The store transaction id as recorded.

@@ -1,4 +1,5 @@
 import Foundation
+import StrictJSON
 
 extension EvidenceStore {
     /// The default attachment size limit: 25 MiB.

@@ -1,5 +1,6 @@
 internal import CSQLite
 import Foundation
+import StrictJSON
 
 /// The evidence database: an append-only, hash-chained journal in SQLite and
 /// the query tables it projects into.

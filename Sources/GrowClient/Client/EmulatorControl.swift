@@ -7,17 +7,15 @@ import HTTPCore
 /// the demo can seed customers, create funnels, simulate store purchases,
 /// refunds and faults.
 public final class EmulatorControl: Sendable, CustomStringConvertible {
-    public let configuration: GrowClientConfiguration
-    private let serverKey: ServerKey
-    private let executor: RequestExecutor
+    public var configuration: GrowClientConfiguration { server.configuration }
+    /// The control endpoints authenticate as the host backend does.
+    private let server: ServerClient
 
     /// Creates a controller that authenticates with `serverKey`.
     public init(configuration: GrowClientConfiguration, serverKey: ServerKey,
                 transport: any HTTPTransport = CurlTransport(),
                 makeIdempotencyKey: @escaping @Sendable () -> String = IdempotencyKey.random) {
-        self.configuration = configuration
-        self.serverKey = serverKey
-        self.executor = RequestExecutor(configuration: configuration, transport: transport, makeIdempotencyKey: makeIdempotencyKey)
+        server = ServerClient(configuration: configuration, serverKey: serverKey, transport: transport, makeIdempotencyKey: makeIdempotencyKey)
     }
 
     /// Creates or replaces a customer's holdings.
@@ -53,7 +51,6 @@ public final class EmulatorControl: Sendable, CustomStringConvertible {
     public var description: String { "EmulatorControl(\(configuration.baseURL.absoluteString), key \(Redactor.placeholder))" }
 
     private func post<Body: Encodable, Response: Decodable & Sendable>(_ path: String, _ body: Body, as type: Response.Type) async throws -> Response {
-        let pending: PendingRequest<Response> = try executor.prepare(path: path, body: body, idempotencyKey: nil, authentication: .server)
-        return try await executor.sendServer(pending, serverKey: serverKey)
+        try await server.post(path, body, as: type)
     }
 }

@@ -47,6 +47,11 @@ public final class ServerClient: Sendable, CustomStringConvertible {
         try await executor.sendServer(pending, serverKey: serverKey)
     }
 
+    /// POSTs `body` to `path` with the server key and a fresh idempotency key (the emulator's controls).
+    func post<Body: Encodable, Response: Decodable & Sendable>(_ path: String, _ body: Body, as type: Response.Type) async throws -> Response {
+        try await send(try executor.prepare(path: path, body: body, idempotencyKey: nil, authentication: .server) as PendingRequest<Response>)
+    }
+
     public var description: String { "ServerClient(\(configuration.baseURL.absoluteString), key \(Redactor.placeholder))" }
 }
 

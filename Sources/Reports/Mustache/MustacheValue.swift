@@ -1,4 +1,5 @@
 import Evidence
+import StrictJSON
 
 /// A value in a Mustache rendering context.
 ///

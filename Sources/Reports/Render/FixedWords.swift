@@ -1,4 +1,5 @@
 import Evidence
+import StrictJSON
 
 /// The words of a report that growcert fixes, whatever templates it is rendered with: the verdict
 /// labels and their meanings, the campaign verdict line's label, and the notice that custom templates

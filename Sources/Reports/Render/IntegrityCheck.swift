@@ -1,4 +1,5 @@
 import Evidence
+import StrictJSON
 
 /// The body hash of a Markdown or HTML report: how it is embedded and how it is checked.
 ///

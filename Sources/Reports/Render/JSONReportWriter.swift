@@ -1,4 +1,5 @@
 import Evidence
+import StrictJSON
 
 /// Writes a report as JSON (`growcert-report/v1`, documented in `docs/report-json.md`).
 ///

@@ -1,4 +1,5 @@
 import Evidence
+import StrictJSON
 
 /// What changed between two reports or two campaigns: verdicts per scenario, checks whose outcome
 /// changed, and evidence added.

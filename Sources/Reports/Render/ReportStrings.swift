@@ -1,4 +1,5 @@
 import Evidence
+import StrictJSON
 
 /// The words of one report language, from `templates/strings/<lang>.json`.
 struct ReportStrings: Sendable {

@@ -1,5 +1,6 @@
 import Evidence
 import Foundation
+import StrictJSON
 
 /// The Mustache templates and strings files reports are rendered with.
 ///

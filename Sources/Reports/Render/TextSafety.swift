@@ -1,4 +1,5 @@
 import Evidence
+import StrictJSON
 
 /// Makes recorded text safe to show: invisible controls become visible, and
 /// each format's special characters are escaped.

@@ -1,4 +1,5 @@
 import Evidence
+import StrictJSON
 
 /// How a vendor's document proves a store transaction: one rule per vendor answer shape.
 protocol AcceptanceProof: Sendable {

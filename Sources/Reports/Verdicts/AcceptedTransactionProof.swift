@@ -1,4 +1,5 @@
 import Evidence
+import StrictJSON
 
 /// A vendor that answers a transaction's submission with the transaction it accepted (CherrySub's
 /// `POST /v1/apple/transactions`: `transactionId`, `productId`, `environment`, `status: accepted`).

@@ -1,4 +1,5 @@
 import Evidence
+import StrictJSON
 
 /// GrooveGrow: the order's `receipts[]` name the transaction, verified in the Sandbox.
 struct OrderReceiptsProof: AcceptanceProof {

@@ -12,7 +12,7 @@ import Synchronization
 ///
 /// Every response, errors included, carries `CherrySub-Environment-Kind: emulator`. An injected delay is
 /// returned in `HTTPServerResponse.delayMilliseconds` for the server to honour outside the lock.
-public final class CherrySubBackend: Sendable {
+public final class CherrySubBackend: EmulatedBackend {
     /// The publishable key (`iap_pk_…`) of the one app this backend serves.
     public let publishableKey: String
     /// The broker's secret key (`iap_sk_…`). A secret: never write it to disk or logs.
@@ -49,7 +49,7 @@ public final class CherrySubBackend: Sendable {
     }
 
     /// The answer to a request body over the size limit.
-    func oversizeResponse(limit: Int) -> HTTPServerResponse {
+    public func oversizeResponse(limit: Int) -> HTTPServerResponse {
         finish(CherrySubReply.failure(CherrySubFailure(.invalidRequest, "The request body is larger than \(limit) bytes; send a smaller body.")),
                delay: 0)
     }

@@ -6,7 +6,7 @@ import StoreProof
 ///
 /// Every value has a default, so `CherrySubConfiguration()` gives a fresh random publishable key
 /// and secret key, bundle id `com.example.app` and any free port.
-public struct CherrySubConfiguration: Sendable {
+public struct CherrySubConfiguration: EmulatorHostSettings {
     /// The app's publishable key (`iap_pk_…`) every request must carry.
     public var publishableKey: String
     /// The broker's secret key (`iap_sk_…`) for broker and `/_emulator` requests. A secret.
@@ -53,4 +53,9 @@ public struct CherrySubConfiguration: Sendable {
         try ConfigurationRules.requireKeyShape(secretKey, prefix: CherryWire.secretKeyPrefix, name: "secret key")
         try ConfigurationRules.requireCommon(bundleId: bundleId, maxBodyBytes: maxBodyBytes)
     }
+}
+
+extension CherrySubConfiguration {
+    /// The defaults every parameter of `init` has.
+    public static var standard: Self { Self() }
 }

@@ -33,7 +33,7 @@ extension CherrySubEngine {
             } catch {
                 throw CherrySubFailure(.transactionUnverified, "The signed transaction does not verify: \(error).")
             }
-            guard verified.provenance == .storeSignedSandbox || verified.provenance == .storeSignedProduction else {
+            guard verified.signer == .appStoreSandbox || verified.signer == .appStoreProduction else {
                 throw CherrySubFailure(.transactionUnverified,
                                        "The signed transaction is signed by neither the App Store nor this emulator.")
             }
@@ -42,7 +42,7 @@ extension CherrySubEngine {
             throw CherrySubFailure(.bundleMismatch, "The transaction is for bundle '\(verified.bundleId)', not this app's '\(bundleId)'.")
         }
         let environment = verified.environment.rawValue
-        let ownPurchase = verified.provenance == .emulatorSigned && environment == CherryWire.emulatorStoreEnvironment
+        let ownPurchase = verified.signer == .emulator && environment == CherryWire.emulatorStoreEnvironment
         guard environment == CherryWire.sandboxStoreEnvironment || ownPurchase else {
             throw CherrySubFailure(.transactionUnverified,
                                    "The transaction's environment is '\(environment)'; only '\(CherryWire.sandboxStoreEnvironment)' transactions are accepted.")

@@ -43,8 +43,8 @@ extension GrooveGrowEngine {
         do { verified = try verifier.verify(jws, expectedBundleId: bundleId) } catch {
             return .failure(Rejection("The signed transaction is neither this emulator's nor a valid App Store transaction: \(error)"))
         }
-        guard verified.provenance == .storeSignedSandbox else {
-            return .failure(Rejection("The signed transaction is '\(verified.provenance.rawValue)', not an App Store Sandbox transaction."))
+        guard verified.signer == .appStoreSandbox else {
+            return .failure(Rejection("The signed transaction is '\(verified.signer.rawValue)', not an App Store Sandbox transaction."))
         }
         guard verified.transactionId == transactionId else {
             return .failure(Rejection("transactionId does not match the signed transaction."))

@@ -15,7 +15,7 @@ import Synchronization
 /// Every response carries `GrooveGrow-Sandbox-Kind: emulator` and
 /// `Content-Type: application/json`. An injected delay is returned in
 /// `HTTPServerResponse.delayMilliseconds` for the server to honour outside the lock.
-public final class EmulatorBackend: Sendable {
+public final class EmulatorBackend: EmulatedBackend {
     /// The project this backend serves.
     public let projectId: UUID
     /// The server key that server and relay requests must present.
@@ -56,8 +56,8 @@ public final class EmulatorBackend: Sendable {
     }
 
     /// The answer to a request body over the size limit.
-    static func oversizeResponse(limit: Int) -> HTTPServerResponse {
-        finish(.failure(APIFailure(.invalidRequest, "The request body is larger than \(limit) bytes; send a smaller body.")), delay: 0)
+    public func oversizeResponse(limit: Int) -> HTTPServerResponse {
+        Self.finish(.failure(APIFailure(.invalidRequest, "The request body is larger than \(limit) bytes; send a smaller body.")), delay: 0)
     }
 
     private static func finish(_ reply: Reply, delay: Int) -> HTTPServerResponse {

@@ -5,7 +5,7 @@ import GrowClient
 ///
 /// Every value has a default, so `SandboxConfiguration()` gives a fresh project,
 /// a fresh random server key and any free port.
-public struct SandboxConfiguration: Sendable {
+public struct SandboxConfiguration: EmulatorHostSettings {
     /// The project (App UUID) the emulator serves; requests must name it, in lower case.
     public var projectId: UUID
     /// The server key (`gg_sk_…`) that server and relay requests must present.
@@ -53,4 +53,9 @@ public struct SandboxConfiguration: Sendable {
         try ConfigurationRules.requireKeyShape(serverKey, prefix: Wire.serverKeyPrefix, name: "server key")
         try ConfigurationRules.requireCommon(bundleId: bundleId, maxBodyBytes: maxBodyBytes)
     }
+}
+
+extension SandboxConfiguration {
+    /// The defaults every parameter of `init` has.
+    public static var standard: Self { Self() }
 }

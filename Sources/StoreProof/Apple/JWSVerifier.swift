@@ -1,7 +1,7 @@
-import Evidence
 import Foundation
+import StrictJSON
 
-/// Verifies StoreKit 2 signed transactions (compact JWS, ES256, `x5c` chain) and classifies their provenance.
+/// Verifies StoreKit 2 signed transactions (compact JWS, ES256, `x5c` chain) and says what signed them (`AppleSigner`).
 ///
 /// A transaction claiming `Sandbox` or `Production` must carry the chain
 /// leaf ← intermediate ← root where the root is byte-for-byte the trusted
@@ -102,20 +102,20 @@ public struct JWSVerifier: Sendable {
         guard let signedDate = try Self.timestamp(fields, "signedDate") else { throw StoreProofError.missingField("signedDate") }
 
         var warnings: [String] = []
-        let provenance: Provenance
+        let signer: AppleSigner
         if certificates.count == 1 {
-            provenance = try Self.classifyLocal(certificate: leaf, environment: environment, signedDate: signedDate)
+            signer = try Self.classifyLocal(certificate: leaf, environment: environment, signedDate: signedDate)
         } else {
-            provenance = try classifyStoreChain(certificates, environment: environment, signedDate: signedDate)
+            signer = try classifyStoreChain(certificates, environment: environment, signedDate: signedDate)
         }
-        switch provenance {
-        case .storeSignedProduction:
+        switch signer {
+        case .appStoreProduction:
             warnings.append("environment Production: a real Production purchase in a sandbox campaign; it is recorded but never certifies")
-        case .xcodeLocal:
+        case .xcode:
             warnings.append("signed by StoreKit Testing in Xcode on a developer's machine; recorded as a fixture, never certifies")
-        case .emulatorSigned:
+        case .emulator:
             warnings.append("signed by the growcert emulator's own key; recorded as a fixture, never certifies")
-        default:
+        case .appStoreSandbox:
             break
         }
 
@@ -131,7 +131,7 @@ public struct JWSVerifier: Sendable {
         }
 
         return VerifiedAppleTransaction(
-            provenance: provenance,
+            signer: signer,
             environment: environment,
             transactionId: transactionId,
             originalTransactionId: try Self.identifier(fields, "originalTransactionId"),
@@ -156,7 +156,7 @@ public struct JWSVerifier: Sendable {
     // MARK: Classification
 
     /// A single self-signed certificate: StoreKit Testing in Xcode or the growcert emulator, never a store.
-    private static func classifyLocal(certificate: X509Certificate, environment: AppleEnvironment, signedDate: StoreTimestamp) throws -> Provenance {
+    private static func classifyLocal(certificate: X509Certificate, environment: AppleEnvironment, signedDate: StoreTimestamp) throws -> AppleSigner {
         guard !environment.requiresStoreChain else {
             throw StoreProofError.selfSignedStoreClaim(environment: environment.rawValue)
         }
@@ -171,11 +171,11 @@ public struct JWSVerifier: Sendable {
                 reason: "environment \(environment.rawValue) must be signed by a certificate named '\(expected)'")
         }
         try checkValidity(certificate, role: "self-signed", at: signedDate)
-        return environment == .xcode ? .xcodeLocal : .emulatorSigned
+        return environment == .xcode ? .xcode : .emulator
     }
 
     /// leaf ← intermediate ← trusted root, marker extensions, validity at `signedDate`, then OpenSSL's path check.
-    private func classifyStoreChain(_ chain: [X509Certificate], environment: AppleEnvironment, signedDate: StoreTimestamp) throws -> Provenance {
+    private func classifyStoreChain(_ chain: [X509Certificate], environment: AppleEnvironment, signedDate: StoreTimestamp) throws -> AppleSigner {
         guard environment.requiresStoreChain else {
             throw StoreProofError.localEnvironmentWithStoreChain(environment: environment.rawValue)
         }
@@ -205,7 +205,7 @@ public struct JWSVerifier: Sendable {
         if let reason = CertificatePath.validate(leaf: leaf, intermediates: [intermediate], root: trusted, atEpochSeconds: signedDate.epochSeconds) {
             throw StoreProofError.chainValidationFailed(reason: reason)
         }
-        return environment == .sandbox ? .storeSignedSandbox : .storeSignedProduction
+        return environment == .sandbox ? .appStoreSandbox : .appStoreProduction
     }
 
     private static func checkValidity(_ certificate: X509Certificate, role: String, at signedDate: StoreTimestamp) throws {

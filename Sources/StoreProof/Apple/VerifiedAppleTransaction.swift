@@ -1,13 +1,13 @@
-import Evidence
+import StrictJSON
 
 /// A StoreKit 2 signed transaction whose signature and certificate chain growcert verified.
 ///
-/// `provenance` says what the signature proves: only `storeSignedSandbox`
-/// can certify. Identifiers are kept as text (a JSON number's literal text
+/// `signer` says what the signature proves (what that makes it as evidence is the
+/// recorder's to say). Identifiers are kept as text (a JSON number's literal text
 /// when the store wrote a number), dates keep their fractional milliseconds.
 public struct VerifiedAppleTransaction: Sendable, Equatable {
-    /// What signed the transaction: storeSignedSandbox, storeSignedProduction, xcodeLocal or emulatorSigned.
-    public let provenance: Provenance
+    /// What signed the transaction: the App Store Sandbox or Production, StoreKit Testing in Xcode, or the growcert emulator.
+    public let signer: AppleSigner
     /// The payload's `environment`.
     public let environment: AppleEnvironment
     /// `transactionId`.
@@ -46,19 +46,15 @@ public struct VerifiedAppleTransaction: Sendable, Equatable {
     public let jws: String
     /// The decoded payload, numbers kept as their literal text.
     public let payload: JSONValue
-
-    /// Whether this transaction can make a scenario CERTIFIED on its own provenance.
-    public var canCertify: Bool { provenance.canCertify }
 }
 
 extension VerifiedAppleTransaction {
     /// The fields a report or `--json` output shows, dates in RFC 3339 with their millisecond text beside them.
     ///
-    /// Leaves out `jws` and `payload`, which the evidence record keeps whole.
+    /// Leaves out `jws` and `payload`, which the evidence record keeps whole, and the transaction's
+    /// provenance, which the recorder adds.
     public var summary: JSONValue {
         var fields: [String: JSONValue] = [
-            "provenance": .string(provenance.rawValue),
-            "canCertify": .bool(canCertify),
             "environment": .string(environment.rawValue),
             "transactionId": .string(transactionId),
             "bundleId": .string(bundleId),

@@ -1,6 +1,6 @@
-import Evidence
 import RFC3339Time
 import Foundation
+import StrictJSON
 
 /// A Play Developer API response saved to a file: a purchase, or voided purchases (refund evidence).
 ///
@@ -121,13 +121,13 @@ public enum GooglePlayDocument: Sendable, Equatable {
         if !acknowledged { warnings.append(GooglePurchase.unacknowledgedWarning) }
 
         return GooglePurchase(
-            kind: .product, provenance: .manual, environment: environment, orderId: orderId, productId: productId,
+            kind: .product, environment: environment, orderId: orderId, productId: productId,
             purchaseState: purchaseState, isAcknowledged: acknowledged, acknowledgementState: acknowledged ? "acknowledged" : "pending",
             consumptionState: consumptionState, purchaseType: purchaseType, purchaseTime: purchaseTime, expiryTime: nil,
             regionCode: try string(fields, "regionCode"), quantity: try integer(fields, "quantity"),
             purchaseToken: try string(fields, "purchaseToken"),
             obfuscatedExternalAccountId: try string(fields, "obfuscatedExternalAccountId"),
-            note: GooglePurchase.manualProvenanceNote, warnings: warnings, payload: document)
+            warnings: warnings, payload: document)
     }
 
     // MARK: purchases.subscriptionsv2.get
@@ -175,14 +175,14 @@ public enum GooglePlayDocument: Sendable, Equatable {
 
         let externalIds = fields["externalAccountIdentifiers"]?.objectValue ?? [:]
         return GooglePurchase(
-            kind: .subscription, provenance: .manual, environment: environment, orderId: orderId, productId: productId,
+            kind: .subscription, environment: environment, orderId: orderId, productId: productId,
             purchaseState: state, isAcknowledged: acknowledged, acknowledgementState: acknowledged ? "acknowledged" : "pending",
             consumptionState: nil, purchaseType: isTest ? "test" : nil,
             purchaseTime: try rfc3339(fields, "startTime"), expiryTime: try rfc3339(lineItem, "expiryTime"),
             regionCode: try string(fields, "regionCode"), quantity: nil,
             purchaseToken: try string(fields, "purchaseToken"),
             obfuscatedExternalAccountId: try string(externalIds, "obfuscatedExternalAccountId"),
-            note: GooglePurchase.manualProvenanceNote, warnings: warnings, payload: document)
+            warnings: warnings, payload: document)
     }
 
     // MARK: voidedpurchases.list
@@ -201,7 +201,7 @@ public enum GooglePlayDocument: Sendable, Equatable {
             voidedSource: try integer(fields, "voidedSource").map { sources[$0] ?? "code \($0)" },
             voidedReason: try integer(fields, "voidedReason").map { reasons[$0] ?? "code \($0)" },
             voidedQuantity: try integer(fields, "voidedQuantity"),
-            provenance: .manual, note: GooglePurchase.manualProvenanceNote, payload: entry)
+            payload: entry)
     }
 
     // MARK: Fields

@@ -1,10 +1,9 @@
-import Evidence
+import StrictJSON
 
 /// A Google Play purchase as the Play Developer API reports it (`purchases.products.get` or `purchases.subscriptionsv2.get`).
 ///
-/// The API's JSON carries no store signature, so `provenance` is always
-/// `manual`: it certifies only when growcert's own server receipt check
-/// confirms the purchase live. A test purchase (license tester) is the
+/// The API's JSON carries no store signature, so nothing here proves who
+/// wrote it (the recorder gives it `manual` provenance). A test purchase (license tester) is the
 /// `sandbox` environment; anything else is `production` and carries a warning.
 public struct GooglePurchase: Sendable, Equatable {
     /// Which API response this was.
@@ -17,8 +16,6 @@ public struct GooglePurchase: Sendable, Equatable {
 
     /// The API response this purchase came from.
     public let kind: Kind
-    /// Always `manual`: the JSON carries no store signature.
-    public let provenance: Provenance
     /// `sandbox` for a test purchase, `production` otherwise.
     public let environment: GooglePlayEnvironment
     /// The order id (`GPA.…`): `orderId`, or for subscriptions `latestOrderId` / the line item's `latestSuccessfulOrderId`.
@@ -47,16 +44,10 @@ public struct GooglePurchase: Sendable, Equatable {
     public let purchaseToken: String?
     /// `obfuscatedExternalAccountId` (products) or `externalAccountIdentifiers.obfuscatedExternalAccountId` (subscriptions).
     public let obfuscatedExternalAccountId: String?
-    /// Why this evidence is `manual`, for the report.
-    public let note: String
     /// Things a reviewer must know that do not refuse the purchase.
     public let warnings: [String]
     /// The whole document, numbers kept as their literal text.
     public let payload: JSONValue
-
-    /// The explanation attached to every Google Play purchase and voided purchase.
-    public static let manualProvenanceNote =
-        "provenance manual: the Play Developer API JSON carries no store signature; it certifies only when the server receipt check confirms it live"
 
     /// The warning for a purchase that is not yet acknowledged.
     public static let unacknowledgedWarning =
@@ -72,18 +63,16 @@ public enum GooglePlayEnvironment: String, Sendable, Equatable, Codable {
 }
 
 extension GooglePurchase {
-    /// The fields a report or `--json` output shows; leaves out `payload` and the purchase token.
+    /// The fields a report or `--json` output shows; leaves out `payload`, the purchase token and the
+    /// provenance, which the recorder adds.
     public var summary: JSONValue {
         var fields: [String: JSONValue] = [
             "kind": .string(kind.rawValue),
-            "provenance": .string(provenance.rawValue),
-            "canCertify": .bool(false),
             "environment": .string(environment.rawValue),
             "orderId": .string(orderId),
             "productId": .string(productId),
             "purchaseState": .string(purchaseState),
             "acknowledgementState": .string(acknowledgementState),
-            "note": .string(note),
             "warnings": .array(warnings.map(JSONValue.string)),
         ]
         let optional: [(String, String?)] = [

@@ -1,9 +1,9 @@
-import Evidence
+import StrictJSON
 
 /// One entry of `voidedpurchases.list`: a purchase Google canceled, refunded or charged back.
 ///
-/// Recorded as refund evidence with `manual` provenance, for the same reason
-/// as `GooglePurchase`: the JSON carries no store signature.
+/// Like `GooglePurchase`, the JSON carries no store signature (the recorder
+/// gives the refund evidence `manual` provenance).
 public struct GoogleVoidedPurchase: Sendable, Equatable {
     /// The order id of the voided purchase.
     public let orderId: String
@@ -19,23 +19,17 @@ public struct GoogleVoidedPurchase: Sendable, Equatable {
     public let voidedReason: String?
     /// `voidedQuantity` for a partial refund, as its literal text.
     public let voidedQuantity: String?
-    /// Always `manual`.
-    public let provenance: Provenance
-    /// Why this evidence is `manual`.
-    public let note: String
     /// The entry, numbers kept as their literal text.
     public let payload: JSONValue
 }
 
 extension GoogleVoidedPurchase {
-    /// The fields a report or `--json` output shows; leaves out `payload` and the purchase token.
+    /// The fields a report or `--json` output shows; leaves out `payload`, the purchase token and the
+    /// provenance, which the recorder adds.
     public var summary: JSONValue {
         var fields: [String: JSONValue] = [
-            "provenance": .string(provenance.rawValue),
-            "canCertify": .bool(false),
             "orderId": .string(orderId),
             "voidedTime": .string(voidedTime),
-            "note": .string(note),
         ]
         let optional: [(String, String?)] = [
             ("purchaseTime", purchaseTime), ("voidedSource", voidedSource), ("voidedReason", voidedReason),

@@ -4,6 +4,7 @@ import Foundation
 import GrowClient
 import Services
 import StoreProof
+import StrictJSON
 
 /// Parses a call, runs the command, and maps any error to a message and an exit code.
 struct CLI {

@@ -96,8 +96,6 @@ extension ServiceError: CommandLineError {
             message = "GROWCERT_SERVER_KEY is not a CherrySub secret key (iap_sk_…). \(nothing)"
         case .tokenCommandNotRunnable(let status):
             message = usage("Pre-flight: the token command was not found or cannot be run (exit status \(status)). Check --token-command: growcert runs it as 'CMD CUSTOMER_ID [TTL]' through /bin/sh. \(nothing)", "check run")
-        case .tokenCommandCannotRevoke:
-            message = "A --token-command cannot revoke a token: these checks need GROWCERT_SERVER_KEY (iap_sk_…)."
         case .tokenNotIssued(let baseURL, let customerId, let project, let error, let campaignId):
             message = "Pre-flight: the Sandbox at '\(baseURL)' did not issue a customer token for '\(customerId)' with GROWCERT_SERVER_KEY for project '\(project)': \(error) \(Self.advice(error, campaignId: campaignId)) \(nothing)"
         case .tokenRefused(let baseURL, let fromTokenCommand, let customerId, let project, let error, let campaignId):
@@ -125,8 +123,8 @@ extension ServiceError: CommandLineError {
             message = "'\(path)' already exists; the demo starts from a fresh database. Remove it or choose another --out."
         case .demoUnknownProfile:
             message = usage(description, "demo")
-        case .tokenCommandFailed, .tokenExpiryInvalid, .emulatorOrderHasNoReceipt, .campaignURLInvalid, .campaignTargetUnusable,
-             .cherrySubReadRefused, .purchaseAmountInvalid, .funnelHasNoPurchase, .purchaseHasNoAppleTransaction, .journalEmpty,
+        case .tokenCommandFailed, .tokenExpiryInvalid, .tokenCommandCannotRevoke, .emulatorOrderHasNoReceipt, .campaignURLInvalid, .campaignTargetUnusable,
+             .cherrySubReadRefused, .journalEmpty,
              .timestampAuthorityUnreachable, .timestampAuthorityStatus, .timestampAnswerRefused, .demoFolderUnwritable, .demoDoesNotVerify:
             message = description
         }
@@ -142,7 +140,7 @@ extension ServiceError: CommandLineError {
         case .noOpenRun, .transactionNotStoreSigned, .serverKeyInvalid, .secretKeyNotCherrySub, .tokenCommandFailed, .tokenExpiryInvalid,
              .tokenCommandCannotRevoke, .tokenNotIssued, .tokenRefused, .emulatorOrderMissing, .emulatorOrderHasNoReceipt, .campaignURLInvalid,
              .campaignTargetUnusable, .brokerRefused, .cherrySubReadRefused, .transactionNotRecorded, .purchaseTargetNotLoopback,
-             .purchaseTargetNotEmulator, .purchaseAmountInvalid, .funnelHasNoPurchase, .purchaseHasNoAppleTransaction, .journalEmpty,
+             .purchaseTargetNotEmulator, .journalEmpty,
              .timestampAnswerRefused, .reportFolderNotAFolder, .demoDatabaseExists:
             return ExitCode.dataError
         case .exportedSignoffUnreadable: return ExitCode.noInput
@@ -205,6 +203,11 @@ extension CheckError: CommandLineError {
         case .noSuite, .wrongTarget: return ExitCode.dataError
         }
     }
+}
+
+extension EmulatorPurchase.Failure: CommandLineError {
+    var commandLineMessage: String { SecretScanner.redact(description) }
+    var exitCode: Int32 { ExitCode.dataError }
 }
 
 extension GrowClientError: CommandLineError {

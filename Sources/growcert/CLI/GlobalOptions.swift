@@ -8,7 +8,7 @@ typealias Command = ArgumentsKit.Command<Invocation>
 enum GlobalOptions {
     static let table = OptionTable(
         all: [
-            OptionSpec(name: "--db", value: "PATH", help: "the evidence database (default: $GROWCERT_DB, else ./growcert.sqlite)"),
+            OptionSpec(name: "--db", value: "PATH|URL", help: "the evidence database: a SQLite file, or postgresql://USER@HOST[:PORT]/DB (default: $GROWCERT_DB, else ./growcert.sqlite)"),
             OptionSpec(name: "--json", value: nil, help: "machine-readable output on stdout (and errors as JSON on stderr)"),
             OptionSpec(name: "--actor", value: "NAME", help: "who is recording, for the journal (default: $GROWCERT_ACTOR, else $USER, else your account name)"),
             OptionSpec(name: "--quiet", value: nil, help: "no progress lines on stderr"),

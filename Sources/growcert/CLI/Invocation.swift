@@ -5,6 +5,7 @@ import GrowClient
 import Reports
 import Services
 import StoreProof
+import StrictJSON
 
 /// One call of a command: its arguments, the environment, and the output streams.
 final class Invocation: Sendable {

@@ -1,5 +1,6 @@
 import ArgumentsKit
 import Evidence
+import StrictJSON
 
 /// `growcert campaign create | list | show`.
 enum CampaignCommand {

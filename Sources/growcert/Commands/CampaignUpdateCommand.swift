@@ -3,21 +3,23 @@ import Evidence
 
 /// `growcert campaign update`: change what may change about a campaign, journaled as `campaign.update`.
 enum CampaignUpdateCommand {
-    /// The options that change a value, and the value each changes.
+    /// The options that change a value, and the value each changes. The target (`.project`) has each profile's own
+    /// flag: `--project` (GrooveGrow) or `--publishable-key` (CherrySub), as `campaign create` takes it.
     static let fields: [(option: String, field: CampaignField)] = [
-        ("--base-url", .baseURL), ("--sdk-version", .sdkVersion), ("--sdk-name", .sdkName), ("--project", .project), ("--name", .name),
-        ("--sandbox-pin", .sandboxPins),
+        ("--base-url", .baseURL), ("--sdk-version", .sdkVersion), ("--sdk-name", .sdkName), ("--project", .project),
+        ("--publishable-key", .project), ("--name", .name), ("--sandbox-pin", .sandboxPins),
     ]
     /// What defines the build under certification: never changed, only refused with an explanation.
     static let fixed = ["--app-id", "--app-version", "--build", "--profile"]
 
     static let command = Command(
-        path: ["campaign", "update"], summary: "change a campaign's base URL, SDK version, project, name or Sandbox pins (journaled)", positionals: ["ID"],
+        path: ["campaign", "update"], summary: "change a campaign's base URL, SDK version, target (project or publishable key), name or Sandbox pins (journaled)", positionals: ["ID"],
         options: [
             OptionSpec(name: "--base-url", value: "URL", help: "Sandbox base URL, https://HOST[/PREFIX]"),
             OptionSpec(name: "--sdk-version", value: "V", help: "GrooveGrow SDK version"),
             OptionSpec(name: "--sdk-name", value: "NAME", help: "SDK name"),
-            OptionSpec(name: "--project", value: "UUID", help: "GrooveGrow project (App UUID)"),
+            OptionSpec(name: "--project", value: "UUID", help: "groovegrow: GrooveGrow project (App UUID)"),
+            OptionSpec(name: "--publishable-key", value: "iap_pk_…", help: "cherrysub: the app's CherrySub publishable key"),
             OptionSpec(name: "--name", value: "TEXT", help: "the campaign's name"),
             OptionSpec(name: "--sandbox-pin", value: "sha256//BASE64", help: "the campaign's own Sandbox public-key pins: replaces its list (repeatable)",
                        repeatable: true),
@@ -49,7 +51,17 @@ enum CampaignUpdateCommand {
             throw CLIError.usage("Nothing to change: give at least one of \(fields.map(\.option).joined(separator: ", ")).", command: "campaign update")
         }
         let store = try inv.openStore()
-        let update = try store.updateCampaign(id: try inv.positional(0, "campaign ID"), changes: changes, note: inv.optional("--note"))
+        let id = try inv.positional(0, "campaign ID")
+        let targetFlags = ["--project", "--publishable-key"].filter { inv.optional($0) != nil }
+        if let given = targetFlags.first {
+            let profile = try store.campaign(id).profile
+            let flag = CampaignCommand.flag(for: TargetField.of(profile: profile))
+            guard targetFlags == [flag] else {
+                throw CLIError.usage("Profile '\(profile)' names its target with \(flag), not \(targetFlags.first { $0 != flag } ?? given). Nothing was changed.",
+                                     command: "campaign update")
+            }
+        }
+        let update = try store.updateCampaign(id: id, changes: changes, note: inv.optional("--note"))
         inv.printRecord(update.id, update.json, human: "\(update.id): campaign \(update.campaignId) \(update.summary)")
         return ExitCode.success
     }

@@ -3,6 +3,7 @@ import Checks
 import Evidence
 import Foundation
 import Services
+import StrictJSON
 
 /// `growcert check run` and `growcert check list`.
 enum CheckCommand {

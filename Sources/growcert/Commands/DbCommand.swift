@@ -1,5 +1,6 @@
 import ArgumentsKit
 import Evidence
+import StrictJSON
 
 /// `growcert db …`: the team store's set-up (roles on PostgreSQL) and moving a journal between stores.
 enum DbCommand {

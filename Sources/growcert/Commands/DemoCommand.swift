@@ -2,6 +2,7 @@ import ArgumentsKit
 import Evidence
 import Foundation
 import Services
+import StrictJSON
 
 /// `growcert demo`: the main job end to end on the embedded emulator.
 enum DemoCommand {

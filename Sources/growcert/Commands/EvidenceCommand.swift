@@ -3,6 +3,7 @@ import Evidence
 import Foundation
 import Reports
 import Services
+import StrictJSON
 
 /// `growcert evidence add … | retract | list | show | export`.
 enum EvidenceCommand {

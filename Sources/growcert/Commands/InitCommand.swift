@@ -1,4 +1,5 @@
 import Evidence
+import StrictJSON
 
 /// `growcert init`: creates the evidence database.
 enum InitCommand {

@@ -1,5 +1,6 @@
 import ArgumentsKit
 import Evidence
+import StrictJSON
 
 /// `growcert journal list`: the raw journal, for auditors.
 enum JournalCommand {

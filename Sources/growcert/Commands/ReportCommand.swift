@@ -3,6 +3,7 @@ import Evidence
 import Foundation
 import Reports
 import Services
+import StrictJSON
 
 /// `growcert report render | list | show | verify | diff` (diff in `ReportDiffCommand`).
 enum ReportCommand {

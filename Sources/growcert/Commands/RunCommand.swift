@@ -1,6 +1,7 @@
 import ArgumentsKit
 import Evidence
 import Services
+import StrictJSON
 
 /// `growcert run start | finish | list | show`.
 enum RunCommand {

@@ -2,6 +2,7 @@ import ArgumentsKit
 import Evidence
 import Foundation
 import Sandbox
+import StrictJSON
 
 /// `growcert sandbox serve`: the local emulator of the GrooveGrow Sandbox, until Ctrl-C.
 enum SandboxCommand {

@@ -2,6 +2,7 @@ import ArgumentsKit
 import Evidence
 import Foundation
 import Services
+import StrictJSON
 
 /// `growcert signoff` and `growcert signoff export`.
 enum SignoffCommand {

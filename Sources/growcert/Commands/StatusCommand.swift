@@ -2,6 +2,7 @@ import ArgumentsKit
 import Evidence
 import Reports
 import Services
+import StrictJSON
 
 /// `growcert status`: what is missing before a campaign can ship, without recording anything.
 enum StatusCommand {

@@ -3,6 +3,7 @@ import Evidence
 import Foundation
 import Services
 import StoreProof
+import StrictJSON
 
 /// `growcert evidence add transaction`: a store-signed App Store JWS, a Google Play purchase, or a typed entry.
 enum TransactionEvidenceCommand {
@@ -44,27 +45,19 @@ enum TransactionEvidenceCommand {
             let bytes = try inv.readInput(path, limit: JWSVerifier.maximumTokenBytes + 4096)
             let token = try JWSVerifier.token(fromFileContents: Data(bytes))
             let verified = try inv.jwsVerifier.verify(token, expectedBundleId: campaign.appId)
-            proof = verified.summary
+            proof = TransactionEvidence.summary(verified)
             new = TransactionEvidence.apple(verified, runId: run.id, orderId: orderId)
         } else if let path = inv.optional("--google-purchase-file") {
             let productId = try inv.required("--product-id")
             let bytes = try inv.readInput(path, limit: GooglePlayDocument.maximumBytes)
             switch try GooglePlayDocument.parse(Data(bytes), expectedProductId: productId) {
             case .purchase(let p):
-                proof = p.summary
-                let details = TransactionDetails(summary: p.summary, store: "google", source: "google", transactionId: p.orderId, orderId: orderId,
-                                                 productId: p.productId, warnings: p.warnings, googleOrderId: p.orderId,
-                                                 purchaseTokenSha256: p.purchaseToken.map(Digest.sha256Hex))
-                new = NewEvidence(runId: run.id, provenance: p.provenance, details: details)
+                proof = TransactionEvidence.summary(p)
+                new = TransactionEvidence.google(p, runId: run.id, orderId: orderId)
             case .voided(let entries):
                 guard !entries.isEmpty else { throw CLIError.data("The voided-purchases file '\(path)' lists no purchases. Nothing was written.") }
-                proof = .array(entries.map(\.summary))
-                typealias Key = TransactionDetails.Key
-                let refund: JSONValue = .object([Key.kind.rawValue: "refund", Key.voided.rawValue: .array(entries.map(\.summary)),
-                                                 Key.note.rawValue: .string(entries[0].note)])
-                let details = TransactionDetails(summary: refund, store: "google", source: "google", transactionId: entries[0].orderId,
-                                                 orderId: orderId, productId: productId, warnings: [])
-                new = NewEvidence(runId: run.id, provenance: .manual, details: details)
+                proof = .array(entries.map(TransactionEvidence.summary))
+                new = TransactionEvidence.refund(entries, runId: run.id, orderId: orderId, productId: productId)
             }
         } else {
             let storeName = try inv.required("--store")

@@ -1,6 +1,7 @@
 import ArgumentsKit
 import Evidence
 import Services
+import StrictJSON
 
 /// `growcert verify`: re-checks the chain, the query tables, the blobs, and (later) reports and sign-offs.
 enum VerifyCommand {

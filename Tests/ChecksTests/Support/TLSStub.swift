@@ -28,7 +28,7 @@ final class TLSStub: @unchecked Sendable {
         process.standardInput = Pipe()
         try process.run()
         var found: Int?
-        for _ in 0..<100 where found == nil {
+        for _ in 0..<600 where found == nil {  // up to 30 s: a loaded machine starts openssl slowly
             Thread.sleep(forTimeInterval: 0.05)
             let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
             if let line = text.split(separator: "\n").first(where: { $0.hasPrefix("ACCEPT") }), let colon = line.lastIndex(of: ":") {

@@ -1,6 +1,7 @@
 import ArgumentsKit
 import Evidence
 import Foundation
+import StrictJSON
 import Testing
 
 @testable import Reports

@@ -63,7 +63,7 @@ enum NetworkChecks {
         let token = try await run.token(for: customerId)
         let client = run.growClient()
         _ = try await step("identify as '\(customerId)'") { try await client.identify(customerToken: token.customerToken) }
-        let purchaseStep = try Fixtures.purchaseStep()
+        let purchaseStep = try EmulatorPurchase.step()
         let runToken = try await step("create a funnel run token on the emulator") {
             try await control.runToken(WireEmulatorRunTokenRequest(customerId: customerId, steps: [purchaseStep]))
         }

@@ -1,3 +1,5 @@
+import StrictJSON
+
 /// An attachment's details; the bytes themselves are in the blob store under the item's `attachmentSHA256`.
 public struct AttachmentDetails: EvidenceDetails {
     /// The attachment's JSON keys.

@@ -1,3 +1,5 @@
+import StrictJSON
+
 /// How a check's target identity was measured (the facts `SandboxIdentity` judged on).
 public struct CheckIdentityRecord: Sendable, Equatable {
     /// The identity's JSON keys.

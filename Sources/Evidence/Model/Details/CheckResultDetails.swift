@@ -1,3 +1,5 @@
+import StrictJSON
+
 /// A live check's result: its outcome, the target, how the target's identity was measured, and the exchanges.
 ///
 /// Written by `Checks/CheckRecorder` only; every key is always written (`null` when there is no value).

@@ -1,3 +1,5 @@
+import StrictJSON
+
 /// The target a check ran against: its base URL and the Sandbox kind it declared.
 public struct CheckTarget: Sendable, Equatable {
     /// The target's JSON keys.

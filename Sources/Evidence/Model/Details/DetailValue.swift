@@ -1,3 +1,5 @@
+import StrictJSON
+
 /// Lenient readers and explicit writers of detail values, shared by the details types.
 enum DetailValue {
     /// A string, or a number's literal text: identifiers may arrive either way.

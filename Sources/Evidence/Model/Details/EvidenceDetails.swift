@@ -1,3 +1,5 @@
+import StrictJSON
+
 /// The typed `details` of one kind of evidence item, with its JSON keys declared once.
 ///
 /// Every writer builds an item's details through its type and every reader reads

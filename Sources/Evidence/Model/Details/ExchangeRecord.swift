@@ -1,3 +1,5 @@
+import StrictJSON
+
 /// One HTTP exchange of a check, as recorded (already redacted; bodies capped by the recorder).
 public struct ExchangeRecord: Sendable, Equatable {
     /// The exchange's JSON keys.

@@ -1,3 +1,5 @@
+import StrictJSON
+
 /// A note's details: `{"text": …}`.
 public struct NoteDetails: EvidenceDetails {
     /// The note's JSON keys.

@@ -1,3 +1,5 @@
+import StrictJSON
+
 /// The details of a vendor's acceptance of a store transaction: GrooveGrow's server receipt (the order
 /// the hosted Sandbox returned for it), or another vendor's answer that it accepted the transaction.
 ///

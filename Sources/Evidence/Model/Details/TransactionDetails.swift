@@ -1,3 +1,5 @@
+import StrictJSON
+
 /// A store transaction's details: what growcert's rules read and write, plus what the store proof's summary said.
 ///
 /// A transaction is recorded from a verified App Store JWS (`source` `jws`), a Google Play purchase or

@@ -40,9 +40,9 @@ final class StoreSigner {
     }
 
     /// What `jws` proves when it is a transaction this signer signed: StoreProof's strict verification
-    /// (`emulatorSigned`) with this signer's own certificate as the `x5c` leaf; otherwise nil.
+    /// (signer `emulator`) with this signer's own certificate as the `x5c` leaf; otherwise nil.
     func verify(_ jws: String) -> VerifiedAppleTransaction? {
-        guard let verified = try? JWSVerifier().verify(jws, expectedBundleId: nil), verified.provenance == .emulatorSigned,
+        guard let verified = try? JWSVerifier().verify(jws, expectedBundleId: nil), verified.signer == .emulator,
               JWSVerifier.unverifiedLeafCertificateDER(of: jws) == certificate.der else { return nil }
         return verified
     }

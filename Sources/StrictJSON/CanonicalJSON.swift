@@ -5,9 +5,9 @@
 /// journal entry is written this way and appending to a `String` checks its storage on
 /// every call; only ASCII bytes below 0x20, `"` and `\` are escaped, so working on UTF-8
 /// bytes gives the same text as working on Unicode scalars.
-enum CanonicalJSON {
+public enum CanonicalJSON {
     /// The canonical text of `value`, appended to `out`.
-    static func write(_ value: JSONValue, into out: inout [UInt8]) {
+    public static func write(_ value: JSONValue, into out: inout [UInt8]) {
         switch value {
         case .null: out.append(contentsOf: "null".utf8)
         case .bool(let b): out.append(contentsOf: b ? "true".utf8 : "false".utf8)
@@ -39,7 +39,7 @@ enum CanonicalJSON {
     }
 
     /// A JSON string literal of `s`, appended to `out`.
-    static func writeString(_ s: String, into out: inout [UInt8]) {
+    public static func writeString(_ s: String, into out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
         appendEscaped(s, into: &out)
         out.append(UInt8(ascii: "\""))
@@ -54,7 +54,7 @@ enum CanonicalJSON {
     }
 
     /// A JSON string literal of UTF-8 text (valid UTF-8), appended to `out`.
-    static func writeString(_ bytes: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) {
+    public static func writeString(_ bytes: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
         writeEscaped(bytes, into: &out)
         out.append(UInt8(ascii: "\""))
@@ -77,18 +77,21 @@ enum CanonicalJSON {
             case 0x0C: out.append(contentsOf: #"\f"#.utf8)
             case 0..<0x20:
                 out.append(contentsOf: #"\u00"#.utf8)
-                out.append(Digest.hexDigit(b >> 4))
-                out.append(Digest.hexDigit(b & 0x0F))
+                out.append(hexDigit(b >> 4))
+                out.append(hexDigit(b & 0x0F))
             default: out.append(b)
             }
         }
     }
 
+    /// A lowercase hexadecimal digit of a nibble, as the `\u00XX` escapes write it.
+    @inline(__always) private static func hexDigit(_ v: UInt8) -> UInt8 { v < 10 ? 0x30 + v : 0x57 + v }
+
     @inline(__always) static func needsEscape(_ b: UInt8) -> Bool { b < 0x20 || b == 0x22 || b == 0x5C }
 
     /// Whether parsing the canonical text of `value` gives `value` back: every number is a
     /// JSON number literal and nothing is nested deeper than the parser accepts.
-    static func roundTrips(_ value: JSONValue, depth: Int = 0) -> Bool {
+    public static func roundTrips(_ value: JSONValue, depth: Int = 0) -> Bool {
         guard depth < JSONValue.maximumDepth else { return false }
         switch value {
         case .null, .bool, .string: return true

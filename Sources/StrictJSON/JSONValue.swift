@@ -116,7 +116,7 @@ public enum JSONValue: Sendable, Equatable, Hashable {
     /// one home of JSON string escaping). `escapingHidden` (the pretty, human-read text) also writes DEL, C1 and
     /// bidirectional controls as `\uXXXX` (`ControlCharacters`): the same string to a JSON reader, harmless on a
     /// terminal. The canonical text hashed into the chain never sets it.
-    static func writeString(_ s: String, into out: inout String, escapingHidden: Bool = false) {
+    public static func writeString(_ s: String, into out: inout String, escapingHidden: Bool = false) {
         let hidden = escapingHidden && ControlCharacters.contains(in: s, keepingNewlinesAndTabs: false)
         // Most text needs no escape: append it whole, without a round trip through bytes.
         if !hidden && !s.utf8.contains(where: CanonicalJSON.needsEscape) {

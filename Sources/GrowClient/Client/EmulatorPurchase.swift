@@ -1,0 +1,141 @@
+import HTTPCore
+
+/// The purchase an app makes on an emulator, in one place: a funnel run token from the emulator's
+/// controls, the app's sign-in, the funnel's order, the store's signed transaction, the receipt.
+///
+/// `growcert sandbox purchase`, the checks' emulator purchase and the hosted end-to-end tests all
+/// buy through it. The store leg is the emulator's own (`/_emulator` store purchase, an
+/// emulator-signed transaction) unless the caller brings its own signed transaction (a test App
+/// Store). Each stage runs inside `around`, so a caller can name a failed stage in its own words;
+/// whether the receipt was delivered is the caller's to judge (`Bought.receipt`).
+public struct EmulatorPurchase: Sendable {
+    /// The product the emulator purchase buys.
+    public static let productId = "gold_monthly"
+    /// The tier it grants.
+    public static let tier = "gold"
+    /// The points it grants, as exact decimal text.
+    public static let points = "10.5"
+
+    /// One stage of the purchase, as `around` sees it; its description is the stage in words
+    /// ("start the funnel"), for a reason that names it.
+    public enum Stage: Sendable, Equatable, CustomStringConvertible {
+        /// Creating the funnel's run token with the emulator's controls.
+        case runToken
+        /// The app signing in as `customerId`.
+        case identify(customerId: String)
+        /// Starting the funnel, which opens the order.
+        case funnel
+        /// The store's purchase of the order.
+        case storePurchase(orderId: String)
+        /// Submitting the order's receipt.
+        case submitReceipt(orderId: String)
+
+        public var description: String {
+            switch self {
+            case .runToken: return "create a funnel run token on the emulator"
+            case .identify(let customerId): return "identify as '\(customerId)' for the purchase"
+            case .funnel: return "start the funnel"
+            case .storePurchase(let orderId): return "simulate the store purchase of order '\(orderId)'"
+            case .submitReceipt(let orderId): return "submit the receipt of order '\(orderId)'"
+            }
+        }
+    }
+
+    /// Why a purchase could not be made although every call succeeded.
+    public enum Failure: Error, Sendable, Equatable, CustomStringConvertible {
+        /// The funnel has no purchase step, so no order.
+        case noPurchaseStep
+        /// The emulator's store purchase of the order returned no Apple transaction.
+        case noAppleTransaction(orderId: String)
+        /// The emulator purchase's points are not an exact decimal (a defect of growcert).
+        case invalidPoints
+        /// A caller's `around` returned without running the stage.
+        case stageNotRun(Stage)
+
+        public var description: String {
+            switch self {
+            case .noPurchaseStep: return "The emulator's funnel has no purchase step, so there is no order to buy."
+            case .noAppleTransaction(let orderId): return "The emulator's store purchase of order '\(orderId)' returned no Apple transaction."
+            case .invalidPoints: return "Internal: the emulator purchase's points '\(EmulatorPurchase.points)' are not a decimal."
+            case .stageNotRun(let stage): return "Internal: the purchase stage '\(stage)' was not run."
+            }
+        }
+    }
+
+    /// A store transaction for an order: its id and its JWS.
+    public struct StoreTransaction: Sendable, Equatable {
+        public var transactionId: String
+        public var signedTransaction: String
+
+        public init(transactionId: String, signedTransaction: String) {
+            self.transactionId = transactionId
+            self.signedTransaction = signedTransaction
+        }
+    }
+
+    /// The store leg that signs an order's transaction, when it is not the emulator's own.
+    public typealias Store = @Sendable (_ orderId: String) async throws -> StoreTransaction
+
+    /// What the purchase bought, and how the Sandbox answered its receipt.
+    public struct Bought: Sendable {
+        public var orderId: String
+        public var transaction: StoreTransaction
+        public var receipt: WireReceiptResult
+    }
+
+    /// Runs one stage (it must call `body` once); the default runs it as it is.
+    public typealias Around = (_ stage: Stage, _ body: () async throws -> Void) async throws -> Void
+
+    private let control: EmulatorControl
+    private let app: GrowClient
+
+    /// A purchase through the emulator's controls (`control`) made by the app (`app`).
+    public init(control: EmulatorControl, app: GrowClient) {
+        self.control = control
+        self.app = app
+    }
+
+    /// The funnel step the purchase buys: one Apple subscription granting `points`.
+    public static func step() throws -> WireEmulatorStep {
+        guard let amount = ExactDecimal(points) else { throw Failure.invalidPoints }
+        return WireEmulatorStep(store: WireVocabulary.Store.apple, productId: productId, tier: tier, points: amount)
+    }
+
+    /// Buys the emulator product as `customerId` (signed in with `customerToken`) and submits its receipt.
+    ///
+    /// - Parameter store: signs the order's transaction; nil for the emulator's own store purchase.
+    /// - Throws: what a stage threw (through `around`), or a `Failure`.
+    public func buy(customerId: String, customerToken: String, store: Store? = nil,
+                    around: Around = { _, body in try await body() }) async throws -> Bought {
+        let step = try Self.step()
+        let runToken = try await run(.runToken, around) {
+            try await control.runToken(WireEmulatorRunTokenRequest(customerId: customerId, steps: [step]))
+        }
+        _ = try await run(.identify(customerId: customerId), around) { try await app.identify(customerToken: customerToken) }
+        let funnel = try await run(.funnel, around) { try await app.funnel(runToken: runToken) }
+        guard let orderId = funnel.steps.first?.orderId else { throw Failure.noPurchaseStep }
+        let signed = try await run(.storePurchase(orderId: orderId), around) { () async throws -> StoreTransaction? in
+            if let store { return try await store(orderId) }
+            let bought = try await control.purchase(orderId: orderId)
+            guard let transactionId = bought.transactionId, let jws = bought.signedTransaction else { return nil }
+            return StoreTransaction(transactionId: transactionId, signedTransaction: jws)
+        }
+        guard let transaction = signed else { throw Failure.noAppleTransaction(orderId: orderId) }
+        let receipt = try await run(.submitReceipt(orderId: orderId), around) {
+            try await app.submitReceipt(
+                orderId: orderId, submission: .apple(transactionId: transaction.transactionId, signedTransaction: transaction.signedTransaction))
+        }
+        return Bought(orderId: orderId, transaction: transaction, receipt: receipt)
+    }
+
+    /// `body` run as `stage` through `around`, which must run it.
+    private func run<T>(_ stage: Stage, _ around: Around, _ body: () async throws -> T) async throws -> T {
+        // `body` runs only inside this call: escaping it to hand it to `around` is safe.
+        try await withoutActuallyEscaping(body) { body in
+            var result: T?
+            try await around(stage) { result = try await body() }
+            guard let result else { throw Failure.stageNotRun(stage) }
+            return result
+        }
+    }
+}

@@ -1,0 +1,66 @@
+import Foundation
+
+/// A local emulator of a vendor's backend, served over HTTP on 127.0.0.1: what every vendor's
+/// emulator shares (`SandboxEmulator`, `CherrySubEmulator`).
+///
+/// State lives in memory only and goes away with the emulator. Every response declares the
+/// backend an emulator in the vendor's kind header, so nothing recorded against it certifies.
+///
+/// ```swift
+/// let emulator = try SandboxEmulator(configuration: .init())
+/// let url = try emulator.start()      // http://127.0.0.1:PORT
+/// defer { emulator.stop() }
+/// ```
+public final class Emulator<Backend: EmulatedBackend>: Sendable {
+    /// The emulator's settings.
+    public typealias Configuration = Backend.Configuration
+
+    /// The request handling, usable without HTTP.
+    public let backend: Backend
+    private let host: EmulatorHost
+
+    /// Creates a stopped emulator with a fresh signing key and certificate.
+    ///
+    /// - Throws: `SandboxError.invalidConfiguration` or `SandboxError.crypto`.
+    public init(configuration: Configuration = .standard) throws {
+        let backend = try Backend(configuration: configuration)
+        self.backend = backend
+        host = EmulatorHost(port: configuration.port, maxBodyBytes: configuration.maxBodyBytes,
+                            oversizeResponse: backend.oversizeResponse(limit: configuration.maxBodyBytes),
+                            sleeper: configuration.sleeper) { request in
+            backend.handle(request)
+        }
+    }
+
+    /// Starts serving and returns the base URL, `http://127.0.0.1:PORT`.
+    ///
+    /// - Throws: `SandboxError.bindFailed` when the port is taken, `SandboxError.alreadyStarted`.
+    @discardableResult
+    public func start() throws -> URL {
+        try host.start()
+    }
+
+    /// Test seam, never reachable from the CLI: serves over TLS on IPv4 `address` (host order), for a test
+    /// that reaches the emulator through a network namespace. Returns the port.
+    func start(address: UInt32, certificatePEM: String, keyPEM: String) throws -> UInt16 {
+        try host.start(address: address, certificatePEM: certificatePEM, keyPEM: keyPEM)
+    }
+
+    /// Stops serving; waits for open connections to finish. Safe to call more than once.
+    public func stop() {
+        host.stop()
+    }
+
+    /// The base URL while running; nil when stopped.
+    public var baseURL: URL? {
+        host.baseURL
+    }
+
+    /// The certificate (DER) that signs emulated App Store transactions; its subject and
+    /// issuer are `CN=growcert Sandbox Emulator`. A verifier uses it to recognise emulator
+    /// transactions, which never certify.
+    public var signingCertificateDER: Data { backend.signingCertificateDER }
+
+    /// The common name of the emulator's signing certificate.
+    public static var signingCertificateCommonName: String { StoreSigner.commonName }
+}

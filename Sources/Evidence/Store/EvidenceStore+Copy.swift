@@ -44,8 +44,8 @@ extension EvidenceStore {
                         guard let bytes = try from.blob(sha256: sha) else { continue }
                         try to.db.putBlob(sha256: sha, bytes: bytes)
                     }
-                    if kind == .storeInit, let id = payload["maskKeyId"]?.stringValue { try to.db.setMeta("mask_key_id", id) }
-                    if kind == .storeMaskKey, let id = payload["keyId"]?.stringValue { try to.db.setMeta("mask_key_id", id) }
+                    if kind == .storeInit, let id = payload["maskKeyId"]?.stringValue { try to.db.setMeta(Self.maskKeyIdKey, id) }
+                    if kind == .storeMaskKey, let id = payload["keyId"]?.stringValue { try to.db.setMeta(Self.maskKeyIdKey, id) }
                     count += 1
                 }
             }

@@ -53,9 +53,28 @@ extension PostgresConnection: StoreDatabase {
         try run(SQLDialect.postgres.update(spec, columns: columns), values)
     }
 
-    /// Under the journal's lock no other writer adds rows, so the count is the last row's number.
+    /// Rows are never deleted and ids are the table's prefix and 1, 2, 3, … (`EvidenceStore.nextId`,
+    /// under the journal's lock; a copy keeps them), so the count is the largest n whose id exists.
+    /// One statement finds it by probing the primary key: doubling n while `prefix || n` exists,
+    /// then halving the gap between the last id found and the first missing one. O(log² n) index
+    /// reads, where `count(*)` would scan the table on every insert.
     func rowCount(_ spec: TableSpec) throws -> Int64 {
-        try scalarInt("SELECT count(*) FROM \(spec.table)") ?? 0
+        guard !spec.idPrefix.isEmpty else { return try scalarInt("SELECT count(*) FROM \(spec.table)") ?? 0 }
+        return try scalarInt("""
+            WITH RECURSIVE doubling(n) AS (
+                SELECT 1::bigint WHERE EXISTS (SELECT 1 FROM \(spec.table) WHERE id = $1::text || '1')
+                UNION ALL
+                SELECT n * 2 FROM doubling WHERE EXISTS (SELECT 1 FROM \(spec.table) WHERE id = $1::text || (n * 2)::text)
+            ), halving(found, missing) AS (
+                SELECT max(n), max(n) * 2 FROM doubling HAVING max(n) IS NOT NULL
+                UNION ALL
+                SELECT CASE WHEN present THEN mid ELSE found END, CASE WHEN present THEN missing ELSE mid END
+                FROM (SELECT found, missing, (found + missing) / 2 AS mid,
+                             EXISTS (SELECT 1 FROM \(spec.table) WHERE id = $1::text || ((found + missing) / 2)::text) AS present
+                      FROM halving WHERE missing - found > 1) AS step
+            )
+            SELECT COALESCE(max(found), 0) FROM halving
+            """, [.text(spec.idPrefix)]) ?? 0
     }
 
     func putBlob(sha256: String, bytes: [UInt8]) throws {

@@ -78,7 +78,7 @@ extension EvidenceStore {
                 let db = try PostgresConnection(location: postgres, readOnly: false)
                 if try !db.hasGrowcertSchema, try db.hasTables { throw EvidenceError.notAnEvidenceDatabase(path: location) }
                 try db.migrate()
-                return try EvidenceStore(path: location, db: db, clock: { Date() }, actor: actor, schemaVersion: Schema.currentVersion, readOnly: false, maskKey: nil)
+                return try EvidenceStore(path: location, db: db, clock: { Date() }, actor: actor, schemaVersion: PostgresSchema.currentVersion, readOnly: false, maskKey: nil)
             }
         }
         if FileManager.default.fileExists(atPath: location) {

@@ -7,7 +7,7 @@ extension PostgresConnection: StoreDatabase {
     var schemaVersion: Int {
         get throws {
             guard try hasGrowcertSchema else { return 0 }
-            return Int(try meta("schema_version") ?? "0") ?? 0
+            return Int(try meta(PostgresSchema.versionKey) ?? "0") ?? 0
         }
     }
 
@@ -96,15 +96,5 @@ extension PostgresConnection: StoreDatabase {
     func schemaProblems(version: Int) throws -> [String] {
         let (schema, actual) = try PostgresSchema.objects(of: self)
         return Schema.differences(expected: try PostgresSchema.expectedObjects(version: version, schema: schema), actual: actual, version: version)
-    }
-
-    /// Creates growcert's schema in an empty database, inside the journal's lock: two `init`s racing
-    /// on one new database create it once.
-    func migrate() throws {
-        try transaction {
-            guard try !hasGrowcertSchema else { return }
-            try execute(try PostgresSchema.ddl(version: Schema.currentVersion))
-            try run("INSERT INTO meta(key, value) VALUES ('schema_version', $1)", [.text(String(Schema.currentVersion))])
-        }
     }
 }

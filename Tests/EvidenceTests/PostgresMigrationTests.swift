@@ -105,11 +105,13 @@ struct PostgresMigrationTests {
             let head = try s.store.journalHead()
             let reader = try EvidenceStore.openPostgres(at: location, actor: "auditor", clock: fixedClock, readOnly: true, maskKey: nil, migrations: withALaterStep)
             #expect(reader.schemaVersion == PostgresSchema.currentVersion)
+            #expect(reader.migratedFrom == nil)
             #expect(try reader.verify().ok)
             #expect(try connection(s.path).schemaVersion == PostgresSchema.currentVersion)
             #expect(try rawQuery(s.path, "SELECT count(*) FROM pg_catalog.pg_tables WHERE tablename = 'later_notes'") == [["0"]])
             let writer = try EvidenceStore.openPostgres(at: location, actor: "qa", clock: fixedClock, readOnly: false, maskKey: testMaskKey, migrations: withALaterStep)
             #expect(writer.schemaVersion == PostgresSchema.currentVersion + 1)
+            #expect(writer.migratedFrom == PostgresSchema.currentVersion)
             #expect(try connection(s.path).schemaVersion == PostgresSchema.currentVersion + 1)
             #expect(try writer.journalHead() == head)
         }

@@ -23,6 +23,8 @@ public final class EvidenceStore {
     /// The schema version of the file as opened: the current one for a store that writes, the
     /// file's own for a read-only store (an auditor's read never migrates).
     public let schemaVersion: Int
+    /// The schema version the database had when this store opened it, when opening migrated it (nil: it was not migrated).
+    public internal(set) var migratedFrom: Int?
     /// Whether this store only reads (`openForReading`): every write is refused by SQLite.
     public let isReadOnly: Bool
     /// Whether the file was opened `immutable=1` (read-only, in a folder that cannot be written).
@@ -121,6 +123,7 @@ public final class EvidenceStore {
             try db.configure()
             try db.migrate(upTo: target)
             let store = try EvidenceStore(path: path, db: db, clock: clock, actor: actor, schemaVersion: try db.userVersion, readOnly: false, maskKey: maskKey)
+            if version >= 1, store.schemaVersion > version { store.migratedFrom = version }
             // Only a store at the current version moves the key (an older one exists only in migration tests, as the old tool wrote it).
             if store.schemaVersion == Schema.currentVersion { try store.moveMaskKeyOutOfTheFile() }
             return store

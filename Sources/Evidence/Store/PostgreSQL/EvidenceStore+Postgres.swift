@@ -35,7 +35,8 @@ extension EvidenceStore {
                 if try db.hasTables { throw EvidenceError.notAnEvidenceDatabase(path: location.url) }
                 throw EvidenceError.databaseMissing(path: location.url)
             }
-            var version = try db.checkedVersion(migrations)
+            let found = try db.checkedVersion(migrations)
+            var version = found
             let target = migrations.last?.version ?? version
             if !readOnly, version < target {
                 do {
@@ -45,7 +46,9 @@ extension EvidenceStore {
                 }
                 version = try db.checkedVersion(migrations)
             }
-            return try EvidenceStore(path: location.url, db: db, clock: clock, actor: actor, schemaVersion: version, readOnly: readOnly, maskKey: maskKey)
+            let store = try EvidenceStore(path: location.url, db: db, clock: clock, actor: actor, schemaVersion: version, readOnly: readOnly, maskKey: maskKey)
+            if version > found { store.migratedFrom = found }
+            return store
         }
     }
 

@@ -199,6 +199,8 @@ extension AppendOnlyAttackTests {
             let key = try #require(try rawScalar(path, "SELECT value FROM meta WHERE key='hmac_key'"))
             let store = try EvidenceStore.open(at: path, actor: "qa", clock: fixedClock)
             #expect(store.schemaVersion == Schema.currentVersion)
+            #expect(store.migratedFrom == 2)
+            #expect(try EvidenceStore.open(at: path, actor: "qa", clock: fixedClock).migratedFrom == nil, "a current database was not migrated")
             #expect(try store.run("r1").outcome == .fail)
             #expect(try store.run("r1").note == "declined")
             #expect(try store.evidenceItem("e2").retractedReason == "duplicate")

@@ -169,6 +169,45 @@ struct PostgresStoreTests {
             #expect(try EvidenceStore.openForReading(at: url, actor: "a").journalCount() == 11)
         }
     }
+
+    @Test("rowCount on PostgreSQL is the number of rows, from none through powers of two and the numbers between")
+    func rowCountIsTheNumberOfRows() throws {
+        try withTempDir { dir in
+            let s = try seeded(in: dir, backend: .postgresql)
+            let db = try PostgresConnection(location: try #require(try PostgresLocation(s.path)), readOnly: false)
+            #expect(try db.transaction { try db.rowCount(Tables.signers) } == 0)
+            for n in 1...18 {
+                if n > 1 {
+                    _ = try s.store.addDevice(NewDevice(campaignId: s.campaign.id, label: "device\(n)", kind: "simulator", platform: "ios", model: "iPhone",
+                                                        osVersion: "18", identifier: nil))
+                }
+                let counted = try rawQuery(s.path, "SELECT count(*) FROM devices")
+                #expect(try db.transaction { try db.rowCount(Tables.devices) } == Int64(n))
+                #expect(counted == [[String(n)]])
+            }
+            #expect(try s.store.devices(campaignId: s.campaign.id).map(\.id) == (1...18).map { "d\($0)" })
+        }
+    }
+
+    @Test("After db copy, either way, the next ids follow the copied ones", arguments: [Backend.sqlite, Backend.postgresql])
+    func idsAfterACopy(from backend: Backend) throws {
+        try withTempDir { dir in
+            let s = try seeded(in: dir, name: "source.sqlite", backend: backend)
+            let key = backend == .sqlite ? try s.store.maskKeyFromFile() : testMaskKey
+            _ = try s.store.addEvidence(note(s.run.id, "one"))
+            _ = try s.store.addEvidence(note(s.run.id, "two"))
+            let destination = try (backend == .sqlite ? Backend.postgresql : Backend.sqlite).newLocation(in: dir, name: "copy.sqlite")
+            // The key goes along into a SQLite file's key file; a PostgreSQL store's would land in the current folder, so it is given below.
+            _ = try EvidenceStore.copy(from: s.path, to: destination, actor: "admin", maskKey: backend == .postgresql ? key : nil)
+            let copy = try EvidenceStore.open(at: destination, actor: "qa", maskKey: key)
+            #expect(try copy.addEvidence(note(s.run.id, "three")).id == "e3")
+            #expect(try copy.addDevice(NewDevice(campaignId: s.campaign.id, label: "second", kind: "simulator", platform: "ios", model: "iPhone",
+                                                 osVersion: "18", identifier: nil)).id == "d2")
+            #expect(try copy.startRun(NewRun(campaignId: s.campaign.id, scenario: "first-connect", deviceLabel: "second", accountLabel: nil,
+                                             tester: "Ann")).id == "r2")
+            #expect(try EvidenceStore.openForReading(at: destination, actor: "auditor").verify().ok)
+        }
+    }
 }
 
 @Suite("init-roles SQL")

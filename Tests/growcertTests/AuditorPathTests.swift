@@ -161,6 +161,17 @@ struct AuditorPathTests {
         #expect(try g.run(["journal", "list"]).code == 0)
         #expect(Self.sha256(g.db) == before)
         #expect(try g.sqlite("PRAGMA user_version;").stdout == "2\n")
+
+        // Opened to record (init records nothing), it is migrated, and init says so; a second init has nothing to do.
+        let head = try g.sqlite("SELECT hash FROM journal ORDER BY seq DESC LIMIT 1;").stdout
+        let migrated = try g.run(["init"])
+        #expect(migrated.code == 0, "\(migrated)")
+        #expect(migrated.stdout.hasPrefix("Evidence database \(g.db) already exists; its schema was migrated from version 2 to \(EvidenceStore.schemaVersion)"), "\(migrated)")
+        #expect(try g.sqlite("PRAGMA user_version;").stdout == "\(EvidenceStore.schemaVersion)\n")
+        let again = try g.run(["init", "--json"])
+        #expect(again.stdout.contains("\"migratedFrom\":null") || again.stdout.contains("\"migratedFrom\": null"), "\(again)")
+        #expect(try g.run(["verify"]).code == 0)
+        #expect(try g.sqlite("SELECT hash FROM journal WHERE seq = 5;").stdout == head, "the journal changed")
     }
 
     @Test("A damaged header is reported as damaged (exit 65), never as a write failure, by verify and by a recording command")

@@ -31,7 +31,7 @@ extension EvidenceStore {
             var updates: [String: [String: [String: [UInt8]?]]] = [:]
             for kind in JournalKind.allCases {
                 guard case .update(let spec, let columns) = kind.effect(schemaVersion: schemaVersion) else { continue }
-                try db.forEach("SELECT payload FROM journal WHERE kind=? ORDER BY seq", [.text(kind.rawValue)]) { r in
+                try db.forEach(RowQuery(Tables.journal, select: ["payload"], where: [.equals("kind", .text(kind.rawValue))], order: .seqAscending)) { r in
                     guard let payload = try? JSONValue.parse(r.string(0)), let id = payload["id"]?.stringValue else { return }
                     for c in columns { updates[spec.table, default: [:]][id, default: [:]][c] = (payload[c] ?? .null).columnText.map { Array($0.utf8) } }
                 }
@@ -43,7 +43,10 @@ extension EvidenceStore {
             //    decide it and word the problem.
             var tables: [String: TableReplay] = [:]
             let specs = Tables.all(schemaVersion: schemaVersion).filter { tablesOfVersion.contains($0.table) }
-            for spec in specs { tables[spec.table] = try TableReplay(spec: spec, cursor: try db.cursor(Tables.selectSQL(spec))) }
+            for spec in specs {
+                let rows = RowQuery(spec.table, select: (["seq"] + spec.columns).map { .column(RowQuery.Column(nil, $0)) }, order: .seqAscending)
+                tables[spec.table] = try TableReplay(spec: spec, cursor: try db.cursor(rows))
+            }
             defer { for t in tables.values { t.close() } }
             var inserted: [String: Set<String>] = [:]
             var blobRefs: Set<String> = []
@@ -231,7 +234,7 @@ extension EvidenceStore {
                 }
                 // 3. Blobs: each referenced one present with the bytes its hash names; none extra.
                 var blobs = 0
-                try db.forEach("SELECT sha256, bytes FROM blobs") { r in
+                try db.forEach(RowQuery(Tables.blobs, select: ["sha256", "bytes"])) { r in
                     blobs += 1
                     let sha = r.string(0)
                     let bytes = r.blob(1) ?? []
@@ -251,7 +254,7 @@ extension EvidenceStore {
                 problems += try verifyReportsAndSignoffs()
             }
             if !chainBroken {
-                let stored = try db.scalarText("SELECT value FROM meta WHERE key='mask_key_id'")
+                let stored = try db.meta(Self.maskKeyIdKey)
                 if stored != maskKeyId, stored != nil || maskKeyId != nil {
                     problems.append(VerificationProblem(seq: nil, message: "the masking key id in meta (\(stored.map { String($0.prefix(16)) + "…" } ?? "none")) is not the one the journal records (\(maskKeyId.map { String($0.prefix(16)) + "…" } ?? "none")): edited behind the tool's back"))
                 }

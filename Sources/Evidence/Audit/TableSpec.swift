@@ -19,6 +19,9 @@ struct TableSpec: Sendable {
     /// Each column's name as UTF-8, for finding it in a payload's bytes.
     let columnBytes: [[UInt8]]
 
+    /// The columns in the order the store's records read a row: `id`, `seq`, then the rest.
+    var readOrder: [String] { [columns[0], "seq"] + columns.dropFirst() }
+
     init(table: String, idPrefix: String, columns: [String]) {
         self.table = table
         self.idPrefix = idPrefix

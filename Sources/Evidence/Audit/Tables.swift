@@ -1,5 +1,12 @@
 /// The query tables the journal projects into, and which exist at each schema version.
 enum Tables {
+    /// The journal, and its columns in the order `JournalEntry` and `Chain` read them.
+    static let journal = "journal"
+    static let journalColumns = ["seq", "kind", "actor", "at", "payload", "prev_hash", "hash"]
+    /// The content-addressed bytes of attachments and reports, and the key-value table beside them.
+    static let blobs = "blobs"
+    static let meta = "meta"
+
     static let campaigns = TableSpec(table: "campaigns", idPrefix: "c", columns: [
         "id", "profile", "name", "app_id", "app_version", "build", "sdk_name", "sdk_version", "project", "base_url", "created_by", "created_at",
         "sandbox_pins"])
@@ -59,16 +66,8 @@ enum Tables {
         }
     }
 
-    static func insertSQL(_ spec: TableSpec) -> String {
-        let cols = ["seq"] + spec.columns
-        return "INSERT INTO \(spec.table)(\(cols.joined(separator: ","))) VALUES (\(cols.map { _ in "?" }.joined(separator: ",")))"
-    }
-
-    static func updateSQL(_ spec: TableSpec, columns: [String]) -> String {
-        "UPDATE \(spec.table) SET \(columns.map { "\($0)=?" }.joined(separator: ",")) WHERE id=?"
-    }
-
-    static func selectSQL(_ spec: TableSpec) -> String {
-        "SELECT seq,\(spec.columns.joined(separator: ",")) FROM \(spec.table) ORDER BY seq"
+    /// The state rows of `spec`'s rows (a run's finish, an item's retraction), the inverse of `parent`.
+    static func stateRows(of spec: TableSpec) -> TableSpec? {
+        [runFinishes, retractions].first { parent(of: $0)?.table == spec.table }
     }
 }

@@ -1,7 +1,7 @@
 internal import CSQLite
 
-/// SQLite behind the storage seam: the statements only SQLite speaks (rowids, `INSERT OR …`,
-/// `PRAGMA user_version`, `sqlite_master`).
+/// SQLite behind the storage seam: typed reads rendered with `?` placeholders, and the statements
+/// only SQLite speaks (rowids, `INSERT OR …`, `PRAGMA user_version`, `sqlite_master`).
 extension Connection: StoreDatabase {
     var location: String { path }
 
@@ -9,26 +9,37 @@ extension Connection: StoreDatabase {
         get throws { try userVersion }
     }
 
-    func cursor(_ sql: String) throws -> any RowCursor {
+    func fetch(_ query: RowQuery) throws -> [Row] {
+        let (sql, values) = SQLDialect.sqlite.select(query)
+        return try self.query(sql, values)
+    }
+
+    func forEach(_ query: RowQuery, _ body: (Row) throws -> Void) throws {
+        let (sql, values) = SQLDialect.sqlite.select(query)
+        try forEach(sql, values, body)
+    }
+
+    func cursor(_ query: RowQuery) throws -> any RowCursor {
+        let (sql, values) = SQLDialect.sqlite.select(query)
         let statement = try Statement(connection: self, sql: sql)
-        try statement.bind([])
+        try statement.bind(values)
         return statement
     }
 
-    func journalHead() throws -> (seq: Int64, hash: String)? {
-        try query("SELECT seq, hash FROM journal ORDER BY seq DESC LIMIT 1").first.map { ($0.int(0) ?? 0, $0.string(1)) }
-    }
-
     func insertJournal(_ values: [SQLValue]) throws {
-        let insert = try journalInsert ?? statement("INSERT INTO journal(\(Self.journalColumns)) VALUES (?,?,?,?,?,?,?)")
+        let insert = try journalInsert ?? statement(SQLDialect.sqlite.insert(into: Tables.journal, Tables.journalColumns))
         journalInsert = insert
         try runCached(insert, values) { self.journalInsert = nil }
     }
 
     func insertRow(_ spec: TableSpec, _ values: [SQLValue]) throws {
-        let insert = try tableInserts[spec.table] ?? statement(Tables.insertSQL(spec))
+        let insert = try tableInserts[spec.table] ?? statement(SQLDialect.sqlite.insert(spec))
         tableInserts[spec.table] = insert
         try runCached(insert, values) { self.tableInserts[spec.table] = nil }
+    }
+
+    func updateRow(_ spec: TableSpec, columns: [String], _ values: [SQLValue]) throws {
+        try run(SQLDialect.sqlite.update(spec, columns: columns), values)
     }
 
     /// Runs a statement kept by the append path; a failed one is dropped (`forget`) and prepared afresh next time.
@@ -52,8 +63,16 @@ extension Connection: StoreDatabase {
         try run("INSERT OR IGNORE INTO blobs(sha256, bytes) VALUES (?, ?)", [.text(sha256), .blob(bytes)])
     }
 
+    func meta(_ key: String) throws -> String? {
+        try scalarText("SELECT value FROM meta WHERE key=?", [.text(key)])
+    }
+
     func setMeta(_ key: String, _ value: String) throws {
         try run("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)", [.text(key), .text(value)])
+    }
+
+    func deleteMeta(_ key: String) throws {
+        try run("DELETE FROM meta WHERE key=?", [.text(key)])
     }
 
     /// `sqlite_master` (tables, indexes, triggers and views, with their SQL) against the migrations
@@ -61,6 +80,24 @@ extension Connection: StoreDatabase {
     /// no-op of the same name, is found.
     func schemaProblems(version: Int) throws -> [String] {
         Schema.differences(expected: try Schema.expectedObjects(version: version), actual: try Schema.objects(of: self), version: version)
+    }
+
+    // MARK: Pragmas the store asks for by name
+
+    /// `secure_delete`: while on, SQLite overwrites what a statement deletes (the masking key moving out of the file).
+    func setSecureDelete(_ on: Bool) throws {
+        try execute(on ? "PRAGMA secure_delete=ON" : "PRAGMA secure_delete=OFF")
+    }
+
+    /// Copies the write-ahead log into the main file and empties it (`wal_checkpoint(TRUNCATE)`).
+    func checkpointAndTruncateLog() throws {
+        try execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    }
+
+    /// A batch's page cache (16 MiB) while `on`, else SQLite's default (2 MiB): each entry adds a key
+    /// at a random place in the journal's hash index, so a batch touches a page of it per entry.
+    func setBatchCache(_ on: Bool) throws {
+        try execute(on ? "PRAGMA cache_size=-16384" : "PRAGMA cache_size=-2000")
     }
 }
 

@@ -9,7 +9,7 @@ extension EvidenceStore {
         try Validate.noSecrets([("timestamp authority URL", tsaURL)])
         let granted = try TimestampToken.verify(token: token, head: headHash)
         let id: String = try write {
-            guard try db.scalarText("SELECT hash FROM journal WHERE seq=?", [.integer(headSeq)]) == headHash else {
+            guard try db.journalHash(seq: headSeq) == headHash else {
                 throw EvidenceError.conflict("Journal entry \(headSeq) no longer has hash \(headHash); nothing was written.")
             }
             let id = try nextId(Tables.anchors)
@@ -23,13 +23,11 @@ extension EvidenceStore {
         return try anchors().first { $0.id == id } ?? { throw EvidenceError.internalFailure("anchor \(id) was not recorded") }()
     }
 
-    static let anchorColumns = "id, seq, head_seq, head_hash, tsa_url, token, gen_time, serial, created_by, created_at"
-
     /// Stored timestamp anchors, oldest first.
     public func anchors() throws -> [AnchorRecord] {
         guard schemaVersion >= Schema.signersVersion else { return [] }
         return try read {
-            try db.query("SELECT \(Self.anchorColumns) FROM anchors ORDER BY seq").map { r in
+            try db.fetch(.rows(of: Tables.anchors)).map { r in
                 AnchorRecord(id: r.string(0), seq: r.int(1) ?? 0, headSeq: r.int(2) ?? 0, headHash: r.string(3), tsaURL: r.string(4),
                              token: r.string(5), genTime: r.string(6), serial: r.string(7), createdBy: r.string(8), createdAt: r.string(9))
             }
@@ -41,7 +39,7 @@ extension EvidenceStore {
     func verifyAnchors() throws -> [VerificationProblem] {
         var problems: [VerificationProblem] = []
         for a in try anchors() {
-            let hash = try db.scalarText("SELECT hash FROM journal WHERE seq=?", [.integer(a.headSeq)])
+            let hash = try db.journalHash(seq: a.headSeq)
             if hash != a.headHash || a.headSeq >= a.seq {
                 problems.append(VerificationProblem(seq: a.seq, message: "anchor \(a.id): the head it timestamps (\(a.headHash.prefix(12))… at entry \(a.headSeq)) is not in the chain before it"))
                 continue
@@ -67,7 +65,7 @@ extension EvidenceStore {
     /// The journal entry whose hash is `hash`, if the journal has it.
     public func journalEntry(hash: String) throws -> JournalEntry? {
         try read {
-            try db.query("SELECT seq, kind, actor, at, payload, prev_hash, hash FROM journal WHERE hash=?", [.text(hash)]).first.map(Self.entry)
+            try db.first(.journal(where: [.equals("hash", .text(hash))])).map(Self.entry)
         }
     }
 }

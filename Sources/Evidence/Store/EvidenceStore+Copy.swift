@@ -45,8 +45,8 @@ extension EvidenceStore {
                         guard let bytes = try from.blob(sha256: sha) else { continue }
                         try to.db.putBlob(sha256: sha, bytes: bytes)
                     }
-                    if kind == .storeInit, let id = payload["maskKeyId"]?.stringValue { try to.db.setMeta("mask_key_id", id) }
-                    if kind == .storeMaskKey, let id = payload["keyId"]?.stringValue { try to.db.setMeta("mask_key_id", id) }
+                    if kind == .storeInit, let id = payload["maskKeyId"]?.stringValue { try to.db.setMeta(Self.maskKeyIdKey, id) }
+                    if kind == .storeMaskKey, let id = payload["keyId"]?.stringValue { try to.db.setMeta(Self.maskKeyIdKey, id) }
                     count += 1
                 }
             }
@@ -79,7 +79,7 @@ extension EvidenceStore {
                 let db = try PostgresConnection(location: postgres, readOnly: false)
                 if try !db.hasGrowcertSchema, try db.hasTables { throw EvidenceError.notAnEvidenceDatabase(path: location) }
                 try db.migrate()
-                return try EvidenceStore(path: location, db: db, clock: { Date() }, actor: actor, schemaVersion: Schema.currentVersion, readOnly: false, maskKey: nil)
+                return try EvidenceStore(path: location, db: db, clock: { Date() }, actor: actor, schemaVersion: PostgresSchema.currentVersion, readOnly: false, maskKey: nil)
             }
         }
         if FileManager.default.fileExists(atPath: location) {

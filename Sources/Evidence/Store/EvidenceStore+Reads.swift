@@ -4,10 +4,9 @@ import StrictJSON
 extension EvidenceStore {
     // MARK: Campaigns, devices, accounts
 
-    /// A campaign's columns; a database older than `Schema.sandboxPinsVersion` has no pins column and reads as none.
-    var campaignColumns: String {
-        "id, seq, profile, name, app_id, app_version, build, sdk_name, sdk_version, project, base_url, created_by, created_at, "
-            + (schemaVersion >= Schema.sandboxPinsVersion ? "sandbox_pins" : "NULL")
+    /// Campaign rows; a database older than `Schema.sandboxPinsVersion` has no pins column and reads as none.
+    func campaignRows(where conditions: [RowQuery.Condition] = []) -> RowQuery {
+        .rows(of: Tables.campaigns, present: Tables.campaigns(schemaVersion: schemaVersion), where: conditions)
     }
 
     static func campaign(_ r: Row) -> Campaign {
@@ -19,13 +18,13 @@ extension EvidenceStore {
 
     /// Every campaign, oldest first, with its latest values.
     public func campaigns() throws -> [Campaign] {
-        try read { try db.query("SELECT \(campaignColumns) FROM campaigns ORDER BY seq").map { try latest(Self.campaign($0)) } }
+        try read { try db.fetch(campaignRows()).map { try latest(Self.campaign($0)) } }
     }
 
     /// The campaign with this id (case-insensitive), with its latest values (after every `campaign.update`).
     public func campaign(_ id: String) throws -> Campaign {
         let key = id.lowercased()
-        if let r = try read({ try db.query("SELECT \(campaignColumns) FROM campaigns WHERE id=?", [.text(key)]).first }) {
+        if let r = try read({ try db.first(campaignRows(where: [.equals("id", .text(key))])) }) {
             return try latest(Self.campaign(r))
         }
         throw EvidenceError.unknown(what: "campaign", value: id, known: try campaigns().map(\.id))
@@ -46,8 +45,7 @@ extension EvidenceStore {
     public func campaignUpdates(campaignId: String) throws -> [CampaignUpdate] {
         guard schemaVersion >= Schema.campaignUpdatesVersion else { return [] }
         return try read {
-            try db.query("SELECT id, seq, campaign_id, changes, note, updated_by, updated_at FROM campaign_updates WHERE campaign_id=? ORDER BY seq",
-                         [.text(campaignId.lowercased())]).map { r in
+            try db.fetch(.rows(of: Tables.campaignUpdates, where: [.equals("campaign_id", .text(campaignId.lowercased()))])).map { r in
                 guard case .object(let fields)? = try? JSONValue.parse(r.string(3)) else {
                     throw EvidenceError.internalFailure("campaign update \(r.string(0)) has unreadable changes")
                 }
@@ -63,8 +61,6 @@ extension EvidenceStore {
         }
     }
 
-    static let deviceColumns = "id, seq, campaign_id, label, kind, platform, model, os_version, identifier_hash, created_at"
-
     static func device(_ r: Row) throws -> Device {
         Device(id: r.string(0), seq: r.int(1) ?? 0, campaignId: r.string(2), label: r.string(3), kind: try r.decode(4, as: DeviceKind.self, column: "devices.kind"),
                platform: try r.decode(5, as: Platform.self, column: "devices.platform"), model: r.string(6), osVersion: r.string(7), identifierHash: r.text(8),
@@ -73,18 +69,16 @@ extension EvidenceStore {
 
     /// A campaign's devices, oldest first.
     public func devices(campaignId: String) throws -> [Device] {
-        try read { try db.query("SELECT \(Self.deviceColumns) FROM devices WHERE campaign_id=? ORDER BY seq", [.text(campaignId.lowercased())]).map(Self.device) }
+        try read { try db.fetch(.rows(of: Tables.devices, where: [.equals("campaign_id", .text(campaignId.lowercased()))])).map(Self.device) }
     }
 
     /// The device with this id.
     public func device(_ id: String) throws -> Device {
-        guard let r = try read({ try db.query("SELECT \(Self.deviceColumns) FROM devices WHERE id=?", [.text(id.lowercased())]).first }) else {
+        guard let r = try read({ try db.first(.rows(of: Tables.devices, where: [.equals("id", .text(id.lowercased()))])) }) else {
             throw EvidenceError.unknown(what: "device", value: id, known: [])
         }
         return try Self.device(r)
     }
-
-    static let accountColumns = "id, seq, campaign_id, label, store, account_masked, account_hash, storefront, created_at"
 
     static func account(_ r: Row) throws -> StoreAccount {
         StoreAccount(id: r.string(0), seq: r.int(1) ?? 0, campaignId: r.string(2), label: r.string(3), store: try r.decode(4, as: Store.self, column: "accounts.store"),
@@ -93,12 +87,12 @@ extension EvidenceStore {
 
     /// A campaign's store accounts, oldest first.
     public func accounts(campaignId: String) throws -> [StoreAccount] {
-        try read { try db.query("SELECT \(Self.accountColumns) FROM accounts WHERE campaign_id=? ORDER BY seq", [.text(campaignId.lowercased())]).map(Self.account) }
+        try read { try db.fetch(.rows(of: Tables.accounts, where: [.equals("campaign_id", .text(campaignId.lowercased()))])).map(Self.account) }
     }
 
     /// The store account with this id.
     public func account(_ id: String) throws -> StoreAccount {
-        guard let r = try read({ try db.query("SELECT \(Self.accountColumns) FROM accounts WHERE id=?", [.text(id.lowercased())]).first }) else {
+        guard let r = try read({ try db.first(.rows(of: Tables.accounts, where: [.equals("id", .text(id.lowercased()))])) }) else {
             throw EvidenceError.unknown(what: "store account", value: id, known: [])
         }
         return try Self.account(r)
@@ -106,13 +100,23 @@ extension EvidenceStore {
 
     // MARK: Runs and evidence
 
-    /// Runs with their finish, as `r`: from `run_finishes` from `Schema.stateRowsVersion` on, from the
-    /// columns a finish used to update before (an older database is read as it is).
-    var runSelect: String {
-        let columns = "SELECT r.id, r.seq, r.campaign_id, r.scenario, r.device_id, r.account_id, r.tester, r.started_at, "
-        return schemaVersion >= Schema.stateRowsVersion
-            ? columns + "f.finished_at, f.outcome, f.note FROM runs r LEFT JOIN run_finishes f ON f.id = r.id"
-            : columns + "r.finished_at, r.outcome, r.note FROM runs r"
+    /// Rows of `spec` (as `alias`) with their state rows beside them (`Tables.stateRows`: a run's
+    /// finish, an item's retraction) from `Schema.stateRowsVersion` on; before it, the state is in the
+    /// columns a finish or a retraction used to update (an older database is read as it is).
+    func withState(_ spec: TableSpec, as alias: String, joins: [RowQuery.Join] = [], where conditions: [RowQuery.Condition],
+                   order: RowQuery.Order? = .seqAscending) -> RowQuery {
+        let state = schemaVersion >= Schema.stateRowsVersion ? Tables.stateRows(of: spec) : nil
+        let stateAlias = "s"
+        let stateColumns = Set(state?.columns.dropFirst() ?? [])
+        return RowQuery(spec.table, as: alias,
+                        select: spec.readOrder.map { .column(RowQuery.Column(stateColumns.contains($0) ? stateAlias : alias, $0)) },
+                        joins: (state.map { [.left($0.table, as: stateAlias, on: "id", equals: RowQuery.Column(alias, "id"))] } ?? []) + joins,
+                        where: conditions, order: order)
+    }
+
+    /// The ids of a table's newest rows, newest first (for an error that lists them).
+    func recentIds(_ spec: TableSpec) throws -> [String] {
+        try read { try db.fetch(RowQuery(spec.table, select: ["id"], order: .seqDescending, limit: 10)).map { $0.string(0) } }
     }
 
     static func run(_ r: Row) throws -> Run {
@@ -122,25 +126,15 @@ extension EvidenceStore {
 
     /// A campaign's runs, oldest first.
     public func runs(campaignId: String) throws -> [Run] {
-        try read { try db.query(runSelect + " WHERE r.campaign_id=? ORDER BY r.seq", [.text(campaignId.lowercased())]).map(Self.run) }
+        try read { try db.fetch(withState(Tables.runs, as: "r", where: [.equals("r.campaign_id", .text(campaignId.lowercased()))])).map(Self.run) }
     }
 
     /// The run with this id.
     public func run(_ id: String) throws -> Run {
-        guard let r = try read({ try db.query(runSelect + " WHERE r.id=?", [.text(id.lowercased())]).first }) else {
-            let recent = try read { try db.query("SELECT id FROM runs ORDER BY seq DESC LIMIT 10").map { $0.string(0) } }
-            throw EvidenceError.unknown(what: "run", value: id, known: recent)
+        guard let r = try read({ try db.first(withState(Tables.runs, as: "r", where: [.equals("r.id", .text(id.lowercased()))], order: nil)) }) else {
+            throw EvidenceError.unknown(what: "run", value: id, known: try recentIds(Tables.runs))
         }
         return try Self.run(r)
-    }
-
-    /// Evidence items with their retraction, as `e`: from `retractions` from `Schema.stateRowsVersion` on,
-    /// from the columns a retraction used to update before.
-    var evidenceSelect: String {
-        let columns = "SELECT e.id, e.seq, e.run_id, e.type, e.provenance, e.details, e.attachment_sha256, e.media_type, e.size, e.recorded_by, e.recorded_at, "
-        return schemaVersion >= Schema.stateRowsVersion
-            ? columns + "x.retracted_seq, x.retracted_reason FROM evidence e LEFT JOIN retractions x ON x.id = e.id"
-            : columns + "e.retracted_seq, e.retracted_reason FROM evidence e"
     }
 
     static func evidence(_ r: Row) throws -> EvidenceItem {
@@ -152,14 +146,14 @@ extension EvidenceStore {
 
     /// A run's evidence items (retracted ones included, marked), oldest first.
     public func evidence(runId: String) throws -> [EvidenceItem] {
-        try read { try db.query(evidenceSelect + " WHERE e.run_id=? ORDER BY e.seq", [.text(runId.lowercased())]).map(Self.evidence) }
+        try read { try db.fetch(withState(Tables.evidence, as: "e", where: [.equals("e.run_id", .text(runId.lowercased()))])).map(Self.evidence) }
     }
 
     /// Every evidence item of a campaign's runs, oldest first.
     public func evidence(campaignId: String) throws -> [EvidenceItem] {
         try read {
-            try db.query(evidenceSelect + " JOIN runs r ON r.id = e.run_id WHERE r.campaign_id=? ORDER BY e.seq",
-                         [.text(campaignId.lowercased())]).map(Self.evidence)
+            try db.fetch(withState(Tables.evidence, as: "e", joins: [.inner(Tables.runs.table, as: "r", on: "id", equals: "e.run_id")],
+                                   where: [.equals("r.campaign_id", .text(campaignId.lowercased()))])).map(Self.evidence)
         }
     }
 
@@ -169,9 +163,10 @@ extension EvidenceStore {
     /// only rows of that type are decoded.
     public func evidence(type: EvidenceType) throws -> [(item: EvidenceItem, appId: String)] {
         try read {
-            let appIds = Dictionary(try db.query("SELECT r.id, c.app_id FROM runs r JOIN campaigns c ON c.id = r.campaign_id")
-                .map { ($0.string(0), $0.string(1)) }) { a, _ in a }
-            return try db.query(evidenceSelect + " WHERE e.type=? ORDER BY e.seq", [.text(type.rawValue)]).map { row in
+            let runApps = RowQuery(Tables.runs.table, as: "r", select: ["r.id", "c.app_id"],
+                                   joins: [.inner(Tables.campaigns.table, as: "c", on: "id", equals: "r.campaign_id")])
+            let appIds = Dictionary(try db.fetch(runApps).map { ($0.string(0), $0.string(1)) }) { a, _ in a }
+            return try db.fetch(withState(Tables.evidence, as: "e", where: [.equals("e.type", .text(type.rawValue))])).map { row in
                 let item = try Self.evidence(row)
                 return (item, appIds[item.runId] ?? "")
             }
@@ -180,45 +175,43 @@ extension EvidenceStore {
 
     /// The evidence item with this id.
     public func evidenceItem(_ id: String) throws -> EvidenceItem {
-        guard let r = try read({ try db.query(evidenceSelect + " WHERE e.id=?", [.text(id.lowercased())]).first }) else {
-            let recent = try read { try db.query("SELECT id FROM evidence ORDER BY seq DESC LIMIT 10").map { $0.string(0) } }
-            throw EvidenceError.unknown(what: "evidence item", value: id, known: recent)
+        guard let r = try read({ try db.first(withState(Tables.evidence, as: "e", where: [.equals("e.id", .text(id.lowercased()))], order: nil)) }) else {
+            throw EvidenceError.unknown(what: "evidence item", value: id, known: try recentIds(Tables.evidence))
         }
         return try Self.evidence(r)
     }
 
     /// The stored bytes with this SHA-256, if any.
     public func blob(sha256: String) throws -> [UInt8]? {
-        try read { try db.query("SELECT bytes FROM blobs WHERE sha256=?", [.text(sha256)]).first?.blob(0) }
+        try read { try db.first(RowQuery(Tables.blobs, select: ["bytes"], where: [.equals("sha256", .text(sha256))]))?.blob(0) }
     }
 
     // MARK: The journal
 
     /// The newest journal entry, if any.
     public func journalHead() throws -> JournalEntry? {
-        try read { try db.query("SELECT seq, kind, actor, at, payload, prev_hash, hash FROM journal ORDER BY seq DESC LIMIT 1").first.map(Self.entry) }
+        try read { try db.first(.journal(order: .seqDescending, limit: 1)).map(Self.entry) }
     }
 
     /// The newest entry that counts as evidence (report renders do not), if any.
     public func evidenceHead() throws -> EvidenceHead? {
         try read {
             let bookkeeping = JournalKind.allCases.filter { !$0.isEvidence }
-            return try db.query("SELECT seq, hash, at FROM journal WHERE kind NOT IN (\(bookkeeping.map { _ in "?" }.joined(separator: ","))) ORDER BY seq DESC LIMIT 1",
-                                bookkeeping.map { .text($0.rawValue) }).first
+            return try db.first(RowQuery(Tables.journal, select: ["seq", "hash", "at"], where: [.notIn("kind", bookkeeping.map { .text($0.rawValue) })],
+                                         order: .seqDescending, limit: 1))
                 .map { EvidenceHead(seq: $0.int(0) ?? 0, hash: $0.string(1), at: $0.string(2)) }
         }
     }
 
     /// Number of journal entries.
     public func journalCount() throws -> Int {
-        Int(try read { try db.scalarInt("SELECT COUNT(*) FROM journal") } ?? 0)
+        Int(try read { try db.first(RowQuery(Tables.journal, select: [.count]))?.int(0) } ?? 0)
     }
 
     /// Journal entries with `seq` in `range`, in order.
     public func journal(from first: Int64 = 1, limit: Int = 1000) throws -> [JournalEntry] {
         try read {
-            try db.query("SELECT seq, kind, actor, at, payload, prev_hash, hash FROM journal WHERE seq >= ? ORDER BY seq LIMIT ?",
-                         [.integer(first), .integer(Int64(limit))]).map(Self.entry)
+            try db.fetch(.journal(where: [.greaterOrEqual("seq", .integer(first))], limit: limit)).map(Self.entry)
         }
     }
 

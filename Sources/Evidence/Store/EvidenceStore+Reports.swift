@@ -9,8 +9,10 @@ extension EvidenceStore {
         let sha = Digest.sha256Hex(new.bytes)
         // Looked up inside the write lock, so two processes rendering the same bytes store them once.
         let (id, reused): (String, Bool) = try write {
-            if let existing = try db.query("SELECT id FROM reports WHERE campaign_id=? AND format=? AND lang=? AND sha256=? ORDER BY seq LIMIT 1",
-                                           [.text(campaign.id), .text(new.format), .text(new.lang), .text(sha)]).first {
+            let same = RowQuery(Tables.reports.table, select: ["id"], where: [
+                .equals("campaign_id", .text(campaign.id)), .equals("format", .text(new.format)), .equals("lang", .text(new.lang)), .equals("sha256", .text(sha)),
+            ], order: .seqAscending, limit: 1)
+            if let existing = try db.first(same) {
                 return (existing.string(0), true)
             }
             try db.putBlob(sha256: sha, bytes: new.bytes)
@@ -26,8 +28,6 @@ extension EvidenceStore {
         return (try report(id), reused)
     }
 
-    static let reportColumns = "id, seq, campaign_id, format, lang, template_sha256, sha256, size, evidence_seq, evidence_head, verdict, created_by, created_at"
-
     static func report(_ r: Row) -> ReportRecord {
         ReportRecord(id: r.string(0), seq: r.int(1) ?? 0, campaignId: r.string(2), format: r.string(3), lang: r.string(4), templateSHA256: r.string(5),
                      sha256: r.string(6), size: r.int(7) ?? 0, evidenceSeq: r.int(8) ?? 0, evidenceHead: r.string(9), verdict: r.string(10),
@@ -38,15 +38,15 @@ extension EvidenceStore {
     public func reports(campaignId: String? = nil) throws -> [ReportRecord] {
         try read {
             if let campaignId {
-                return try db.query("SELECT \(Self.reportColumns) FROM reports WHERE campaign_id=? ORDER BY seq", [.text(campaignId.lowercased())]).map(Self.report)
+                return try db.fetch(.rows(of: Tables.reports, where: [.equals("campaign_id", .text(campaignId.lowercased()))])).map(Self.report)
             }
-            return try db.query("SELECT \(Self.reportColumns) FROM reports ORDER BY seq").map(Self.report)
+            return try db.fetch(.rows(of: Tables.reports)).map(Self.report)
         }
     }
 
     /// The stored report with this id.
     public func report(_ id: String) throws -> ReportRecord {
-        guard let r = try read({ try db.query("SELECT \(Self.reportColumns) FROM reports WHERE id=?", [.text(id.lowercased())]).first }) else {
+        guard let r = try read({ try db.first(.rows(of: Tables.reports, where: [.equals("id", .text(id.lowercased()))], order: nil)) }) else {
             throw EvidenceError.unknown(what: "report", value: id, known: try reports().suffix(10).map(\.id))
         }
         return Self.report(r)
@@ -127,13 +127,15 @@ extension EvidenceStore {
             var runCampaign: [String: String] = [:]
             func campaign(ofRun id: String) throws -> String? {
                 if let known = runCampaign[id] { return known }
-                let c = try db.scalarText("SELECT campaign_id FROM runs WHERE id=?", [.text(id)])
+                let c = try db.first(RowQuery(Tables.runs.table, select: ["campaign_id"], where: [.equals("id", .text(id))]))?.text(0)
                 if let c { runCampaign[id] = c }
                 return c
             }
             var count = 0
-            let sql = "SELECT kind, payload FROM journal WHERE seq > ? AND seq <= ? AND kind IN (\(kinds.map { _ in "?" }.joined(separator: ","))) ORDER BY seq"
-            try db.forEach(sql, [.integer(seq), .integer(last ?? Int64.max)] + kinds.map { .text($0.rawValue) }) { r in
+            let entries = RowQuery(Tables.journal, select: ["kind", "payload"], where: [
+                .greater("seq", .integer(seq)), .lessOrEqual("seq", .integer(last ?? Int64.max)), .isIn("kind", kinds.map { .text($0.rawValue) }),
+            ], order: .seqAscending)
+            try db.forEach(entries) { r in
                 guard let kind = JournalKind(rawValue: r.string(0)), let payload = try? JSONValue.parse(r.string(1)) else { return }
                 var owner: String?
                 if let c = payload["campaign_id"]?.stringValue {
@@ -143,7 +145,8 @@ extension EvidenceStore {
                 } else if let id = payload["id"]?.stringValue, let spec = stateTable(of: kind) {
                     if spec.table == Tables.runs.table {
                         owner = try campaign(ofRun: id)
-                    } else if spec.table == Tables.evidence.table, let run = try db.scalarText("SELECT run_id FROM evidence WHERE id=?", [.text(id)]) {
+                    } else if spec.table == Tables.evidence.table,
+                              let run = try db.first(RowQuery(Tables.evidence.table, select: ["run_id"], where: [.equals("id", .text(id))]))?.text(0) {
                         owner = try campaign(ofRun: run)
                     }
                 }
@@ -153,8 +156,6 @@ extension EvidenceStore {
         }
     }
 
-    static let signoffColumns = "id, seq, report_id, campaign_id, role, name, decision, statement, signature, public_key, key_id, created_at"
-
     static func signoff(_ r: Row) -> SignoffRecord {
         SignoffRecord(id: r.string(0), seq: r.int(1) ?? 0, reportId: r.string(2), campaignId: r.string(3), role: r.string(4), name: r.string(5),
                       decision: r.string(6), statement: r.string(7), signature: r.string(8), publicKey: r.string(9), keyId: r.string(10),
@@ -163,7 +164,7 @@ extension EvidenceStore {
 
     /// The sign-off with this id.
     public func signoff(_ id: String) throws -> SignoffRecord {
-        guard let r = try read({ try db.query("SELECT \(Self.signoffColumns) FROM signoffs WHERE id=?", [.text(id.lowercased())]).first }) else {
+        guard let r = try read({ try db.first(.rows(of: Tables.signoffs, where: [.equals("id", .text(id.lowercased()))], order: nil)) }) else {
             throw EvidenceError.unknown(what: "sign-off", value: id, known: [])
         }
         return Self.signoff(r)
@@ -173,9 +174,9 @@ extension EvidenceStore {
     public func signoffs(campaignId: String? = nil) throws -> [SignoffRecord] {
         try read {
             if let campaignId {
-                return try db.query("SELECT \(Self.signoffColumns) FROM signoffs WHERE campaign_id=? ORDER BY seq", [.text(campaignId.lowercased())]).map(Self.signoff)
+                return try db.fetch(.rows(of: Tables.signoffs, where: [.equals("campaign_id", .text(campaignId.lowercased()))])).map(Self.signoff)
             }
-            return try db.query("SELECT \(Self.signoffColumns) FROM signoffs ORDER BY seq").map(Self.signoff)
+            return try db.fetch(.rows(of: Tables.signoffs)).map(Self.signoff)
         }
     }
 
@@ -187,7 +188,7 @@ extension EvidenceStore {
         var reportsById: [String: ReportRecord] = [:]
         for r in try reports() {
             reportsById[r.id] = r
-            let hash = try db.scalarText("SELECT hash FROM journal WHERE seq=?", [.integer(r.evidenceSeq)])
+            let hash = try db.journalHash(seq: r.evidenceSeq)
             if hash != r.evidenceHead {
                 problems.append(VerificationProblem(seq: r.seq, message: "report \(r.id) names journal head \(r.evidenceHead.prefix(12))… at entry \(r.evidenceSeq), which the journal does not have"))
             }
@@ -225,7 +226,7 @@ extension EvidenceStore {
                 problems.append(VerificationProblem(seq: s.seq, message: "sign-off \(s.id): the signed statement does not match report \(report.id) or campaign \(statement.campaign)"))
             }
             if let head = statement.databaseHead, let at = statement.databaseSeq {
-                let hash = try db.scalarText("SELECT hash FROM journal WHERE seq=?", [.integer(at)])
+                let hash = try db.journalHash(seq: at)
                 if hash != head || at >= s.seq {
                     problems.append(VerificationProblem(seq: s.seq, message: "sign-off \(s.id): the database head it signed (\(head.prefix(12))… at entry \(at)) is not in the chain before it"))
                 }

@@ -13,7 +13,7 @@ extension EvidenceStore {
         }
         let keyId = Ed25519.keyId(publicKeyPEM: publicKey)
         let id: String = try write {
-            if let existing = try db.scalarText("SELECT id FROM signers WHERE key_id=?", [.text(keyId)]) {
+            if let existing = try db.first(RowQuery(Tables.signers.table, select: ["id"], where: [.equals("key_id", .text(keyId))]))?.text(0) {
                 throw EvidenceError.conflict("Key \(keyId) is already registered as signer \(existing). Nothing was written.")
             }
             let id = try nextId(Tables.signers)
@@ -26,14 +26,12 @@ extension EvidenceStore {
         return try signers().first { $0.id == id } ?? { throw EvidenceError.internalFailure("signer \(id) was not recorded") }()
     }
 
-    static let signerColumns = "id, seq, name, role, public_key, key_id, created_by, created_at"
-
     /// Registered signers, oldest first.
     public func signers() throws -> [SignerRecord] {
         // A file older than the migration that adds signers has none (it is read as it is, never migrated).
         guard schemaVersion >= Schema.signersVersion else { return [] }
         return try read {
-            try db.query("SELECT \(Self.signerColumns) FROM signers ORDER BY seq").map { r in
+            try db.fetch(.rows(of: Tables.signers)).map { r in
                 SignerRecord(id: r.string(0), seq: r.int(1) ?? 0, name: r.string(2), role: r.string(3), publicKey: r.string(4),
                              keyId: r.string(5), createdBy: r.string(6), createdAt: r.string(7))
             }

@@ -20,11 +20,9 @@ extension EvidenceStore {
         let key = campaignId.lowercased()
         // The transaction id is read from the details here rather than in SQL, so both backends read it the same way.
         let rows = try read {
-            try db.query("""
-                SELECT e.details, r.campaign_id, c.name, e.id
-                FROM evidence e JOIN runs r ON r.id = e.run_id JOIN campaigns c ON c.id = r.campaign_id
-                WHERE e.type = 'transaction' ORDER BY e.seq
-                """)
+            try db.fetch(RowQuery(Tables.evidence.table, as: "e", select: ["e.details", "r.campaign_id", "c.name", "e.id"], joins: [
+                .inner(Tables.runs.table, as: "r", on: "id", equals: "e.run_id"), .inner(Tables.campaigns.table, as: "c", on: "id", equals: "r.campaign_id"),
+            ], where: [.equals("e.type", .text(EvidenceType.transaction.rawValue))], order: .seqAscending))
         }
         var first: [String: TransactionOwner] = [:]
         var ours: Set<String> = []

@@ -95,7 +95,7 @@ extension EvidenceStore {
         if let identifier = new.identifier { try Validate.nonEmpty(identifier, field: "device identifier") }
         let identifierHash = try new.identifier.map { try keyedHash("device:" + $0.trimmingCharacters(in: .whitespacesAndNewlines)) }
         let id: String = try write {
-            if try db.scalarInt("SELECT 1 FROM devices WHERE campaign_id=? AND label=?", [.text(campaign.id), .text(new.label)]) != nil {
+            if try db.first(RowQuery(Tables.devices.table, select: ["id"], where: [.equals("campaign_id", .text(campaign.id)), .equals("label", .text(new.label))])) != nil {
                 throw EvidenceError.conflict("Campaign \(campaign.id) already has a device labelled '\(new.label)'. Choose another label.")
             }
             let id = try nextId(Tables.devices)
@@ -119,7 +119,7 @@ extension EvidenceStore {
         let masked = Masking.mask(new.account)
         let hash = try keyedHash("account:" + store.rawValue + ":" + Masking.normalizedAccount(new.account))
         let id: String = try write {
-            if try db.scalarInt("SELECT 1 FROM accounts WHERE campaign_id=? AND label=?", [.text(campaign.id), .text(new.label)]) != nil {
+            if try db.first(RowQuery(Tables.accounts.table, select: ["id"], where: [.equals("campaign_id", .text(campaign.id)), .equals("label", .text(new.label))])) != nil {
                 throw EvidenceError.conflict("Campaign \(campaign.id) already has a store account labelled '\(new.label)'. Choose another label.")
             }
             let id = try nextId(Tables.accounts)
@@ -239,7 +239,8 @@ extension EvidenceStore {
         try Validate.nonEmpty(reason, field: "reason")
         try Validate.noSecrets([("reason", reason)])
         try write {
-            if try db.scalarInt(schemaVersion >= Schema.stateRowsVersion ? "SELECT retracted_seq FROM retractions WHERE id=?" : "SELECT retracted_seq FROM evidence WHERE id=?", [.text(item.id)]) != nil {
+            let table = schemaVersion >= Schema.stateRowsVersion ? Tables.retractions.table : Tables.evidence.table
+            if try db.first(RowQuery(table, select: ["retracted_seq"], where: [.equals("id", .text(item.id))]))?.int(0) != nil {
                 throw EvidenceError.conflict("Evidence \(item.id) is already retracted. Nothing was changed.")
             }
             try append(.evidenceRetract) { seq, _ in
@@ -263,10 +264,10 @@ extension EvidenceStore {
 
     /// When and how run `runId` was finished, if it was.
     private func finish(ofRun runId: String) throws -> (at: String, outcome: String)? {
-        let sql = schemaVersion >= Schema.stateRowsVersion
-            ? "SELECT finished_at, outcome FROM run_finishes WHERE id=?"
-            : "SELECT finished_at, outcome FROM runs WHERE id=? AND finished_at IS NOT NULL"
-        return try db.query(sql, [.text(runId)]).first.map { ($0.string(0), $0.string(1)) }
+        let finish = schemaVersion >= Schema.stateRowsVersion
+            ? RowQuery(Tables.runFinishes.table, select: ["finished_at", "outcome"], where: [.equals("id", .text(runId))])
+            : RowQuery(Tables.runs.table, select: ["finished_at", "outcome"], where: [.equals("id", .text(runId)), .isNotNull("finished_at")])
+        return try db.first(finish).map { ($0.string(0), $0.string(1)) }
     }
 
     /// Refuses, as recording into it would, when run `id` is finished: for callers that do costly

@@ -23,6 +23,8 @@ public final class EvidenceStore {
     /// The schema version of the file as opened: the current one for a store that writes, the
     /// file's own for a read-only store (an auditor's read never migrates).
     public let schemaVersion: Int
+    /// The schema version the database had when this store opened it, when opening migrated it (nil: it was not migrated).
+    public internal(set) var migratedFrom: Int?
     /// Whether this store only reads (`openForReading`): every write is refused by SQLite.
     public let isReadOnly: Bool
     /// Whether the file was opened `immutable=1` (read-only, in a folder that cannot be written).
@@ -94,7 +96,7 @@ public final class EvidenceStore {
     func recordInitIfEmpty(_ key: MaskKey) throws {
         guard try db.journalHead() == nil else { return }
         try append(.storeInit) { _, _ in ["maskKeyId": .string(key.id), "schemaVersion": .number(String(Schema.currentVersion))] }
-        try db.setMeta("mask_key_id", key.id)
+        try db.setMeta(Self.maskKeyIdKey, key.id)
     }
 
     /// Opens an existing evidence database for recording, migrating an older schema forward.
@@ -121,6 +123,7 @@ public final class EvidenceStore {
             try db.configure()
             try db.migrate(upTo: target)
             let store = try EvidenceStore(path: path, db: db, clock: clock, actor: actor, schemaVersion: try db.userVersion, readOnly: false, maskKey: maskKey)
+            if version >= 1, store.schemaVersion > version { store.migratedFrom = version }
             // Only a store at the current version moves the key (an older one exists only in migration tests, as the old tool wrote it).
             if store.schemaVersion == Schema.currentVersion { try store.moveMaskKeyOutOfTheFile() }
             return store
@@ -166,16 +169,21 @@ public final class EvidenceStore {
         try db.configure()
         try db.migrate(upTo: schemaVersion)
         try db.transaction {
-            try db.run("INSERT INTO meta(key, value) VALUES ('hmac_key', ?)", [.text(Digest.hex(try Digest.randomBytes(32)))])
+            try db.setMeta(Self.legacyMaskKey, Digest.hex(try Digest.randomBytes(32)))
         }
     }
 
     // MARK: The masking key
 
+    /// The `meta` key of the masking key's id, which the journal records too.
+    static let maskKeyIdKey = "mask_key_id"
+    /// The `meta` key under which databases made before the key moved out of the file kept the key itself.
+    static let legacyMaskKey = "hmac_key"
+
     /// Databases made before the key moved out kept it in `meta`: put it in the key file (or check it
     /// against the key the caller gave), record its id in the journal, and erase it from the file.
     private func moveMaskKeyOutOfTheFile() throws {
-        guard let db = sqlite, let hex = try db.scalarText("SELECT value FROM meta WHERE key='hmac_key'") else { return }
+        guard let db = sqlite, let hex = try db.meta(Self.legacyMaskKey) else { return }
         guard let old = MaskKey(hex: hex) else { throw EvidenceError.notAnEvidenceDatabase(path: path) }
         if let maskKey {
             guard maskKey == old else { throw EvidenceError.maskKeyMismatch(keyPath: nil, found: maskKey.id, expected: old.id) }
@@ -183,23 +191,23 @@ public final class EvidenceStore {
             let existing = try MaskKey.read(from: maskKeyPath) ?? MaskKey.create(old, at: maskKeyPath)
             guard existing == old else { throw EvidenceError.maskKeyMismatch(keyPath: maskKeyPath, found: existing.id, expected: old.id) }
         }
-        try db.execute("PRAGMA secure_delete=ON")
-        defer { try? db.execute("PRAGMA secure_delete=OFF") }
+        try db.setSecureDelete(true)
+        defer { try? db.setSecureDelete(false) }
         try write {
-            guard try db.scalarText("SELECT value FROM meta WHERE key='hmac_key'") != nil else { return }
+            guard try db.meta(Self.legacyMaskKey) != nil else { return }
             try append(.storeMaskKey) { _, _ in ["keyId": .string(old.id)] }
-            try db.setMeta("mask_key_id", old.id)
-            try db.run("DELETE FROM meta WHERE key='hmac_key'")
+            try db.setMeta(Self.maskKeyIdKey, old.id)
+            try db.deleteMeta(Self.legacyMaskKey)
         }
         // Copy the erased page into the main file now, so no old image of it stays in the log.
-        try? db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        try? db.checkpointAndTruncateLog()
     }
 
     /// This database's masking key: the one given, else the key file's; checked against the id the database records.
     func resolvedMaskKey() throws -> MaskKey {
         let key: MaskKey
         let keyPath: String?
-        if let legacy = try db.scalarText("SELECT value FROM meta WHERE key='hmac_key'").flatMap(MaskKey.init(hex:)) {
+        if let legacy = try db.meta(Self.legacyMaskKey).flatMap(MaskKey.init(hex:)) {
             // A database not yet at the current version (migration tests) keeps its key where the old tool did.
             return legacy
         } else if let maskKey {
@@ -210,7 +218,7 @@ public final class EvidenceStore {
             key = fromFile
             keyPath = maskKeyPath
         }
-        if let expected = try db.scalarText("SELECT value FROM meta WHERE key='mask_key_id'"), expected != key.id {
+        if let expected = try db.meta(Self.maskKeyIdKey), expected != key.id {
             throw EvidenceError.maskKeyMismatch(keyPath: keyPath, found: key.id, expected: expected)
         }
         maskKey = key
@@ -277,8 +285,8 @@ public final class EvidenceStore {
             // Each entry adds a key at a random place in the journal's hash index, so a batch touches
             // a page of it per entry: keep those pages in memory for the batch (16 MiB; SQLite's default,
             // restored after, is 2 MiB).
-            try sqlite?.execute("PRAGMA cache_size=-16384")
-            defer { try? sqlite?.execute("PRAGMA cache_size=-2000") }
+            try sqlite?.setBatchCache(true)
+            defer { try? sqlite?.setBatchCache(false) }
             return try db.transaction(body)
         }
     }
@@ -334,7 +342,7 @@ public final class EvidenceStore {
             try db.insertRow(spec, [.integer(seq)] + spec.columns.map { (payload[$0] ?? .null).sqlValue })
             if inBatch { batchCache.inserted(into: spec.table) }
         case .update(let spec, let columns):
-            try db.run(Tables.updateSQL(spec, columns: columns), columns.map { (payload[$0] ?? .null).sqlValue } + [(payload["id"] ?? .null).sqlValue])
+            try db.updateRow(spec, columns: columns, columns.map { (payload[$0] ?? .null).sqlValue } + [(payload["id"] ?? .null).sqlValue])
         }
     }
 

@@ -3,9 +3,10 @@
 /// embedded default) and `PostgresConnection` (a team's shared server).
 ///
 /// Above the seam, once for both: validation, secret scanning, canonical payloads, hashing,
-/// projection and verify's replay. Below it, only SQL dialect and driver calls differ. The shared
-/// reads above it are portable SQL (standard SQL, `?` placeholders, no vendor functions); every
-/// statement that is not (pragmas, upserts, row numbers, schema, catalogs) lives in a backend.
+/// projection and verify's replay. Below it, only SQL dialect and driver calls differ. The store
+/// asks its questions as typed values (`RowQuery`) and named methods, never as SQL text: each
+/// backend renders them in its own dialect (`SQLDialect`), and every statement only one of them
+/// speaks (pragmas, upserts, schema, catalogs) is written in that backend.
 ///
 /// Confined to one thread or task, as `EvidenceStore` is.
 protocol StoreDatabase: AnyObject {
@@ -21,43 +22,47 @@ protocol StoreDatabase: AnyObject {
     /// One consistent read snapshot for `body` (or the transaction already open).
     func readSnapshot<T>(_ body: () throws -> T) throws -> T
 
-    // MARK: Portable statements
+    // MARK: Typed reads
 
-    /// Runs a portable statement that returns no rows.
-    func run(_ sql: String, _ values: [SQLValue?]) throws
-    /// All rows of a portable query.
+    /// All rows of a typed read.
+    func fetch(_ query: RowQuery) throws -> [Row]
+    /// Calls `body` for each row of a typed read, without collecting them where the driver can.
+    func forEach(_ query: RowQuery, _ body: (Row) throws -> Void) throws
+    /// A cursor over a typed read's rows, read as they are needed (for scans of a whole table).
+    func cursor(_ query: RowQuery) throws -> any RowCursor
+
+    /// All rows of a statement in this backend's own dialect: for the backend's own code and for
+    /// tests that look at the file behind the store's back, never for the store.
     func query(_ sql: String, _ values: [SQLValue?]) throws -> [Row]
-    /// Calls `body` for each row of a portable query, without collecting them where the driver can.
-    func forEach(_ sql: String, _ values: [SQLValue?], _ body: (Row) throws -> Void) throws
-    /// A cursor over a portable query's rows, read as they are needed (for scans of a whole table).
-    func cursor(_ sql: String) throws -> any RowCursor
 
     // MARK: The journal and the query tables
 
     /// The schema version of the database (0: no growcert schema yet).
     var schemaVersion: Int { get throws }
-    /// The newest journal entry's seq and hash.
-    func journalHead() throws -> (seq: Int64, hash: String)?
-    /// Inserts one journal entry: seq, kind, actor, at, payload, prev_hash, hash.
+    /// Inserts one journal entry: `Tables.journalColumns`' values.
     func insertJournal(_ values: [SQLValue]) throws
     /// Inserts one query-table row: seq, then `spec.columns`' values.
     func insertRow(_ spec: TableSpec, _ values: [SQLValue]) throws
+    /// Sets `columns` of one row of `spec`: their values, then the row's id (schemas before
+    /// `Schema.stateRowsVersion`, where a finish and a retraction updated their row).
+    func updateRow(_ spec: TableSpec, columns: [String], _ values: [SQLValue]) throws
     /// The number of rows of a query table (rows are never deleted: the last row's number). Call inside `transaction`.
     func rowCount(_ spec: TableSpec) throws -> Int64
     /// Stores bytes under their SHA-256, once.
     func putBlob(sha256: String, bytes: [UInt8]) throws
-    /// Sets a `meta` value (the masking key's id).
+    /// A `meta` value (the masking key's id; the key itself in files made before it moved out).
+    func meta(_ key: String) throws -> String?
+    /// Sets a `meta` value.
     func setMeta(_ key: String, _ value: String) throws
+    /// Removes a `meta` value.
+    func deleteMeta(_ key: String) throws
     /// The whole schema as this backend's catalog lists it, against the one growcert gives a
     /// database of `version`: anything extra, missing or changed, in words for `verify`.
     func schemaProblems(version: Int) throws -> [String]
 }
 
 extension StoreDatabase {
-    func run(_ sql: String) throws { try run(sql, []) }
     func query(_ sql: String) throws -> [Row] { try query(sql, []) }
-
-    func forEach(_ sql: String, _ body: (Row) throws -> Void) throws { try forEach(sql, [], body) }
 
     func scalarText(_ sql: String, _ values: [SQLValue?] = []) throws -> String? {
         try query(sql, values).first?.text(0)
@@ -67,13 +72,25 @@ extension StoreDatabase {
         try query(sql, values).first?.int(0)
     }
 
-    /// Every journal entry, in order, read as it is needed.
-    func journalCursor() throws -> any RowCursor {
-        try cursor("SELECT \(Self.journalColumns) FROM journal ORDER BY seq")
+    /// The first row of a typed read, if any.
+    func first(_ query: RowQuery) throws -> Row? {
+        try fetch(query).first
     }
 
-    /// The journal's columns in the order `JournalEntry` and `Chain` read them.
-    static var journalColumns: String { "seq, kind, actor, at, payload, prev_hash, hash" }
+    /// The newest journal entry's seq and hash.
+    func journalHead() throws -> (seq: Int64, hash: String)? {
+        try fetch(RowQuery(Tables.journal, select: ["seq", "hash"], order: .seqDescending, limit: 1)).first.map { ($0.int(0) ?? 0, $0.string(1)) }
+    }
+
+    /// The hash of journal entry `seq`, if the journal has it.
+    func journalHash(seq: Int64) throws -> String? {
+        try fetch(RowQuery(Tables.journal, select: ["hash"], where: [.equals("seq", .integer(seq))])).first?.text(0)
+    }
+
+    /// Every journal entry, in order, read as it is needed.
+    func journalCursor() throws -> any RowCursor {
+        try cursor(.journal())
+    }
 }
 
 /// Rows of one query read one at a time (`verify` reads the journal and every table side by side).
@@ -84,18 +101,4 @@ protocol RowCursor: AnyObject {
     var row: Row { get }
     /// Ends the read.
     func close()
-}
-
-/// `begin`, `body`, `COMMIT`; `ROLLBACK` and rethrow the first error on any throw: the one
-/// transaction shape of both backends (`execute` runs a statement on the backend's connection).
-func committed<T>(begin: String, execute: (String) throws -> Void, _ body: () throws -> T) throws -> T {
-    try execute(begin)
-    do {
-        let result = try body()
-        try execute("COMMIT")
-        return result
-    } catch {
-        try? execute("ROLLBACK")
-        throw error
-    }
 }

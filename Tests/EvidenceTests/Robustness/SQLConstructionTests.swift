@@ -23,11 +23,7 @@ import Testing
 
     /// Interpolated expressions known to be constant table or column names (or constant numbers).
     static let constantExpressions: Set<String> = [
-        "campaignColumns", "Self.deviceColumns", "Self.accountColumns", "Self.runColumns", "Self.evidenceColumns", "Self.reportColumns",
-        "Self.signoffColumns", "spec.table", "cols.joined(separator: \",\")", "cols.map { _ in \"?\" }.joined(separator: \",\")",
-        "columns.map { \"\\($0)=?\" }.joined(separator: \",\")", "$0", "spec.columns.joined(separator: \",\")", "Schema.applicationId", "current + 1",
-        "Self.signerColumns", "Self.anchorColumns", "kinds.map { _ in \"?\" }.joined(separator: \",\")",
-        "bookkeeping.map { _ in \"?\" }.joined(separator: \",\")", "Self.journalColumns",
+        "spec.table", "$0", "Schema.applicationId", "current + 1",
         // The PostgreSQL schema, generated from the SQLite migrations' own table, index and column names.
         "functionName", "t.name", "table.name", "parts.joined(separator: \", \")", "index.name", "index.table",
         "index.columns.joined(separator: \", \")", "i.name", "i.table", "i.columns.joined(separator: \", \")",
@@ -83,6 +79,64 @@ import Testing
             }
         }
         #expect(sqlLines > 20)
+    }
+
+    /// The files below the storage seam: the only ones in `Sources/Evidence` that may hold SQL text
+    /// (SQLite's connection, statements, schema and integrity check, PostgreSQL's backend, and the
+    /// dialect both render typed reads with).
+    static func isBackend(_ relative: String) -> Bool {
+        let name = URL(fileURLWithPath: relative).lastPathComponent
+        return relative.hasPrefix("Sources/Evidence/Store/PostgreSQL/")
+            || (relative.hasPrefix("Sources/Evidence/Store/")
+                && (name.hasPrefix("Connection") || ["Statement.swift", "Schema.swift", "SQLDialect.swift"].contains(name)))
+            || relative == "Sources/Evidence/Audit/ParallelIntegrityCheck.swift"
+    }
+
+    /// (`"BEGIN` with its quote: a PEM's `-----BEGIN PUBLIC KEY-----` is not SQL.)
+    static let sqlKeywords = ["SELECT ", "INSERT ", "UPDATE ", "DELETE ", "PRAGMA ", " FROM ", " WHERE ", "ORDER BY", " JOIN ", "CREATE ", "DROP ",
+                              "ALTER ", "\"BEGIN", "COMMIT", "ROLLBACK", "LIMIT "]
+
+    /// The SQL keywords in a line of code (a line that is only a comment has none).
+    static func sqlKeywords(in line: Substring) -> [String] {
+        guard !line.trimmingCharacters(in: .whitespaces).hasPrefix("//") else { return [] }
+        return sqlKeywords.filter { line.contains($0) }
+    }
+
+    @Test("Above the storage seam no SQL is written: the store and verify ask typed reads and named methods")
+    func noSQLAboveTheSeam() throws {
+        let evidence = Self.packageRoot.appendingPathComponent("Sources/Evidence")
+        let files = try #require(FileManager.default.enumerator(atPath: evidence.path)).compactMap { $0 as? String }.filter { $0.hasSuffix(".swift") }
+        var above = 0
+        var below = 0
+        for file in files.sorted() {
+            let relative = "Sources/Evidence/" + file
+            guard !Self.isBackend(relative) else {
+                below += 1
+                continue
+            }
+            above += 1
+            let text = try String(contentsOf: evidence.appendingPathComponent(file), encoding: .utf8)
+            for (n, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+                let found = Self.sqlKeywords(in: line)
+                if !found.isEmpty {
+                    Issue.record("\(relative):\(n + 1) writes SQL (\(found.joined(separator: ", "))) above the storage seam; ask the seam with a RowQuery or a named method: \(line.trimmingCharacters(in: .whitespaces))")
+                }
+            }
+        }
+        // Both sides exist where they are expected, so a move of the folders cannot empty the scan.
+        #expect(above > 30)
+        #expect(below >= 8)
+        #expect(files.contains("Store/EvidenceStore+Reads.swift") && files.contains("Audit/EvidenceStore+Verify.swift"))
+    }
+
+    @Test("The seam scan finds SQL in code and passes comments, so a regression would fail")
+    func theSeamScanSeesSQL() {
+        #expect(Self.sqlKeywords(in: #"try db.query("SELECT id FROM runs WHERE id=?", [.text(id)])"#) == ["SELECT ", " FROM ", " WHERE "])
+        #expect(Self.sqlKeywords(in: #"    let sql = "DELETE FROM meta""#) == ["DELETE ", " FROM "])
+        #expect(Self.sqlKeywords(in: "    /// runs `PRAGMA integrity_check` beside the replay").isEmpty)
+        #expect(Self.isBackend("Sources/Evidence/Store/Connection+StoreDatabase.swift"))
+        #expect(!Self.isBackend("Sources/Evidence/Store/EvidenceStore+Reads.swift"))
+        #expect(!Self.isBackend("Sources/Evidence/Audit/EvidenceStore+Verify.swift"))
     }
 
     @Test("The scan finds an interpolated value, so a regression would fail")

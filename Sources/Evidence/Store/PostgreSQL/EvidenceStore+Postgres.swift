@@ -16,27 +16,39 @@ extension EvidenceStore {
                 let keyPath = MaskKey.filePath(forDatabase: location.url)
                 key = try MaskKey.read(from: keyPath) ?? MaskKey.create(try MaskKey.random(), at: keyPath)
             }
-            let store = try EvidenceStore(path: location.url, db: db, clock: clock, actor: actor, schemaVersion: Schema.currentVersion, readOnly: false, maskKey: key)
+            let store = try EvidenceStore(path: location.url, db: db, clock: clock, actor: actor, schemaVersion: PostgresSchema.currentVersion, readOnly: false, maskKey: key)
             try store.write { try store.recordInitIfEmpty(key) }
             return (store, true)
         }
     }
 
     /// Opens the growcert database in a PostgreSQL database; `readOnly`: every transaction of the
-    /// session is read-only on the server (what an auditor's role allows anyway).
-    static func openPostgres(at location: PostgresLocation, actor: String, clock: @escaping Clock, readOnly: Bool, maskKey: MaskKey?) throws -> EvidenceStore {
+    /// session is read-only on the server (what an auditor's role allows anyway), and the database is
+    /// read at its own schema version. Opened to record, an older database is migrated first
+    /// (`PostgresConnection.migrate`); a newer one is refused unchanged either way. `migrations`: the
+    /// steps this growcert knows (tests add a later one).
+    static func openPostgres(at location: PostgresLocation, actor: String, clock: @escaping Clock, readOnly: Bool, maskKey: MaskKey?,
+                             migrations: [PostgresSchema.Migration] = PostgresSchema.migrations) throws -> EvidenceStore {
         try guarded(location.url, reading: readOnly) {
             let db = try PostgresConnection(location: location, readOnly: readOnly)
             guard try db.hasGrowcertSchema else {
                 if try db.hasTables { throw EvidenceError.notAnEvidenceDatabase(path: location.url) }
                 throw EvidenceError.databaseMissing(path: location.url)
             }
-            let version = try db.schemaVersion
-            if version > Schema.currentVersion {
-                throw EvidenceError.databaseTooNew(path: location.url, found: version, supported: Schema.currentVersion)
+            let found = try db.checkedVersion(migrations)
+            var version = found
+            let target = migrations.last?.version ?? version
+            if !readOnly, version < target {
+                do {
+                    try db.migrate(migrations)
+                } catch let e as PostgresError where e.isPermission {
+                    throw EvidenceError.io("The PostgreSQL database '\(location.url)' has schema version \(version) and this growcert records at version \(target): migrating it changes its tables, which only the role that owns them may do (\(e.message)). Open it once to record as that role, then record as before. Nothing was changed.")
+                }
+                version = try db.checkedVersion(migrations)
             }
-            guard version == Schema.currentVersion else { throw EvidenceError.notAnEvidenceDatabase(path: location.url) }
-            return try EvidenceStore(path: location.url, db: db, clock: clock, actor: actor, schemaVersion: version, readOnly: readOnly, maskKey: maskKey)
+            let store = try EvidenceStore(path: location.url, db: db, clock: clock, actor: actor, schemaVersion: version, readOnly: readOnly, maskKey: maskKey)
+            if version > found { store.migratedFrom = found }
+            return store
         }
     }
 

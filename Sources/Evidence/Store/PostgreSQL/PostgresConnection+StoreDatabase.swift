@@ -1,5 +1,5 @@
-/// PostgreSQL behind the storage seam: the statements only PostgreSQL speaks (`ON CONFLICT`,
-/// `pg_catalog`, the schema version kept in `meta`).
+/// PostgreSQL behind the storage seam: typed reads rendered with `$1`, `$2`, … placeholders, and
+/// the statements only PostgreSQL speaks (`ON CONFLICT`, `pg_catalog`, the schema version kept in `meta`).
 extension PostgresConnection: StoreDatabase {
     var location: String { url }
 
@@ -7,7 +7,7 @@ extension PostgresConnection: StoreDatabase {
     var schemaVersion: Int {
         get throws {
             guard try hasGrowcertSchema else { return 0 }
-            return Int(try scalarText("SELECT value FROM meta WHERE key = 'schema_version'") ?? "0") ?? 0
+            return Int(try meta(PostgresSchema.versionKey) ?? "0") ?? 0
         }
     }
 
@@ -27,51 +27,74 @@ extension PostgresConnection: StoreDatabase {
         _ = try query(sql, values)
     }
 
-    func forEach(_ sql: String, _ values: [SQLValue?], _ body: (Row) throws -> Void) throws {
-        for row in try query(sql, values) { try body(row) }
+    func fetch(_ query: RowQuery) throws -> [Row] {
+        let (sql, values) = SQLDialect.postgres.select(query)
+        return try self.query(sql, values)
     }
 
-    func cursor(_ sql: String) throws -> any RowCursor {
-        try PostgresCursor(connection: self, sql: sql)
+    func forEach(_ query: RowQuery, _ body: (Row) throws -> Void) throws {
+        for row in try fetch(query) { try body(row) }
     }
 
-    func journalHead() throws -> (seq: Int64, hash: String)? {
-        try query("SELECT seq, hash FROM journal ORDER BY seq DESC LIMIT 1", []).first.map { ($0.int(0) ?? 0, $0.string(1)) }
+    func cursor(_ query: RowQuery) throws -> any RowCursor {
+        let (sql, values) = SQLDialect.postgres.select(query)
+        return try PostgresCursor(connection: self, sql: sql, values: values)
     }
 
     func insertJournal(_ values: [SQLValue]) throws {
-        try run("INSERT INTO journal(\(Self.journalColumns)) VALUES (?,?,?,?,?,?,?)", values)
+        try run(SQLDialect.postgres.insert(into: Tables.journal, Tables.journalColumns), values)
     }
 
     func insertRow(_ spec: TableSpec, _ values: [SQLValue]) throws {
-        try run(Tables.insertSQL(spec), values)
+        try run(SQLDialect.postgres.insert(spec), values)
     }
 
-    /// Under the journal's lock no other writer adds rows, so the count is the last row's number.
+    func updateRow(_ spec: TableSpec, columns: [String], _ values: [SQLValue]) throws {
+        try run(SQLDialect.postgres.update(spec, columns: columns), values)
+    }
+
+    /// Rows are never deleted and ids are the table's prefix and 1, 2, 3, … (`EvidenceStore.nextId`,
+    /// under the journal's lock; a copy keeps them), so the count is the largest n whose id exists.
+    /// One statement finds it by probing the primary key: doubling n while `prefix || n` exists,
+    /// then halving the gap between the last id found and the first missing one. O(log² n) index
+    /// reads, where `count(*)` would scan the table on every insert.
     func rowCount(_ spec: TableSpec) throws -> Int64 {
-        try scalarInt("SELECT count(*) FROM \(spec.table)") ?? 0
+        guard !spec.idPrefix.isEmpty else { return try scalarInt("SELECT count(*) FROM \(spec.table)") ?? 0 }
+        return try scalarInt("""
+            WITH RECURSIVE doubling(n) AS (
+                SELECT 1::bigint WHERE EXISTS (SELECT 1 FROM \(spec.table) WHERE id = $1::text || '1')
+                UNION ALL
+                SELECT n * 2 FROM doubling WHERE EXISTS (SELECT 1 FROM \(spec.table) WHERE id = $1::text || (n * 2)::text)
+            ), halving(found, missing) AS (
+                SELECT max(n), max(n) * 2 FROM doubling HAVING max(n) IS NOT NULL
+                UNION ALL
+                SELECT CASE WHEN present THEN mid ELSE found END, CASE WHEN present THEN missing ELSE mid END
+                FROM (SELECT found, missing, (found + missing) / 2 AS mid,
+                             EXISTS (SELECT 1 FROM \(spec.table) WHERE id = $1::text || ((found + missing) / 2)::text) AS present
+                      FROM halving WHERE missing - found > 1) AS step
+            )
+            SELECT COALESCE(max(found), 0) FROM halving
+            """, [.text(spec.idPrefix)]) ?? 0
     }
 
     func putBlob(sha256: String, bytes: [UInt8]) throws {
-        try run("INSERT INTO blobs(sha256, bytes) VALUES (?, ?) ON CONFLICT (sha256) DO NOTHING", [.text(sha256), .blob(bytes)])
+        try run("INSERT INTO blobs(sha256, bytes) VALUES ($1, $2) ON CONFLICT (sha256) DO NOTHING", [.text(sha256), .blob(bytes)])
+    }
+
+    func meta(_ key: String) throws -> String? {
+        try scalarText("SELECT value FROM meta WHERE key = $1", [.text(key)])
     }
 
     func setMeta(_ key: String, _ value: String) throws {
-        try run("INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value", [.text(key), .text(value)])
+        try run("INSERT INTO meta(key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value", [.text(key), .text(value)])
+    }
+
+    func deleteMeta(_ key: String) throws {
+        try run("DELETE FROM meta WHERE key = $1", [.text(key)])
     }
 
     func schemaProblems(version: Int) throws -> [String] {
         let (schema, actual) = try PostgresSchema.objects(of: self)
         return Schema.differences(expected: try PostgresSchema.expectedObjects(version: version, schema: schema), actual: actual, version: version)
-    }
-
-    /// Creates growcert's schema in an empty database, inside the journal's lock: two `init`s racing
-    /// on one new database create it once.
-    func migrate() throws {
-        try transaction {
-            guard try !hasGrowcertSchema else { return }
-            try execute(try PostgresSchema.ddl(version: Schema.currentVersion))
-            try run("INSERT INTO meta(key, value) VALUES ('schema_version', ?)", [.text(String(Schema.currentVersion))])
-        }
     }
 }

@@ -6,14 +6,14 @@ import Foundation
 /// Opens with `PQconnectdb`, the URL as its conninfo, so every libpq parameter (`sslmode`, …)
 /// and every password source (`PGPASSWORD`, `~/.pgpass`, `PGSERVICE`) works as libpq documents.
 /// Every statement with values is prepared once per connection and run with its values bound
-/// (text, and `bytea` in binary): no value is ever formatted into SQL. Portable SQL with `?`
-/// placeholders is numbered (`$1`, `$2`, …) here, once per statement text.
+/// (text, and `bytea` in binary): no value is ever formatted into SQL. Statements are written with
+/// PostgreSQL's own placeholders (`$1`, `$2`, …; `SQLDialect.postgres` renders typed reads so).
 final class PostgresConnection {
     private let handle: OpaquePointer
     /// The URL it was opened with (never holds a password: `PostgresLocation` refuses one).
     let url: String
-    /// Prepared statements by their SQL as the caller wrote it.
-    private var prepared: [String: (name: String, count: Int)] = [:]
+    /// Prepared statements' names by their SQL.
+    private var prepared: [String: String] = [:]
     private var inTransaction = false
     private var cursors = 0
 
@@ -53,7 +53,7 @@ final class PostgresConnection {
         return Self.rows(of: result)
     }
 
-    /// Runs a portable statement with its values bound and returns its rows.
+    /// Runs a statement with its values bound (`$1`, `$2`, …) and returns its rows.
     func query(_ sql: String, _ values: [SQLValue?]) throws -> [Row] {
         let result = try executePrepared(sql, values)
         defer { PQclear(result) }
@@ -61,10 +61,8 @@ final class PostgresConnection {
     }
 
     private func executePrepared(_ sql: String, _ values: [SQLValue?]) throws -> OpaquePointer? {
+        // The server compares the number of values with the statement's parameters.
         let statement = try prepare(sql)
-        guard values.count == statement.count else {
-            throw PostgresError(sqlState: "", message: "\(values.count) values for \(statement.count) parameters", sql: sql)
-        }
         var texts: [[CChar]?] = []
         var lengths: [Int32] = []
         var formats: [Int32] = []
@@ -85,7 +83,7 @@ final class PostgresConnection {
             }
         }
         let result = try withPointers(texts) { pointers in
-            PQexecPrepared(handle, statement.name, Int32(values.count), pointers, lengths, formats, 0)
+            PQexecPrepared(handle, statement, Int32(values.count), pointers, lengths, formats, 0)
         }
         do {
             try check(result, sql: sql)
@@ -111,38 +109,15 @@ final class PostgresConnection {
         return body(pointers)
     }
 
-    /// The statement for portable `sql`, prepared once per connection.
-    private func prepare(_ sql: String) throws -> (name: String, count: Int) {
+    /// The name of the statement for `sql`, prepared once per connection (the server infers the parameters' types).
+    private func prepare(_ sql: String) throws -> String {
         if let known = prepared[sql] { return known }
-        let (text, count) = Self.numbered(sql)
         let name = "growcert_\(prepared.count + 1)"
-        let result = PQprepare(handle, name, text, Int32(count), nil)
+        let result = PQprepare(handle, name, sql, 0, nil)
         defer { PQclear(result) }
         try check(result, sql: sql)
-        prepared[sql] = (name, count)
-        return (name, count)
-    }
-
-    /// Portable SQL's `?` placeholders as PostgreSQL's `$1`, `$2`, … (none inside quotes).
-    static func numbered(_ sql: String) -> (String, Int) {
-        var out = ""
-        var count = 0
-        var quote: Character?
-        for c in sql {
-            if let q = quote {
-                if c == q { quote = nil }
-                out.append(c)
-            } else if c == "'" || c == "\"" {
-                quote = c
-                out.append(c)
-            } else if c == "?" {
-                count += 1
-                out += "$\(count)"
-            } else {
-                out.append(c)
-            }
-        }
-        return (out, count)
+        prepared[sql] = name
+        return name
     }
 
     private func check(_ result: OpaquePointer?, sql: String?) throws {
@@ -208,7 +183,7 @@ final class PostgresConnection {
         defer { inTransaction = false }
         return try committed(begin: begin, execute: execute) {
             // READ COMMITTED: each statement after the lock sees every entry committed before it was granted.
-            if lock { _ = try query("SELECT pg_advisory_xact_lock(?)", [.integer(Self.journalLockKey)]) }
+            if lock { _ = try query("SELECT pg_advisory_xact_lock($1)", [.integer(Self.journalLockKey)]) }
             return try body()
         }
     }

@@ -1,6 +1,7 @@
 /// The rows of one query read a batch at a time through a server-side cursor (`DECLARE … CURSOR`,
 /// `FETCH`), so `verify` can read the journal and every table side by side in one snapshot with
-/// memory that stays flat. Outside a transaction, where a cursor cannot live, all rows are read at once.
+/// memory that stays flat. Outside a transaction, where a cursor cannot live, and for a read with
+/// values (a cursor's query takes none), all rows are read at once.
 final class PostgresCursor: RowCursor {
     private let connection: PostgresConnection
     private let name: String?
@@ -9,15 +10,15 @@ final class PostgresCursor: RowCursor {
     private var exhausted = false
     static let batchSize = 2_000
 
-    init(connection: PostgresConnection, sql: String) throws {
+    init(connection: PostgresConnection, sql: String, values: [SQLValue]) throws {
         self.connection = connection
-        if connection.isInTransaction {
+        if connection.isInTransaction, values.isEmpty {
             let name = connection.nextCursorName()
             try connection.execute("DECLARE \(name) NO SCROLL CURSOR FOR \(sql)")
             self.name = name
         } else {
             name = nil
-            batch = try connection.query(sql, [])
+            batch = try connection.query(sql, values)
             exhausted = true
         }
     }

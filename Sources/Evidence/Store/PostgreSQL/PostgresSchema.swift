@@ -6,6 +6,32 @@
 /// The same description gives the DDL `init` runs and the catalog `verify` expects, so a trigger
 /// dropped, disabled, planted or replaced, or a function body changed, is found.
 enum PostgresSchema {
+    /// The `meta` key of a PostgreSQL database's schema version (SQLite keeps it in `PRAGMA user_version`).
+    static let versionKey = "schema_version"
+
+    /// One step of a PostgreSQL database's schema: the DDL that brings a database at the version
+    /// before it to `version`, run in the same transaction as the version row.
+    struct Migration: Sendable {
+        var version: Int
+        var ddl: @Sendable () throws -> String
+    }
+
+    /// PostgreSQL's migrations, append-only like `Schema.migrations` and numbered like them (a
+    /// PostgreSQL database at version n has the tables a SQLite file at version n has). Never edit
+    /// a step that has shipped: append one for each SQLite migration after it, in DDL PostgreSQL
+    /// speaks (`SchemaTests` fails until the two lists reach the same version).
+    ///
+    /// The first step creates the whole schema as it stood when the PostgreSQL store came (version
+    /// 6); no PostgreSQL database was ever made at an older version.
+    static let migrations: [Migration] = [
+        Migration(version: 6) { try ddl(version: 6) },
+    ]
+
+    /// The first version a PostgreSQL database was made at.
+    static var firstVersion: Int { migrations.first?.version ?? 0 }
+    /// The version this growcert makes and migrates PostgreSQL databases to.
+    static var currentVersion: Int { migrations.last?.version ?? 0 }
+
     /// The function every append-only trigger calls.
     static let functionName = "growcert_append_only"
     static let functionBody = """
@@ -75,7 +101,8 @@ enum PostgresSchema {
         }
     }
 
-    /// The DDL that creates schema `version` in an empty database (run in one transaction, with its version row).
+    /// The DDL that creates schema `version` in an empty database, from the SQLite migrations up to it
+    /// (the first step of `migrations`; run in one transaction, with its version row).
     static func ddl(version: Int) throws -> String {
         let (tables, indexes) = try description(version: version)
         var sql = "CREATE FUNCTION \(functionName)() RETURNS trigger LANGUAGE plpgsql AS $growcert$\(functionBody)$growcert$;\n"

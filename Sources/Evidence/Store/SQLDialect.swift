@@ -1,0 +1,80 @@
+/// How a backend writes the statements both backends share: a `RowQuery`, a row's insert and
+/// update, and the shape of a transaction. The two dialects differ only in their placeholders
+/// (SQLite `?`, PostgreSQL `$1`, `$2`, …), which each gets natively: nothing renumbers SQL text.
+///
+/// With `Schema`, `Connection…` and `PostgreSQL/`, the only place SQL text is written.
+struct SQLDialect: Sendable {
+    /// The placeholder of the `n`th value (1-based).
+    let placeholder: @Sendable (Int) -> String
+
+    static let sqlite = SQLDialect { _ in "?" }
+    static let postgres = SQLDialect { "$\($0)" }
+
+    /// A query's text and the values to bind to it, in order.
+    func select(_ query: RowQuery) -> (sql: String, values: [SQLValue]) {
+        var values: [SQLValue] = []
+        func bind(_ value: SQLValue) -> String {
+            values.append(value)
+            return placeholder(values.count)
+        }
+        func name(_ c: RowQuery.Column) -> String { c.table.map { $0 + "." + c.name } ?? c.name }
+        let columns = query.selection.map { selected -> String in
+            switch selected {
+            case .column(let c): return name(c)
+            case .null: return "NULL"
+            case .count: return "COUNT(*)"
+            }
+        }
+        var sql = "SELECT " + columns.joined(separator: ", ") + " FROM " + query.table + (query.alias.map { " " + $0 } ?? "")
+        for join in query.joins {
+            sql += (join.keepsUnmatched ? " LEFT JOIN " : " JOIN ") + join.table + " " + join.alias
+                + " ON " + join.alias + "." + join.column + " = " + name(join.equals)
+        }
+        let conditions = query.conditions.map { condition -> String in
+            switch condition {
+            case .equals(let c, let v): return name(c) + " = " + bind(v)
+            case .greater(let c, let v): return name(c) + " > " + bind(v)
+            case .greaterOrEqual(let c, let v): return name(c) + " >= " + bind(v)
+            case .lessOrEqual(let c, let v): return name(c) + " <= " + bind(v)
+            case .isNotNull(let c): return name(c) + " IS NOT NULL"
+            // An empty list: nothing is in it (PostgreSQL has no `IN ()`).
+            case .isIn(let c, let list): return list.isEmpty ? "1 = 0" : name(c) + " IN (" + list.map(bind).joined(separator: ", ") + ")"
+            case .notIn(let c, let list): return list.isEmpty ? "1 = 1" : name(c) + " NOT IN (" + list.map(bind).joined(separator: ", ") + ")"
+            }
+        }
+        if !conditions.isEmpty { sql += " WHERE " + conditions.joined(separator: " AND ") }
+        if let order = query.order {
+            sql += " ORDER BY " + (query.alias.map { $0 + "." } ?? "") + "seq" + (order == .seqDescending ? " DESC" : "")
+        }
+        if let limit = query.limit { sql += " LIMIT " + bind(.integer(Int64(limit))) }
+        return (sql, values)
+    }
+
+    /// Inserts one row: `columns`' values, in order.
+    func insert(into table: String, _ columns: [String]) -> String {
+        "INSERT INTO " + table + "(" + columns.joined(separator: ",") + ") VALUES (" + columns.indices.map { placeholder($0 + 1) }.joined(separator: ",") + ")"
+    }
+
+    /// Inserts one query-table row: seq, then `spec.columns`.
+    func insert(_ spec: TableSpec) -> String { insert(into: spec.table, ["seq"] + spec.columns) }
+
+    /// Sets `columns` of the row whose id is the last value (the update entries of schemas before `Schema.stateRowsVersion`).
+    func update(_ spec: TableSpec, columns: [String]) -> String {
+        "UPDATE " + spec.table + " SET " + columns.enumerated().map { $1 + "=" + placeholder($0 + 1) }.joined(separator: ",")
+            + " WHERE id=" + placeholder(columns.count + 1)
+    }
+}
+
+/// `begin`, `body`, `COMMIT`; `ROLLBACK` and rethrow the first error on any throw: the one
+/// transaction shape of both backends (`execute` runs a statement on the backend's connection).
+func committed<T>(begin: String, execute: (String) throws -> Void, _ body: () throws -> T) throws -> T {
+    try execute(begin)
+    do {
+        let result = try body()
+        try execute("COMMIT")
+        return result
+    } catch {
+        try? execute("ROLLBACK")
+        throw error
+    }
+}

@@ -13,6 +13,7 @@ struct ExitCodeTests {
         (["run", "frob"], "growcert: Unknown command 'growcert run frob'. Choose one of: start, finish, list, show.\nSee 'growcert run --help'.\n"),
         (["evidence", "add", "note", "--run", "r1", "--text", "a", "--text", "b"], "growcert: Option --text was given more than once.\nSee 'growcert evidence add note --help'.\n"),
         (["evidence", "add", "note", "--run"], "growcert: Option '--run' needs a value.\nSee 'growcert evidence add note --help'.\n"),
+        (["check", "list", "--lang", "fr"], "growcert: Unknown language 'fr'. Languages: en, zh-Hans.\nSee 'growcert check list --help'.\n"),
     ] as [([String], String)])
     func usageErrorsExit64(args: [String], message: String) throws {
         let g = try Growcert()

@@ -54,6 +54,21 @@ final class Invocation: Sendable {
 
     func optional(_ name: String) -> String? { args.value(name) }
 
+    /// The value of option `name` as one of `T`'s cases, `fallback` when it is not given; with `allowingAll`, `all`
+    /// reads as nil (every case). Any other value is a usage error naming the `noun` and listing the cases: one
+    /// place for the typed values (formats, languages) the option's declaration lists as its `choices`.
+    func choice<T: RawRepresentable & CaseIterable>(_ name: String, _ noun: String, fallback: T, allowingAll: Bool = false) throws -> T?
+    where T.RawValue == String {
+        guard let text = args.value(name) else { return fallback }
+        if allowingAll, text == "all" { return nil }
+        guard let value = T(rawValue: text) else {
+            let names = T.allCases.map(\.rawValue) + (allowingAll ? ["all"] : [])
+            throw CLIError.usage("Unknown \(noun) '\(text)'. \(noun.prefix(1).uppercased() + noun.dropFirst())s: \(names.joined(separator: ", ")).",
+                                 command: command.name)
+        }
+        return value
+    }
+
     /// The positional argument at `index`, required.
     func positional(_ index: Int, _ what: String) throws -> String {
         guard index < positionals.count else { throw CLIError.usage("Missing \(what).", command: command.name) }

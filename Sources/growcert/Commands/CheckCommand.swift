@@ -83,7 +83,7 @@ enum CheckCommand {
                 options: [OptionSpec(name: "--lang", value: "L", help: "en or zh-Hans (default en)", choices: Language.allCases.map(\.rawValue)),
                           OptionSpec(name: "--profile", value: "NAME", help: "the vendor's profile: groovegrow (default) or cherrysub")]) { inv in
             let profile = try Profile.named(inv.optional("--profile") ?? "groovegrow")
-            let lang = Language(rawValue: inv.optional("--lang") ?? "en") ?? .en
+            let lang = try inv.choice("--lang", "language", fallback: Language.en) ?? .en
             var items: [JSONValue] = []
             var rows: [[String]] = []
             for s in profile.scenarios {

@@ -44,20 +44,13 @@ enum ReportCommand {
             }
             let store = storing ? try inv.openStore() : try inv.openStoreForReading()
             let campaign = try store.campaign(try inv.required("--campaign"))
-            let formatName = try inv.required("--format")
-            guard formatName == "all" || ReportFormat(rawValue: formatName) != nil else {
-                throw CLIError.usage("Unknown format '\(formatName)'. Formats: md, html, junit, json, all.", command: "report render")
+            _ = try inv.required("--format")
+            let chosenFormat = try inv.choice("--format", "format", fallback: ReportFormat.md, allowingAll: true)
+            let chosenLang = try inv.choice("--lang", "language", fallback: Language.en, allowingAll: true)
+            guard let format = chosenFormat, let lang = chosenLang else {
+                return try ReportCommand.renderAll(inv, store: store, campaign: campaign, formats: chosenFormat.map { [$0] } ?? ReportFormat.allCases,
+                                                   langs: chosenLang.map { [$0] } ?? Language.allCases)
             }
-            let langName = inv.optional("--lang") ?? "en"
-            guard langName == "all" || Language(rawValue: langName) != nil else {
-                throw CLIError.usage("Unknown language '\(langName)'. Languages: en, zh-Hans, all.", command: "report render")
-            }
-            if formatName == "all" || langName == "all" {
-                return try ReportCommand.renderAll(inv, store: store, campaign: campaign,
-                                                   formats: ReportFormat(rawValue: formatName).map { [$0] } ?? ReportFormat.allCases,
-                                                   langs: Language(rawValue: langName).map { [$0] } ?? Language.allCases)
-            }
-            guard let format = ReportFormat(rawValue: formatName), let lang = Language(rawValue: langName) else { return ExitCode.usage }
             let templates = try inv.optional("--templates").map { try TemplateSet(directory: $0) } ?? .embedded
             let service = ReportService(store: store, templates: templates)
             if storing { try VerifyService(store: store, jwsVerifier: inv.jwsVerifier).requireIntact(before: "judged or stored") }

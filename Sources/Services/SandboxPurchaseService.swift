@@ -54,8 +54,13 @@ public struct SandboxPurchaseService {
         let server = ServerClient(configuration: configuration, serverKey: serverKey, transport: transport)
         let client = GrowClient(configuration: configuration, transport: transport)
         let token = try await server.issueCustomerToken(customerId: customerId)
-        // An `EmulatorPurchase.Failure` goes up as it is: the CLI words it (65).
-        let bought = try await EmulatorPurchase(control: control, app: client).buy(customerId: customerId, customerToken: token.customerToken)
+        // An `EmulatorPurchase.Failure` goes up as it is (the CLI words it, 65), and so does what a stage threw.
+        let bought: EmulatorPurchase.Bought
+        do {
+            bought = try await EmulatorPurchase(control: control, app: client).buy(customerId: customerId, customerToken: token.customerToken)
+        } catch let failure as EmulatorPurchase.StageFailure {
+            throw failure.underlying
+        }
         let orderId = bought.orderId
         let order = try await client.order(id: orderId)
         let encoder = JSONEncoder()

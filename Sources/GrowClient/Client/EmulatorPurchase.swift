@@ -6,8 +6,8 @@ import HTTPCore
 /// `growcert sandbox purchase`, the checks' emulator purchase and the hosted end-to-end tests all
 /// buy through it. The store leg is the emulator's own (`/_emulator` store purchase, an
 /// emulator-signed transaction) unless the caller brings its own signed transaction (a test App
-/// Store). Each stage runs inside `around`, so a caller can name a failed stage in its own words;
-/// whether the receipt was delivered is the caller's to judge (`Bought.receipt`).
+/// Store). An error of a stage comes wrapped in a `StageFailure` that names the stage; whether the
+/// receipt was delivered is the caller's to judge (`Bought.receipt`).
 public struct EmulatorPurchase: Sendable {
     /// The product the emulator purchase buys.
     public static let productId = "gold_monthly"
@@ -16,8 +16,8 @@ public struct EmulatorPurchase: Sendable {
     /// The points it grants, as exact decimal text.
     public static let points = "10.5"
 
-    /// One stage of the purchase, as `around` sees it; its description is the stage in words
-    /// ("start the funnel"), for a reason that names it.
+    /// One stage of the purchase; its description is the stage in words ("start the funnel"), for a
+    /// reason that names it.
     public enum Stage: Sendable, Equatable, CustomStringConvertible {
         /// Creating the funnel's run token with the emulator's controls.
         case runToken
@@ -49,15 +49,12 @@ public struct EmulatorPurchase: Sendable {
         case noAppleTransaction(orderId: String)
         /// The emulator purchase's points are not an exact decimal (a defect of growcert).
         case invalidPoints
-        /// A caller's `around` returned without running the stage.
-        case stageNotRun(Stage)
 
         public var description: String {
             switch self {
             case .noPurchaseStep: return "The emulator's funnel has no purchase step, so there is no order to buy."
             case .noAppleTransaction(let orderId): return "The emulator's store purchase of order '\(orderId)' returned no Apple transaction."
             case .invalidPoints: return "Internal: the emulator purchase's points '\(EmulatorPurchase.points)' are not a decimal."
-            case .stageNotRun(let stage): return "Internal: the purchase stage '\(stage)' was not run."
             }
         }
     }
@@ -83,8 +80,14 @@ public struct EmulatorPurchase: Sendable {
         public var receipt: WireReceiptResult
     }
 
-    /// Runs one stage (it must call `body` once); the default runs it as it is.
-    public typealias Around = (_ stage: Stage, _ body: () async throws -> Void) async throws -> Void
+    /// A stage that threw: which one, and what it threw.
+    public struct StageFailure: Error, CustomStringConvertible {
+        public let stage: Stage
+        public let underlying: any Error
+
+        /// "Could not start the funnel: …".
+        public var description: String { "Could not \(stage): \(underlying)" }
+    }
 
     private let control: EmulatorControl
     private let app: GrowClient
@@ -104,38 +107,31 @@ public struct EmulatorPurchase: Sendable {
     /// Buys the emulator product as `customerId` (signed in with `customerToken`) and submits its receipt.
     ///
     /// - Parameter store: signs the order's transaction; nil for the emulator's own store purchase.
-    /// - Throws: what a stage threw (through `around`), or a `Failure`.
-    public func buy(customerId: String, customerToken: String, store: Store? = nil,
-                    around: Around = { _, body in try await body() }) async throws -> Bought {
+    /// - Throws: a `StageFailure` wrapping what a stage threw, or a `Failure`.
+    public func buy(customerId: String, customerToken: String, store: Store? = nil) async throws -> Bought {
         let step = try Self.step()
-        let runToken = try await run(.runToken, around) {
+        let runToken = try await run(.runToken) {
             try await control.runToken(WireEmulatorRunTokenRequest(customerId: customerId, steps: [step]))
         }
-        _ = try await run(.identify(customerId: customerId), around) { try await app.identify(customerToken: customerToken) }
-        let funnel = try await run(.funnel, around) { try await app.funnel(runToken: runToken) }
+        _ = try await run(.identify(customerId: customerId)) { try await app.identify(customerToken: customerToken) }
+        let funnel = try await run(.funnel) { try await app.funnel(runToken: runToken) }
         guard let orderId = funnel.steps.first?.orderId else { throw Failure.noPurchaseStep }
-        let signed = try await run(.storePurchase(orderId: orderId), around) { () async throws -> StoreTransaction? in
+        let signed = try await run(.storePurchase(orderId: orderId)) { () async throws -> StoreTransaction? in
             if let store { return try await store(orderId) }
             let bought = try await control.purchase(orderId: orderId)
             guard let transactionId = bought.transactionId, let jws = bought.signedTransaction else { return nil }
             return StoreTransaction(transactionId: transactionId, signedTransaction: jws)
         }
         guard let transaction = signed else { throw Failure.noAppleTransaction(orderId: orderId) }
-        let receipt = try await run(.submitReceipt(orderId: orderId), around) {
+        let receipt = try await run(.submitReceipt(orderId: orderId)) {
             try await app.submitReceipt(
                 orderId: orderId, submission: .apple(transactionId: transaction.transactionId, signedTransaction: transaction.signedTransaction))
         }
         return Bought(orderId: orderId, transaction: transaction, receipt: receipt)
     }
 
-    /// `body` run as `stage` through `around`, which must run it.
-    private func run<T>(_ stage: Stage, _ around: Around, _ body: () async throws -> T) async throws -> T {
-        // `body` runs only inside this call: escaping it to hand it to `around` is safe.
-        try await withoutActuallyEscaping(body) { body in
-            var result: T?
-            try await around(stage) { result = try await body() }
-            guard let result else { throw Failure.stageNotRun(stage) }
-            return result
-        }
+    /// `body` run as `stage`: what it throws comes wrapped in a `StageFailure`.
+    private func run<T>(_ stage: Stage, _ body: () async throws -> T) async throws -> T {
+        do { return try await body() } catch { throw StageFailure(stage: stage, underlying: error) }
     }
 }

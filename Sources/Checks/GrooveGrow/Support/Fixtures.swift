@@ -35,8 +35,9 @@ enum Fixtures {
         let token = try await run.token(for: customerId)
         let bought: EmulatorPurchase.Bought
         do {
-            bought = try await EmulatorPurchase(control: control, app: run.growClient())
-                .buy(customerId: customerId, customerToken: token.customerToken, around: { stage, body in try await step(stage.description, body) })
+            bought = try await EmulatorPurchase(control: control, app: run.growClient()).buy(customerId: customerId, customerToken: token.customerToken)
+        } catch let failure as EmulatorPurchase.StageFailure {
+            throw CheckFailure(failure.description)
         } catch let failure as EmulatorPurchase.Failure {
             throw CheckFailure(failure.description)
         }

@@ -1,8 +1,8 @@
 # growcert — the two commands: `make demo` and `make test` (and `make bench`, `make man`, `make install`).
-# Each target first installs the Debian packages it needs (only when missing).
+# Each target first installs the Debian packages it needs (only when missing). A build that prints a warning fails.
 
 BUILD_PACKAGES := pkg-config libsqlite3-dev libssl-dev libmicrohttpd-dev libcurl4-openssl-dev zlib1g-dev libpq-dev
-TEST_PACKAGES  := $(BUILD_PACKAGES) postgresql util-linux sqlite3 openssl libxml2-utils chromium fonts-noto-cjk curl python3 iproute2 zsh fish mandoc groff-base man-db
+TEST_PACKAGES  := $(BUILD_PACKAGES) postgresql util-linux sqlite3 openssl libxml2-utils chromium chromium-driver fonts-noto-cjk faketime curl python3 iproute2 zsh fish mandoc groff-base man-db
 BENCH_PACKAGES := $(BUILD_PACKAGES) postgresql util-linux sqlite3 openssl curl
 
 SWIFT ?= swift
@@ -24,7 +24,7 @@ setup-bench:
 	@scripts/ensure-packages.sh $(BENCH_PACKAGES)
 
 build: setup-build
-	$(SWIFT) build
+	scripts/build-without-warnings.sh $(SWIFT) build
 
 demo: build
 	rm -rf "$(DEMO_OUT)"
@@ -32,7 +32,7 @@ demo: build
 	$$($(SWIFT) build --show-bin-path)/growcert demo --profile cherrysub --out "$(DEMO_OUT)/cherrysub"
 
 test: setup-test
-	$(SWIFT) build --build-tests
+	scripts/build-without-warnings.sh $(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --parallel
 
 # The benchmarks measure the build a release would ship: optimised, with the Swift runtime and

@@ -44,16 +44,16 @@ let package = Package(
         // Helpers shared by test targets (network namespace, test CAs); no @testable imports, nothing of it in the binary.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
 
-        .testTarget(name: "EvidenceTests", dependencies: ["Evidence", "StrictJSON", "RFC3339Time", "TestSupport"]),
+        .testTarget(name: "EvidenceTests", dependencies: ["Evidence", "StrictJSON", "RFC3339Time", "TestSupport"], resources: [.copy("Fixtures")]),
         .testTarget(name: "StoreProofTests", dependencies: ["StoreProof", "StrictJSON"], resources: [.copy("Fixtures")]),
         .testTarget(name: "GrowClientTests", dependencies: ["HTTPCore", "GrowClient"]),
         .testTarget(name: "CherryClientTests", dependencies: ["HTTPCore", "CherryClient"]),
-        .testTarget(name: "SandboxTests", dependencies: ["Sandbox", "HTTPCore", "GrowClient", "CherryClient", "CCrypto", "TestSupport"]),
+        .testTarget(name: "SandboxTests", dependencies: ["Sandbox", "HTTPCore", "GrowClient", "CherryClient", "CCrypto", "TestSupport"], resources: [.copy("Fixtures")]),
         .testTarget(name: "ChecksTests", dependencies: ["Checks", "Sandbox", "HTTPCore", "GrowClient", "CherryClient", "Evidence", "StrictJSON", "TestSupport"]),
         .testTarget(name: "ArgumentsKitTests", dependencies: ["ArgumentsKit", "growcert-bench"]),
         .testTarget(name: "ServicesTests", dependencies: ["Services", "Evidence", "GrowClient"]),
         .testTarget(name: "ReportsTests", dependencies: ["Reports", "Evidence", "StrictJSON"], exclude: ["__Snapshots__"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "growcertTests", dependencies: ["ArgumentsKit", "Evidence", "StrictJSON", "growcert", "Services", "Reports", "StoreProof", "Sandbox", "HTTPCore", "GrowClient", "CherryClient", "TestSupport"]),
+        .testTarget(name: "growcertTests", dependencies: ["ArgumentsKit", "Evidence", "StrictJSON", "growcert", "Services", "Reports", "StoreProof", "Sandbox", "HTTPCore", "GrowClient", "CherryClient", "TestSupport"], resources: [.copy("Fixtures")]),
     ],
     swiftLanguageModes: [.v6]
 )

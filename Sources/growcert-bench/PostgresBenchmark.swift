@@ -21,8 +21,8 @@ struct PostgresBenchmark: Benchmark {
         // A PostgreSQL store's masking key file is NAME.key in the current folder: keep it in the bench's own
         // folder, not in the checkout `make bench` runs from.
         let previous = FileManager.default.currentDirectoryPath
-        FileManager.default.changeCurrentDirectoryPath(context.path(""))
-        defer { FileManager.default.changeCurrentDirectoryPath(previous) }
+        _ = FileManager.default.changeCurrentDirectoryPath(context.path(""))
+        defer { _ = FileManager.default.changeCurrentDirectoryPath(previous) }
         return [try ingest(context, url: url), try writers(context, url: url)]
     }
 

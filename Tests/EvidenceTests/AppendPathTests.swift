@@ -48,7 +48,7 @@ struct AppendPathTests {
                     try s.store.addDevice(NewDevice(campaignId: s.campaign.id, label: "iphone15", kind: "physical", platform: "ios", model: "x", osVersion: "1"))
                 }
                 #expect(throws: EvidenceError.self) { try s.store.addEvidence(note("r404", "nowhere")) }
-                #expect(throws: EvidenceError.self) { try s.store.retract(evidenceId: "e1", reason: "x"); try s.store.retract(evidenceId: "e1", reason: "again") }
+                #expect(throws: EvidenceError.self) { _ = try s.store.retract(evidenceId: "e1", reason: "x"); _ = try s.store.retract(evidenceId: "e1", reason: "again") }
                 let second = try s.store.addEvidence(note(s.run.id, "second"))
                 #expect(second.id == "e2")
                 #expect(second.seq == 8)

@@ -230,9 +230,8 @@ struct SecretShapeTests {
 
     @Test("The Xcode StoreKit transaction inside a device log is not a secret")
     func realStoreKitJWSInADeviceLogPasses() throws {
-        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("shared/testdata/storekit/xcode-signed-transaction.jws")
-        let jws = String(decoding: try #require(FileManager.default.contents(atPath: url.path), "no JWS at \(url.path)"), as: UTF8.self)
+        let url = try #require(Bundle.module.url(forResource: "Fixtures/xcode-signed-transaction", withExtension: "jws"))
+        let jws = String(decoding: try Data(contentsOf: url), as: UTF8.self)
         let log = "12:00:01 StoreKit purchase finished\n12:00:01 jws=\(jws.trimmingCharacters(in: .whitespacesAndNewlines))\n12:00:02 done\n"
         #expect(SecretScanner.findSecret(in: log) == nil)
         #expect(try SecretScanner.findSecret(inFile: Array(log.utf8)) == nil)

@@ -22,7 +22,7 @@ import Testing
         let text = v1.json.canonicalText
         #expect(!text.contains("acceptStale"), "a v1 statement has only the v1 keys")
         let signature = try Ed25519.sign(Array(text.utf8), privateKeyPEM: key)
-        try store.write {
+        _ = try store.write {
             try store.append(.signoffAdd) { _, at in
                 ["id": "s1", "report_id": .string(report.id), "campaign_id": .string(campaign.id), "role": "qa", "name": "Ann QA", "decision": "reject",
                  "statement": .string(text), "signature": .string(Data(signature).base64EncodedString()), "public_key": .string(publicKey),

@@ -78,7 +78,7 @@ import Testing
         let f = try Self.fixture()
         _ = try Self.purchaseRun(f) { f, run in
             // The order id typed with the transaction matches, but nothing shows which transaction the order was for.
-            try f.store.addEvidence(NewEvidence(runId: run.id, type: .receipt, provenance: .liveHosted, details: [
+            _ = try f.store.addEvidence(NewEvidence(runId: run.id, type: .receipt, provenance: .liveHosted, details: [
                 "orderId": "GG-ORDER-1", "receiptId": "rcpt_1", "status": "delivered", "raw": "{\"receiptId\":\"rcpt_1\",\"status\":\"verified\"}",
             ]))
         }

@@ -8,10 +8,9 @@ import TestSupport
 @Suite struct CherrySubTransactionTests {
     static let pki = Result { try AppStoreTestPKI.make() }
 
-    /// The StoreKit Testing in Xcode transaction from `../shared/testdata` (bundle `com.example.naturelab…`).
+    /// The StoreKit Testing in Xcode transaction from `Fixtures/` (bundle `com.example.naturelab…`; origin in `Fixtures/ORIGIN.md`).
     static func xcodeTransaction() throws -> String {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let file = root.appendingPathComponent("../shared/testdata/storekit/xcode-signed-transaction.jws")
+        let file = try #require(Bundle.module.url(forResource: "Fixtures/xcode-signed-transaction", withExtension: "jws"))
         return try String(contentsOf: file, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 

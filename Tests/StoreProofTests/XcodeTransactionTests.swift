@@ -45,8 +45,8 @@ import Testing
         #expect(der.count == 583)
         #expect(SHA256Hex.of([UInt8](der)) == "63343abfb89a6a03ebb57e9b3f5fa7be7c4f5c756f3017b3a8c488c3653e9179")
         #expect(AppleRootCA.sha256Hex == SHA256Hex.of([UInt8](der)))
-        let shared = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../../shared/trust/AppleRootCA-G3.cer")
-        if let file = try? Data(contentsOf: shared) { #expect(file == der) }
+        let published = try #require(Bundle.module.url(forResource: "Fixtures/AppleRootCA-G3", withExtension: "cer"))
+        #expect(try Data(contentsOf: published) == der)
     }
 }
 

@@ -43,7 +43,7 @@ public func openssl(_ arguments: [String], in directory: URL, input: Data? = nil
     process.arguments = arguments
     process.currentDirectoryURL = directory
     let output = directory.appendingPathComponent("openssl-out-\(UUID().uuidString)")
-    FileManager.default.createFile(atPath: output.path, contents: nil)
+    _ = FileManager.default.createFile(atPath: output.path, contents: nil)
     let handle = try FileHandle(forWritingTo: output)
     process.standardOutput = handle
     process.standardError = FileHandle.nullDevice

@@ -46,7 +46,7 @@ struct DemoTests {
     func junitReportValidatesAgainstTheSchema() throws {
         let demo = try DemoRun.get()
         let xmllint = try Growcert.tool(["xmllint"], install: "install the Debian package libxml2-utils ('make test' does)")
-        let schema = Growcert.sharedFolder.appendingPathComponent("testdata/junit/junit-10.xsd").path
+        let schema = Growcert.fixture("junit-10.xsd")
         try #require(FileManager.default.fileExists(atPath: schema), "no JUnit schema at \(schema)")
         let o = try demo.runner.execute(xmllint, ["--noout", "--schema", schema, demo.file("report.junit.xml")], env: [:])
         #expect(o.code == 0, "\(o)")

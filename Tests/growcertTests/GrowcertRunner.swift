@@ -101,8 +101,10 @@ final class Growcert: Sendable {
         }
     }
 
-    /// The folder holding the project's outside test data (`../shared` next to the package).
-    static var sharedFolder: URL { packageRoot.deletingLastPathComponent().appendingPathComponent("shared") }
+    /// The path of an outside test file copied into this target's `Fixtures/` (origins in `Fixtures/ORIGIN.md`).
+    static func fixture(_ name: String) -> String {
+        Bundle.module.url(forResource: "Fixtures/" + name, withExtension: nil)?.path ?? "Fixtures/\(name) is missing from the test bundle"
+    }
 
     /// The full path of an outside tool from PATH; fails the test with what to install when it is missing.
     static func tool(_ names: [String], install: String) throws -> String {

@@ -4,7 +4,7 @@ import Testing
 @Suite("growcert end to end: recording store transactions")
 struct TransactionEvidenceTests {
     static let xcodeAppId = "com.example.naturelab.backyardbirds.example"
-    static var xcodeJWS: String { Growcert.sharedFolder.appendingPathComponent("testdata/storekit/xcode-signed-transaction.jws").path }
+    static var xcodeJWS: String { Growcert.fixture("xcode-signed-transaction.jws") }
 
     @Test("An Xcode StoreKit Testing JWS is verified and recorded as xcode-local, with what it proves")
     func xcodeTransactionIsRecordedAsXcodeLocal() throws {

@@ -57,7 +57,7 @@ public struct PeerAddress: Sendable, Hashable, CustomStringConvertible {
         withUnsafeMutableBytes(of: &copy) { $0.copyBytes(from: bytes) }
         var buffer = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
         guard inet_ntop(AF_INET6, &copy, &buffer, socklen_t(buffer.count)) != nil else { return "?" }
-        return String(cString: buffer)
+        return String(nulTerminated: buffer)
     }
 
     /// Where this address lies; `localAddresses` are this machine's interface addresses.

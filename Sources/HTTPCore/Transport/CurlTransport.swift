@@ -213,7 +213,7 @@ final class CurlEasy: @unchecked Sendable {
             var verify = 0
             _ = ccurl_getinfo_long(handle, CURLINFO_SSL_VERIFYRESULT, &verify)
             return .failure(CurlTransport.map(code: Int(code.rawValue), verifyResult: verify,
-                                              detail: String(cString: errorBuffer), seenPin: facts.spkiPin))
+                                              detail: String(nulTerminated: errorBuffer), seenPin: facts.spkiPin))
         }
         var status = 0
         _ = ccurl_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &status)

@@ -39,7 +39,7 @@ final class ServerCertificate {
         guard let name = X509_get_issuer_name(x509) else { return nil }
         var buffer = [CChar](repeating: 0, count: 512)
         guard X509_NAME_oneline(name, &buffer, Int32(buffer.count)) != nil else { return nil }
-        return String(cString: buffer)
+        return String(nulTerminated: buffer)
     }
 
     private static func der(_ encode: (UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>?) -> Int32) -> [UInt8]? {

@@ -18,7 +18,7 @@ final class TLSStub: @unchecked Sendable {
             try response.write(to: file, atomically: true, encoding: .utf8)
         }
         let log = root.appendingPathComponent("s_server.log")
-        FileManager.default.createFile(atPath: log.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
         process.arguments = ["s_server", "-accept", "0", "-cert", pki.certificateFile, "-key", pki.keyFile, "-HTTP", "-naccept", "1000"]

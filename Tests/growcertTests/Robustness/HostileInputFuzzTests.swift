@@ -184,7 +184,7 @@ struct HostileInputFuzzTests {
                 }
             }
             args = Self.confined(args, paths: paths, scratch: dir.appendingPathComponent("scratch").path)
-            let words = (try? ParsedArguments(args.compactMap { $0 }))?.words ?? []
+            let words = ParsedArguments(args.compactMap { $0 }).words
             if let matched = CLI.match(words.first == "help" ? Array(words.dropFirst()) : words), !Self.runnable.contains(matched.name) { continue }
             let (code, out) = await cli(args)
             codes[code, default: 0] += 1

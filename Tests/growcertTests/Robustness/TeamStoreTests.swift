@@ -100,7 +100,7 @@ struct TeamStoreTests {
         let verified = try g.run(["verify"], db: false, env: ["GROWCERT_DB": audrey])
         #expect(verified.code == 0, "\(verified)")
         // The recorder's privileges stop an edit before the trigger does.
-        let edit = try #expect(throws: PostgresTestServerError.self) {
+        let edit = #expect(throws: PostgresTestServerError.self) {
             try server.psqlAs("ann", String(database), "UPDATE evidence SET details = '{}'")
         }
         #expect(edit?.message.contains("permission denied") == true, "\(String(describing: edit))")

@@ -84,13 +84,15 @@ public struct CheckRecorder {
         }
     }
 
-    static func identityRecord(_ identity: SandboxIdentity) -> CheckIdentityRecord {
+    /// The measured identity as evidence records it.
+    package static func identityRecord(_ identity: SandboxIdentity) -> CheckIdentityRecord {
         CheckIdentityRecord(liveHosted: identity.isLiveHosted, reason: identity.notLiveReason, peers: identity.peers,
                             privateRangePeers: identity.privatePeers, leafSha256: identity.leafSHA256, spkiPins: identity.spkiPins,
                             issuers: identity.issuers, trustBasis: identity.trustBasis.rawValue)
     }
 
-    static func exchangeRecord(_ entry: TranscriptEntry) -> ExchangeRecord {
+    /// A transcript entry as evidence records it (redacted already; bodies capped), for check results and clock readings.
+    package static func exchangeRecord(_ entry: TranscriptEntry) -> ExchangeRecord {
         ExchangeRecord(
             method: entry.method, path: entry.path, status: entry.status, sandboxKind: entry.sandboxKind,
             durationMs: entry.durationMilliseconds,
@@ -98,7 +100,7 @@ public struct CheckRecorder {
             requestBody: entry.requestBody.map(cap), responseBody: entry.responseBody.map(cap), error: entry.error,
             peer: entry.connection?.peerAddress,
             tls: entry.connection.flatMap { $0.scheme == "https" ? ($0.tlsVerified ? "verified" : "not verified: \($0.tlsVerifyResult ?? "no certificate")") : nil },
-            spkiPin: entry.connection?.spkiPin)
+            spkiPin: entry.connection?.spkiPin, date: entry.date)
     }
 
     /// `text` cut to `bodyLimit` UTF-8 bytes on a character boundary, with the full size noted.

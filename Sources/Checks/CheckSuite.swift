@@ -23,6 +23,10 @@ public protocol CheckSuite: Sendable {
     /// Asks the target, without credentials, which kind of Sandbox it is; throws `CheckError.unreachable`
     /// when it gives no HTTP response. The probe's exchanges are part of every check's identity.
     func probe(_ context: CheckContext, target: Target, through transport: any HTTPTransport) async throws -> SandboxKind
+    /// Sends the same credential-free probe to a campaign's target, named by its base URL and the campaign's target
+    /// field (GrooveGrow's project UUID, CherrySub's publishable key), for reading the Sandbox's clock as a run starts
+    /// or finishes. Throws when the two do not make a request, or when no HTTP answer comes.
+    func clockProbe(baseURL: String, target: String, through transport: any HTTPTransport) async throws
     /// The harness maker for one run of the suite: the checks of a run share its fixtures.
     func harnesses(for context: CheckContext, target: Target) -> @Sendable () -> Harness
 }

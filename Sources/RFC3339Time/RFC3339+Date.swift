@@ -17,3 +17,15 @@ extension RFC3339 {
         milliseconds(text).map { Date(timeIntervalSince1970: Double($0) / 1000) }
     }
 }
+
+extension HTTPDate {
+    /// IMF-fixdate of a date, rounded down to whole seconds (the emulators' `Date` header).
+    public static func string(_ date: Date) -> String {
+        string(secondsSince1970: Int64(date.timeIntervalSince1970.rounded(.down)))
+    }
+
+    /// The date of an HTTP date in any of its three forms; nil for any other text.
+    public static func date(_ text: String) -> Date? {
+        seconds(text).map { Date(timeIntervalSince1970: Double($0)) }
+    }
+}

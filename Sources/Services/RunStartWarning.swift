@@ -14,6 +14,11 @@ public enum RunStartWarning: Sendable, Equatable, CustomStringConvertible {
     case needsStoreAccount(scenario: String, runId: String)
     /// The campaign's base URL is not the hosted Sandbox, so its check results never certify.
     case notHostedSandbox(campaignId: String, baseURL: String, runId: String)
+    /// The campaign's target looks hosted, but its clock could not be read from the hosted Sandbox: no store purchase
+    /// on the runs can certify (their outside window has no start).
+    case noOutsideClock(baseURL: String, reason: String)
+    /// The QA machine's clock and the hosted Sandbox's disagree by more than the profile's skew.
+    case clockDisagrees(qaTime: String, sandboxTime: String, skewSeconds: Int)
 
     /// The warnings for `run`, just started in `campaign` on one of `devices`.
     public static func warnings(run: Run, campaign: Campaign, profile: Profile, devices: [Device]) throws -> [RunStartWarning] {
@@ -32,6 +37,20 @@ public enum RunStartWarning: Sendable, Equatable, CustomStringConvertible {
         return out
     }
 
+    /// What the Sandbox clock reading taken as runs start says about them: a hosted-looking target whose clock was not
+    /// read from the hosted Sandbox, or a QA clock that is off by more than the profile's skew.
+    public static func clockWarnings(reading: ClockReading, campaign: Campaign, profile: Profile) -> [RunStartWarning] {
+        let skew = profile.rules.outsideClockSkewSeconds
+        if let outside = reading.outsideMilliseconds {
+            guard let qa = Timestamp.milliseconds(reading.qaTime), abs(qa - outside) > Int64(skew) * 1000,
+                  let sandboxTime = reading.sandboxTime else { return [] }
+            return [.clockDisagrees(qaTime: reading.qaTime, sandboxTime: sandboxTime, skewSeconds: skew)]
+        }
+        guard profile.rules.checkResultProvenance == .liveHosted, let url = URL(string: campaign.baseURL),
+              url.scheme?.lowercased() == "https", !PeerAddress.namesThisMachine(host: url.host ?? "") else { return [] }
+        return [.noOutsideClock(baseURL: campaign.baseURL, reason: reading.notLiveHosted ?? "no Date header")]
+    }
+
     public var description: String {
         switch self {
         case .needsPhysicalDevice(let scenario, let deviceLabel, let deviceKind, let runId):
@@ -40,6 +59,10 @@ public enum RunStartWarning: Sendable, Equatable, CustomStringConvertible {
             return "scenario '\(scenario)' needs a store sandbox account and run \(runId) names none: it can never certify."
         case .notHostedSandbox(let campaignId, let baseURL, let runId):
             return "campaign \(campaignId)'s base URL '\(baseURL)' is not the hosted Sandbox (plain HTTP or a loopback address): check results from it never certify, so run \(runId) can never certify."
+        case .noOutsideClock(let baseURL, let reason):
+            return "the Sandbox's clock at '\(baseURL)' could not be read from the hosted Sandbox (\(reason)): a store purchase on this run cannot certify, because nothing outside this machine says when the run started."
+        case .clockDisagrees(let qaTime, let sandboxTime, let skewSeconds):
+            return "this machine's clock says \(qaTime) and the hosted Sandbox's says \(sandboxTime), more than \(skewSeconds) seconds apart: the report judges the run on the Sandbox's clock and will say so."
         }
     }
 }

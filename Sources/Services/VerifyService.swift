@@ -1,3 +1,4 @@
+import Checks
 import Evidence
 import Foundation
 import StoreProof
@@ -44,6 +45,7 @@ public struct VerifyService {
     public func run(progress: ((Int) -> Void)? = nil) throws -> VerificationResult {
         var result = try store.verify(progress: progress)
         result.problems += try storeProofProblems()
+        result.problems += try identityProblems()
         for head in expectedHeads where try store.journalEntry(hash: head) == nil {
             result.problems.append(VerificationProblem(seq: nil, message: "the expected head \(head) is not an entry of the journal: entries were deleted, or the chain was rebuilt"))
         }
@@ -121,6 +123,52 @@ public struct VerifyService {
         for (item, appId) in try store.evidence(type: .transaction) {
             if let message = check(item, appId: appId) {
                 problems.append(VerificationProblem(seq: item.seq, message: "evidence \(item.id) (transaction): \(message)"))
+            }
+        }
+        return problems
+    }
+
+    /// Re-derives every `live-hosted` label from the facts recorded beside it (`RecordedIdentity`): check results, the
+    /// receipts a check recorded, and the runs' readings of the Sandbox's clock. A label its own facts contradict was not
+    /// written by growcert's recorder: tampering, even when the chain was recomputed over it.
+    public func identityProblems() throws -> [VerificationProblem] {
+        var problems: [VerificationProblem] = []
+        var pinsOfRun: [String: [String]] = [:]
+        var runIds: [String] = []
+        for campaign in try store.campaigns() {
+            let profilePins = (try? store.profileNamed(campaign.profile).sandboxPins) ?? []
+            let pins = profilePins + campaign.sandboxPins.filter { !profilePins.contains($0) }
+            for run in try store.runs(campaignId: campaign.id) {
+                pinsOfRun[run.id] = pins
+                runIds.append(run.id)
+            }
+        }
+        var checks: [String: [EvidenceItem]] = [:]
+        for (item, _) in try store.evidence(type: .checkResult) {
+            checks[item.runId, default: []].append(item)
+            guard item.provenance == .liveHosted else { continue }
+            let d = item.details(as: CheckResultDetails.self)
+            if let why = RecordedIdentity.contradiction(identity: d.identity, exchanges: d.probe + d.transcript, pins: pinsOfRun[item.runId] ?? []) {
+                problems.append(VerificationProblem(seq: item.seq, message: "evidence \(item.id) (check result) is labelled live-hosted, but \(why)"))
+            }
+        }
+        for (item, _) in try store.evidence(type: .receipt) where item.provenance == .liveHosted {
+            // A check records its receipt right after its own result, with the result's provenance.
+            let recorder = checks[item.runId]?.last { $0.seq < item.seq }
+            if recorder?.provenance != .liveHosted {
+                problems.append(VerificationProblem(seq: item.seq, message: "evidence \(item.id) (receipt) is labelled live-hosted, but no live-hosted check result recorded it (\(recorder.map { "the check before it is \($0.provenance.rawValue)" } ?? "no check result came before it on run \(item.runId)"))"))
+            }
+        }
+        for clock in try store.runClocks(runIds: runIds) where clock.reading.provenance == .liveHosted {
+            let reading = clock.reading
+            var why = RecordedIdentity.contradiction(identity: reading.identity, exchanges: reading.exchange.map { [$0] } ?? [],
+                                                     pins: pinsOfRun[clock.runId] ?? [])
+            if why == nil, let sandbox = reading.sandboxTime.flatMap(Timestamp.milliseconds),
+               reading.exchange?.dateMilliseconds != sandbox {
+                why = "its Sandbox time \(reading.sandboxTime ?? "") is not the Date header of its exchange (\(reading.exchange?.date ?? "none"))"
+            }
+            if let why {
+                problems.append(VerificationProblem(seq: clock.seq, message: "run \(clock.runId)'s \(clock.event.rawValue) clock reading is labelled live-hosted, but \(why)"))
             }
         }
         return problems

@@ -45,7 +45,8 @@ import Testing
         #expect(receipt.details.canonicalText.contains(#""amount":12.50"#))
     }
 
-    /// The recorder's details as written before the typed details (growcert b639ad7), verbatim.
+    /// The recorder's details as written before the typed details (growcert b639ad7), verbatim but for each exchange's
+    /// `date`, kept since growcert reads the Sandbox's clock.
     enum Reference {
         static func evidence(for result: CheckResult) -> [JSONValue] {
             let identity = result.identity
@@ -105,6 +106,8 @@ import Testing
                 "peer": .optional(entry.connection?.peerAddress),
                 "tls": .optional(entry.connection.flatMap { $0.scheme == "https" ? ($0.tlsVerified ? "verified" : "not verified: \($0.tlsVerifyResult ?? "no certificate")") : nil }),
                 "spkiPin": .optional(entry.connection?.spkiPin),
+                // Added with the Sandbox's clock (issue 21): the answer's Date header, null when it had none.
+                "date": .optional(entry.date),
             ]
         }
     }

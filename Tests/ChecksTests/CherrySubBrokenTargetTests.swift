@@ -110,6 +110,22 @@ final class ForgetfulReplayProxy: HTTPTransport {
     }
 }
 
+/// A backend whose idempotency record is not consulted: a replayed key runs the submission again (sent here under a
+/// fresh key, so the emulator answers the repeat as a repeat: 200, duplicate: true) instead of returning the original answer.
+final class ReexecutingReplayProxy: HTTPTransport {
+    private let base = CurlTransport()
+    // Guards the keys seen on submissions.
+    private let keys = Mutex<Set<String>>([])
+
+    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        var request = request
+        if isSubmission(request), let key = request.headers[CherryWire.Header.idempotencyKey], keys.withLock({ !$0.insert(key).inserted }) {
+            request.headers[CherryWire.Header.idempotencyKey] = key + "-run-again"
+        }
+        return try await base.send(request)
+    }
+}
+
 /// A backend that books a second event for a duplicate: it answers a repeat as new.
 final class DuplicateBlindProxy: HTTPTransport {
     private let base = CurlTransport()
@@ -167,6 +183,8 @@ let cherryBreakages: [CherryBreakage] = [
     CherryBreakage("duplicate.no-second-event", "a repeat is answered as new", reason: "not marked duplicate", transport: { DuplicateBlindProxy() }),
     CherryBreakage("duplicate.lost-response-retried", "a replay with the same key and body is answered 409", reason: "Could not retry the submission",
                    transport: { ForgetfulReplayProxy() }),
+    CherryBreakage("duplicate.lost-response-retried", "a replay with the same key runs the submission again", reason: "a replay must return the original answer",
+                   transport: { ReexecutingReplayProxy() }),
     CherryBreakage("purchase.finish-after-acceptance", "the backend never accepts the transaction again after failing", reason: "Could not submit again",
                    response: { request, response in
                        guard isSubmission(request), (200..<300).contains(response.status) else { return response }

@@ -18,7 +18,10 @@ import Testing
     /// A purchase run with every check passed live-hosted and the store-signed Sandbox transaction; the receipt is the caller's.
     static func purchaseRun(_ f: ReportFixture, transactionId: String = "2000000123456789", purchaseDaysBeforeStart: Int64? = nil,
                             receipt: (ReportFixture, Run) throws -> Void) throws -> Run {
-        let run = try f.start(pr, device: "iphone", account: "apple-sandbox")
+        // An aged purchase is judged on the QA clock's rule alone here: the Sandbox's clock started the run when the purchase was made.
+        let aged = purchaseDaysBeforeStart.map { ReportFixture.clockStartMillis + 1_000 - $0 * 86_400_000 }
+        let run = try f.start(pr, device: "iphone", account: "apple-sandbox",
+                              clock: ReportFixture.hostedReading(aged ?? ReportFixture.outsideStartMillis))
         try f.allChecks(run)
         let purchase = try purchaseDaysBeforeStart.map { days -> Int64 in
             guard let started = Timestamp.milliseconds(run.startedAt) else { throw FixtureError("unreadable start \(run.startedAt)") }

@@ -75,13 +75,37 @@ final class ReportFixture {
         try store.addAccount(NewAccount(campaignId: campaign.id, label: label, store: "apple", account: address, storefront: "USA"))
     }
 
-    func start(_ scenario: String, device: String, account: String? = nil, tester: String = "Dana QA") throws -> Run {
-        try store.startRun(NewRun(campaignId: campaign.id, scenario: scenario, deviceLabel: device, accountLabel: account, tester: tester))
+    /// Starts a run; by default its start is read on the hosted Sandbox's clock a minute before the fixture's purchase
+    /// (`outsideStartMillis`), so the fixture's transactions and receipts lie inside its outside window.
+    func start(_ scenario: String, device: String, account: String? = nil, tester: String = "Dana QA",
+               clock: ClockReading? = ReportFixture.hostedReading(outsideStartMillis)) throws -> Run {
+        try store.startRun(NewRun(campaignId: campaign.id, scenario: scenario, deviceLabel: device, accountLabel: account, tester: tester,
+                                  clock: clock))
     }
 
+    /// Finishes a run; by default its finish is read on the hosted Sandbox's clock at `outsideFinishMillis`.
     @discardableResult
-    func finish(_ run: Run, _ outcome: String, note: String? = nil) throws -> Run {
-        try store.finishRun(id: run.id, outcome: outcome, note: note)
+    func finish(_ run: Run, _ outcome: String, note: String? = nil,
+                clock: ClockReading? = ReportFixture.hostedReading(outsideFinishMillis)) throws -> Run {
+        try store.finishRun(id: run.id, outcome: outcome, note: note, clock: clock)
+    }
+
+    /// The hosted Sandbox's clock at run starts: a minute before the fixture's purchase.
+    static let outsideStartMillis: Int64 = purchaseMillis - 60_000
+    /// The hosted Sandbox's clock at run finishes: an hour after the fixture clock starts (after every receipt's `verifiedAt`).
+    static let outsideFinishMillis: Int64 = clockStartMillis + 3_600_000
+
+    /// A reading of the Sandbox's clock at `millis` (whole seconds) by a live-hosted exchange; the QA machine's clock
+    /// read the same time unless `qaMillis` says otherwise.
+    static func hostedReading(_ millis: Int64, qaMillis: Int64? = nil, provenance: Provenance = .liveHosted) -> ClockReading {
+        ClockReading(sandboxTime: Timestamp.string(millisecondsSince1970: millis / 1000 * 1000).replacingOccurrences(of: ".000Z", with: "Z"),
+                     qaTime: Timestamp.string(millisecondsSince1970: qaMillis ?? millis), provenance: provenance,
+                     notLiveHosted: provenance == .liveHosted ? nil : "the probe GET /v1/session reached 127.0.0.1, which is this machine (loopback)",
+                     identity: CheckIdentityRecord(liveHosted: provenance == .liveHosted, reason: nil, peers: ["203.0.113.10:443"], privateRangePeers: [],
+                                                   leafSha256: [], spkiPins: [], issuers: [], trustBasis: "system-trust-store"),
+                     exchange: ExchangeRecord(method: "GET", path: "/v1/session", status: 401, sandboxKind: "hosted", durationMs: 30,
+                                              idempotencyKey: nil, requestBody: nil, responseBody: nil, error: nil, peer: "203.0.113.10",
+                                              tls: "verified", spkiPin: nil, date: HTTPDateText.of(millis)))
     }
 
     @discardableResult
@@ -121,12 +145,13 @@ final class ReportFixture {
     @discardableResult
     func transaction(_ run: Run, provenance: Provenance = .storeSignedSandbox, orderId: String = "GG-ORDER-1", bundleId: String? = appId,
                      transactionId: String = "2000000123456789", warnings: [String] = [], environment: String = "Sandbox",
-                     purchaseMillis: Int64? = purchaseMillis) throws -> EvidenceItem {
+                     purchaseMillis: Int64? = purchaseMillis, appAccountToken: String? = nil) throws -> EvidenceItem {
         var details: [String: JSONValue] = [
             "store": "apple", "source": "jws", "transactionId": .string(transactionId), "originalTransactionId": .string(transactionId),
             "orderId": .string(orderId), "productId": .string(Self.productId), "bundleId": .optional(bundleId),
             "environment": .string(environment), "warnings": .array(warnings.map(JSONValue.string)),
         ]
+        if let appAccountToken { details["appAccountToken"] = .string(appAccountToken) }
         if let purchaseMillis {
             details["purchaseDate"] = .string(Timestamp.string(millisecondsSince1970: purchaseMillis))
             details["purchaseDateMillis"] = .string(String(purchaseMillis))
@@ -248,3 +273,16 @@ extension ReportModel {
         return m
     }
 }
+
+/// An HTTP date for a test's exchange records.
+enum HTTPDateText {
+    static func of(_ ms: Int64) -> String {
+        let weekday = ["Thu", "Fri", "Sat", "Sun", "Mon", "Tue", "Wed"][Int((ms / 86_400_000) % 7)]
+        let t = Timestamp.string(millisecondsSince1970: ms)  // 2026-11-18T11:06:40.000Z
+        let parts = Array(t.utf8).map { Character(UnicodeScalar($0)) }
+        let year = String(parts[0..<4]), month = Int(String(parts[5..<7]))!, day = String(parts[8..<10]), hms = String(parts[11..<19])
+        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+        return "\(weekday), \(day) \(months[month - 1]) \(year) \(hms) GMT"
+    }
+}
+

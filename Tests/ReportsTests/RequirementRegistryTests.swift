@@ -37,7 +37,8 @@ import Testing
             campaign: f.campaign, devices: withoutDevices ? [] : try f.store.devices(campaignId: f.campaign.id),
             accounts: try f.store.accounts(campaignId: f.campaign.id), runs: try f.store.runs(campaignId: f.campaign.id),
             evidence: try f.store.evidence(campaignId: f.campaign.id),
-            transactionsOwnedElsewhere: try f.store.transactionsOwnedElsewhere(campaignId: f.campaign.id))
+            transactionsOwnedElsewhere: try f.store.transactionsOwnedElsewhere(campaignId: f.campaign.id),
+            clocks: try f.store.runClocks(runIds: try f.store.runs(campaignId: f.campaign.id).map(\.id)))
         return try #require(VerdictEngine(profile: profile).judge(input).first { $0.id == scenario })
     }
 

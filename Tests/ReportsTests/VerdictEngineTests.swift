@@ -187,7 +187,8 @@ struct VerdictCase: Sendable, CustomTestStringConvertible {
         let f = try Self.fixture()
         _ = try f.certifiedPurchase()
         let input = VerdictEngine.Input(campaign: f.campaign, devices: [], accounts: try f.store.accounts(campaignId: f.campaign.id),
-                                        runs: try f.store.runs(campaignId: f.campaign.id), evidence: try f.store.evidence(campaignId: f.campaign.id))
+                                        runs: try f.store.runs(campaignId: f.campaign.id), evidence: try f.store.evidence(campaignId: f.campaign.id),
+                                        clocks: try f.store.runClocks(runIds: try f.store.runs(campaignId: f.campaign.id).map(\.id)))
         let s = VerdictEngine(profile: f.profile).judge(input).first { $0.id == "purchase-restore-refund" }
         #expect(s?.verdict == .incomplete)
         #expect(s?.reasons.map(\.code) == [.noDevice])

@@ -34,6 +34,22 @@ struct HostedEndToEndTests {
         #expect(outcome.campaignVerdict == "CERTIFIED", "\(outcome.report)")
     }
 
+    @Test("Issue 21: a genuine App Store Sandbox purchase made before the run started on the Sandbox's clock does not certify it",
+          .enabled(if: NetworkNamespace.available, "skipped: network namespaces need root and a working 'ip netns' (iproute2)"))
+    func aPurchaseFromBeforeTheRunDoesNotCertify() async throws {
+        let namespace = try NetworkNamespace()
+        defer { namespace.remove() }
+        // Signed by the store, delivered by the honest hosted Sandbox, but bought an hour before `run start` read its clock.
+        let outcome = try await Self.certificationFlow(peerAddress: namespace.insideAddress, purchasedBefore: 3600) { emulator, address, certificate, key in
+            try namespace.inside { try emulator.start(address: address, certificatePEM: certificate, keyPEM: key) }
+        }
+        #expect(outcome.transactionProvenances == ["store-signed-sandbox"], "\(outcome.transactionProvenances)")
+        let purchase = try #require(outcome.scenarios.first { $0.id == "purchase-restore-refund" })
+        #expect(purchase.verdict == "NOT CERTIFIABLE", "\(purchase.summary)")
+        #expect(purchase.summary.contains("transaction-before-run"), "\(purchase.summary)")
+        #expect(outcome.scenarios.filter { $0.id != "purchase-restore-refund" }.allSatisfy { $0.verdict == "CERTIFIED" })
+    }
+
     @Test("The same honest-looking flow against the emulator on loopback (hosted kind, test CA) is NOT CERTIFIABLE")
     func theSameRunOnThisMachineIsNotCertifiable() async throws {
         let outcome = try await Self.certificationFlow(peerAddress: "127.0.0.1") { emulator, _, certificate, key in
@@ -65,14 +81,12 @@ struct HostedEndToEndTests {
     /// Starts a hosted-mode emulator with TLS reached at `peerAddress` (`start` serves it there), buys as the app, records
     /// as QA through the in-process CLI, and renders the JSON report.
     static func certificationFlow(
-        peerAddress: String, start: (SandboxEmulator, UInt32, String, String) throws -> UInt16
+        peerAddress: String, purchasedBefore: TimeInterval = 0, start: (SandboxEmulator, UInt32, String, String) throws -> UInt16
     ) async throws -> FlowOutcome {
         let sandbox = try HostedSandbox(peerAddress: peerAddress, start: start)
         defer { sandbox.stop() }
         let emulator = sandbox.emulator, baseURL = sandbox.baseURL, appId = HostedSandbox.appId
         try await sandbox.seedCustomers()
-        let purchase = try await sandbox.buyAsTheApp()
-        let (orderId, transactionId, jws) = (purchase.orderId, purchase.transactionId, purchase.jws)
         let (appStore, caFile, resolve, console) = (sandbox.appStore, sandbox.caFile, sandbox.resolve, sandbox.console)
 
         // QA, through the in-process CLI: the test JWS root and a transport trusting the test CA are injected (internal seams).
@@ -89,6 +103,9 @@ struct HostedEndToEndTests {
             let o = try await qa.ok(["run", "start", "--campaign", "c1", "--scenario", scenario, "--device", "iphone15", "--account", "tester1", "--tester", "Ann"])
             runs[scenario] = o.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         }
+        // The app buys after the runs started, on the Sandbox's clock: a purchase made inside the run it certifies.
+        let purchase = try await sandbox.buyAsTheApp(purchasedAt: Date().addingTimeInterval(-purchasedBefore))
+        let (orderId, transactionId, jws) = (purchase.orderId, purchase.transactionId, purchase.jws)
         let purchaseRun = try #require(runs["purchase-restore-refund"])
         let jwsFile = qa.dir.appendingPathComponent("transaction.jws")
         try Data((jws + "\n").utf8).write(to: jwsFile)

@@ -64,14 +64,14 @@ struct HostedSandbox {
 
     /// The app: signs in as the first customer, opens the funnel, buys in the App Store Sandbox (a fresh,
     /// test-PKI-signed transaction) and submits the JWS to the hosted Sandbox, which verifies it and delivers the order.
-    func buyAsTheApp() async throws -> Purchase {
+    func buyAsTheApp(purchasedAt: Date = Date()) async throws -> Purchase {
         let token = try await ServerClient(configuration: configuration, serverKey: serverKey, transport: transport)
             .issueCustomerToken(customerId: Self.customers[0], ttlSeconds: 900)
         let appStore = appStore
         let bought = try await EmulatorPurchase(control: console, app: GrowClient(configuration: configuration, transport: transport))
             .buy(customerId: Self.customers[0], customerToken: token.customerToken, store: { _ in
                 let transactionId = "2000000" + String(UInt64.random(in: 100_000_000...999_999_999))
-                let jws = try appStore.signTransaction(transactionId: transactionId, bundleId: Self.appId, productId: Self.productId, purchaseDate: Date())
+                let jws = try appStore.signTransaction(transactionId: transactionId, bundleId: Self.appId, productId: Self.productId, purchaseDate: purchasedAt)
                 return EmulatorPurchase.StoreTransaction(transactionId: transactionId, signedTransaction: jws)
             })
         try #require(bought.receipt.status == WireVocabulary.ReceiptResult.delivered, "\(bought.receipt)")

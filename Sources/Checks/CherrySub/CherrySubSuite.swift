@@ -1,4 +1,5 @@
 import CherryClient
+import Foundation
 import Evidence
 import HTTPCore
 import Synchronization
@@ -40,6 +41,12 @@ public struct CherrySubSuite: CheckSuite {
         } catch {
             throw CheckError.unreachable(baseURL: target.baseURL.absoluteString, reason: "the request failed (\(type(of: error))).")
         }
+    }
+
+    public func clockProbe(baseURL: String, target: String, through transport: any HTTPTransport) async throws {
+        guard let url = URL(string: baseURL) else { throw CherryClientError.invalidConfiguration("'\(baseURL)' is not a URL.") }
+        _ = try await CherryProbe.kind(configuration: try CherryClientConfiguration(baseURL: url, publishableKey: target, requestTimeout: 5),
+                                       transport: transport)
     }
 
     public func harnesses(for context: CheckContext, target: CherrySubTarget) -> @Sendable () -> CherrySubHarness {

@@ -31,6 +31,11 @@ public struct GrooveGrowSuite: CheckSuite {
         }
     }
 
+    public func clockProbe(baseURL: String, target: String, through transport: any HTTPTransport) async throws {
+        _ = try await SandboxProbe.kind(configuration: try GrowClientConfiguration(baseURL: baseURL, project: target, requestTimeout: 5),
+                                        transport: transport)
+    }
+
     public func harnesses(for context: CheckContext, target: GrooveGrowTarget) -> @Sendable () -> GrooveGrowHarness {
         // One purchase fixture for every check of the run.
         let fixtures = FixtureCache()

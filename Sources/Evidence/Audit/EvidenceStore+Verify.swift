@@ -137,10 +137,12 @@ extension EvidenceStore {
                         fail(seq, "\(spec.table) row '\(id)' belongs to a \(parent.table) row that does not exist")
                         return
                     }
-                    if spec.table == Tables.campaignUpdates.table {
+                    // Rows of tables added by a later migration name the row they belong to by a column of their own.
+                    if let (column, owner) = [Tables.campaignUpdates.table: ("campaign_id", Tables.campaigns.table),
+                                              Tables.runClocks.table: ("run_id", Tables.runs.table)][spec.table] {
                         guard tables[spec.table] != nil else { fail(seq, "a \(kind.rawValue) entry in a schema-\(schemaVersion) database, which has no \(spec.table) table"); return }
-                        guard let campaign = stringValue("campaign_id", of: payload), inserted[Tables.campaigns.table]?.contains(campaign) == true else {
-                            fail(seq, "\(spec.table) row '\(id)' belongs to a campaigns row that does not exist")
+                        guard let parent = stringValue(column, of: payload), inserted[owner]?.contains(parent) == true else {
+                            fail(seq, "\(spec.table) row '\(id)' belongs to a \(owner) row that does not exist")
                             return
                         }
                     }

@@ -47,6 +47,10 @@ enum Tables {
     static let campaignUpdates = TableSpec(table: "campaign_updates", idPrefix: "cu", columns: [
         "id", "campaign_id", "changes", "note", "updated_by", "updated_at"])
 
+    /// A run's clock reading (start or finish), from `Schema.runClocksVersion` on.
+    static let runClocks = TableSpec(table: "run_clocks", idPrefix: "rc", columns: [
+        "id", "run_id", "event", "nonce", "reading", "recorded_at"])
+
     static let all = [campaigns, devices, accounts, runs, evidence, reports, signoffs]
 
     /// The query tables of a database at `schemaVersion`, in the order verify reports them.
@@ -55,6 +59,7 @@ enum Tables {
             + (schemaVersion >= Schema.stateRowsVersion ? [runFinishes, retractions] : []))
             + (schemaVersion >= Schema.signersVersion ? [signers, anchors] : [])
             + (schemaVersion >= Schema.campaignUpdatesVersion ? [campaignUpdates] : [])
+            + (schemaVersion >= Schema.runClocksVersion ? [runClocks] : [])
     }
 
     /// The table whose row a state row belongs to: a finish must name a run, a retraction an item.

@@ -74,13 +74,16 @@ public struct NewRun: Sendable {
     public var deviceLabel: String
     public var accountLabel: String?
     public var tester: String
+    /// The Sandbox's clock read as the run starts (`run.clock`, with a run nonce the store mints); nil records none.
+    public var clock: ClockReading?
 
-    public init(campaignId: String, scenario: String, deviceLabel: String, accountLabel: String?, tester: String) {
+    public init(campaignId: String, scenario: String, deviceLabel: String, accountLabel: String?, tester: String, clock: ClockReading? = nil) {
         self.campaignId = campaignId
         self.scenario = scenario
         self.deviceLabel = deviceLabel
         self.accountLabel = accountLabel
         self.tester = tester
+        self.clock = clock
     }
 }
 

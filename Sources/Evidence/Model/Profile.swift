@@ -56,6 +56,13 @@ public struct VerdictRules: Sendable, Equatable {
     public var transactionBundleMustMatchAppId: Bool
     /// The most days a store transaction's purchase date may lie before its run started, for it to certify.
     public var transactionMaxAgeDays: Int
+    /// How far, in seconds, a store-signed purchase date or a Sandbox's verification time may lie outside the run's
+    /// outside window (the Sandbox's clock read at the run's start and finish) and still count; also how far the QA
+    /// machine's clock may differ from the Sandbox's before a report warns (`outsideClockSkewSeconds`, default 300).
+    public var outsideClockSkewSeconds: Int = VerdictRules.defaultOutsideClockSkewSeconds
+
+    /// The skew a profile that names none gets: five minutes.
+    public static let defaultOutsideClockSkewSeconds = 300
 
     /// Whether evidence of provenance `p` certifies where the profile requires `required`: the one place that says so.
     public func certifies(_ p: Provenance, as required: Provenance) -> Bool {
@@ -109,6 +116,14 @@ public struct Profile: Sendable, Equatable {
                                                  why: "missing or not a whole number of days from 0 to 366")
             }
             return days
+        }
+        func skew(_ v: JSONValue?) throws -> Int {
+            guard let v else { return VerdictRules.defaultOutsideClockSkewSeconds }
+            guard let text = v.numberText, let seconds = Int(text), (0...3600).contains(seconds) else {
+                throw EvidenceError.invalidValue(field: "profile", value: "verdictRules.outsideClockSkewSeconds",
+                                                 why: "not a whole number of seconds from 0 to 3600")
+            }
+            return seconds
         }
         id = try string(json["id"], "id")
         vendor = try string(json["vendor"], "vendor")
@@ -187,7 +202,8 @@ public struct Profile: Sendable, Equatable {
             serverReceiptProvenance: try provenance(v?["serverReceiptProvenance"], "verdictRules.serverReceiptProvenance"),
             serverReceiptBinding: try acceptance(v?["serverReceiptBinding"]),
             transactionBundleMustMatchAppId: v?["transactionBundleMustMatchAppId"]?.boolValue ?? true,
-            transactionMaxAgeDays: try maxAge(v?["transactionMaxAgeDays"]))
+            transactionMaxAgeDays: try maxAge(v?["transactionMaxAgeDays"]),
+            outsideClockSkewSeconds: try skew(v?["outsideClockSkewSeconds"]))
     }
 
     /// Every built-in profile, by id (parsed once per process).

@@ -102,6 +102,7 @@ public enum EmbeddedProfiles {
     "serverReceiptBinding": {"evidenceType": "receipt", "key": "transactionId", "proof": "accepted-transaction", "recordedBy": "purchase.backend-verifies"},
     "transactionBundleMustMatchAppId": true,
     "transactionMaxAgeDays": 14,
+    "outsideClockSkewSeconds": 300,
     "order": ["FAILED", "INCOMPLETE", "NOT CERTIFIABLE", "CERTIFIED"]
   }
 }
@@ -181,6 +182,7 @@ public enum EmbeddedProfiles {
     "serverReceiptBinding": {"evidenceType": "receipt", "key": "orderId", "proof": "order-receipts", "recordedBy": "purchase.delivered-once"},
     "transactionBundleMustMatchAppId": true,
     "transactionMaxAgeDays": 14,
+    "outsideClockSkewSeconds": 300,
     "order": ["FAILED", "INCOMPLETE", "NOT CERTIFIABLE", "CERTIFIED"]
   }
 }

@@ -137,6 +137,20 @@ extension EvidenceStore {
         return try Self.run(r)
     }
 
+    /// The clock readings of runs `runIds`, oldest first (none in a database older than `run_clocks`).
+    public func runClocks(runIds: [String]) throws -> [RunClock] {
+        guard schemaVersion >= Schema.runClocksVersion, !runIds.isEmpty else { return [] }
+        return try read {
+            try db.fetch(.rows(of: Tables.runClocks, where: [.isIn("run_id", runIds.map { .text($0.lowercased()) })])).map { r in
+                guard let reading = try? JSONValue.parse(r.string(5)) else {
+                    throw EvidenceError.internalFailure("run clock \(r.string(0)) has an unreadable reading")
+                }
+                return RunClock(id: r.string(0), seq: r.int(1) ?? 0, runId: r.string(2), event: try r.decode(3, as: RunClockEvent.self, column: "run_clocks.event"),
+                                nonce: r.text(4), reading: ClockReading(json: reading), recordedAt: r.string(6))
+            }
+        }
+    }
+
     static func evidence(_ r: Row) throws -> EvidenceItem {
         EvidenceItem(id: r.string(0), seq: r.int(1) ?? 0, runId: r.string(2), type: try r.decode(3, as: EvidenceType.self, column: "evidence.type"),
                      provenance: try r.decode(4, as: Provenance.self, column: "evidence.provenance"), details: (try? JSONValue.parse(r.string(5))) ?? .null,

@@ -159,13 +159,27 @@ extension EvidenceStore {
                  "account_id": .optional(account?.id), "tester": .string(new.tester), "started_at": .string(at),
                  "finished_at": .null, "outcome": .null, "note": .null]
             }
+            if let clock = new.clock { try appendClock(clock, event: .start, runId: id) }
             return id
         }
         return try run(id)
     }
 
+    /// Appends a `run.clock` entry: the reading, and at a start a fresh run nonce. Inside the caller's write.
+    private func appendClock(_ reading: ClockReading, event: RunClockEvent, runId: String) throws {
+        guard schemaVersion >= Schema.runClocksVersion else { return }
+        let id = try nextId(Tables.runClocks)
+        let nonce: JSONValue = event == .start ? .string(UUID().uuidString.lowercased()) : .null
+        try append(.runClock) { _, at in
+            ["id": .string(id), "run_id": .string(runId), "event": .string(event.rawValue), "nonce": nonce,
+             "reading": reading.json, "recorded_at": .string(at)]
+        }
+    }
+
     /// Finishes a run with the tester's outcome.
-    public func finishRun(id: String, outcome: String, note: String?) throws -> Run {
+    ///
+    /// `clock` is the Sandbox's clock read as the run finishes (the run's outside finish); nil records none.
+    public func finishRun(id: String, outcome: String, note: String?, clock: ClockReading? = nil) throws -> Run {
         let run = try self.run(id)
         let outcome = try Validate.choice(outcome, RunOutcome.self, field: "outcome")
         if let note { try Validate.noSecrets([("note", note)]) }
@@ -175,6 +189,7 @@ extension EvidenceStore {
                 let done = try self.run(run.id)
                 throw EvidenceError.conflict("Run \(run.id) was already finished at \(done.finishedAt ?? "?") with outcome '\(done.outcome?.rawValue ?? "?")'. Start a new run to record another result.")
             }
+            if let clock { try appendClock(clock, event: .finish, runId: run.id) }
             try append(.runFinish) { _, at in
                 ["id": .string(run.id), "finished_at": .string(at), "outcome": .string(outcome.rawValue), "note": .optional(note)]
             }

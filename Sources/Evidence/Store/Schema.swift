@@ -136,6 +136,17 @@ enum Schema {
         CREATE TRIGGER campaign_updates_no_update BEFORE UPDATE ON campaign_updates BEGIN SELECT RAISE(ABORT, 'evidence is append-only'); END;
         CREATE TRIGGER campaign_updates_no_delete BEFORE DELETE ON campaign_updates BEGIN SELECT RAISE(ABORT, 'evidence is append-only'); END;
         """,
+        // 7 (outside clocks): a run's readings of the Sandbox's clock when it starts and finishes (`reading` is the
+        // canonical JSON of a `ClockReading`), and at its start the run's nonce; each a row of its own projected from
+        // `run.clock`. Additive only: existing tables and journal entries are untouched.
+        """
+        CREATE TABLE run_clocks(
+            id TEXT PRIMARY KEY, seq INTEGER NOT NULL, run_id TEXT NOT NULL REFERENCES runs(id),
+            event TEXT NOT NULL, nonce TEXT, reading TEXT NOT NULL, recorded_at TEXT NOT NULL);
+        CREATE INDEX run_clocks_run ON run_clocks(run_id, seq);
+        CREATE TRIGGER run_clocks_no_update BEFORE UPDATE ON run_clocks BEGIN SELECT RAISE(ABORT, 'evidence is append-only'); END;
+        CREATE TRIGGER run_clocks_no_delete BEFORE DELETE ON run_clocks BEGIN SELECT RAISE(ABORT, 'evidence is append-only'); END;
+        """,
     ]
 
     static var currentVersion: Int { migrations.count }
@@ -154,6 +165,9 @@ enum Schema {
 
     /// The first schema version with `campaign_updates` (found by content, like `stateRowsVersion`).
     static let campaignUpdatesVersion: Int = (migrations.firstIndex { $0.contains("CREATE TABLE campaign_updates(") } ?? Int.max - 1) + 1
+
+    /// The first schema version with `run_clocks` (found by content, like `stateRowsVersion`).
+    static let runClocksVersion: Int = (migrations.firstIndex { $0.contains("CREATE TABLE run_clocks(") } ?? Int.max - 1) + 1
 
     /// One object of a database's schema, as `sqlite_master` lists it.
     struct Object: Hashable, Sendable {

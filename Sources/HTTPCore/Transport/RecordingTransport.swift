@@ -69,6 +69,7 @@ public final class RecordingTransport: HTTPTransport {
             entry.retryAfter = response.headers[dialect.retryAfterHeader]
             entry.responseBody = redactor.redactBody(response.body, secrets: secrets)
             entry.connection = response.connection
+            entry.date = response.headers["Date"]
             record(entry)
             return response
         } catch {

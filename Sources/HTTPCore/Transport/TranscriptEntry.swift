@@ -32,12 +32,14 @@ public struct TranscriptEntry: Sendable, Hashable, Codable {
     public var durationMilliseconds: Int
     /// What the transport measured about the connection (peer address, TLS, certificate); nil when it measured nothing.
     public var connection: ConnectionFacts?
+    /// The response's `Date` header as received (the server's clock, RFC 9110 HTTP-date); nil when absent or no response.
+    public var date: String?
 
     /// An entry from its parts; `RecordingTransport` builds these.
     public init(sequence: Int, method: String, path: String, project: String?, environment: String?,
                 requestHeaders: [HTTPHeader], requestBody: String?, status: Int?, sandboxKind: String?,
                 retryAfter: String?, responseBody: String?, error: String?, durationMilliseconds: Int,
-                connection: ConnectionFacts? = nil) {
+                connection: ConnectionFacts? = nil, date: String? = nil) {
         self.sequence = sequence
         self.method = method
         self.path = path
@@ -52,6 +54,7 @@ public struct TranscriptEntry: Sendable, Hashable, Codable {
         self.error = error
         self.durationMilliseconds = durationMilliseconds
         self.connection = connection
+        self.date = date
     }
 
     /// A one-line summary: `GET /v1/holdings → 200 (hosted, 12 ms)` or `GET /v1/holdings → error: timeout`.

@@ -22,7 +22,8 @@ public enum ReportBuilder {
             let evidence = try judged.flatMap { try store.evidence(runId: $0.id) }.sorted { $0.seq < $1.seq }
             let input = VerdictEngine.Input(
                 campaign: campaign, devices: try store.devices(campaignId: campaign.id), accounts: try store.accounts(campaignId: campaign.id),
-                runs: runs, evidence: evidence, transactionsOwnedElsewhere: try store.transactionsOwnedElsewhere(campaignId: campaign.id))
+                runs: runs, evidence: evidence, transactionsOwnedElsewhere: try store.transactionsOwnedElsewhere(campaignId: campaign.id),
+                clocks: try store.runClocks(runIds: judged.map(\.id)))
             let head = try store.evidenceHead()
             let signoffs = try store.signoffs(campaignId: campaign.id)
             let trusted = Set(try store.signers().map(\.keyId))

@@ -764,6 +764,10 @@ img.thumb { display: block; max-width: 16rem; max-height: 16rem; margin: .25rem 
     "receipt-not-for-transaction": "server receipt {receipt} does not prove store transaction {transaction}: order {orderId} is for product {orderProduct} with receipts for {named}; it must be for product {product} with a verified Sandbox receipt for {transaction}",
     "not-auto-renewable": "store transaction {transaction} is a {type}; this scenario needs an {required}",
     "receipt-verified-late": "the Sandbox verified store transaction {transaction} at {verifiedAt}, more than {maxAgeDays} days after its purchase ({purchaseDate}): the purchase is not fresh on the Sandbox's clock",
+    "no-outside-start": "run {run} has no reading of the hosted Sandbox's clock at its start, so nothing outside this machine shows that store transaction {transaction} was bought during the run",
+    "transaction-before-run": "store transaction {transaction} was purchased {purchaseDate}, before run {run} started on the hosted Sandbox's clock ({outsideStart}, {skewSeconds} s of skew allowed): it was not bought in this run",
+    "transaction-after-run": "store transaction {transaction} was purchased {purchaseDate}, after the last hosted Sandbox time seen in run {run} ({outsideEnd}, {skewSeconds} s of skew allowed)",
+    "receipt-outside-run": "the Sandbox verified store transaction {transaction} at {verifiedAt}, outside run {run} on the hosted Sandbox's clock ({outsideStart} to {outsideEnd}, {skewSeconds} s of skew allowed)",
     "transaction-too-old": "store transaction {transaction} was purchased {purchaseDate}, more than {maxAgeDays} days before run {run} started ({runStarted})",
     "transaction-undated": "store transaction {transaction} has no readable purchase date, so it cannot be shown to be at most {maxAgeDays} days old",
     "transaction-reused": "store transaction {transaction} was recorded first by campaign {campaign} ({campaignName}, {evidence}); a store transaction certifies one campaign only",
@@ -773,6 +777,8 @@ img.thumb { display: block; max-width: 16rem; max-height: 16rem; margin: .25rem 
     "accepted-risk": "{role} {name} chose {decision} and accepted the risk: {risk}",
     "open-run-ignored": "run {run} of {scenario} was started after the judged run and is not finished; it does not count",
     "private-peer": "{count} live-hosted check results of {scenario} reached the Sandbox at {peer}: confirm that address is the vendor's hosted Sandbox, or pin its key (growcert campaign create --sandbox-pin)",
+    "clock-skew": "this machine's clock said {qaTime} at the {event} of run {run} ({scenario}), the hosted Sandbox's said {sandboxTime}: more than {skewSeconds} s apart; the run is judged on the Sandbox's clock",
+    "run-bound": "store transaction {transaction} ({scenario}) carries run {run}'s nonce as its appAccountToken: the store signed that it was bought for this run",
     "retracted-failure": "check {check} ({scenario}) failed in {evidence}: {reason}; that result was retracted ({retractedReason}) and the check counts as not run until a new result is recorded"
   },
   "reasonsByTransaction": {
@@ -827,6 +833,10 @@ img.thumb { display: block; max-width: 16rem; max-height: 16rem; margin: .25rem 
     "receipt-not-for-transaction": "Run growcert check run on the run that holds the purchase's store-signed transaction, for the order that purchase paid for (without --transaction-id, or with that transaction's id).",
     "not-auto-renewable": "Buy an auto-renewable subscription in the Sandbox and record its signed transaction.",
     "receipt-verified-late": "Make a new Sandbox purchase, let the app deliver it to the hosted Sandbox, record its JWS and run the checks on it.",
+    "no-outside-start": "Start a new run while the hosted Sandbox is reachable (run start reads its clock), make the purchase during it, record its JWS and run the checks on it.",
+    "transaction-before-run": "Make a new Sandbox purchase during a new run, record its JWS, and run the checks on it.",
+    "transaction-after-run": "Make the Sandbox purchase during the run it is recorded on, then run the checks on it before finishing the run.",
+    "receipt-outside-run": "Make a new Sandbox purchase during a new run, let the app deliver it to the hosted Sandbox, and run the checks on it before finishing the run.",
     "transaction-too-old": "Make a new Sandbox purchase for this run, record its JWS, and run the checks on it.",
     "transaction-undated": "Record the transaction's jwsRepresentation unchanged (it carries purchaseDate).",
     "transaction-reused": "Make a new Sandbox purchase for this campaign's build and record it."
@@ -1127,6 +1137,10 @@ img.thumb { display: block; max-width: 16rem; max-height: 16rem; margin: .25rem 
     "receipt-not-for-transaction": "服务器收据 {receipt} 不能证明商店交易 {transaction}：订单 {orderId} 的商品为 {orderProduct}，收据对应 {named}；订单必须是商品 {product}，并有一张针对 {transaction} 的已验证沙盒收据",
     "not-auto-renewable": "商店交易 {transaction} 的类型是 {type}；此场景需要 {required}",
     "receipt-verified-late": "沙盒于 {verifiedAt} 验证商店交易 {transaction}，距其购买时间（{purchaseDate}）已超过 {maxAgeDays} 天：按沙盒的时钟，此次购买不够新",
+    "no-outside-start": "运行 {run} 开始时没有读取托管沙盒的时钟，因此本机之外没有任何证据表明商店交易 {transaction} 是在该运行期间购买的",
+    "transaction-before-run": "商店交易 {transaction} 购买于 {purchaseDate}，早于运行 {run} 按托管沙盒时钟的开始时间（{outsideStart}，允许 {skewSeconds} 秒偏差）：它不是在本次运行中购买的",
+    "transaction-after-run": "商店交易 {transaction} 购买于 {purchaseDate}，晚于运行 {run} 中看到的最后一个托管沙盒时间（{outsideEnd}，允许 {skewSeconds} 秒偏差）",
+    "receipt-outside-run": "沙盒于 {verifiedAt} 验证商店交易 {transaction}，按托管沙盒的时钟不在运行 {run} 期间（{outsideStart} 至 {outsideEnd}，允许 {skewSeconds} 秒偏差）",
     "transaction-too-old": "商店交易 {transaction} 购买于 {purchaseDate}，早于运行 {run} 开始时间（{runStarted}）超过 {maxAgeDays} 天",
     "transaction-undated": "商店交易 {transaction} 没有可读的购买日期，无法证明其不超过 {maxAgeDays} 天",
     "transaction-reused": "商店交易 {transaction} 已先由认证批次 {campaign}（{campaignName}，{evidence}）记录；一笔商店交易只能为一个认证批次认证",
@@ -1136,6 +1150,8 @@ img.thumb { display: block; max-width: 16rem; max-height: 16rem; margin: .25rem 
     "accepted-risk": "{role} {name} 选择了 {decision} 并接受风险：{risk}",
     "open-run-ignored": "{scenario} 的运行 {run} 在判定运行之后开始且未完成；不计入",
     "private-peer": "{scenario} 的 {count} 项托管实时检查结果经由 {peer} 访问沙盒：请确认该地址确为厂商的托管沙盒，或为该批次固定其公钥",
+    "clock-skew": "运行 {run}（{scenario}）读取时钟时本机时钟为 {qaTime}，托管沙盒时钟为 {sandboxTime}：相差超过 {skewSeconds} 秒；该运行按沙盒时钟判定",
+    "run-bound": "商店交易 {transaction}（{scenario}）的 appAccountToken 是运行 {run} 的随机码：商店签名证明它是为本次运行购买的",
     "retracted-failure": "检查 {check}（{scenario}）在 {evidence} 中失败：{reason}；该结果已被撤回（{retractedReason}），在记录新结果之前该检查按未运行计"
   },
   "reasonsByTransaction": {
@@ -1190,6 +1206,10 @@ img.thumb { display: block; max-width: 16rem; max-height: 16rem; margin: .25rem 
     "receipt-not-for-transaction": "在持有此次购买的商店签名交易的运行上，为该购买所付的订单执行 growcert check run（不带 --transaction-id，或使用该交易的编号）。",
     "not-auto-renewable": "在沙盒中购买一个自动续期订阅，并记录其签名交易。",
     "receipt-verified-late": "重新进行一次沙盒购买，让应用把它交付到托管沙盒，记录其 JWS，并在其上执行检查。",
+    "no-outside-start": "在能访问托管沙盒时重新开始一次运行（开始运行时会读取其时钟），在运行期间购买，记录其 JWS，并在其上执行检查。",
+    "transaction-before-run": "在新的运行期间重新进行一次沙盒购买，记录其 JWS，并在其上执行检查。",
+    "transaction-after-run": "在记录该交易的运行期间进行沙盒购买，并在结束运行之前在其上执行检查。",
+    "receipt-outside-run": "在新的运行期间重新进行一次沙盒购买，让应用把它交付到托管沙盒，并在结束运行之前在其上执行检查。",
     "transaction-too-old": "为本次运行重新进行一次沙盒购买，记录其 JWS，并在其上执行检查。",
     "transaction-undated": "原样记录交易的 jwsRepresentation（其中带有 purchaseDate）。",
     "transaction-reused": "为本认证批次的构建重新进行一次沙盒购买并记录。"

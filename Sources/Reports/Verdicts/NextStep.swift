@@ -65,7 +65,7 @@ public struct NextStep: Sendable, Equatable {
     static func startsNewRun(_ code: Reason.Code) -> Bool {
         switch code {
         case .runFailed, .checkFailed, .noFinishedRun, .runBlocked, .noDevice, .simulatorDevice, .transactionTooOld, .transactionReused,
-             .receiptVerifiedLate:
+             .receiptVerifiedLate, .noOutsideStart, .transactionBeforeRun, .transactionAfterRun, .receiptOutsideRun:
             return true
         default:
             return false
@@ -88,7 +88,7 @@ public struct NextStep: Sendable, Equatable {
         if startsNewRun(code) { return newRun }
         switch code {
         case .runFailed, .checkFailed, .noFinishedRun, .runBlocked, .noDevice, .simulatorDevice, .transactionTooOld, .transactionReused,
-             .receiptVerifiedLate:
+             .receiptVerifiedLate, .noOutsideStart, .transactionBeforeRun, .transactionAfterRun, .receiptOutsideRun:
             return newRun
         case .checkNotRun, .checkOutcomeUnknown, .checkNotCertifying:
             return "growcert check run --run \(run)\(checkOptions)"
@@ -103,7 +103,8 @@ public struct NextStep: Sendable, Equatable {
             return "growcert check run --run \(run)" + (checkOptions.isEmpty ? " --check CHECK" : checkOptions)
         case .unknownRequirement:
             return "growcert --version"
-        case .certified, .productionTransaction, .transactionWarning, .acceptedRisk, .openRunIgnored, .retractedFailure, .privatePeer:
+        case .certified, .productionTransaction, .transactionWarning, .acceptedRisk, .openRunIgnored, .retractedFailure, .privatePeer,
+             .clockSkew, .runBound:
             return ""
         }
     }

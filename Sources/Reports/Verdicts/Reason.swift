@@ -45,6 +45,10 @@ public struct Reason: Sendable, Equatable {
         case transactionUndated = "transaction-undated"
         case transactionReused = "transaction-reused"
         case receiptVerifiedLate = "receipt-verified-late"
+        case noOutsideStart = "no-outside-start"
+        case transactionBeforeRun = "transaction-before-run"
+        case transactionAfterRun = "transaction-after-run"
+        case receiptOutsideRun = "receipt-outside-run"
         case notAutoRenewable = "not-auto-renewable"
         // CERTIFIED
         case certified = "certified"
@@ -55,6 +59,8 @@ public struct Reason: Sendable, Equatable {
         case openRunIgnored = "open-run-ignored"
         case retractedFailure = "retracted-failure"
         case privatePeer = "private-peer"
+        case clockSkew = "clock-skew"
+        case runBound = "run-bound"
 
         /// The verdict a reason of this code forces, or nil.
         public var verdict: Verdict? {
@@ -65,9 +71,10 @@ public struct Reason: Sendable, Equatable {
                 return .incomplete
             case .checkNotCertifying, .transactionNotCertifying, .receiptNotCertifying, .simulatorDevice, .bundleMismatch,
                  .bundleMissing, .receiptNotForTransaction, .transactionTooOld, .transactionUndated, .transactionReused,
-                 .receiptVerifiedLate, .notAutoRenewable:
+                 .receiptVerifiedLate, .noOutsideStart, .transactionBeforeRun, .transactionAfterRun, .receiptOutsideRun, .notAutoRenewable:
                 return .notCertifiable
-            case .certified, .productionTransaction, .transactionWarning, .acceptedRisk, .openRunIgnored, .retractedFailure, .privatePeer:
+            case .certified, .productionTransaction, .transactionWarning, .acceptedRisk, .openRunIgnored, .retractedFailure, .privatePeer,
+                 .clockSkew, .runBound:
                 return nil
             }
         }

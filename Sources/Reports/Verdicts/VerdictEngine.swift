@@ -21,10 +21,13 @@ public struct VerdictEngine: Sendable {
         /// The store transactions this campaign recorded that another campaign of the database recorded
         /// first, by transaction id (`EvidenceStore.transactionsOwnedElsewhere(campaignId:)`).
         public var transactionsOwnedElsewhere: [String: TransactionOwner]
+        /// The runs' readings of the Sandbox's clock (`EvidenceStore.runClocks`): their outside windows and nonces.
+        public var clocks: [RunClock]
 
         /// Creates the input.
         public init(campaign: Campaign, devices: [Device], accounts: [StoreAccount], runs: [Run], evidence: [EvidenceItem],
-                    transactionsOwnedElsewhere: [String: TransactionOwner] = [:]) {
+                    transactionsOwnedElsewhere: [String: TransactionOwner] = [:], clocks: [RunClock] = []) {
+            self.clocks = clocks
             self.campaign = campaign
             self.devices = devices
             self.accounts = accounts
@@ -140,8 +143,22 @@ public struct VerdictEngine: Sendable {
                 if let why = r.retractedReason { p["retractedReason"] = why }
                 warnings.append(Reason(.retractedFailure, p))
             }
+            // The QA machine's clock against the hosted Sandbox's, at each reading of the judged run.
+            let skew = Int64(profile.rules.outsideClockSkewSeconds) * 1000
+            let clocks = input.clocks.filter { $0.runId == judged?.id }
+            for clock in clocks {
+                guard let outside = clock.reading.outsideMilliseconds, let qa = Timestamp.milliseconds(clock.reading.qaTime),
+                      abs(qa - outside) > skew, let sandboxTime = clock.reading.sandboxTime else { continue }
+                warnings.append(Reason(.clockSkew, ["run": clock.runId, "event": clock.event.rawValue, "qaTime": clock.reading.qaTime,
+                                                    "sandboxTime": sandboxTime, "skewSeconds": String(skew / 1000), "scenario": scenario.id]))
+            }
+            let nonce = clocks.first { $0.event == .start }?.nonce
             for t in live where t.type == .transaction {
                 let tid = Self.transactionId(t)
+                if let nonce, let token = t.details(as: TransactionDetails.self).appAccountToken,
+                   token.lowercased() == nonce.lowercased(), profile.rules.certifies(t.provenance, as: profile.rules.storeTransactionProvenance) {
+                    warnings.append(Reason(.runBound, ["transaction": tid, "evidence": t.id, "run": judged?.id ?? "", "scenario": scenario.id]))
+                }
                 if t.provenance == .storeSignedProduction {
                     warnings.append(Reason(.productionTransaction, ["transaction": tid, "evidence": t.id, "scenario": scenario.id]))
                 }

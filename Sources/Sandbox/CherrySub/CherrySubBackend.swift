@@ -42,6 +42,9 @@ public final class CherrySubBackend: EmulatedBackend {
             signer: signer))
     }
 
+    /// The emulator's time: its injected clock moved ahead by `/_emulator/clock`.
+    public var now: Date { engine.withLock { $0.now } }
+
     /// Handles one request and returns the response, with the emulator's common headers.
     public func handle(_ request: HTTPServerRequest) -> HTTPServerResponse {
         let (reply, delay) = engine.withLock { $0.process(request) }

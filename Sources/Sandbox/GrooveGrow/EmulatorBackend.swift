@@ -25,6 +25,7 @@ public final class EmulatorBackend: EmulatedBackend {
 
     /// The sandbox kind every response declares (`emulator`, unless a test configured otherwise).
     let declaredKind: String
+    private let clock: any SandboxClock
     // MHD calls `handle` from many threads at once.
     private let engine: Mutex<GrooveGrowEngine>
 
@@ -37,6 +38,7 @@ public final class EmulatorBackend: EmulatedBackend {
         projectId = configuration.projectId
         serverKey = configuration.serverKey
         declaredKind = configuration.declaredKind
+        clock = configuration.clock
         let signer = try StoreSigner(now: configuration.clock.now())
         signingCertificateDER = signer.certificateDER
         engine = Mutex(GrooveGrowEngine(
@@ -44,6 +46,9 @@ public final class EmulatorBackend: EmulatedBackend {
             bundleId: configuration.bundleId, clock: configuration.clock,
             appStoreTestVerifier: configuration.appStoreTestRootDER.map { JWSVerifier(trustedRootDER: $0) }, signer: signer))
     }
+
+    /// The emulator's time: its injected clock.
+    public var now: Date { clock.now() }
 
     /// Handles one request and returns the response, with the emulator's common headers.
     public func handle(_ request: HTTPServerRequest) -> HTTPServerResponse {

@@ -22,4 +22,7 @@ public protocol EmulatedBackend: AnyObject, Sendable {
 
     /// The certificate (DER) that signs the backend's store purchases (`CN=growcert Sandbox Emulator`).
     var signingCertificateDER: Data { get }
+
+    /// The backend's own time (its injected clock, moved as its controls moved it): every answer's `Date` header.
+    var now: Date { get }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import RFC3339Time
 
 /// A local emulator of a vendor's backend, served over HTTP on 127.0.0.1: what every vendor's
 /// emulator shares (`SandboxEmulator`, `CherrySubEmulator`).
@@ -28,7 +29,10 @@ public final class Emulator<Backend: EmulatedBackend>: Sendable {
         host = EmulatorHost(port: configuration.port, maxBodyBytes: configuration.maxBodyBytes,
                             oversizeResponse: backend.oversizeResponse(limit: configuration.maxBodyBytes),
                             sleeper: configuration.sleeper) { request in
-            backend.handle(request)
+            var response = backend.handle(request)
+            // The contract's `Date` header is the Sandbox's clock: the backend's, so a test's clock is the one a client reads.
+            response.headers.append(("Date", HTTPDate.string(backend.now)))
+            return response
         }
     }
 

@@ -189,6 +189,10 @@ extension RunStartWarning {
             return description + " Add the account (growcert account add) and start the run with --account."
         case .notHostedSandbox(let campaignId, _, _):
             return description + " Point the campaign at the hosted Sandbox (growcert campaign update \(campaignId) --base-url https://…)."
+        case .noOutsideClock:
+            return description + " Check the network and the campaign's base URL, then start the run again."
+        case .clockDisagrees:
+            return description + " Set this machine's clock right (timedatectl, NTP)."
         }
     }
 }

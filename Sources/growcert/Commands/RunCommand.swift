@@ -26,30 +26,24 @@ enum RunCommand {
             guard all != (scenarioId != nil) else {
                 throw CLIError.usage("Give --scenario S or --all-scenarios (one run of each scenario).", command: "run start")
             }
-            let store = try inv.openStore()
-            let campaign = try store.campaign(try inv.required("--campaign"))
-            let profile = try store.profileNamed(campaign.profile)
-            let scenarios = try scenarioId.map { [try profile.scenario($0)] } ?? profile.scenarios
-            let device = try inv.required("--device")
-            let account = inv.optional("--account")
-            let tester = try inv.required("--tester")
-            // All runs or none: one bad label refuses the whole call.
-            let runs = try store.batch {
-                try scenarios.map { s in
-                    try store.startRun(NewRun(campaignId: campaign.id, scenario: s.id, deviceLabel: device,
-                                              accountLabel: all && !s.requires(.storeAccount) ? nil : account, tester: tester))
+            let started = try await RunService(store: try inv.openStore(), transportFactory: inv.sandboxTransport).start(RunStartRequest(
+                campaignId: try inv.required("--campaign"), scenario: scenarioId, deviceLabel: try inv.required("--device"),
+                accountLabel: inv.optional("--account"), tester: try inv.required("--tester")))
+            for w in started.warnings { inv.console.err("warning: \(w.commandLineMessage)\n") }
+            let runs = started.runs
+            if inv.json {
+                let items = runs.map { r -> JSONValue in
+                    var o = r.json.objectValue ?? [:]
+                    o["nonce"] = .optional(started.nonces[r.id])
+                    return .object(o)
                 }
-            }
-            let devices = try store.devices(campaignId: campaign.id)
-            for run in runs {
-                for w in try RunStartWarning.warnings(run: run, campaign: campaign, profile: profile, devices: devices) { inv.console.err("warning: \(w.commandLineMessage)\n") }
-            }
-            if all {
-                if inv.json { inv.console.out(JSONValue.array(runs.map(\.json)).prettyText + "\n") } else {
-                    inv.console.out(runs.map { "\($0.id)  \($0.scenario)" }.joined(separator: "\n") + "\n")
+                inv.console.out((all ? JSONValue.array(items) : items.first ?? .null).prettyText + "\n")
+            } else {
+                // stdout stays the ids (scripts capture them); the nonces, for the tester, go to stderr.
+                inv.console.out(runs.map { all ? "\($0.id)  \($0.scenario)" : $0.id }.joined(separator: "\n") + "\n")
+                for r in runs {
+                    if let nonce = started.nonces[r.id] { inv.console.err(RunNonceDisplay.text(runId: r.id, nonce: nonce)) }
                 }
-            } else if let r = runs.first {
-                inv.printRecord(r.id, r.json)
             }
             return ExitCode.success
         },
@@ -58,7 +52,8 @@ enum RunCommand {
                     OptionSpec(name: "--outcome", value: "O", help: "pass, fail or blocked", required: true, choices: RunOutcome.allCases.map(\.rawValue)),
                     OptionSpec(name: "--note", value: "TEXT", help: "what happened"),
                 ]) { inv in
-            let r = try inv.openStore().finishRun(id: try inv.positional(0, "run ID"), outcome: try inv.required("--outcome"), note: inv.optional("--note"))
+            let r = try await RunService(store: try inv.openStore(), transportFactory: inv.sandboxTransport)
+                .finish(id: try inv.positional(0, "run ID"), outcome: try inv.required("--outcome"), note: inv.optional("--note"))
             inv.printRecord(r.id, r.json)
             return ExitCode.success
         },

@@ -60,6 +60,15 @@ enum CherryDuplicateChecks {
         let expected = before.contains { $0.type == .purchase || $0.type == .renewal } ? 0 : 1
         try require(booked == expected, "The lost submission and its retry booked \(booked) purchase events, not \(expected): it must take effect exactly once.")
         try require(after.count - before.count == expected, "The lost submission and its retry added \(after.count - before.count) ledger events, not \(expected).")
+        // A replay returns the original status and body: the lost answer accepted the transaction as new (201, duplicate: false,
+        // the purchase event it booked). A backend that ran the submission again answers a repeat instead (200, duplicate: true).
+        if expected == 1 {
+            let event = after.first { e in (e.type == .purchase || e.type == .renewal) && !before.contains(e) }?.eventId
+            try require(answer.status == 201 && !answer.result.duplicate && answer.result.ledgerEventId == event,
+                        "The retry with the lost submission's key was answered \(answer.status), duplicate: \(answer.result.duplicate), ledger event \(answer.result.ledgerEventId ?? "null"); the original answer was 201, duplicate: false, ledger event \(event ?? "null"): a replay must return the original answer, not run the submission again.")
+        } else {
+            try require(answer.result.duplicate, "The retry of a transaction accepted before was not answered duplicate: true.")
+        }
     }
 
     static func finishAfterAcceptance(_ run: CherrySubHarness) async throws {

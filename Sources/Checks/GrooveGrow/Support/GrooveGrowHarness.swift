@@ -2,6 +2,7 @@ import Synchronization
 import Foundation
 import GrowClient
 import HTTPCore
+import RFC3339Time
 
 /// One GrooveGrow check's working environment (its `CheckHarness`): its transports, credentials and fixtures.
 ///
@@ -103,6 +104,23 @@ public final class GrooveGrowHarness: CheckHarness {
         }
         remember(secret: issued.customerToken)
         return issued
+    }
+
+    /// How far the Sandbox's clock is ahead of this machine's (negative: behind), from the `Date` header of the latest
+    /// answer of this check, read right after it came; with no such answer yet, one credential-free probe is sent for it.
+    /// The header is cut to whole seconds and read after the answer, so the estimate never puts the Sandbox ahead of its
+    /// true time: a wait measured with it is never too short. Zero when no answer carries a `Date` header.
+    func sandboxClockOffset() async -> TimeInterval {
+        func latest() -> (date: Date, local: Date)? {
+            let local = context.clock.now()
+            return recorder.entries.last { $0.date != nil }?.date.flatMap(HTTPDate.date).map { ($0, local) }
+        }
+        if let (date, local) = latest() { return date.timeIntervalSince(local) }
+        _ = try? await step("read the Sandbox's clock (a request without credentials; its Date header)") {
+            try await SandboxProbe.kind(configuration: configuration, transport: recorder)
+        }
+        if let (date, local) = latest() { return date.timeIntervalSince(local) }
+        return 0
     }
 
     /// The second customer for the switch checks: the one given, or on an emulator a seeded one.

@@ -1,10 +1,11 @@
+import RFC3339Time
 import StrictJSON
 
 /// One HTTP exchange of a check, as recorded (already redacted; bodies capped by the recorder).
 public struct ExchangeRecord: Sendable, Equatable {
     /// The exchange's JSON keys.
     public enum Key: String, CaseIterable, Sendable {
-        case method, path, status, sandboxKind, durationMs, idempotencyKey, requestBody, responseBody, error, peer, tls, spkiPin
+        case method, path, status, sandboxKind, durationMs, idempotencyKey, requestBody, responseBody, error, peer, tls, spkiPin, date
     }
 
     public var method: String?
@@ -21,10 +22,13 @@ public struct ExchangeRecord: Sendable, Equatable {
     public var peer: String?
     public var tls: String?
     public var spkiPin: String?
+    /// The response's `Date` header as the server sent it (its clock); nil when absent, or in records made before it was kept.
+    public var date: String?
 
     /// An exchange record.
     public init(method: String, path: String, status: Int?, sandboxKind: String?, durationMs: Int, idempotencyKey: String?,
-                requestBody: String?, responseBody: String?, error: String?, peer: String?, tls: String?, spkiPin: String?) {
+                requestBody: String?, responseBody: String?, error: String?, peer: String?, tls: String?, spkiPin: String?,
+                date: String? = nil) {
         self.method = method
         self.path = path
         self.status = status.map { String($0) }
@@ -37,6 +41,7 @@ public struct ExchangeRecord: Sendable, Equatable {
         self.peer = peer
         self.tls = tls
         self.spkiPin = spkiPin
+        self.date = date
     }
 
     /// Reads a recorded exchange.
@@ -54,6 +59,7 @@ public struct ExchangeRecord: Sendable, Equatable {
         peer = text(.peer)
         tls = text(.tls)
         spkiPin = text(.spkiPin)
+        date = text(.date)
     }
 
     /// The exchange as recorded.
@@ -64,9 +70,12 @@ public struct ExchangeRecord: Sendable, Equatable {
             Key.durationMs.rawValue: durationMs.map(JSONValue.number) ?? .null, Key.idempotencyKey.rawValue: .optional(idempotencyKey),
             Key.requestBody.rawValue: .optional(requestBody), Key.responseBody.rawValue: .optional(responseBody),
             Key.error.rawValue: .optional(error), Key.peer.rawValue: .optional(peer), Key.tls.rawValue: .optional(tls),
-            Key.spkiPin.rawValue: .optional(spkiPin),
+            Key.spkiPin.rawValue: .optional(spkiPin), Key.date.rawValue: .optional(date),
         ])
     }
+
+    /// The `Date` header in milliseconds since 1970 (whole seconds, as HTTP dates are); nil when absent or unreadable.
+    public var dateMilliseconds: Int64? { date.flatMap(HTTPDate.seconds).map { $0 * 1000 } }
 
     /// `METHOD path → status` (or `→ error: …`), as a report's transcript excerpt shows it.
     public var line: String {

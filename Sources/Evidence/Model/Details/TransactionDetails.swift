@@ -11,7 +11,7 @@ public struct TransactionDetails: EvidenceDetails, BindingKeyed {
     public enum Key: String, CaseIterable, Sendable {
         case store, source, kind, transactionId, originalTransactionId, orderId, productId, bundleId, environment, type
         case purchaseDate, purchaseDateMillis, signedDate, signedPayload, warnings
-        case googleOrderId, purchaseTokenSha256, voided, note
+        case googleOrderId, purchaseTokenSha256, voided, note, appAccountToken
     }
 
     public static let evidenceType = EvidenceType.transaction
@@ -105,6 +105,8 @@ public struct TransactionDetails: EvidenceDetails, BindingKeyed {
     public var purchaseDate: String? { DetailValue.id(field(.purchaseDate)) }
     /// `purchaseDateMillis` as the store wrote it.
     public var purchaseDateMillis: String? { DetailValue.id(field(.purchaseDateMillis)) }
+    /// The UUID the app attached to the purchase (StoreKit's `appAccountToken`), as the store signed it.
+    public var appAccountToken: String? { DetailValue.text(field(.appAccountToken)) }
     /// `signedDate` as the store proof wrote it (RFC 3339).
     public var signedDate: String? { DetailValue.id(field(.signedDate)) }
 

@@ -25,6 +25,7 @@ enum PostgresSchema {
     /// 6); no PostgreSQL database was ever made at an older version.
     static let migrations: [Migration] = [
         Migration(version: 6) { try ddl(version: 6) },
+        Migration(version: 7) { try ddl(version: 7, only: ["run_clocks"]) },
     ]
 
     /// The first version a PostgreSQL database was made at.
@@ -103,11 +104,21 @@ enum PostgresSchema {
 
     /// The DDL that creates schema `version` in an empty database, from the SQLite migrations up to it
     /// (the first step of `migrations`; run in one transaction, with its version row).
-    static func ddl(version: Int) throws -> String {
-        let (tables, indexes) = try description(version: version)
-        var sql = "CREATE FUNCTION \(functionName)() RETURNS trigger LANGUAGE plpgsql AS $growcert$\(functionBody)$growcert$;\n"
+    ///
+    /// With `only`, the DDL of just those tables (and their indexes) of schema `version`: a later step that adds tables.
+    static func ddl(version: Int, only: Set<String>? = nil) throws -> String {
+        let whole = try description(version: version)
+        var (tables, indexes) = whole
+        var sql = ""
+        if let only {
+            tables = tables.filter { only.contains($0.name) }
+            indexes = indexes.filter { only.contains($0.table) }
+        } else {
+            sql = "CREATE FUNCTION \(functionName)() RETURNS trigger LANGUAGE plpgsql AS $growcert$\(functionBody)$growcert$;\n"
+        }
         // Referenced tables first.
-        var made: Set<String> = []
+        // Tables made by earlier steps count as made.
+        var made = Set(whole.tables.map(\.name)).subtracting(tables.map(\.name))
         var pending = tables
         while !pending.isEmpty {
             let ready = pending.firstIndex { t in t.constraints.allSatisfy { c in referenced(by: c).map { made.contains($0) || $0 == t.name } ?? true } } ?? 0

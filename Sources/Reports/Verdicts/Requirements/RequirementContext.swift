@@ -20,6 +20,12 @@ final class RequirementContext {
         binding = ReceiptBinding(rule: rules.serverReceiptBinding)
     }
 
+    /// The judged run's outside window on the hosted Sandbox's clock; nil without a run or without a live-hosted
+    /// reading of the Sandbox's clock at its start.
+    private(set) lazy var window: OutsideWindow? = run.flatMap {
+        OutsideWindow(run: $0, clocks: input.clocks, live: live, skewSeconds: rules.outsideClockSkewSeconds)
+    }
+
     /// The run's recorded device.
     var device: Device? { run.flatMap { r in input.devices.first { $0.id == r.deviceId } } }
 

@@ -33,9 +33,22 @@ struct ServerReceiptRequirement: RequirementEvaluator {
                 .merging(recordedBy) { a, _ in a }))
         } else if let late = Self.verifiedLate(acceptance: r, transaction: t, context: context) {
             why.append(Reason(.receiptVerifiedLate, late.merging(["receipt": subject, "evidence": r.id]) { a, _ in a }))
+        } else if let outside = Self.verifiedOutsideRun(acceptance: r, transaction: t, context: context) {
+            why.append(Reason(.receiptOutsideRun, outside.merging(["receipt": subject, "evidence": r.id]) { a, _ in a }))
         }
         return [RequirementReport(kind: .serverReceipt, status: why.isEmpty ? .met : .notCertifying, subject: subject, evidenceId: r.id,
                                   provenance: r.provenance, reasons: why)]
+    }
+
+    /// The vendor verified the transaction inside the run's outside window: nil when it did, when the binding rule's
+    /// documents carry no vendor clock, or when the run has no window (the transaction's own reasons say so already);
+    /// else the reason's parameters.
+    static func verifiedOutsideRun(acceptance r: EvidenceItem, transaction t: EvidenceItem, context: RequirementContext) -> [String: String]? {
+        guard context.binding.hasVendorClock, let run = context.run, let window = context.window else { return nil }
+        let tid = RequirementContext.transactionId(t)
+        guard let text = context.binding.verifiedAt(acceptance: r, transactionId: tid), let verified = Timestamp.milliseconds(text),
+              window.place(verified) != .inside else { return nil }
+        return window.parameters(run: run).merging(["transaction": tid, "verifiedAt": text]) { a, _ in a }
     }
 
     /// Freshness on the vendor's clock: the vendor must have verified the transaction at most `transactionMaxAgeDays`

@@ -3,7 +3,8 @@ import Evidence
 /// `storeTransaction`: a store transaction on the run that certifies.
 ///
 /// `reasons(_:in:)` is the one place that says whether a store transaction counts: its provenance, its
-/// app, its age at the run's start, and whether another campaign recorded it first.
+/// app, its age at the run's start, whether it was purchased inside the run's outside window (the hosted Sandbox's
+/// clock as the run started and ended), and whether another campaign recorded it first.
 struct StoreTransactionRequirement: RequirementEvaluator {
     let id = RequirementID.storeTransaction
 
@@ -45,6 +46,20 @@ struct StoreTransactionRequirement: RequirementEvaluator {
                 }
             } else {
                 why.append(Reason(.transactionUndated, ["transaction": tid, "evidence": t.id, "maxAgeDays": String(maxDays)]))
+            }
+        }
+        // Made in this run, on clocks outside the QA machine: the store-signed purchase date inside the run's outside window.
+        if let run = context.run, let purchased = details.purchaseMilliseconds {
+            if let window = context.window {
+                let p = window.parameters(run: run).merging(["transaction": tid, "evidence": t.id,
+                                                             "purchaseDate": Timestamp.string(millisecondsSince1970: purchased)]) { a, _ in a }
+                switch window.place(purchased) {
+                case .inside: break
+                case .before: why.append(Reason(.transactionBeforeRun, p))
+                case .after: why.append(Reason(.transactionAfterRun, p))
+                }
+            } else {
+                why.append(Reason(.noOutsideStart, ["run": run.id, "transaction": tid, "evidence": t.id]))
             }
         }
         if let owner = input.transactionsOwnedElsewhere[tid], owner.campaignId != input.campaign.id {

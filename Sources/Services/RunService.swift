@@ -1,0 +1,100 @@
+import Checks
+import Evidence
+import Foundation
+import HTTPCore
+
+/// What `growcert run start` asks for.
+public struct RunStartRequest: Sendable {
+    public var campaignId: String
+    /// One scenario, or nil for one run of each scenario of the campaign's profile.
+    public var scenario: String?
+    public var deviceLabel: String
+    /// With every scenario: given only to the scenarios that need a store account.
+    public var accountLabel: String?
+    public var tester: String
+
+    /// A request; see the properties.
+    public init(campaignId: String, scenario: String?, deviceLabel: String, accountLabel: String?, tester: String) {
+        self.campaignId = campaignId
+        self.scenario = scenario
+        self.deviceLabel = deviceLabel
+        self.accountLabel = accountLabel
+        self.tester = tester
+    }
+}
+
+/// Runs that were started: each with its nonce, the Sandbox clock reading they share, and why any can never certify.
+public struct StartedRuns: Sendable {
+    public var runs: [Run]
+    /// Run id → the run nonce to give the test app (StoreKit's `appAccountToken`).
+    public var nonces: [String: String]
+    /// The Sandbox's clock as the runs started.
+    public var reading: ClockReading
+    public var warnings: [RunStartWarning]
+}
+
+/// Starts and finishes runs, reading the Sandbox's clock as each starts and finishes (the run's outside window).
+///
+/// A reading is recorded (`run.clock`, with the run's nonce at its start) when something answered; an attempt that got
+/// no answer proves nothing and is not recorded, so an offline run has no nonce and no outside window, and says so.
+public struct RunService {
+    public let store: EvidenceStore
+    /// Makes the transport to the Sandbox from the pins; nil: a `CurlTransport` enforcing them (a test seam).
+    public var transportFactory: SandboxTransportFactory?
+    /// The QA machine's clock, recorded beside the Sandbox's.
+    public var now: @Sendable () -> Date
+
+    /// A service recording into `store`.
+    public init(store: EvidenceStore, transportFactory: SandboxTransportFactory? = nil, now: @escaping @Sendable () -> Date = { Date() }) {
+        self.store = store
+        self.transportFactory = transportFactory
+        self.now = now
+    }
+
+    /// Starts one run of `request.scenario`, or one of each scenario: all or none.
+    public func start(_ request: RunStartRequest) async throws -> StartedRuns {
+        let campaign = try store.campaign(request.campaignId)
+        let profile = try store.profileNamed(campaign.profile)
+        let scenarios = try request.scenario.map { [try profile.scenario($0)] } ?? profile.scenarios
+        // The labels are checked before the Sandbox is asked, so a typo sends nothing.
+        let devices = try store.devices(campaignId: campaign.id)
+        guard devices.contains(where: { $0.label == request.deviceLabel }) else {
+            throw EvidenceError.unknown(what: "device", value: request.deviceLabel, known: devices.map(\.label))
+        }
+        let reading = await self.reading(campaign: campaign, profile: profile)
+        let all = request.scenario == nil
+        let runs = try store.batch {
+            try scenarios.map { s in
+                try store.startRun(NewRun(campaignId: campaign.id, scenario: s.id, deviceLabel: request.deviceLabel,
+                                          accountLabel: all && !s.requires(.storeAccount) ? nil : request.accountLabel,
+                                          tester: request.tester, clock: reading.answered ? reading : nil))
+            }
+        }
+        let clocks = try store.runClocks(runIds: runs.map(\.id))
+        var nonces: [String: String] = [:]
+        for clock in clocks where clock.event == .start { nonces[clock.runId] = clock.nonce }
+        var warnings: [RunStartWarning] = []
+        for run in runs {
+            warnings += try RunStartWarning.warnings(run: run, campaign: campaign, profile: profile, devices: devices)
+        }
+        warnings += RunStartWarning.clockWarnings(reading: reading, campaign: campaign, profile: profile)
+        return StartedRuns(runs: runs, nonces: nonces, reading: reading, warnings: warnings)
+    }
+
+    /// Finishes run `id` with the tester's outcome, reading the Sandbox's clock first (the run's outside finish).
+    public func finish(id: String, outcome: String, note: String?) async throws -> Run {
+        let run = try store.run(id)
+        // Refused before the Sandbox is asked: an outcome that is not one, or a finished run (the store says which).
+        _ = try Validate.choice(outcome, RunOutcome.self, field: "outcome")
+        if run.isFinished { return try store.finishRun(id: run.id, outcome: outcome, note: note) }
+        let campaign = try store.campaign(run.campaignId)
+        let reading = await self.reading(campaign: campaign, profile: try store.profileNamed(campaign.profile))
+        return try store.finishRun(id: run.id, outcome: outcome, note: note, clock: reading.answered ? reading : nil)
+    }
+
+    private func reading(campaign: Campaign, profile: Profile) async -> ClockReading {
+        let pins = profile.sandboxPins + campaign.sandboxPins.filter { !profile.sandboxPins.contains($0) }
+        let transport = transportFactory?(pins) ?? CurlTransport(pins: pins)
+        return await SandboxClockReader(transport: transport, pins: pins, now: now).read(campaign: campaign)
+    }
+}

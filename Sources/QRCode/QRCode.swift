@@ -1,10 +1,10 @@
-/// A pure-Swift QR code encoder, so that `growcert run start` can show a run's nonce as a QR code on a terminal
-/// for a QA tester to scan with a phone.
-///
-/// It encodes bytes in byte mode into QR code versions 1 to 10 (21×21 to 57×57 modules) at any of the four
-/// error-correction levels, as ISO/IEC 18004:2015 specifies: the smallest version that fits, Reed–Solomon over
-/// GF(256), interleaved blocks, all eight data masks scored with the four penalty rules and the lowest kept, then
-/// format and version information. It knows nothing of runs or nonces; the caller passes the bytes.
+// The QRCode module: a pure-Swift QR code encoder, so that `growcert run start` can show a run's nonce as a QR
+// code on a terminal for a QA tester to scan with a phone.
+//
+// It encodes bytes in byte mode into QR code versions 1 to 10 (21×21 to 57×57 modules) at any of the four
+// error-correction levels, as ISO/IEC 18004:2015 specifies: the smallest version that fits, Reed–Solomon over
+// GF(256), interleaved blocks, all eight data masks scored with the four penalty rules and the lowest kept, then
+// format and version information. It knows nothing of runs or nonces; the caller passes the bytes.
 
 /// A QR code symbol: a square of dark and light modules encoding some bytes.
 ///

@@ -16,8 +16,9 @@ import Testing
         #expect(code.errorCorrection == fixture.level)
         let rows = code.rows
         #expect(rows.count == fixture.rows.count)
-        for (y, (actual, expected)) in zip(rows, fixture.rows).enumerated() where actual != expected {
-            Issue.record("row \(y): \(actual) is not \(expected)")
+        let differing = zip(rows, fixture.rows).enumerated().filter { $0.element.0 != $0.element.1 }
+        if let first = differing.first {
+            Issue.record("\(differing.count) rows differ; row \(first.offset) is \(first.element.0), not \(first.element.1)")
         }
     }
 

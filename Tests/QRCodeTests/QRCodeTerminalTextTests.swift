@@ -8,7 +8,8 @@ import Testing
     }
 
     @Test func darkModulesAsGlyphsForALightTerminal() throws {
-        let lines = try code().terminalText(quietZone: 1, inverted: false).split(separator: "\n", omittingEmptySubsequences: false)
+        let text = try code().terminalText(quietZone: 1, inverted: false)
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
         #expect(lines == [
             " ▄▄▄▄▄▄▄  ▄ ▄▄ ▄▄▄▄▄▄▄ ",
             " █ ▄▄▄ █ ▄█▀█▄ █ ▄▄▄ █ ",

@@ -35,6 +35,7 @@ let package = Package(
         .target(name: "Reports", dependencies: ["Evidence", "StrictJSON"]),
         // The option parser both executables use: commands and options declared once, checked, and their --help.
         .target(name: "ArgumentsKit"),
+        .target(name: "QRCode"),
         // What the commands do, callable without a process: check runs with their pre-flights, verify, reports, the demo,
         // sandbox purchases, anchors, output files. Knows no flag and no exit code (the CLI maps its errors).
         .target(name: "Services", dependencies: ["Evidence", "StrictJSON", "StoreProof", "HTTPCore", "GrowClient", "CherryClient", "Checks", "Reports", "Sandbox"]),
@@ -53,6 +54,7 @@ let package = Package(
         .testTarget(name: "ArgumentsKitTests", dependencies: ["ArgumentsKit", "growcert-bench"]),
         .testTarget(name: "ServicesTests", dependencies: ["Services", "Evidence", "GrowClient", "HTTPCore"]),
         .testTarget(name: "ReportsTests", dependencies: ["Reports", "Evidence", "StrictJSON"], exclude: ["__Snapshots__"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "QRCodeTests", dependencies: ["QRCode"], resources: [.copy("Fixtures")]),
         .testTarget(name: "growcertTests", dependencies: ["ArgumentsKit", "Evidence", "StrictJSON", "growcert", "Services", "Reports", "StoreProof", "Sandbox", "HTTPCore", "GrowClient", "CherryClient", "TestSupport"], resources: [.copy("Fixtures")]),
     ],
     swiftLanguageModes: [.v6]

@@ -39,7 +39,7 @@ let package = Package(
         // What the commands do, callable without a process: check runs with their pre-flights, verify, reports, the demo,
         // sandbox purchases, anchors, output files. Knows no flag and no exit code (the CLI maps its errors).
         .target(name: "Services", dependencies: ["Evidence", "StrictJSON", "StoreProof", "HTTPCore", "GrowClient", "CherryClient", "Checks", "Reports", "Sandbox"]),
-        .executableTarget(name: "growcert", dependencies: ["ArgumentsKit", "Services", "Evidence", "StrictJSON", "StoreProof", "GrowClient", "Checks", "Reports", "Sandbox"]),
+        .executableTarget(name: "growcert", dependencies: ["ArgumentsKit", "QRCode", "Services", "Evidence", "StrictJSON", "StoreProof", "GrowClient", "Checks", "Reports", "Sandbox"]),
         .executableTarget(name: "growcert-bench", dependencies: ["ArgumentsKit", "Evidence", "StrictJSON", "Checks", "Sandbox", "HTTPCore", "GrowClient", "CSQLite", "CPostgres"]),
 
         // Helpers shared by test targets (network namespace, test CAs); no @testable imports, nothing of it in the binary.

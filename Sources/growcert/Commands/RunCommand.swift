@@ -1,4 +1,5 @@
 import ArgumentsKit
+import Foundation
 import Evidence
 import Services
 import StrictJSON
@@ -42,7 +43,9 @@ enum RunCommand {
                 // stdout stays the ids (scripts capture them); the nonces, for the tester, go to stderr.
                 inv.console.out(runs.map { all ? "\($0.id)  \($0.scenario)" : $0.id }.joined(separator: "\n") + "\n")
                 for r in runs {
-                    if let nonce = started.nonces[r.id] { inv.console.err(RunNonceDisplay.text(runId: r.id, nonce: nonce)) }
+                    if let nonce = started.nonces[r.id] {
+                        inv.console.err(RunNonceDisplay.text(runId: r.id, nonce: nonce, qr: !all && isatty(STDERR_FILENO) == 1))
+                    }
                 }
             }
             return ExitCode.success
@@ -71,8 +74,10 @@ enum RunCommand {
             let items = try store.evidence(runId: run.id)
             let device = try store.device(run.deviceId)
             let account = try run.accountId.map { try store.account($0) }
+            let clocks = try store.runClocks(runIds: [run.id])
             if inv.json {
                 var o = run.json.objectValue ?? [:]
+                o["clocks"] = .array(clocks.map(\.json))
                 o["deviceRecord"] = device.json
                 o["accountRecord"] = account?.json ?? .null
                 o["evidence"] = .array(items.map(\.json))
@@ -88,6 +93,10 @@ enum RunCommand {
               finished   \(run.finishedAt ?? "(running)")  \(run.outcome?.rawValue ?? "")
             """
             if let note = run.note { out += "\n  note       \(note)" }
+            if let nonce = clocks.first(where: { $0.event == .start })?.nonce { out += "\n  nonce      \(nonce)" }
+            for clock in clocks {
+                out += "\n  clock      \(clock.event.rawValue): Sandbox \(clock.reading.sandboxTime ?? "-") (\(clock.reading.provenance.rawValue)), this machine \(clock.reading.qaTime)"
+            }
             out += "\n\nEvidence:\n"
             out += items.isEmpty ? "  (none)\n" : items.map(EvidenceCommand.line).joined(separator: "\n") + "\n"
             inv.console.out(out)

@@ -288,11 +288,15 @@ img.thumb { display: block; max-width: 16rem; max-height: 16rem; margin: .25rem 
 </main>
 <!-- growcert-integrity -->
 <!-- growcert-body-sha256: {{integrity.bodySHA256}} -->
+<!-- growcert-rules-sha256: {{integrity.rulesSHA256}} -->
+<!-- growcert-database: {{integrity.databaseId}} -->
 <footer id="integrity">
 <h2>{{s.integrity.heading}}</h2>
 <div class="table-wrap"><table class="kv">
 <tr><th>{{s.integrity.bodySHA256}}</th><td class="mono">{{integrity.bodySHA256}}</td></tr>
 <tr><th>{{s.integrity.journalHead}}</th><td class="mono">{{integrity.journalHead}}{{s.p.open}}{{s.integrity.evidenceSeq}} {{integrity.evidenceSeq}}{{s.p.comma}}{{integrity.evidenceAsOf}}{{s.p.close}}</td></tr>
+<tr><th>{{s.integrity.rules}}</th><td class="mono">{{integrity.rulesSHA256}}{{s.p.open}}growcert {{integrity.toolVersion}}{{s.p.close}}</td></tr>
+<tr><th>{{s.integrity.database}}</th><td class="mono">{{integrity.databaseId}}</td></tr>
 </table></div>
 <p>{{s.integrity.templateNote}}</p>
 <p><strong>{{s.integrity.verifyHeading}}</strong></p>
@@ -500,11 +504,15 @@ img.thumb { display: block; max-width: 16rem; max-height: 16rem; margin: .25rem 
 
 <!-- growcert-integrity -->
 <!-- growcert-body-sha256: {{integrity.bodySHA256}} -->
+<!-- growcert-rules-sha256: {{integrity.rulesSHA256}} -->
+<!-- growcert-database: {{integrity.databaseId}} -->
 <a id="integrity"></a>
 ## {{s.integrity.heading}}
 
 - {{s.integrity.bodySHA256}}{{s.p.colon}}{{integrity.bodySHA256}}
 - {{s.integrity.journalHead}}{{s.p.colon}}{{integrity.journalHead}}{{s.p.open}}{{s.integrity.evidenceSeq}} {{integrity.evidenceSeq}}{{s.p.comma}}{{integrity.evidenceAsOf}}{{s.p.close}}
+- {{s.integrity.rules}}{{s.p.colon}}{{integrity.rulesSHA256}}{{s.p.open}}growcert {{integrity.toolVersion}}{{s.p.close}}
+- {{s.integrity.database}}{{s.p.colon}}{{integrity.databaseId}}
 
 {{s.integrity.templateNote}}
 
@@ -732,6 +740,8 @@ img.thumb { display: block; max-width: 16rem; max-height: 16rem; margin: .25rem 
     "bodySHA256": "Body SHA-256 (every byte before the integrity marker line)",
     "journalHead": "Evidence journal head",
     "evidenceSeq": "Journal entry",
+    "rules": "Rules that judged it (SHA-256 of the scenario catalog)",
+    "database": "Evidence database (the hash of its journal's first entry)",
     "templateNote": "The body hash is a consistency check, not proof of authenticity: whoever edits the report can recompute it. Authenticity comes from growcert report verify against the evidence database, from a signed sign-off statement naming this file's SHA-256, or from a timestamp token. The journal head ties the report to the evidence database.",
     "verifyHeading": "To re-verify",
     "verifyDatabase": "Check the evidence database's hash chain:",
@@ -1095,6 +1105,8 @@ img.thumb { display: block; max-width: 16rem; max-height: 16rem; margin: .25rem 
     "bodySHA256": "正文 SHA-256（完整性标记行之前的全部字节）",
     "journalHead": "证据日志头",
     "evidenceSeq": "日志条目",
+    "rules": "判定所用规则（场景目录的 SHA-256）",
+    "database": "证据数据库（其日志首条记录的哈希）",
     "templateNote": "正文哈希只是一致性检查，不能证明真实性：修改报告的人也能重新计算它。真实性来自用证据数据库执行 growcert report verify、写明本文件 SHA-256 的已签名签核声明，或时间戳令牌。日志头将报告与证据数据库关联。",
     "verifyHeading": "重新验证",
     "verifyDatabase": "检查证据数据库的哈希链：",

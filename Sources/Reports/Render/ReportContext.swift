@@ -104,7 +104,7 @@ struct ReportContext {
     func nextStep(_ n: NextStep) -> MustacheValue {
         .dictionary([
             "scenarioId": .string(n.scenarioId), "scenario": .string(n.scenarioTitle.text(lang)), "verdict": verdict(n.verdict),
-            "code": .string(n.code.rawValue), "text": .string(strings.text("whatToDo", n.code.rawValue)),
+            "code": .string(n.code.rawValue), "text": .string(strings.nextStepText(n)),
             "hasChecks": .bool(!n.checks.isEmpty), "checks": .string(n.checks.joined(separator: strings.text("p.comma"))),
             "command": .string(n.command),
         ])

@@ -39,6 +39,14 @@ struct ReportStrings: Sendable {
         return Self.fill(text("reasons", r.code.rawValue), params, missing: text("common.notRecorded"))
     }
 
+    /// What to do about a step's reason, with the real cause growcert recorded when it has one
+    /// (`nextSteps.cause`: "Recorded cause: {cause}").
+    func nextStepText(_ step: NextStep) -> String {
+        let what = text("whatToDo", step.code.rawValue)
+        guard let cause = step.cause else { return what }
+        return what + text("p.space") + Self.fill(text("nextSteps.cause"), ["cause": recorded(cause)], missing: "")
+    }
+
     /// A store proof's warning (recorded in English, as the store proof wrote it) in this language:
     /// the known texts from `storeWarnings`, a revocation from `storeWarningRevoked`; any other as recorded.
     func storeWarning(_ w: String) -> String {

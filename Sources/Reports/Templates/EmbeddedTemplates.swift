@@ -594,7 +594,8 @@ img.thumb { display: block; max-width: 16rem; max-height: 16rem; margin: .25rem 
     "intro": "Worst verdict first. Each step names the scenario, what to do, and the command to run.",
     "none": "Nothing to do: every scenario is CERTIFIED.",
     "command": "Run",
-    "checks": "Checks"
+    "checks": "Checks",
+    "cause": "Recorded cause: {cause}."
   },
   "campaignUpdates": {
     "heading": "Changes to the campaign",
@@ -969,7 +970,8 @@ img.thumb { display: block; max-width: 16rem; max-height: 16rem; margin: .25rem 
     "intro": "按结论从重到轻排列。每一步写明场景、要做的事和要执行的命令。",
     "none": "无需处理：所有场景均已认证。",
     "command": "执行",
-    "checks": "检查"
+    "checks": "检查",
+    "cause": "记录的原因：{cause}。"
   },
   "campaignUpdates": {
     "heading": "认证批次的变更",

@@ -97,6 +97,8 @@ public enum ServiceError: Error, Sendable, Equatable, CustomStringConvertible {
     case exportedSignoffUnreadable(folder: String, file: String)
     /// The database did not verify, so `action` was not done.
     case notIntact(action: String, first: VerificationProblem, count: Int)
+    /// A stored report's verdict is not the one this growcert judges its evidence to have.
+    case verdictNotReproduced(reportId: String, stored: String, judged: String)
 
     // MARK: Reports and the demo
 
@@ -198,6 +200,8 @@ public enum ServiceError: Error, Sendable, Equatable, CustomStringConvertible {
             return "Cannot read '\(folder)/\(file)': an exported sign-off folder holds statement.json, statement.sig and public.pem."
         case .notIntact(let action, let first, let count):
             return "The evidence database does not verify, so nothing was \(action): \(first)\(Self.more(count))."
+        case .verdictNotReproduced(let reportId, let stored, let judged):
+            return "Report \(reportId): stored \(stored), this growcert judges \(judged). Nothing was signed."
         case .reportFolderNotAFolder(let path):
             return "'\(path)' is not a folder: several formats or languages are written into a folder. Nothing was rendered."
         case .demoFolderUnwritable(let path, let reason):

@@ -27,6 +27,8 @@ public struct VerifyService {
     public var allowedSigners: (path: String, signers: AllowedSigners)?
     /// A timestamp CA (PEM): every stored token's chain must verify to it.
     public var tsaCA: (path: String, pem: String)?
+    /// Re-judge every stored report at its evidence seq with this growcert's rules (`StoredVerdictCheck`).
+    public var rejudgesReports = true
 
     /// The full check of `store`, with the anchors kept outside it that the caller holds.
     public init(store: EvidenceStore, jwsVerifier: JWSVerifier = JWSVerifier(), expectedHeads: [String] = [], statementDirs: [String] = [],
@@ -46,6 +48,12 @@ public struct VerifyService {
         var result = try store.verify(progress: progress)
         result.problems += try storeProofProblems()
         result.problems += try identityProblems()
+        // A verdict is re-judged only over a database whose chain and tables hold: over a broken one it means nothing.
+        if rejudgesReports, result.ok {
+            result.problems += try StoredVerdictCheck(store: store).mismatches().map {
+                VerificationProblem(seq: $0.seq, message: "report \($0.reportId): \($0)")
+            }
+        }
         for head in expectedHeads where try store.journalEntry(hash: head) == nil {
             result.problems.append(VerificationProblem(seq: nil, message: "the expected head \(head) is not an entry of the journal: entries were deleted, or the chain was rebuilt"))
         }

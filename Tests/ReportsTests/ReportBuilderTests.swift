@@ -32,8 +32,9 @@ import Testing
         let everything = VerdictEngine.Input(
             campaign: f.campaign, devices: try store.devices(campaignId: f.campaign.id), accounts: try store.accounts(campaignId: f.campaign.id),
             runs: try store.runs(campaignId: f.campaign.id), evidence: try store.evidence(campaignId: f.campaign.id))
-        let fromEverything = ReportBuilder.build(input: everything, profile: f.profile, signoffs: try store.signoffs(campaignId: f.campaign.id),
+        var fromEverything = ReportBuilder.build(input: everything, profile: f.profile, signoffs: try store.signoffs(campaignId: f.campaign.id),
                                                  head: try store.evidenceHead(), toolVersion: ReportFixture.toolVersion)
+        fromEverything.header.databaseId = try store.databaseId() ?? ""
 
         #expect(try f.model() == fromEverything)
     }

@@ -266,10 +266,11 @@ struct FixtureError: Error, CustomStringConvertible {
 }
 
 extension ReportModel {
-    /// The model with its journal head fixed: the real one depends on the database's random HMAC key.
+    /// The model with its journal head and database identity fixed: the real ones depend on the database's random HMAC key.
     func withFixedJournalHead() -> ReportModel {
         var m = self
         m.header.journalHead = String(repeating: "ab", count: 32)
+        m.header.databaseId = String(repeating: "cd", count: 32)
         return m
     }
 }

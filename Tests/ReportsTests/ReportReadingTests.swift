@@ -56,7 +56,8 @@ import Testing
         #expect(steps.map(\.verdict) == [.failed, .incomplete, .notCertifiable])
         #expect(steps.map(\.scenarioId) == ["sign-out-switch", "offline-timeout", "purchase-restore-refund"])
         #expect(steps[0].code == .runFailed)
-        #expect(steps[0].command == "growcert run start --campaign c1 --scenario sign-out-switch --device DEVICE --tester NAME")
+        // The run's device and tester, known, replace the placeholders (issue 22, finding 5).
+        #expect(steps[0].command == "growcert run start --campaign c1 --scenario sign-out-switch --device iphone --tester 'Dana QA'")
         // r4 and r5 are finished (a finished run takes no more results): the checks go on a new run.
         #expect(steps[1].command == "growcert check run --run NEW_RUN --check network.retry-replays-original")
         #expect(steps[2].command == "growcert check run --run NEW_RUN --check relay.requires-double-auth")
@@ -81,7 +82,7 @@ import Testing
         #expect(all.first?.command == "growcert run start --campaign c1 --scenario first-connect --device DEVICE --tester NAME")
         let steps = all.filter { $0.scenarioId == "purchase-restore-refund" }
         #expect(steps.map(\.code) == [.simulatorDevice, .checkNotCertifying])
-        #expect(steps[0].command == "growcert run start --campaign c1 --scenario purchase-restore-refund --device PHYSICAL_DEVICE --account ACCOUNT --tester NAME")
+        #expect(steps[0].command == "growcert run start --campaign c1 --scenario purchase-restore-refund --device PHYSICAL_DEVICE --account apple-sandbox --tester 'Dana QA'")
         #expect(steps[1].command == "growcert check run --run NEW_RUN")
     }
 

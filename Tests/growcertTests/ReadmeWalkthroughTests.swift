@@ -45,6 +45,9 @@ struct ReadmeWalkthroughTests {
         #expect(o.code == 0, "\(o)")
         #expect(o.stdout.contains("5/5 checks passed on run r1"), "\(o)")
         #expect(o.stdout.contains("OK: "), "\(o)")
+        // The sign-off of the campaign's state covers the HTML file rendered before it (issue 22, finding 4).
+        #expect(o.stdout.contains("signed reject by Rita RM (release-manager), the campaign's evidence state"), "\(o)")
+        #expect(!o.stdout.contains("not signed yet"), "\(o)")
         for file in ["release-2.4.sqlite", "release-2.4.key", "purchase/transaction.jws", "purchase/receipt.json", "reports/report.md",
                      "reports/report.zh-Hans.html", "reports/report.junit.xml", "reports/report.json", "signoff-s1/statement.sig"] {
             #expect(FileManager.default.fileExists(atPath: g.path(file)), "\(file) was not written")

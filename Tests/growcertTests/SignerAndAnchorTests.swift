@@ -190,8 +190,8 @@ struct SignerAndAnchorTests {
         #expect(lines.contains { $0.contains("| Rita RM |") && $0.contains("| \(ritaId) | trusted signer |") }, "\(md.stdout)")
         #expect(lines.contains { $0.contains("| Eve |") && $0.contains("| \(eveId) | not a registered signer |") }, "\(md.stdout)")
         let v = try g.run(["report", "verify", g.path("r.md")])
-        #expect(v.stdout.contains("signed reject by Rita RM (release-manager), key \(ritaId) (trusted signer), "), "\(v)")
-        #expect(v.stdout.contains("signed reject by Eve (release-manager), key \(eveId) (not a registered signer), "), "\(v)")
+        #expect(v.stdout.contains("signed reject by Rita RM (release-manager), this file, key \(ritaId) (trusted signer), "), "\(v)")
+        #expect(v.stdout.contains("signed reject by Eve (release-manager), this file, key \(eveId) (not a registered signer), "), "\(v)")
 
         // The auditor's own list, in allowed-signers form.
         let list = try g.run(["signers", "list", "--allowed-signers"])

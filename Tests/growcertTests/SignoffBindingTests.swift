@@ -73,19 +73,21 @@ struct SignoffBindingTests {
         #expect(accepted.stderr.contains("note: signed a report that is not current (--accept-stale); the statement records it"))
         let st = try Self.statement(g, "s2")
         #expect(st["acceptStale"] as? Bool == true)
-        #expect(st["type"] as? String == "growcert-signoff/v2")
+        #expect(st["type"] as? String == "growcert-signoff/v3")
         #expect(try g.run(["verify"]).code == 0)
         // A current report signs without it, and its statement says so.
         #expect(try Self.statement(g, "s1")["acceptStale"] as? Bool == false)
     }
 
-    @Test("The v2 statement names campaign, app, version, build, verdict, report SHA-256, judged head and database head")
+    @Test("The v3 statement names campaign, app, version, build, verdict, report SHA-256, judged head, database head, scope, scenario verdicts, rules, version and database")
     func statementBindsTheEvidence() throws {
         let g = try Growcert()
         try Self.signedIncomplete(g)
         let st = try Self.statement(g, "s1")
         #expect(Set(st.keys) == ["type", "campaign", "appId", "appVersion", "build", "reportId", "reportSha256", "reportVerdict", "journalHead",
-                                 "journalSeq", "databaseHead", "databaseSeq", "role", "name", "decision", "comment", "acceptRisk", "acceptStale", "signedAt"])
+                                 "journalSeq", "databaseHead", "databaseSeq", "role", "name", "decision", "comment", "acceptRisk", "acceptStale", "signedAt",
+                                 "scope", "scenarioVerdicts", "rulesSha256", "growcertVersion", "databaseId"])
+        #expect(st["scope"] as? String == "report")
         #expect(st["appId"] as? String == "com.example.app")
         #expect(st["appVersion"] as? String == "2.4.0")
         #expect(st["build"] as? String == "311")

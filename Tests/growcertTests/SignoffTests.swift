@@ -59,7 +59,7 @@ struct SignoffTests {
         #expect(statement["reportId"] as? String == report)
         #expect(statement["decision"] as? String == "approve")
         #expect(statement["acceptRisk"] as? String == Self.risk)
-        #expect(statement["type"] as? String == "growcert-signoff/v2")
+        #expect(statement["type"] as? String == "growcert-signoff/v3")
 
         // An edited statement no longer verifies with OpenSSL.
         let edited = String(decoding: statementBytes, as: UTF8.self)
@@ -151,7 +151,7 @@ struct SignoffTests {
         let good = try g.run(["report", "verify", g.path("r.html")])
         #expect(good.code == 0, "\(good)")
         #expect(good.stdout.hasPrefix("OK: \(g.path("r.html")) is report \(report) of campaign c1 (html, en), verdict NOT CERTIFIABLE,\n"), "\(good)")
-        #expect(good.stdout.contains("signed approve by Ann QA (qa), key "))
+        #expect(good.stdout.contains("signed approve by Ann QA (qa), this file, key "))
         #expect(good.stdout.contains("; accepted risk: \(Self.risk)"))
 
         var bytes = try #require(FileManager.default.contents(atPath: g.path("r.html")))

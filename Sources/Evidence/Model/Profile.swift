@@ -83,6 +83,9 @@ public struct Profile: Sendable, Equatable {
     public var sandboxPins: [String]
     /// The field that names the campaign's target within the vendor (`target`; default: GrooveGrow's `project` UUID).
     public var target: TargetField = .project
+    /// The SHA-256 of the profile's canonical JSON text: the rules that judge a campaign, named in every
+    /// report and signed statement, so that a verdict judged by other rules is recognised as such.
+    public var rulesSHA256: String = ""
 
     /// The scenario with this id.
     public func scenario(_ id: String) throws -> Scenario {
@@ -97,6 +100,7 @@ public struct Profile: Sendable, Equatable {
 
     /// Parses a profile file.
     public init(json: JSONValue) throws {
+        rulesSHA256 = Digest.sha256Hex(json.canonicalText)
         func string(_ v: JSONValue?, _ field: String) throws -> String {
             guard let s = v?.stringValue, !s.isEmpty else {
                 throw EvidenceError.invalidValue(field: "profile", value: field, why: "missing or not a string")

@@ -7,9 +7,18 @@ import StrictJSON
 /// report was judged at, and the database head at the moment of signing. Version 1 statements
 /// (older databases) lack those bindings; they are read and verified as they are, with the
 /// missing fields nil.
+///
+/// Version 3 (`growcert-signoff/v3`) adds what judged the evidence and where it lives: the scope
+/// (`campaign`: the campaign's evidence state, which every report rendered from it carries; `report`:
+/// one file), each scenario's verdict, the SHA-256 of the rules that judged them (the profile), the
+/// growcert version, and the database's identity (its journal's first entry hash).
 public struct SignoffStatement: Sendable, Equatable {
     public static let typeV1 = "growcert-signoff/v1"
     public static let typeV2 = "growcert-signoff/v2"
+    public static let typeV3 = "growcert-signoff/v3"
+    /// A v3 statement's scope: the campaign's evidence state, or one report file.
+    public static let scopeCampaign = "campaign"
+    public static let scopeReport = "report"
 
     public var type: String
     public var campaign: String
@@ -33,12 +42,30 @@ public struct SignoffStatement: Sendable, Equatable {
     /// The signer signed although newer evidence for the campaign existed.
     public var acceptStale: Bool
     public var signedAt: String
+    /// v3: `campaign` or `report`; nil before v3 (a report's sign-off).
+    public var scope: String?
+    /// v3: each scenario's verdict, by scenario id, as this growcert judged the signed state.
+    public var scenarioVerdicts: [String: String]?
+    /// v3: the SHA-256 of the rules (the profile's canonical text) and the growcert version that judged it.
+    public var rulesSha256: String?
+    public var growcertVersion: String?
+    /// v3: the database's identity (`EvidenceStore.databaseId`).
+    public var databaseId: String?
+
+    /// Whether the statement signs the campaign's evidence state rather than one report file.
+    public var coversCampaignState: Bool { scope == Self.scopeCampaign }
 
     public init(type: String = Self.typeV2, campaign: String, appId: String?, appVersion: String?, build: String?, reportId: String,
                 reportSha256: String, reportVerdict: String?, journalHead: String, journalSeq: Int64?, databaseHead: String?,
                 databaseSeq: Int64?, role: String, name: String, decision: String, comment: String?, acceptRisk: String?,
-                acceptStale: Bool, signedAt: String) {
+                acceptStale: Bool, signedAt: String, scope: String? = nil, scenarioVerdicts: [String: String]? = nil,
+                rulesSha256: String? = nil, growcertVersion: String? = nil, databaseId: String? = nil) {
         self.type = type
+        self.scope = scope
+        self.scenarioVerdicts = scenarioVerdicts
+        self.rulesSha256 = rulesSha256
+        self.growcertVersion = growcertVersion
+        self.databaseId = databaseId
         self.campaign = campaign
         self.appId = appId
         self.appVersion = appVersion
@@ -61,7 +88,7 @@ public struct SignoffStatement: Sendable, Equatable {
 
     /// Reads a statement; nil when it is not a growcert sign-off statement of a known version.
     public init?(json: JSONValue) {
-        guard let type = json["type"]?.stringValue, type == Self.typeV1 || type == Self.typeV2,
+        guard let type = json["type"]?.stringValue, [Self.typeV1, Self.typeV2, Self.typeV3].contains(type),
               let campaign = json["campaign"]?.stringValue, let reportId = json["reportId"]?.stringValue,
               let reportSha256 = json["reportSha256"]?.stringValue, let journalHead = json["journalHead"]?.stringValue,
               let role = json["role"]?.stringValue, let name = json["name"]?.stringValue,
@@ -76,7 +103,10 @@ public struct SignoffStatement: Sendable, Equatable {
                   reportVerdict: json["reportVerdict"]?.stringValue, journalHead: journalHead, journalSeq: int("journalSeq"),
                   databaseHead: json["databaseHead"]?.stringValue, databaseSeq: int("databaseSeq"), role: role, name: name,
                   decision: decision, comment: json["comment"]?.stringValue, acceptRisk: json["acceptRisk"]?.stringValue,
-                  acceptStale: json["acceptStale"]?.boolValue ?? false, signedAt: signedAt)
+                  acceptStale: json["acceptStale"]?.boolValue ?? false, signedAt: signedAt, scope: json["scope"]?.stringValue,
+                  scenarioVerdicts: json["scenarioVerdicts"]?.objectValue?.compactMapValues(\.stringValue),
+                  rulesSha256: json["rulesSha256"]?.stringValue, growcertVersion: json["growcertVersion"]?.stringValue,
+                  databaseId: json["databaseId"]?.stringValue)
     }
 
     /// Reads a statement's canonical text.
@@ -101,6 +131,13 @@ public struct SignoffStatement: Sendable, Equatable {
             o["databaseHead"] = .optional(databaseHead)
             o["databaseSeq"] = databaseSeq.map { .number(String($0)) } ?? .null
             o["acceptStale"] = .bool(acceptStale)
+        }
+        if type == Self.typeV3 {
+            o["scope"] = .optional(scope)
+            o["scenarioVerdicts"] = scenarioVerdicts.map { .object($0.mapValues(JSONValue.string)) } ?? .null
+            o["rulesSha256"] = .optional(rulesSha256)
+            o["growcertVersion"] = .optional(growcertVersion)
+            o["databaseId"] = .optional(databaseId)
         }
         return .object(o)
     }

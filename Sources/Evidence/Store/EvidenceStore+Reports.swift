@@ -67,7 +67,8 @@ extension EvidenceStore {
     /// is not current (the campaign has evidence newer than the report's journal head) is refused
     /// with `StaleReportError` unless `acceptStale`, which the signed statement then records.
     public func addSignoff(reportId: String, role: String, name: String, decision: String, comment: String?, acceptRisk: String?,
-                           acceptStale: Bool = false, privateKeyPEM: String, passphrase: String? = nil) throws -> SignoffRecord {
+                           acceptStale: Bool = false, privateKeyPEM: String, passphrase: String? = nil,
+                           judgment: SignoffJudgment? = nil) throws -> SignoffRecord {
         let report = try self.report(reportId)
         let campaign = try self.campaign(report.campaignId)
         let role = try Validate.choice(role, SignoffRole.self, field: "role")
@@ -75,7 +76,12 @@ extension EvidenceStore {
         try Validate.nonEmpty(name, field: "name")
         if let acceptRisk { try Validate.nonEmpty(acceptRisk, field: "accepted risk") }
         try Validate.noSecrets([("name", name), ("comment", comment ?? ""), ("accepted risk", acceptRisk ?? "")])
-        if decision == .approve, report.verdict != "CERTIFIED", acceptRisk == nil {
+        // The verdict signed is the one the caller's rules judged (v3), never only the stored label.
+        let verdict = judgment?.campaignVerdict ?? report.verdict
+        if let judgment, judgment.campaignVerdict != report.verdict {
+            throw EvidenceError.conflict("Report \(report.id) is stored as \(report.verdict), but this growcert judges its evidence \(judgment.campaignVerdict). Nothing was signed.")
+        }
+        if decision == .approve, verdict != "CERTIFIED", acceptRisk == nil {
             throw EvidenceError.conflict("Report \(report.id) says the campaign is \(report.verdict), not CERTIFIED. To approve it anyway, state the risk you accept with --accept-risk TEXT; it is shown prominently in the report. Nothing was signed.")
         }
         let publicKey = try Ed25519.publicKeyPEM(privateKeyPEM: privateKeyPEM, passphrase: passphrase)
@@ -87,11 +93,19 @@ extension EvidenceStore {
                 throw StaleReportError(reportId: report.id, campaignId: campaign.id, judgedAtSeq: report.evidenceSeq, newerEntries: newer)
             }
             let head = try db.journalHead()
-            let statement = SignoffStatement(
+            var statement = SignoffStatement(
                 campaign: campaign.id, appId: campaign.appId, appVersion: campaign.appVersion, build: campaign.build, reportId: report.id,
                 reportSha256: report.sha256, reportVerdict: report.verdict, journalHead: report.evidenceHead, journalSeq: report.evidenceSeq,
                 databaseHead: head?.hash, databaseSeq: head?.seq, role: role.rawValue, name: name, decision: decision.rawValue,
                 comment: comment, acceptRisk: acceptRisk, acceptStale: newer > 0, signedAt: Timestamp.string(clock()))
+            if let judgment {
+                statement.type = SignoffStatement.typeV3
+                statement.scope = judgment.scope
+                statement.scenarioVerdicts = judgment.scenarioVerdicts
+                statement.rulesSha256 = judgment.rulesSha256
+                statement.growcertVersion = judgment.growcertVersion
+                statement.databaseId = try db.first(.journal(order: .seqAscending, limit: 1)).map(Self.entry)?.hash
+            }
             let text = statement.json.canonicalText
             let signature = try Ed25519.sign(Array(text.utf8), privateKeyPEM: privateKeyPEM, passphrase: passphrase)
             let id = try nextId(Tables.signoffs)
@@ -219,7 +233,7 @@ extension EvidenceStore {
                 problems.append(VerificationProblem(seq: s.seq, message: "sign-off \(s.id): the signed statement does not match report \(statement.reportId)"))
                 continue
             }
-            guard statement.type == SignoffStatement.typeV2 else { continue }
+            guard statement.type != SignoffStatement.typeV1 else { continue }
             let campaign = campaignsById[statement.campaign]
             if statement.reportVerdict != report.verdict || statement.journalSeq != report.evidenceSeq || campaign == nil
                 || statement.appId != campaign?.appId || statement.appVersion != campaign?.appVersion || statement.build != campaign?.build {
@@ -232,6 +246,9 @@ extension EvidenceStore {
                 }
             } else {
                 problems.append(VerificationProblem(seq: s.seq, message: "sign-off \(s.id): the signed statement names no database head"))
+            }
+            if statement.type == SignoffStatement.typeV3, let first = try db.journalHash(seq: 1), statement.databaseId != first {
+                problems.append(VerificationProblem(seq: s.seq, message: "sign-off \(s.id): the signed statement names database \(statement.databaseId ?? "none"), not this one (\(first))"))
             }
         }
         problems += try verifySigners()

@@ -14,16 +14,7 @@ public enum ReportBuilder {
         try store.snapshot {
             let campaign = try store.campaign(campaignId)
             let profile = try store.profileNamed(campaign.profile)
-            let runs = try store.runs(campaignId: campaign.id)
-            // Only the judged runs' evidence is judged and shown; earlier runs are listed by their
-            // run record alone. Reading the whole campaign's evidence would hold every item of
-            // every run (200,000 at 10,000 runs) in memory for nothing.
-            let judged = VerdictEngine(profile: profile).judgedRuns(runs)
-            let evidence = try judged.flatMap { try store.evidence(runId: $0.id) }.sorted { $0.seq < $1.seq }
-            let input = VerdictEngine.Input(
-                campaign: campaign, devices: try store.devices(campaignId: campaign.id), accounts: try store.accounts(campaignId: campaign.id),
-                runs: runs, evidence: evidence, transactionsOwnedElsewhere: try store.transactionsOwnedElsewhere(campaignId: campaign.id),
-                clocks: try store.runClocks(runIds: judged.map(\.id)))
+            let input = try self.input(store: store, campaign: campaign, profile: profile, asOf: nil)
             let head = try store.evidenceHead()
             let signoffs = try store.signoffs(campaignId: campaign.id)
             let trusted = Set(try store.signers().map(\.keyId))
@@ -38,8 +29,60 @@ public enum ReportBuilder {
             }
             var model = build(input: input, profile: profile, signoffs: signoffs, head: head, toolVersion: toolVersion, standing: standing)
             model.header.updates = try store.campaignUpdates(campaignId: campaign.id)
+            model.header.databaseId = try store.databaseId() ?? ""
             // Screenshots of the judged runs, within the budget, for the HTML report's thumbnails.
             return try ThumbnailBudget.standard.apply(to: model) { try store.blob(sha256: $0) }
+        }
+    }
+
+    /// The records the verdict engine judges: the campaign's runs, the judged runs' evidence, its devices
+    /// and accounts. With `asOf`, as they stood at that journal entry: what was recorded later is left
+    /// out, and a finish or a retraction recorded later is undone (the one home of that rule; a new kind
+    /// of state entry must be undone here too).
+    static func input(store: EvidenceStore, campaign: Campaign, profile: Profile, asOf seq: Int64?) throws -> VerdictEngine.Input {
+        var runs = try store.runs(campaignId: campaign.id)
+        var devices = try store.devices(campaignId: campaign.id)
+        var accounts = try store.accounts(campaignId: campaign.id)
+        if let seq {
+            let finishedLater = try store.runsFinished(after: seq)
+            runs = runs.filter { $0.seq <= seq }.map { r in
+                guard finishedLater.contains(r.id) else { return r }
+                var open = r
+                open.finishedAt = nil
+                open.outcome = nil
+                return open
+            }
+            devices = devices.filter { $0.seq <= seq }
+            accounts = accounts.filter { $0.seq <= seq }
+        }
+        // Only the judged runs' evidence is judged and shown; earlier runs are listed by their
+        // run record alone. Reading the whole campaign's evidence would hold every item of
+        // every run (200,000 at 10,000 runs) in memory for nothing.
+        let judged = VerdictEngine(profile: profile).judgedRuns(runs)
+        var evidence = try judged.flatMap { try store.evidence(runId: $0.id) }.sorted { $0.seq < $1.seq }
+        if let seq {
+            evidence = evidence.filter { $0.seq <= seq }.map { e in
+                guard let retracted = e.retractedSeq, retracted > seq else { return e }
+                var live = e
+                live.retractedSeq = nil
+                live.retractedReason = nil
+                return live
+            }
+        }
+        let clocks = try store.runClocks(runIds: judged.map(\.id)).filter { c in seq.map { c.seq <= $0 } ?? true }
+        return VerdictEngine.Input(campaign: campaign, devices: devices, accounts: accounts, runs: runs, evidence: evidence,
+                                   transactionsOwnedElsewhere: try store.transactionsOwnedElsewhere(campaignId: campaign.id), clocks: clocks)
+    }
+
+    /// Judges a campaign's evidence as it stood at journal entry `seq` with this growcert's rules (its
+    /// built-in profile): what `report verify`, `signoff` and `verify` compare a stored verdict with.
+    public static func judge(store: EvidenceStore, campaignId: String, asOf seq: Int64) throws -> Judgment {
+        try store.snapshot {
+            let campaign = try store.campaign(campaignId, asOf: seq)
+            let profile = try store.profileNamed(campaign.profile)
+            let scenarios = VerdictEngine(profile: profile).judge(try input(store: store, campaign: campaign, profile: profile, asOf: seq))
+            return Judgment(campaignId: campaign.id, evidenceSeq: seq, scenarios: scenarios.map { ($0.id, $0.verdict) },
+                            rulesSHA256: profile.rulesSHA256)
         }
     }
 
@@ -54,7 +97,7 @@ public enum ReportBuilder {
         let header = ReportHeader(
             campaignId: c.id, campaignName: c.name, profileId: profile.id, profileTitle: profile.title, appId: c.appId, appVersion: c.appVersion,
             build: c.build, sdkName: c.sdkName, sdkVersion: c.sdkVersion, project: c.project, baseURL: c.baseURL, toolVersion: toolVersion,
-            evidenceAsOf: head?.at ?? "", evidenceSeq: head?.seq ?? 0, journalHead: head?.hash ?? "")
+            evidenceAsOf: head?.at ?? "", evidenceSeq: head?.seq ?? 0, journalHead: head?.hash ?? "", rulesSHA256: profile.rulesSHA256)
         // Values come from the signed statement (verify checks the row says the same).
         let summaries = signoffs.map { so -> SignoffSummary in
             let st = so.signed
@@ -86,4 +129,17 @@ public struct SignoffStanding: Sendable, Equatable {
         self.signedVerdict = signedVerdict
         self.trustedSigner = trustedSigner
     }
+}
+
+/// A campaign judged at one journal entry by this growcert's rules.
+public struct Judgment: Sendable {
+    public var campaignId: String
+    public var evidenceSeq: Int64
+    /// Each scenario's verdict, in catalog order.
+    public var scenarios: [(id: String, verdict: Verdict)]
+    /// The SHA-256 of the rules that judged it (`Profile.rulesSHA256`).
+    public var rulesSHA256: String
+
+    /// The campaign's verdict: the worst of its scenarios'.
+    public var campaignVerdict: Verdict { Verdict.worst(of: scenarios.map(\.verdict)) }
 }

@@ -50,11 +50,18 @@ public struct ReportHeader: Sendable, Equatable {
     public var journalHead: String
     /// The campaign's recorded changes (`campaign update`), oldest first; the values above are the latest.
     public var updates: [CampaignUpdate]
+    /// The SHA-256 of the rules that judged the report (the profile's canonical text, `Profile.rulesSHA256`).
+    public var rulesSHA256: String
+    /// The identity of the database the evidence is in: its journal's first entry hash (`EvidenceStore.databaseId`).
+    public var databaseId: String
 
     /// Creates a header.
     public init(campaignId: String, campaignName: String, profileId: String, profileTitle: LocalizedText, appId: String, appVersion: String,
                 build: String, sdkName: String, sdkVersion: String, project: String, baseURL: String, toolVersion: String,
-                evidenceAsOf: String, evidenceSeq: Int64, journalHead: String, updates: [CampaignUpdate] = []) {
+                evidenceAsOf: String, evidenceSeq: Int64, journalHead: String, updates: [CampaignUpdate] = [], rulesSHA256: String = "",
+                databaseId: String = "") {
+        self.rulesSHA256 = rulesSHA256
+        self.databaseId = databaseId
         self.campaignId = campaignId
         self.campaignName = campaignName
         self.profileId = profileId

@@ -13,6 +13,39 @@ public enum IntegrityCheck {
     /// What precedes the hash in the machine-readable comment after the marker.
     public static let claimPrefix = "<!-- growcert-body-sha256: "
 
+    /// What precedes the rules' SHA-256 and the database's identity in their comments after the marker.
+    public static let rulesPrefix = "<!-- growcert-rules-sha256: "
+    public static let databasePrefix = "<!-- growcert-database: "
+
+    /// The SHA-256 of the rules that judged a report, as the file states it: the comment after the marker
+    /// in Markdown or HTML, `header.rulesSha256` in JSON, the `rulesSha256` property in JUnit. Nil when it names none.
+    public static func rulesSHA256(ofReport bytes: [UInt8]) -> String? {
+        stated(in: bytes, comment: rulesPrefix, jsonKey: "rulesSha256", property: "rulesSha256")
+    }
+
+    /// The identity of the database a report comes from (`EvidenceStore.databaseId`), as the file states it.
+    public static func databaseId(ofReport bytes: [UInt8]) -> String? {
+        stated(in: bytes, comment: databasePrefix, jsonKey: "databaseId", property: "databaseId")
+    }
+
+    /// A 64-hex-digit value a report states in a comment after the marker, a JSON header key, or a JUnit property.
+    static func stated(in bytes: [UInt8], comment: String, jsonKey: String, property: String) -> String? {
+        func hex(_ text: Substring) -> String? {
+            let value = text.prefix(64)
+            guard value.count == 64, value.allSatisfy({ $0.isHexDigit && $0.isASCII }) else { return nil }
+            return value.lowercased()
+        }
+        if let start = markerLineStart(bytes) {
+            let tail = String(decoding: bytes[start...], as: UTF8.self)
+            return tail.range(of: comment).flatMap { hex(tail[$0.upperBound...]) }
+        }
+        let text = String(decoding: bytes, as: UTF8.self)
+        if let json = try? JSONValue.parse(text) {
+            return json["header"]?[jsonKey]?.stringValue.flatMap { hex(Substring($0)) }
+        }
+        return text.range(of: "<property name=\"\(property)\" value=\"").flatMap { hex(text[$0.upperBound...]) }
+    }
+
     /// The text templates render where the hash goes; replaced after the body is hashed.
     static let placeholder = String(String(repeating: "PENDINGBODYSHA256", count: 4).prefix(64))
 
@@ -46,7 +79,8 @@ public enum IntegrityCheck {
         if let start = markerLineStart(bytes) {
             let body = bodySHA256(ofReport: bytes)
             let tail = String(decoding: bytes[start...], as: UTF8.self)
-            heads = hexWords(Substring(tail)).filter { $0 != body.actual && $0 != body.claimed }
+            let named = [rulesSHA256(ofReport: bytes), databaseId(ofReport: bytes)].compactMap { $0 }
+            heads = hexWords(Substring(tail)).filter { $0 != body.actual && $0 != body.claimed && !named.contains($0) }
         } else if let json = try? JSONValue.parse(String(decoding: bytes, as: UTF8.self)), let hash = json["journalHead"]?["hash"]?.stringValue {
             heads = [hash]
         } else {

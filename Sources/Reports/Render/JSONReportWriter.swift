@@ -20,6 +20,7 @@ struct JSONReportWriter {
             "campaignId": JSONValue.visible(h.campaignId), "campaignName": JSONValue.visible(h.campaignName), "profile": JSONValue.visible(h.profileId), "appId": JSONValue.visible(h.appId),
             "appVersion": JSONValue.visible(h.appVersion), "build": JSONValue.visible(h.build), "sdkName": JSONValue.visible(h.sdkName), "sdkVersion": JSONValue.visible(h.sdkVersion),
             "project": JSONValue.visible(h.project), "baseUrl": JSONValue.visible(h.baseURL), "toolVersion": JSONValue.visible(h.toolVersion), "evidenceAsOf": JSONValue.visible(h.evidenceAsOf),
+            "rulesSha256": JSONValue.visible(h.rulesSHA256), "databaseId": JSONValue.visible(h.databaseId),
         ]
         // Only a campaign that was updated has `updates`, so every other report keeps its bytes.
         if !h.updates.isEmpty, case .object(var o) = header {

@@ -44,7 +44,8 @@ struct JUnitWriter {
             if let r = s.judgedRun { props.append(("run", r.id)) }
             props += [("appId", model.header.appId), ("appVersion", model.header.appVersion), ("build", model.header.build),
                       ("journalHead", model.header.journalHead), ("evidenceAsOf", model.header.evidenceAsOf),
-                      ("toolVersion", model.header.toolVersion)]
+                      ("toolVersion", model.header.toolVersion), ("rulesSha256", model.header.rulesSHA256),
+                      ("databaseId", model.header.databaseId)]
             if let sha = customTemplatesSHA256 {
                 props.append(("templates", "custom \(sha): " + FixedWords.customTemplatesNotice(templateSHA256: sha, lang: lang)))
             }

@@ -50,6 +50,9 @@ struct ReportContext {
                 "journalHead": .string(h.journalHead),
                 "evidenceSeq": .string(String(h.evidenceSeq)),
                 "evidenceAsOf": .string(h.evidenceAsOf),
+                "rulesSHA256": .string(h.rulesSHA256),
+                "toolVersion": .string(h.toolVersion),
+                "databaseId": .string(h.databaseId),
                 "verifyDatabase": "growcert verify --db DB",
                 "verifyReport": .string("growcert report verify \(reportFile) --db DB"),
                 "verifyStandard": .string("awk '/\(IntegrityCheck.marker)/{exit} {print}' \(reportFile) | sha256sum"),
@@ -101,7 +104,7 @@ struct ReportContext {
     func nextStep(_ n: NextStep) -> MustacheValue {
         .dictionary([
             "scenarioId": .string(n.scenarioId), "scenario": .string(n.scenarioTitle.text(lang)), "verdict": verdict(n.verdict),
-            "code": .string(n.code.rawValue), "text": .string(strings.text("whatToDo", n.code.rawValue)),
+            "code": .string(n.code.rawValue), "text": .string(strings.nextStepText(n)),
             "hasChecks": .bool(!n.checks.isEmpty), "checks": .string(n.checks.joined(separator: strings.text("p.comma"))),
             "command": .string(n.command),
         ])
@@ -210,6 +213,18 @@ struct ReportContext {
                 return String(f.value.dropLast(kind.count + 3)) + strings.text("p.open") + strings.text("targetKind", kind) + strings.text("p.close")
             }
             return f.value
+        case CheckResultDetails.Key.notLiveHosted.rawValue, CheckResultDetails.Key.trustBasis.rawValue,
+             CheckResultDetails.Key.identityWarning.rawValue, CheckResultDetails.Key.certificate.rawValue:
+            return strings.recorded(f.value)
+        case TransactionDetails.Key.warnings.rawValue:
+            // Each warning as the store proof wrote it (a warning holds "; " itself, so they are found whole).
+            var text = f.value
+            for case (let en, .string(let local)) in strings.json["storeWarnings"]?.objectValue ?? [:] where en != local {
+                text = text.replacingOccurrences(of: en, with: local)
+            }
+            return text
+        case ReceiptDetails.Key.status.rawValue:
+            return strings.json["receiptStatus"]?[f.value]?.stringValue ?? f.value
         case "attachment", TransactionDetails.Key.signedPayload.rawValue, ReceiptDetails.Key.raw.rawValue:
             // Written by growcert as "…, N bytes, SHA-256 …": only the word and the separators are words.
             return f.value.replacingOccurrences(of: " bytes, ", with: " " + strings.text("attachment.bytes") + ", ")

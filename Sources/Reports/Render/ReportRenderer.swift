@@ -48,7 +48,7 @@ public struct ReportRenderer: Sendable {
 
     /// What a next step asks for in `lang` (`whatToDo.<code>` of the set's strings), for command-line summaries.
     public func text(of step: NextStep, lang: Language) throws -> String {
-        try templates.strings(lang).text("whatToDo", step.code.rawValue)
+        try templates.strings(lang).nextStepText(step)
     }
 
     /// The sentence for a reason in `lang`, from the set's strings (for command-line summaries).

@@ -1,4 +1,5 @@
 import Evidence
+import Foundation
 import StrictJSON
 
 /// The words of one report language, from `templates/strings/<lang>.json`.
@@ -24,7 +25,9 @@ struct ReportStrings: Sendable {
     func reason(_ r: Reason) -> String {
         var params = r.parameters
         if let p = params["provenance"] { params["provenanceWhy"] = text("provenance", p) }
+        if let p = params["required"], params["requiredShort"] == nil { params["requiredShort"] = text("provenanceShort", p) }
         if r.code == .transactionWarning, let w = params["warning"] { params["warning"] = storeWarning(w) }
+        if r.code == .privatePeer, let peer = params["peer"] { params["peer"] = recorded(peer) }
         if r.code == .acceptedRisk {
             if let role = params["role"] { params["role"] = json["signoffs"]?["roles"]?[role]?.stringValue ?? role }
             if let d = params["decision"] { params["decision"] = json["signoffs"]?["decisions"]?[d]?.stringValue ?? d }
@@ -36,6 +39,14 @@ struct ReportStrings: Sendable {
         return Self.fill(text("reasons", r.code.rawValue), params, missing: text("common.notRecorded"))
     }
 
+    /// What to do about a step's reason, with the real cause growcert recorded when it has one
+    /// (`nextSteps.cause`: "Recorded cause: {cause}").
+    func nextStepText(_ step: NextStep) -> String {
+        let what = text("whatToDo", step.code.rawValue)
+        guard let cause = step.cause else { return what }
+        return what + text("p.space") + Self.fill(text("nextSteps.cause"), ["cause": recorded(cause)], missing: "")
+    }
+
     /// A store proof's warning (recorded in English, as the store proof wrote it) in this language:
     /// the known texts from `storeWarnings`, a revocation from `storeWarningRevoked`; any other as recorded.
     func storeWarning(_ w: String) -> String {
@@ -44,6 +55,52 @@ struct ReportStrings: Sendable {
             return Self.fill(text("storeWarningRevoked.text"), ["at": String(w.dropFirst(prefix.count))], missing: "")
         }
         return w
+    }
+
+    /// Words growcert recorded in English in evidence (a check's identity facts: why it is not live-hosted,
+    /// its trust basis, its certificates, a private peer), read in this language through the strings'
+    /// `recordedWords.phrases` (`en` patterns with `{placeholders}`, whose values are read the same way);
+    /// a value no pattern matches, whole or in its `; `-separated parts, stays as recorded.
+    func recorded(_ value: String) -> String {
+        let phrases = (json["recordedWords"]?["phrases"]?.arrayValue ?? []).compactMap { p -> (String, String)? in
+            guard let en = p["en"]?.stringValue, let text = p["text"]?.stringValue else { return nil }
+            return (en, text)
+        }
+        guard !phrases.isEmpty else { return value }
+        func read(_ s: String, depth: Int) -> String? {
+            for (en, text) in phrases {
+                guard let captures = Self.match(en, s) else { continue }
+                let params = captures.mapValues { depth < 2 ? (read($0, depth: depth + 1) ?? $0) : $0 }
+                return Self.fill(text, params, missing: "")
+            }
+            return nil
+        }
+        if let whole = read(value, depth: 0) { return whole }
+        let parts = value.components(separatedBy: "; ")
+        guard parts.count > 1 else { return value }
+        return parts.map { read($0, depth: 0) ?? $0 }.joined(separator: text("p.semicolon"))
+    }
+
+    /// The values of `pattern`'s `{placeholders}` when `text` is the pattern filled in (no value holding "; "), else nil.
+    static func match(_ pattern: String, _ text: String) -> [String: String]? {
+        var names: [String] = []
+        var regex = "^"
+        var rest = Substring(pattern)
+        while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
+            // A value never spans the "; " that separates recorded phrases.
+            regex += NSRegularExpression.escapedPattern(for: String(rest[..<open])) + "((?:(?!; ).)+?)"
+            names.append(String(rest[rest.index(after: open)..<close]))
+            rest = rest[rest.index(after: close)...]
+        }
+        regex += NSRegularExpression.escapedPattern(for: String(rest)) + "$"
+        guard let re = try? NSRegularExpression(pattern: regex, options: [.dotMatchesLineSeparators]),
+              let m = re.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) else { return nil }
+        var out: [String: String] = [:]
+        for (i, name) in names.enumerated() {
+            guard let r = Range(m.range(at: i + 1), in: text) else { return nil }
+            out[name] = String(text[r])
+        }
+        return out
     }
 
     static func fill(_ template: String, _ params: [String: String], missing: String) -> String {

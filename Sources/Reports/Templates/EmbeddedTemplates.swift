@@ -288,11 +288,15 @@ img.thumb { display: block; max-width: 16rem; max-height: 16rem; margin: .25rem 
 </main>
 <!-- growcert-integrity -->
 <!-- growcert-body-sha256: {{integrity.bodySHA256}} -->
+<!-- growcert-rules-sha256: {{integrity.rulesSHA256}} -->
+<!-- growcert-database: {{integrity.databaseId}} -->
 <footer id="integrity">
 <h2>{{s.integrity.heading}}</h2>
 <div class="table-wrap"><table class="kv">
 <tr><th>{{s.integrity.bodySHA256}}</th><td class="mono">{{integrity.bodySHA256}}</td></tr>
 <tr><th>{{s.integrity.journalHead}}</th><td class="mono">{{integrity.journalHead}}{{s.p.open}}{{s.integrity.evidenceSeq}} {{integrity.evidenceSeq}}{{s.p.comma}}{{integrity.evidenceAsOf}}{{s.p.close}}</td></tr>
+<tr><th>{{s.integrity.rules}}</th><td class="mono">{{integrity.rulesSHA256}}{{s.p.open}}growcert {{integrity.toolVersion}}{{s.p.close}}</td></tr>
+<tr><th>{{s.integrity.database}}</th><td class="mono">{{integrity.databaseId}}</td></tr>
 </table></div>
 <p>{{s.integrity.templateNote}}</p>
 <p><strong>{{s.integrity.verifyHeading}}</strong></p>
@@ -500,11 +504,15 @@ img.thumb { display: block; max-width: 16rem; max-height: 16rem; margin: .25rem 
 
 <!-- growcert-integrity -->
 <!-- growcert-body-sha256: {{integrity.bodySHA256}} -->
+<!-- growcert-rules-sha256: {{integrity.rulesSHA256}} -->
+<!-- growcert-database: {{integrity.databaseId}} -->
 <a id="integrity"></a>
 ## {{s.integrity.heading}}
 
 - {{s.integrity.bodySHA256}}{{s.p.colon}}{{integrity.bodySHA256}}
 - {{s.integrity.journalHead}}{{s.p.colon}}{{integrity.journalHead}}{{s.p.open}}{{s.integrity.evidenceSeq}} {{integrity.evidenceSeq}}{{s.p.comma}}{{integrity.evidenceAsOf}}{{s.p.close}}
+- {{s.integrity.rules}}{{s.p.colon}}{{integrity.rulesSHA256}}{{s.p.open}}growcert {{integrity.toolVersion}}{{s.p.close}}
+- {{s.integrity.database}}{{s.p.colon}}{{integrity.databaseId}}
 
 {{s.integrity.templateNote}}
 
@@ -586,7 +594,8 @@ img.thumb { display: block; max-width: 16rem; max-height: 16rem; margin: .25rem 
     "intro": "Worst verdict first. Each step names the scenario, what to do, and the command to run.",
     "none": "Nothing to do: every scenario is CERTIFIED.",
     "command": "Run",
-    "checks": "Checks"
+    "checks": "Checks",
+    "cause": "Recorded cause: {cause}."
   },
   "campaignUpdates": {
     "heading": "Changes to the campaign",
@@ -732,6 +741,8 @@ img.thumb { display: block; max-width: 16rem; max-height: 16rem; margin: .25rem 
     "bodySHA256": "Body SHA-256 (every byte before the integrity marker line)",
     "journalHead": "Evidence journal head",
     "evidenceSeq": "Journal entry",
+    "rules": "Rules that judged it (SHA-256 of the scenario catalog)",
+    "database": "Evidence database (the hash of its journal's first entry)",
     "templateNote": "The body hash is a consistency check, not proof of authenticity: whoever edits the report can recompute it. Authenticity comes from growcert report verify against the evidence database, from a signed sign-off statement naming this file's SHA-256, or from a timestamp token. The journal head ties the report to the evidence database.",
     "verifyHeading": "To re-verify",
     "verifyDatabase": "Check the evidence database's hash chain:",
@@ -872,7 +883,12 @@ img.thumb { display: block; max-width: 16rem; max-height: 16rem; margin: .25rem 
     "target": "target",
     "signedPayload": "signed payload",
     "raw": "server response",
-    "attachment": "attachment"
+    "attachment": "attachment",
+    "notLiveHosted": "why not live-hosted",
+    "peer": "peer address",
+    "certificate": "certificate",
+    "trustBasis": "trust basis",
+    "identityWarning": "identity warning"
   },
   "targetKind": {
     "hosted": "hosted Sandbox",
@@ -898,7 +914,12 @@ img.thumb { display: block; max-width: 16rem; max-height: 16rem; margin: .25rem 
   "storeWarningRevoked": {
     "prefix": "the transaction was revoked (refunded) at ",
     "text": "the transaction was revoked (refunded) at {at}"
-  }
+  },
+  "recordedWords": {
+    "_comment": "Words growcert recorded in evidence (a check's identity facts), in English: each 'en' pattern, with {placeholders}, read in this language. English reads them as recorded.",
+    "phrases": []
+  },
+  "receiptStatus": {"verified": "verified", "rejected": "rejected", "pending": "pending", "refunded": "refunded", "revoked": "revoked", "accepted": "accepted"}
 }
 
 """#,
@@ -959,7 +980,8 @@ img.thumb { display: block; max-width: 16rem; max-height: 16rem; margin: .25rem 
     "intro": "按结论从重到轻排列。每一步写明场景、要做的事和要执行的命令。",
     "none": "无需处理：所有场景均已认证。",
     "command": "执行",
-    "checks": "检查"
+    "checks": "检查",
+    "cause": "记录的原因：{cause}。"
   },
   "campaignUpdates": {
     "heading": "认证批次的变更",
@@ -1105,6 +1127,8 @@ img.thumb { display: block; max-width: 16rem; max-height: 16rem; margin: .25rem 
     "bodySHA256": "正文 SHA-256（完整性标记行之前的全部字节）",
     "journalHead": "证据日志头",
     "evidenceSeq": "日志条目",
+    "rules": "判定所用规则（场景目录的 SHA-256）",
+    "database": "证据数据库（其日志首条记录的哈希）",
     "templateNote": "正文哈希只是一致性检查，不能证明真实性：修改报告的人也能重新计算它。真实性来自用证据数据库执行 growcert report verify、写明本文件 SHA-256 的已签名签核声明，或时间戳令牌。日志头将报告与证据数据库关联。",
     "verifyHeading": "重新验证",
     "verifyDatabase": "检查证据数据库的哈希链：",
@@ -1128,9 +1152,9 @@ img.thumb { display: block; max-width: 16rem; max-height: 16rem; margin: .25rem 
     "no-server-receipt": "没有供应商对该交易的实时受理（由 {check} 记录）",
     "no-order-to-match": "没有服务器收据：没有带订单号的商店交易可供匹配",
     "unknown-requirement": "场景 {scenario} 要求“{requirement}”，此版本的 growcert 无法评判",
-    "check-not-certifying": "检查 {check}：{provenance}（{provenanceWhy}）；需要 {required}",
-    "transaction-not-certifying": "商店交易 {transaction}：{provenance}（{provenanceWhy}）；需要 {required}",
-    "receipt-not-certifying": "订单 {orderId} 的服务器收据 {receipt}：{provenance}（{provenanceWhy}）；需要 {required}",
+    "check-not-certifying": "检查 {check}：{provenance}（{provenanceWhy}）；需要{requiredShort}（{required}）",
+    "transaction-not-certifying": "商店交易 {transaction}：{provenance}（{provenanceWhy}）；需要{requiredShort}（{required}）",
+    "receipt-not-certifying": "订单 {orderId} 的服务器收据 {receipt}：{provenance}（{provenanceWhy}）；需要{requiredShort}（{required}）",
     "simulator-device": "设备 {device} 是模拟器；此场景需要真机",
     "bundle-mismatch": "商店交易 {transaction} 属于包 {bundleId}，而不是本认证批次的应用 {appId}",
     "bundle-missing": "商店交易 {transaction} 没有包标识，无法与本认证批次的应用 {appId} 匹配",
@@ -1155,7 +1179,7 @@ img.thumb { display: block; max-width: 16rem; max-height: 16rem; margin: .25rem 
     "retracted-failure": "检查 {check}（{scenario}）在 {evidence} 中失败：{reason}；该结果已被撤回（{retractedReason}），在记录新结果之前该检查按未运行计"
   },
   "reasonsByTransaction": {
-    "receipt-not-certifying": "交易 {transactionId} 的供应商受理记录 {receipt}：{provenance}（{provenanceWhy}）；需要 {required}",
+    "receipt-not-certifying": "交易 {transactionId} 的供应商受理记录 {receipt}：{provenance}（{provenanceWhy}）；需要{requiredShort}（{required}）",
     "receipt-not-for-transaction": "供应商受理记录 {receipt} 不能证明商店交易 {transaction}：它受理的是 {named}，商品为 {orderProduct}；它必须受理 {transaction}（沙盒），商品为 {product}"
   },
   "checkStatusNotCertifying": {
@@ -1245,7 +1269,12 @@ img.thumb { display: block; max-width: 16rem; max-height: 16rem; margin: .25rem 
     "target": "目标",
     "signedPayload": "签名载荷",
     "raw": "服务器响应",
-    "attachment": "附件"
+    "attachment": "附件",
+    "notLiveHosted": "不计为真实托管的原因",
+    "peer": "对端地址",
+    "certificate": "证书",
+    "trustBasis": "信任依据",
+    "identityWarning": "身份警告"
   },
   "targetKind": {
     "hosted": "托管沙盒",
@@ -1271,7 +1300,36 @@ img.thumb { display: block; max-width: 16rem; max-height: 16rem; margin: .25rem 
   "storeWarningRevoked": {
     "prefix": "the transaction was revoked (refunded) at ",
     "text": "该交易已于 {at} 被撤销（退款）"
-  }
+  },
+  "recordedWords": {
+    "_comment": "growcert 以英文记录在证据中的文字（检查的身份事实）：每个英文模式（含占位符）在本语言中的读法。",
+    "phrases": [
+      {"en": "{label} went through a transport that measured nothing about the connection", "text": "{label} 经过的传输层没有测量任何连接信息"},
+      {"en": "{label} reached {address}, which is this machine ({scope})", "text": "{label} 到达了 {address}，即本机（{scope}）"},
+      {"en": "{label} reached a peer address that is not an IP address ('{address}')", "text": "{label} 到达的对端地址不是 IP 地址（'{address}'）"},
+      {"en": "{label} did not report the peer address it reached", "text": "{label} 没有报告所到达的对端地址"},
+      {"en": "{label} was not sent over HTTPS", "text": "{label} 没有通过 HTTPS 发送"},
+      {"en": "{label} had no verified TLS chain ({why})", "text": "{label} 没有经过验证的 TLS 证书链（{why}）"},
+      {"en": "{label} presented a public key matching none of the configured Sandbox pins", "text": "{label} 出示的公钥与所配置的 Sandbox 固定公钥均不匹配"},
+      {"en": "{label} answered {header}: {value}", "text": "{label} 的应答头 {header}：{value}"},
+      {"en": "no exchange: the check sent nothing that a target answered", "text": "没有交换：该检查发出的请求均未得到目标应答"},
+      {"en": "the probe it ran under got no answer", "text": "该检查所依托的探测请求没有得到应答"},
+      {"en": "pinned: the server's public key matched a configured Sandbox pin", "text": "已固定：服务器公钥与所配置的 Sandbox 固定公钥相符"},
+      {"en": "system trust store: no Sandbox pins are configured, so the identity rests on any CA this machine trusts", "text": "系统信任库：未配置 Sandbox 固定公钥，因此身份仅依赖本机信任的任意 CA"},
+      {"en": "SPKI seen {pins}", "text": "所见 SPKI：{pins}"},
+      {"en": "leaf SHA-256 {hashes}", "text": "叶证书 SHA-256：{hashes}"},
+      {"en": "issuer {names}", "text": "签发者：{names}"},
+      {"en": "{peer} is in a private range (a proxy or internal host, not a public one)", "text": "{peer} 位于私有地址段（代理或内部主机，而非公共主机）"},
+      {"en": "{peer} is in a private range", "text": "{peer} 位于私有地址段"},
+      {"en": "no certificate", "text": "没有证书"},
+      {"en": "loopback", "text": "回环地址"},
+      {"en": "unspecified", "text": "未指定地址"},
+      {"en": "link-local", "text": "链路本地地址"},
+      {"en": "this-machine", "text": "本机接口地址"},
+      {"en": "the probe {request}", "text": "探测请求 {request}"}
+    ]
+  },
+  "receiptStatus": {"verified": "已验证", "rejected": "已拒绝", "pending": "待处理", "refunded": "已退款", "revoked": "已撤销", "accepted": "已接受"}
 }
 
 """#,

@@ -17,6 +17,9 @@ public struct NextStep: Sendable, Equatable {
     public var checks: [String]
     /// The command to run, e.g. `growcert check run --run r7 --check relay.requires-double-auth`.
     public var command: String
+    /// What growcert recorded as the real cause, when the reason's words are general: why a check's result
+    /// is not live-hosted (`the probe GET /v1/session reached 127.0.0.1, which is this machine (loopback)`).
+    public var cause: String? = nil
 
     /// The steps for a whole report: one per scenario and reason code, worst verdict first.
     public static func steps(for model: ReportModel) -> [NextStep] {
@@ -57,8 +60,24 @@ public struct NextStep: Sendable, Equatable {
             let shown = !allChecks.isEmpty && Set(named) == Set(allChecks) ? [] : named
             return NextStep(scenarioId: s.id, scenarioTitle: s.title, verdict: code.verdict ?? s.verdict, code: code, checks: shown,
                             command: command(code, scenario: s, campaignId: campaignId, checks: shown, onNewRun: !newRun.isEmpty,
-                                             bindingKey: bindingKey))
+                                             bindingKey: bindingKey),
+                            cause: code == .checkNotCertifying ? recordedCause(s) : nil)
         }
+    }
+
+    /// Why the scenario's check results are not live-hosted, as recorded with them (the first such result's words).
+    static func recordedCause(_ s: ScenarioReport) -> String? {
+        s.evidence.lazy.filter { $0.type == .checkResult && !$0.retracted }
+            .compactMap { $0.fields.first { $0.name == CheckResultDetails.Key.notLiveHosted.rawValue }?.value }.first
+    }
+
+    /// A recorded value as one shell word: as it is when it is plain (letters, digits, `._-@`), in single quotes
+    /// when it also has spaces; nil for anything else, which the command keeps as its placeholder (a command
+    /// is printed as it is, so no recorded value may bring markup or control characters into it).
+    static func shellWord(_ value: String) -> String? {
+        let plain = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-@")
+        guard !value.isEmpty, value.count <= 64, !value.hasPrefix("-"), value.allSatisfy({ plain.contains($0) || $0 == " " }) else { return nil }
+        return value.contains(" ") ? "'" + value + "'" : value
     }
 
     /// Whether what a reason asks for can only be done on a new run.
@@ -79,8 +98,14 @@ public struct NextStep: Sendable, Equatable {
         let open = s.warnings.last { $0.code == .openRunIgnored }?.parameters["run"]
         let run = onNewRun ? "NEW_RUN" : open ?? "NEW_RUN"
         let needsAccount = s.requirements.contains { $0.kind == .storeAccount }
+        // What the scenario's last run used, when known, instead of a placeholder: its device (unless the step
+        // is to leave a simulator), its account and its tester.
+        let last = s.judgedRun ?? s.history.last
+        let device = code == .simulatorDevice || code == .noDevice ? "PHYSICAL_DEVICE" : last?.device.flatMap { shellWord($0.label) } ?? "DEVICE"
+        let account = last?.accountLabel.flatMap(shellWord) ?? "ACCOUNT"
+        let tester = last.flatMap { shellWord($0.tester) } ?? "NAME"
         let newRun = "growcert run start --campaign \(campaignId) --scenario \(s.id) --device "
-            + (code == .simulatorDevice ? "PHYSICAL_DEVICE" : "DEVICE") + (needsAccount ? " --account ACCOUNT" : "") + " --tester NAME"
+            + device + (needsAccount ? " --account \(account)" : "") + " --tester \(tester)"
         let checkOptions = checks.map { " --check \($0)" }.joined()
         if code == .noFinishedRun, let open = s.history.first(where: { $0.finishedAt == nil }) {
             return "growcert run finish \(open.id) --outcome pass|fail|blocked"

@@ -125,7 +125,8 @@ extension ServiceError: CommandLineError {
             message = usage(description, "demo")
         case .tokenCommandFailed, .tokenExpiryInvalid, .tokenCommandCannotRevoke, .emulatorOrderHasNoReceipt, .campaignURLInvalid, .campaignTargetUnusable,
              .cherrySubReadRefused, .journalEmpty,
-             .timestampAuthorityUnreachable, .timestampAuthorityStatus, .timestampAnswerRefused, .demoFolderUnwritable, .demoDoesNotVerify:
+             .timestampAuthorityUnreachable, .timestampAuthorityStatus, .timestampAnswerRefused, .demoFolderUnwritable, .demoDoesNotVerify,
+             .verdictNotReproduced:
             message = description
         }
         return SecretScanner.redact(message)
@@ -146,7 +147,7 @@ extension ServiceError: CommandLineError {
         case .exportedSignoffUnreadable: return ExitCode.noInput
         case .purchaseTargetUnreachable, .timestampAuthorityUnreachable, .timestampAuthorityStatus: return ExitCode.unavailable
         case .demoFolderUnwritable, .demoDoesNotVerify: return ExitCode.ioError
-        case .notIntact: return ExitCode.tampered
+        case .notIntact, .verdictNotReproduced: return ExitCode.tampered
         }
     }
 

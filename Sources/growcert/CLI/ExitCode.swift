@@ -5,6 +5,8 @@ enum ExitCode {
     static let notCertified: Int32 = 1
     /// `verify` found tampering.
     static let tampered: Int32 = 2
+    /// `report verify`: the file names another evidence database than the one given (not tampering).
+    static let wrongDatabase: Int32 = 3
     static let usage: Int32 = 64
     static let dataError: Int32 = 65
     static let noInput: Int32 = 66
@@ -20,6 +22,7 @@ enum ExitCode {
         switch code {
         case notCertified: return "not-certified"
         case tampered: return "tampered"
+        case wrongDatabase: return "wrong-database"
         case usage: return "usage"
         case dataError: return "data"
         case noInput: return "no-input"

@@ -103,16 +103,33 @@ enum ReportCommand {
         },
         Command(path: ["report", "verify"], summary: "check that a report file is one stored here, unchanged (exit 2 if not)", positionals: ["FILE"],
                 discussion: """
-                Finds the stored report with the file's SHA-256, checks the body hash written in its integrity section,
-                checks that the journal head written in the file is an entry of this database's journal (exit 2 when
-                the file names none, or one the journal does not have: a deleted tail or a rebuilt chain), and lists its
-                sign-offs. When the campaign has newer evidence, a 'superseded' line gives how many entries and the
-                campaign's verdict now.
+                First compares the database the file names (its journal's first entry hash) with this one: a report of
+                another database is refused with exit 3, not called tampered. Then finds the stored report with the
+                file's SHA-256, checks the body hash written in its integrity section, checks that the journal head
+                written in the file is an entry of this database's journal (exit 2 when the file names none, or one the
+                journal does not have: a deleted tail or a rebuilt chain), re-judges the report's evidence at its journal
+                entry with this growcert's rules (exit 2 when the stored verdict differs: 'stored CERTIFIED, this
+                growcert judges INCOMPLETE'), and lists the sign-offs that cover it: those of the campaign's evidence
+                state it was rendered from ('signoff --campaign') and those of this file ('signoff --report'). When the
+                campaign has newer evidence, a 'superseded' line gives how many entries and the campaign's verdict now.
                 """) { inv in
             let path = try inv.positional(0, "report file")
             let bytes = try inv.readInput(path, limit: 512 * 1_048_576)
             let store = try inv.openStoreForReading()
             let sha = Digest.sha256Hex(bytes)
+            let thisDatabase = try store.databaseId()
+            if let named = IntegrityCheck.databaseId(ofReport: bytes), named != thisDatabase {
+                let words = "\(path) was rendered from another evidence database (\(named)); \(store.path) is database \(thisDatabase ?? "(empty)"). Verify it with --db pointing at the database it came from."
+                if inv.json {
+                    inv.console.out(JSONValue.object([
+                        "ok": .bool(false), "sha256": .string(sha), "wrongDatabase": .bool(true), "databaseId": .string(named),
+                        "thisDatabaseId": .optional(thisDatabase), "signoffs": .array([]), "problems": .array([.string(words)]),
+                    ]).prettyText + "\n")
+                } else {
+                    inv.console.out("NOT THIS DATABASE: \(words)\n")
+                }
+                return ExitCode.wrongDatabase
+            }
             let body = IntegrityCheck.bodySHA256(ofReport: bytes)
             var problems: [String] = []
             if let claimed = body.claimed, claimed != body.actual {
@@ -129,9 +146,15 @@ enum ReportCommand {
             if let r = match, !heads.isEmpty, !heads.contains(r.evidenceHead) {
                 problems.append("the journal head written in the file is not the one stored for report \(r.id) (\(r.evidenceHead))")
             }
-            let verification = try VerifyService(store: store, jwsVerifier: inv.jwsVerifier).run()
+            var verifier = VerifyService(store: store, jwsVerifier: inv.jwsVerifier)
+            verifier.rejudgesReports = false  // this report is re-judged below, by name
+            let verification = try verifier.run()
             if !verification.ok { problems.append("the database itself does not verify: run 'growcert verify'") }
-            let signoffs = try match.map { r in try store.signoffs(campaignId: r.campaignId).filter { $0.reportId == r.id } } ?? []
+            if let r = match, verification.ok, let mismatch = try StoredVerdictCheck(store: store).mismatch(r) {
+                problems.append("report \(r.id): \(mismatch)")
+            }
+            let signoffs = try match.map { try SignoffService.signoffs(covering: $0, in: store) } ?? []
+            let rules = IntegrityCheck.rulesSHA256(ofReport: bytes)
             let trusted = Set(try store.signers().map(\.keyId))
             var superseded: (newer: Int, verdict: String)?
             if let r = match, problems.isEmpty {
@@ -146,10 +169,12 @@ enum ReportCommand {
                     "ok": .bool(problems.isEmpty), "sha256": .string(sha), "report": match.map(ReportCommand.json) ?? .null,
                     "bodySha256": .string(body.actual), "claimedBodySha256": .optional(body.claimed),
                     "journalHeads": .array(heads.map(JSONValue.string)),
+                    "rulesSha256": .optional(rules), "databaseId": .optional(thisDatabase),
                     "superseded": superseded.map { ["newerEntries": .number(String($0.newer)), "currentVerdict": .string($0.verdict)] } ?? .null,
                     "signoffs": .array(signoffs.map { s in
                         var o = s.json.objectValue ?? [:]
                         o["trustedSigner"] = .bool(trusted.contains(s.keyId))
+                        o["scope"] = .string(s.signed?.coversCampaignState == true ? SignoffStatement.scopeCampaign : SignoffStatement.scopeReport)
                         return .object(o)
                     }),
                     "problems": .array(problems.map(JSONValue.string)),
@@ -157,6 +182,7 @@ enum ReportCommand {
             } else if problems.isEmpty, let r = match {
                 var out = "OK: \(path) is report \(r.id) of campaign \(r.campaignId) (\(r.format), \(r.lang)), verdict \(r.verdict),\n"
                 out += "    judged at journal entry \(r.evidenceSeq), head \(r.evidenceHead)\n"
+                out += "    rules SHA-256 \(rules ?? "not named in the file"); this growcert judges the same verdict; database \(thisDatabase ?? "")\n"
                 if !TemplateSet.isBuiltIn(templateSHA256: r.templateSHA256, format: r.format, lang: r.lang) {
                     out += "    rendered with custom templates (template SHA-256 \(r.templateSHA256)), not this growcert's built-in ones: its layout and wording are not growcert's\n"
                 }
@@ -166,7 +192,8 @@ enum ReportCommand {
                 // Values from the signed statement ('growcert verify' checks the row says the same).
                 out += signoffs.isEmpty ? "    not signed yet\n" : signoffs.map { s in
                     let st = s.signed
-                    return TextSafety.singleLine("    signed \(st?.decision ?? s.decision) by \(st?.name ?? s.name) (\(st?.role ?? s.role)), key \(s.keyId)"
+                    return TextSafety.singleLine("    signed \(st?.decision ?? s.decision) by \(st?.name ?? s.name) (\(st?.role ?? s.role))"
+                        + (st?.coversCampaignState == true ? ", the campaign's evidence state" : ", this file") + ", key \(s.keyId)"
                         + (trusted.contains(s.keyId) ? " (trusted signer)" : " (not a registered signer)") + ", \(s.createdAt)"
                         + (s.acceptRisk.map { "; accepted risk: \($0)" } ?? "") + (st?.acceptStale == true ? "; signed although not current" : ""))
                 }.joined(separator: "\n") + "\n"

@@ -7,9 +7,10 @@ import StrictJSON
 /// `growcert signoff` and `growcert signoff export`.
 enum SignoffCommand {
     static let all = [
-        Command(path: ["signoff"], summary: "sign a stored report: approve or reject, with an Ed25519 key",
+        Command(path: ["signoff"], summary: "sign a campaign's evidence state (or one stored report): approve or reject, with an Ed25519 key",
                 options: [
-                    OptionSpec(name: "--report", value: "ID", help: "the stored report (growcert report list)", required: true),
+                    OptionSpec(name: "--campaign", value: "ID", help: "sign the campaign's evidence state: every report rendered from it lists the sign-off"),
+                    OptionSpec(name: "--report", value: "ID", help: "sign one stored report file instead (growcert report list)"),
                     OptionSpec(name: "--role", value: "ROLE", help: "qa, release-manager or auditor", required: true),
                     OptionSpec(name: "--name", value: "NAME", help: "who signs", required: true),
                     OptionSpec(name: "--decision", value: "D", help: "approve or reject", required: true),
@@ -21,26 +22,37 @@ enum SignoffCommand {
                     OptionSpec(name: "--export", value: "DIR", help: "then write statement.json, statement.sig and public.pem into DIR (as 'signoff export')"),
                 ],
                 discussion: """
-                Signs a canonical JSON statement (growcert-signoff/v2: campaign, app id, version, build, report id,
-                the report's verdict and SHA-256, the journal head it was judged at, the database head at signing,
-                role, name, decision, comment, accepted risk, accepted staleness, time). The statement, signature and
-                public key are stored; the private key is not. A report that is not current (the campaign has newer
-                evidence) is refused unless --accept-stale.
-                The whole database is verified first (as 'growcert verify'); if anything does not hold, nothing is signed (exit 2).
+                With --campaign, signs the campaign's evidence state as it is now: its journal head and entry, each
+                scenario's verdict, the SHA-256 of the rules that judged them, the growcert version and the database's
+                identity. Every report rendered from that state, in any format and language, lists the sign-off, and
+                'growcert report verify' on any of them names it. With --report, signs one stored report file.
+                The statement (growcert-signoff/v3, canonical JSON) also names the campaign's app id, version and
+                build, the report it is anchored to (with --campaign, the campaign's JSON report, stored if needed),
+                role, name, decision, comment, accepted risk, accepted staleness and time. The statement, signature
+                and public key are stored; the private key is not. A report that is not current (the campaign has
+                newer evidence) is refused unless --accept-stale.
+                The whole database is verified first (as 'growcert verify', which re-judges every stored report with
+                this growcert's rules); if anything does not hold, or the verdict signed is not the one this growcert
+                judges, nothing is signed (exit 2).
                 'growcert signoff export ID --out DIR' writes the sign-off for checking with OpenSSL alone.
                 """) { inv in
+            let subject: SignoffService.Subject
+            switch (inv.optional("--campaign"), inv.optional("--report")) {
+            case (let c?, nil): subject = .campaign(c)
+            case (nil, let r?): subject = .report(r)
+            default:
+                throw CLIError.usage("Name what you sign: --campaign ID (its evidence state, which every report of it carries) or --report ID (one file), not both.", command: "signoff")
+            }
             let keyPath = try inv.required("--key")
             let pem = try inv.readText(keyPath, limit: 64 * 1024, what: "Key file")
             // A folder that would refuse the export refuses the sign-off too, before anything is signed.
             let exportDir = inv.optional("--export")
             try exportDir.map { try SignoffCommand.checkExport(dir: $0, force: false, database: inv.dbPath) }
             let store = try inv.openStore()
-            try VerifyService(store: store, jwsVerifier: inv.jwsVerifier).requireIntact(before: "signed")
-            let passphrase = try SigningKey.passphrase(for: pem, path: keyPath, inv)
-            let s = try store.addSignoff(
-                reportId: try inv.required("--report"), role: try inv.required("--role"), name: try inv.required("--name"),
-                decision: try inv.required("--decision"), comment: inv.optional("--comment"), acceptRisk: inv.optional("--accept-risk"),
-                acceptStale: inv.args.has("--accept-stale"), privateKeyPEM: pem, passphrase: passphrase)
+            let s = try SignoffService(store: store, jwsVerifier: inv.jwsVerifier).sign(subject, by: SignoffService.Signer(
+                role: try inv.required("--role"), name: try inv.required("--name"), decision: try inv.required("--decision"),
+                comment: inv.optional("--comment"), acceptRisk: inv.optional("--accept-risk"), acceptStale: inv.args.has("--accept-stale"),
+                privateKeyPEM: pem, passphrase: { try SigningKey.passphrase(for: pem, path: keyPath, inv) }))
             if let dir = exportDir {
                 let files = try SignoffCommand.export(s, dir: dir, force: false, database: inv.dbPath)
                 var o = s.json.objectValue ?? [:]

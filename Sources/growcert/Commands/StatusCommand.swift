@@ -28,14 +28,26 @@ enum StatusCommand {
             let runs = try store.runs(campaignId: campaign.id)
             var scenarios: [JSONValue] = []
             var rows: [[String]] = []
-            var steps: [String] = []
+            var steps: [(scenarios: [String], line: String)] = []
+            var openFailures: [String] = []
             for s in model.scenarios {
                 let open = runs.filter { $0.scenario == s.id && !$0.isFinished }.map(\.id)
+                // Checks that failed on a run still open: not judged yet, but worth knowing before it is finished.
+                var failedOnOpen: [JSONValue] = []
+                for run in open {
+                    let failed = try store.evidence(runId: run).filter { $0.type == .checkResult && !$0.isRetracted }
+                        .map { $0.details(as: CheckResultDetails.self) }
+                        .filter { $0.outcome == CheckResultDetails.Outcome.failed.rawValue }
+                    guard !failed.isEmpty else { continue }
+                    let ids = failed.map { $0.checkId ?? "?" }
+                    failedOnOpen.append(["run": .string(run), "checks": .array(ids.map(JSONValue.string))])
+                    openFailures.append("  \(s.id): open run \(run) has failed checks: \(ids.joined(separator: ", "))")
+                }
                 // The report's own next steps: the same steps, words and commands as "What to do next".
                 let next = try NextStep.steps(for: s, campaignId: campaign.id, profileId: campaign.profile).map { ($0, try renderer.text(of: $0, lang: .en)) }
                 scenarios.append([
                     "scenario": .string(s.id), "verdict": .string(s.verdict.rawValue), "judgedRun": .optional(s.judgedRun?.id),
-                    "openRuns": .array(open.map(JSONValue.string)),
+                    "openRuns": .array(open.map(JSONValue.string)), "failedOnOpenRuns": .array(failedOnOpen),
                     "reasons": .array((s.verdict == .certified ? [] : s.reasons).map { .string($0.code.rawValue) }),
                     "nextSteps": .array(next.map { step, text in
                         ["reason": .string(step.code.rawValue), "text": .string(text), "checks": .array(step.checks.map(JSONValue.string)),
@@ -43,15 +55,19 @@ enum StatusCommand {
                     }),
                 ])
                 rows.append([s.id, s.verdict.rawValue, s.judgedRun?.id ?? "-", open.isEmpty ? "-" : open.joined(separator: ", ")])
-                steps += next.map { step, text in
-                    "  \(s.id): \(text)" + (step.checks.isEmpty ? "" : " (\(step.checks.joined(separator: ", ")))") + "\n      \(step.command)"
+                // A step that reads the same for several scenarios is printed once, naming them all.
+                for (step, text) in next {
+                    let line = "\(text)" + (step.checks.isEmpty ? "" : " (\(step.checks.joined(separator: ", ")))") + "\n      \(step.command)"
+                    if let i = steps.firstIndex(where: { $0.line == line }) { steps[i].scenarios.append(s.id) } else { steps.append(([s.id], line)) }
                 }
             }
             json.append(["campaign": .string(campaign.id), "name": .string(campaign.name), "verdict": .string(model.campaignVerdict.rawValue),
                          "scenarios": .array(scenarios)])
             text += "Campaign \(campaign.id): \(campaign.name) — \(model.campaignVerdict.rawValue)\n"
             text += TextTable.render(header: ["SCENARIO", "VERDICT", "JUDGED RUN", "OPEN RUNS"], rows: rows)
-            text += steps.isEmpty ? "Next steps: none, every scenario is CERTIFIED.\n" : "Next steps:\n" + steps.joined(separator: "\n") + "\n"
+            if !openFailures.isEmpty { text += "Failed checks on open runs:\n" + openFailures.joined(separator: "\n") + "\n" }
+            text += steps.isEmpty ? "Next steps: none, every scenario is CERTIFIED.\n"
+                : "Next steps:\n" + steps.map { "  \($0.scenarios.joined(separator: ", ")): \($0.line)" }.joined(separator: "\n") + "\n"
             text += "\n"
         }
         if inv.json {

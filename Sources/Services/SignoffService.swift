@@ -1,0 +1,93 @@
+import Evidence
+import Reports
+import StoreProof
+
+/// Signs a campaign's evidence state (`signoff --campaign`) or one stored report (`signoff --report`).
+///
+/// Either way the database is verified first (which re-judges every stored report), the state signed is
+/// judged again with this growcert's rules, and the statement (`growcert-signoff/v3`) records each
+/// scenario's verdict, the rules' SHA-256, the growcert version and the database's identity.
+public struct SignoffService {
+    public let store: EvidenceStore
+    public var jwsVerifier: JWSVerifier
+
+    /// Sign-offs in `store`.
+    public init(store: EvidenceStore, jwsVerifier: JWSVerifier = JWSVerifier()) {
+        self.store = store
+        self.jwsVerifier = jwsVerifier
+    }
+
+    /// What is signed: the campaign's evidence state as it is now, or one stored report.
+    public enum Subject: Sendable, Equatable {
+        case campaign(String)
+        case report(String)
+    }
+
+    /// What a sign-off says about its signer.
+    public struct Signer {
+        public var role: String
+        public var name: String
+        public var decision: String
+        public var comment: String?
+        public var acceptRisk: String?
+        public var acceptStale: Bool
+        public var privateKeyPEM: String
+        /// Asked once the database verified, so that a refused sign-off asks for nothing.
+        public var passphrase: () throws -> String?
+
+        public init(role: String, name: String, decision: String, comment: String?, acceptRisk: String?, acceptStale: Bool,
+                    privateKeyPEM: String, passphrase: @escaping () throws -> String?) {
+            self.role = role
+            self.name = name
+            self.decision = decision
+            self.comment = comment
+            self.acceptRisk = acceptRisk
+            self.acceptStale = acceptStale
+            self.privateKeyPEM = privateKeyPEM
+            self.passphrase = passphrase
+        }
+    }
+
+    /// Verifies the database, judges the subject with this growcert's rules, and signs.
+    ///
+    /// A campaign's state is anchored to a stored report of it (its JSON report, rendered and stored now
+    /// when no report of that state has those bytes yet), which the statement names.
+    public func sign(_ subject: Subject, by signer: Signer) throws -> SignoffRecord {
+        try VerifyService(store: store, jwsVerifier: jwsVerifier).requireIntact(before: "signed")
+        let passphrase = try signer.passphrase()
+        let report: ReportRecord
+        let scope: String
+        switch subject {
+        case .campaign(let id):
+            let service = ReportService(store: store)
+            let model = try service.model(campaignId: try store.campaign(id).id)
+            report = try service.render(model, format: .json, lang: .en, out: nil).record
+            scope = SignoffStatement.scopeCampaign
+        case .report(let id):
+            report = try store.report(id)
+            scope = SignoffStatement.scopeReport
+        }
+        let judgment = try ReportBuilder.judge(store: store, campaignId: report.campaignId, asOf: report.evidenceSeq)
+        guard judgment.campaignVerdict.rawValue == report.verdict else {
+            throw ServiceError.verdictNotReproduced(reportId: report.id, stored: report.verdict, judged: judgment.campaignVerdict.rawValue)
+        }
+        return try store.addSignoff(
+            reportId: report.id, role: signer.role, name: signer.name, decision: signer.decision, comment: signer.comment,
+            acceptRisk: signer.acceptRisk, acceptStale: signer.acceptStale, privateKeyPEM: signer.privateKeyPEM, passphrase: passphrase,
+            judgment: SignoffJudgment(scope: scope, scenarioVerdicts: Dictionary(judgment.scenarios.map { ($0.id, $0.verdict.rawValue) }) { a, _ in a },
+                                      campaignVerdict: judgment.campaignVerdict.rawValue, rulesSha256: judgment.rulesSHA256,
+                                      growcertVersion: GrowcertVersion.current))
+    }
+
+    /// The sign-offs that cover a stored report: those of that file (`signoff --report`) and those of its
+    /// campaign's evidence state (`signoff --campaign`) when no campaign evidence was recorded between
+    /// the state signed and the state the report was judged at.
+    public static func signoffs(covering report: ReportRecord, in store: EvidenceStore) throws -> [SignoffRecord] {
+        try store.signoffs(campaignId: report.campaignId).filter { s in
+            guard let st = s.signed, st.coversCampaignState else { return s.reportId == report.id }
+            let signedAt = st.journalSeq ?? 0
+            let (from, to) = (min(signedAt, report.evidenceSeq), max(signedAt, report.evidenceSeq))
+            return try store.newerEvidence(campaignId: report.campaignId, after: from, through: to) == 0
+        }
+    }
+}

@@ -1,0 +1,62 @@
+import Evidence
+import Reports
+
+/// Re-judges stored reports: each at its `evidence_seq`, with this growcert's rules (the verdict engine over
+/// the evidence as it stood at that entry, `ReportBuilder.judge`). A stored verdict is a label; what
+/// `verify`, `report verify` and `signoff` accept is the verdict this growcert reproduces from the evidence.
+public struct StoredVerdictCheck {
+    public let store: EvidenceStore
+
+    /// Checks `store`'s reports.
+    public init(store: EvidenceStore) {
+        self.store = store
+    }
+
+    /// A stored report whose verdict this growcert does not reproduce.
+    public struct Mismatch: Sendable, Equatable, CustomStringConvertible {
+        public var reportId: String
+        public var seq: Int64
+        public var stored: String
+        public var judged: String
+        /// The rules' SHA-256 the report names (nil when it names none, or cannot be judged), and this growcert's.
+        public var storedRules: String?
+        public var rules: String
+
+        /// `stored CERTIFIED, this growcert judges INCOMPLETE`, with the rules when they differ.
+        public var description: String {
+            var text = "stored \(stored), this growcert judges \(judged)"
+            if let storedRules, storedRules != rules {
+                text += " (the report names rules SHA-256 \(storedRules); this growcert's rules are \(rules))"
+            }
+            return text
+        }
+    }
+
+    /// The mismatch of one report, or nil when this growcert judges its evidence as it is stored.
+    public func mismatch(_ report: ReportRecord) throws -> Mismatch? {
+        var cache: [String: Judgment] = [:]
+        return try mismatch(report, cache: &cache)
+    }
+
+    /// Every stored report whose verdict this growcert does not reproduce; renditions judged at the same
+    /// entry are judged once.
+    public func mismatches() throws -> [Mismatch] {
+        var cache: [String: Judgment] = [:]
+        return try store.reports().compactMap { try mismatch($0, cache: &cache) }
+    }
+
+    private func mismatch(_ report: ReportRecord, cache: inout [String: Judgment]) throws -> Mismatch? {
+        let key = "\(report.campaignId)@\(report.evidenceSeq)"
+        let judgment: Judgment
+        if let known = cache[key] {
+            judgment = known
+        } else {
+            judgment = try ReportBuilder.judge(store: store, campaignId: report.campaignId, asOf: report.evidenceSeq)
+            cache[key] = judgment
+        }
+        guard judgment.campaignVerdict.rawValue != report.verdict else { return nil }
+        let storedRules = (try? store.reportBytes(report.id)).flatMap { IntegrityCheck.rulesSHA256(ofReport: $0) }
+        return Mismatch(reportId: report.id, seq: report.seq, stored: report.verdict, judged: judgment.campaignVerdict.rawValue,
+                        storedRules: storedRules, rules: judgment.rulesSHA256)
+    }
+}

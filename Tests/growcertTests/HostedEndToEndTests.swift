@@ -126,6 +126,7 @@ final class InProcessGrowcert: Sendable {
         var env = ["GROWCERT_DB": dir.appendingPathComponent("evidence.sqlite").path, "GROWCERT_ACTOR": "qa@example.com", "HOME": dir.path]
         if !serverKey.isEmpty { env["GROWCERT_SERVER_KEY"] = serverKey }
         var cli = CLI(environment: env)
+        cli.currentFolder = dir.path
         cli.jwsVerifier = JWSVerifier(trustedRootDER: jwsRoot)
         cli.sandboxTransport = { pins in CurlTransport(pins: pins, caFile: caFile, resolve: resolve) }
         self.cli = cli
@@ -138,6 +139,7 @@ final class InProcessGrowcert: Sendable {
     func run(_ args: [String], exported: [String: String] = [:]) async throws -> Outcome {
         let captured = CapturedOutput()
         var cli = CLI(environment: self.cli.environment.merging(exported) { $1 })
+        cli.currentFolder = dir.path
         cli.jwsVerifier = self.cli.jwsVerifier
         cli.sandboxTransport = self.cli.sandboxTransport
         cli.console = Console(out: { captured.appendOut($0) }, err: { captured.appendErr($0) })

@@ -60,7 +60,8 @@ public struct CommandTable<Context>: Sendable {
         }
         let requiredPositionals = command.positionals.filter { !$0.hasSuffix("?") }.count
         if given < requiredPositionals {
-            throw refuse("Missing \(command.positionals[given]).")
+            let name = command.positionals[given]
+            throw refuse("Missing \(name.hasSuffix("...") ? String(name.dropLast(3)) : name).")
         }
         for o in command.options where o.required && args.options[o.name] == nil {
             throw refuse("Missing \(o.name) \(o.value ?? ""): \(o.help).")

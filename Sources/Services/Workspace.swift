@@ -1,5 +1,10 @@
 import Foundation
 import StrictJSON
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// A growcert workspace, the way git has one: the folder where `init` ran, marked by a `growcert.workspace` file
 /// that names the evidence database by absolute path (or `postgresql://` URL, never with a password) and the
@@ -42,6 +47,12 @@ public struct Workspace: Sendable, Equatable {
             let candidate = (folder as NSString).appendingPathComponent(fileName)
             var isDir: ObjCBool = false
             if FileManager.default.fileExists(atPath: candidate, isDirectory: &isDir), !isDir.boolValue {
+                // As git's safe.directory: a workspace file another user owns (planted in a shared folder such as
+                // /tmp) would send this user's evidence into that user's database. Refused, never followed.
+                var st = stat()
+                if lstat(candidate, &st) == 0, st.st_uid != getuid() {
+                    throw WorkspaceError.notOwned(path: candidate)
+                }
                 return try read(folder: folder)
             }
             let parent = (folder as NSString).deletingLastPathComponent
@@ -109,7 +120,9 @@ public struct DatabaseLocation: Sendable, Equatable {
     /// given), `currentFolder` where the command runs. An empty `--db` or `GROWCERT_DB` is refused; so is a relative
     /// `GROWCERT_DB` that, from a sub-folder of a workspace, names no database (it was meant for another folder).
     public static func resolve(option: String?, environment: String?, currentFolder: String) throws -> DatabaseLocation {
-        let workspace = try Workspace.find(from: currentFolder)
+        // A workspace that cannot be followed (unreadable, another user's) stops only a call that relies on it.
+        let found = Result { try Workspace.find(from: currentFolder) }
+        let workspace = try? found.get()
         if let option {
             guard !option.isEmpty else { throw WorkspaceError.emptyDatabase(fromEnvironment: false) }
             return DatabaseLocation(database: option, source: .option, workspace: workspace)
@@ -125,7 +138,7 @@ public struct DatabaseLocation: Sendable, Equatable {
             }
             return DatabaseLocation(database: environment, source: .environment, workspace: workspace)
         }
-        if let workspace { return DatabaseLocation(database: workspace.database, source: .workspace, workspace: workspace) }
+        if let workspace = try found.get() { return DatabaseLocation(database: workspace.database, source: .workspace, workspace: workspace) }
         return DatabaseLocation(database: (currentFolder as NSString).appendingPathComponent(defaultFileName), source: .defaultFile, workspace: nil)
     }
 
@@ -153,6 +166,8 @@ public enum WorkspaceError: Error, Sendable, Equatable, CustomStringConvertible 
     case relativeEnvironment(value: String, resolved: String, workspace: Workspace)
     /// A workspace file that cannot be read.
     case unreadable(path: String, reason: String)
+    /// A workspace file owned by another user.
+    case notOwned(path: String)
     /// `init` in a folder whose workspace file names another database.
     case otherDatabase(workspace: Workspace, requested: String)
     /// A current campaign was asked for where no workspace names the database in use.
@@ -166,6 +181,7 @@ public enum WorkspaceError: Error, Sendable, Equatable, CustomStringConvertible 
         case .relativeEnvironment(let value, let resolved, let workspace):
             return "The relative database path '\(value)' names '\(resolved)' from here, where there is no database; this folder is in the workspace '\(workspace.folder)' (database '\(workspace.database)')."
         case .unreadable(let path, let reason): return "The workspace file '\(path)' \(reason)."
+        case .notOwned(let path): return "The workspace file '\(path)' belongs to another user."
         case .otherDatabase(let workspace, let requested):
             return "This folder's workspace file '\(workspace.path)' names the database '\(workspace.database)', not '\(requested)'."
         case .noWorkspace(let database): return "No workspace names the database '\(database)'."

@@ -139,4 +139,18 @@ struct WorkspaceTests {
         let r4 = try #require(try g.json(["run", "show", "r4"]) as? [String: Any])
         #expect(r4["outcome"] == nil || r4["outcome"] is NSNull, "r4 was finished by a refused call: \(r4)")
     }
+
+    @Test("The insider's plant: a workspace file another user owns in a folder above is refused, never followed",
+          .enabled(if: getuid() == 0, "needs root to give the file to another user"))
+    func aWorkspaceFileOfAnotherUserIsRefused() throws {
+        let g = try Growcert()
+        #expect(try g.run(["init", "--db", "theirs.sqlite"], in: ".").code == 0)
+        #expect(chown(g.path("growcert.workspace"), 65534, 65534) == 0)
+        let o = try g.run(["evidence", "add", "note", "--run", "r1", "--text", "x"], in: "mine")
+        #expect(o.code == 65, "\(o)")
+        #expect(o.stderr == "growcert: The workspace file '\(g.path("growcert.workspace"))' belongs to another user, so growcert does not follow it "
+                + "(it could send your evidence into their database). Remove it if it is not yours, or give --db (or GROWCERT_DB). Nothing was done.\n", "\(o)")
+        // An explicit database still works there.
+        #expect(try g.run(["--db", g.path("theirs.sqlite"), "campaign", "list"], in: "mine").code == 0)
+    }
 }

@@ -269,6 +269,9 @@ extension WorkspaceError: CommandLineError {
                 + "(unset GROWCERT_DB) to use it, or set GROWCERT_DB to an absolute path. Nothing was done.", "")
         case .unreadable(let path, let reason):
             return "The workspace file '\(path)' \(reason). Fix or remove it ('growcert init' in that folder writes it again), or give --db. Nothing was done."
+        case .notOwned(let path):
+            return "The workspace file '\(path)' belongs to another user, so growcert does not follow it (it could send your evidence into their database). "
+                + "Remove it if it is not yours, or give --db (or GROWCERT_DB). Nothing was done."
         case .otherDatabase(let workspace, let requested):
             return usage("This folder's \(file) names the evidence database '\(workspace.database)', not '\(requested)'. One folder is one workspace: "
                 + "run 'growcert init' for another database in another folder. Nothing was created.", "init")
@@ -293,7 +296,7 @@ extension WorkspaceError: CommandLineError {
     var exitCode: Int32 {
         switch self {
         case .emptyDatabase, .relativeEnvironment, .otherDatabase, .noWorkspace: return ExitCode.usage
-        case .unreadable: return ExitCode.dataError
+        case .unreadable, .notOwned: return ExitCode.dataError
         case .databaseMissing: return ExitCode.noInput
         }
     }

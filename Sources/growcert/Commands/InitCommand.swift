@@ -28,13 +28,18 @@ enum InitCommand {
             if location.source == .workspace, !DatabaseLocation.isURL(database), !FileManager.default.fileExists(atPath: database) {
                 throw WorkspaceError.databaseMissing(path: database, source: .workspace, workspace: location.workspace)
             }
-            let (store, created) = try EvidenceStore.create(at: location.database, actor: inv.actor, clock: inv.clock, maskKey: maskKey)
+            let (store, created) = try EvidenceStore.create(at: database, actor: inv.actor, clock: inv.clock, maskKey: maskKey)
             // The workspace: a new one here unless the one found at or above this folder already names this database.
             var workspaceFile: String? = nil
             if !location.isWorkspaceDatabase {
                 let workspace = Workspace(folder: URL(fileURLWithPath: inv.currentFolder).standardizedFileURL.path, database: database)
-                try workspace.write()
-                workspaceFile = workspace.path
+                do {
+                    try workspace.write()
+                    workspaceFile = workspace.path
+                } catch {
+                    // The database is made; a folder that takes no file only costs the convenience: say so, and go on.
+                    inv.console.err("warning: could not write the workspace file \(workspace.path) (\(error)); give --db \(database) to each command.\n")
+                }
             }
             let head = try store.journalHead()
             let json: JSONValue = ["path": .string(store.path), "created": .bool(created), "schemaVersion": .number(String(EvidenceStore.schemaVersion)),

@@ -128,4 +128,30 @@ struct HabitsTests {
         #expect(!o.stderr.contains("\u{1B}"), "\(o)")
         #expect(o.stderr.hasPrefix("PASS session.identify ("), "\(o)")
     }
+
+    @Test("On a terminal (style injected) check run prints a start line per check and paints the outcomes; --json turns both off")
+    func checkRunOnATerminal() async throws {
+        let g = try Growcert()
+        let sandbox = try LocalSandbox(g)
+        defer { _ = try? sandbox.stop() }
+        try g.seedLive(baseURL: sandbox.baseURL, project: sandbox.project)
+        func run(_ extra: [String]) async -> CapturedOutput {
+            let captured = CapturedOutput()
+            var cli = CLI(environment: ["GROWCERT_DB": g.db, "GROWCERT_ACTOR": "qa", "GROWCERT_SERVER_KEY": sandbox.serverKey, "HOME": g.dir.path],
+                          console: Console(out: { captured.appendOut($0) }, err: { captured.appendErr($0) }))
+            cli.currentFolder = g.dir.path
+            cli.terminal = TerminalStyle(progress: true, colourOut: true, colourErr: true, heartbeatSeconds: 3600)
+            _ = await cli.run(arguments: ["check", "run", "--run", "r1", "--customer", "c_1001", "--check", "holdings.single-customer",
+                                          "--check", "session.identify"] + extra)
+            return captured
+        }
+        let lines = await run([]).stderr.components(separatedBy: "\n")
+        #expect(lines.count == 5, "\(lines)")
+        #expect(lines[0] == "[1/2] session.identify …", "\(lines)")
+        #expect(lines[1].hasPrefix("\u{1B}[32mPASS\u{1B}[0m session.identify ("), "\(lines)")
+        #expect(lines[2] == "[2/2] holdings.single-customer …", "\(lines)")
+        #expect(lines[3].hasPrefix("\u{1B}[32mPASS\u{1B}[0m holdings.single-customer ("), "\(lines)")
+        let json = await run(["--json"])
+        #expect(!json.stderr.contains("[1/2]") && !json.stderr.contains("\u{1B}"), "\(json.stderr)")
+    }
 }

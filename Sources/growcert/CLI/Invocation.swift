@@ -64,7 +64,7 @@ final class Invocation: Sendable {
         let campaigns = try store.campaigns()
         switch campaigns.count {
         case 1: return campaigns[0].id
-        case 0: throw CLIError.usage("No campaign yet: record one with 'growcert campaign create', then give --campaign ID.", command: command.name)
+        case 0: throw CLIError.usage("No campaign yet: record one with 'growcert campaign create'.", command: command.name)
         default:
             throw CLIError.usage("This database has \(campaigns.count) campaigns (\(campaigns.map(\.id).joined(separator: ", "))): give --campaign ID, or choose the current one for this workspace with 'growcert campaign use ID'.", command: command.name)
         }

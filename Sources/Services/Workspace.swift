@@ -103,11 +103,13 @@ public struct DatabaseLocation: Sendable, Equatable {
     public let source: Source
     /// The workspace at or above the current folder, if any (whether or not it named the database).
     public let workspace: Workspace?
+    /// The folder the call runs in, against which a relative `database` is read.
+    public let currentFolder: String
 
     /// Whether the workspace (if any) names this very database: only then does its current campaign apply.
     public var isWorkspaceDatabase: Bool {
         guard let workspace else { return false }
-        return Self.same(workspace.database, database, folder: workspace.folder)
+        return Self.same(workspace.database, Self.absolute(database, folder: currentFolder))
     }
 
     /// Whether `text` names a PostgreSQL database rather than a file.
@@ -125,7 +127,7 @@ public struct DatabaseLocation: Sendable, Equatable {
         let workspace = try? found.get()
         if let option {
             guard !option.isEmpty else { throw WorkspaceError.emptyDatabase(fromEnvironment: false) }
-            return DatabaseLocation(database: option, source: .option, workspace: workspace)
+            return DatabaseLocation(database: option, source: .option, workspace: workspace, currentFolder: currentFolder)
         }
         if let environment {
             guard !environment.isEmpty else { throw WorkspaceError.emptyDatabase(fromEnvironment: true) }
@@ -136,10 +138,11 @@ public struct DatabaseLocation: Sendable, Equatable {
                     throw WorkspaceError.relativeEnvironment(value: environment, resolved: here, workspace: workspace)
                 }
             }
-            return DatabaseLocation(database: environment, source: .environment, workspace: workspace)
+            return DatabaseLocation(database: environment, source: .environment, workspace: workspace, currentFolder: currentFolder)
         }
-        if let workspace = try found.get() { return DatabaseLocation(database: workspace.database, source: .workspace, workspace: workspace) }
-        return DatabaseLocation(database: (currentFolder as NSString).appendingPathComponent(defaultFileName), source: .defaultFile, workspace: nil)
+        if let workspace = try found.get() { return DatabaseLocation(database: workspace.database, source: .workspace, workspace: workspace, currentFolder: currentFolder) }
+        return DatabaseLocation(database: (currentFolder as NSString).appendingPathComponent(defaultFileName), source: .defaultFile, workspace: nil,
+                                currentFolder: currentFolder)
     }
 
     /// `database` as a workspace file names it: a URL as it is, a path made absolute against `folder`.
@@ -147,9 +150,10 @@ public struct DatabaseLocation: Sendable, Equatable {
         isURL(database) || database.hasPrefix("/") ? database : standardized((folder as NSString).appendingPathComponent(database))
     }
 
-    static func same(_ a: String, _ b: String, folder: String) -> Bool {
+    /// Whether two absolute paths (or URLs) name one database.
+    static func same(_ a: String, _ b: String) -> Bool {
         if isURL(a) || isURL(b) { return a == b }
-        return resolvedPath(absolute(a, folder: folder)) == resolvedPath(absolute(b, folder: folder))
+        return resolvedPath(a) == resolvedPath(b)
     }
 
     static func standardized(_ path: String) -> String { URL(fileURLWithPath: path).standardizedFileURL.path }

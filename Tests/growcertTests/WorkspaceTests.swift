@@ -153,4 +153,19 @@ struct WorkspaceTests {
         // An explicit database still works there.
         #expect(try g.run(["--db", g.path("theirs.sqlite"), "campaign", "list"], in: "mine").code == 0)
     }
+
+    @Test("init --db with a relative path in a sub-folder of a workspace makes a database there and a workspace of its own")
+    func aRelativeDatabaseInASubFolderIsThatFolders() throws {
+        let g = try Growcert()
+        #expect(try g.run(["init", "--db", "r.sqlite"], in: ".").code == 0)
+        let nested = try g.run(["init", "--db", "r.sqlite"], in: "a/b")
+        #expect(nested.code == 0, "\(nested)")
+        #expect(FileManager.default.fileExists(atPath: g.path("a/b/r.sqlite")))
+        let workspace = String(decoding: FileManager.default.contents(atPath: g.path("a/b/growcert.workspace")) ?? Data(), as: UTF8.self)
+        #expect(workspace.contains("/a/b/r.sqlite\""), "\(workspace)")
+        #expect(try g.run(Self.create, in: "a/b").code == 0)
+        // The outer workspace's database has no campaign; the nested one has c1.
+        #expect(try g.run(["campaign", "list"], in: ".").stdout == "(none)\n")
+        #expect(try g.run(["campaign", "list"], in: "a/b/c").stdout.contains("c1  "))
+    }
 }

@@ -51,15 +51,17 @@ public struct CommandTable<Context>: Sendable {
         for o in known where o.value == nil && args.options[o.name] != nil {
             throw refuse("Option \(o.name) takes no value.")
         }
-        let maxPositionals = command.positionals.count
+        // A last positional ending in `...` (`ID...`) takes one or more words.
+        let maxPositionals = command.positionals.last?.hasSuffix("...") == true ? Int.max : command.positionals.count
         let given = args.words.count - command.path.count
-        if given > maxPositionals {
+        if given > maxPositionals, maxPositionals < Int.max {
             let extra = args.words[(command.path.count + maxPositionals)...].joined(separator: " ")
             throw refuse("Unexpected argument '\(extra)'.")
         }
         let requiredPositionals = command.positionals.filter { !$0.hasSuffix("?") }.count
         if given < requiredPositionals {
-            throw refuse("Missing \(command.positionals[given]).")
+            let name = command.positionals[given]
+            throw refuse("Missing \(name.hasSuffix("...") ? String(name.dropLast(3)) : name).")
         }
         for o in command.options where o.required && args.options[o.name] == nil {
             throw refuse("Missing \(o.name) \(o.value ?? ""): \(o.help).")

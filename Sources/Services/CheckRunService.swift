@@ -70,9 +70,13 @@ public struct CheckRunService {
     }
 
     /// The pre-flight, then every selected run's checks; one transaction records every result, or none.
-    public func runAll(_ request: CheckRunRequest, progress: @escaping @Sendable (CheckResult) -> Void) async throws -> [CheckRunResult] {
+    /// `planned` sees, once the pre-flight passed, every check id about to run in the order they run (so a terminal
+    /// can show `[3/16] id …` as each starts); `progress` sees each result as it finishes.
+    public func runAll(_ request: CheckRunRequest, planned: @Sendable ([String]) -> Void = { _ in },
+                       progress: @escaping @Sendable (CheckResult) -> Void) async throws -> [CheckRunResult] {
         let targets = try await preflight.prepare(request)
         if request.dryRun { return [] }
+        planned(targets.flatMap { target in target.runner.catalog.map(\.id).filter { target.checkIds.isEmpty || target.checkIds.contains($0) } })
         var results: [(runId: String, result: CheckResult)] = []
         for target in targets {
             let ran = try await target.runner.run(checkIds: target.checkIds, context: target.context, progress: progress)

@@ -25,14 +25,25 @@ public struct OutputFile {
     public var database: String?
     /// The new file's permissions.
     public var mode: mode_t = 0o644
+    /// Where the bytes go when the path is `-` (standard output); nil: this output is never written to standard
+    /// output (a private key), and `-` is refused.
+    public var standardOutput: (@Sendable (Data) -> Void)? = nil
+
+    /// The path that means standard output, as `--out -`.
+    public static let standardOutputPath = "-"
+
+    /// Whether the path is `-`: standard output, never a file named `-`.
+    public var isStandardOutput: Bool { path == Self.standardOutputPath }
 
     /// An output file at `path`; see the properties.
-    public init(path: String, force: Bool = false, offersForce: Bool = true, database: String? = nil, mode: mode_t = 0o644) {
+    public init(path: String, force: Bool = false, offersForce: Bool = true, database: String? = nil, mode: mode_t = 0o644,
+                standardOutput: (@Sendable (Data) -> Void)? = nil) {
         self.path = path
         self.force = force
         self.offersForce = offersForce
         self.database = database
         self.mode = mode
+        self.standardOutput = standardOutput
     }
 
     /// A file written to its temporary name, waiting for `commit` (or `discard`).
@@ -86,11 +97,20 @@ public struct OutputFile {
 
     /// Writes `bytes` to the path (stage, then commit).
     public func write(_ bytes: Data) throws {
+        if isStandardOutput {
+            try check()
+            standardOutput?(bytes)
+            return
+        }
         try stage(bytes).commit()
     }
 
     /// Refuses a path that must not be written; returns when writing may go on.
     public func check() throws {
+        if isStandardOutput {
+            guard standardOutput != nil else { throw OutputError.notToStandardOutput(path: path) }
+            return
+        }
         if let database, isDatabaseFile(database) {
             throw OutputError.evidenceDatabase(path: path)
         }
@@ -160,6 +180,7 @@ public struct OutputFolder {
     /// Refuses, before the command does any work, a path that exists but is not a folder (throwing `notAFolder`,
     /// the caller's own error) and any file in it that may not be written. A folder that does not exist yet is fine.
     public func check(notAFolder: @autoclosure () -> any Error) throws {
+        guard path != OutputFile.standardOutputPath else { throw OutputError.folderNotStandardOutput }
         var isDir: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir) else { return }
         guard isDir.boolValue else { throw notAFolder() }
@@ -178,6 +199,7 @@ public struct OutputFolder {
     /// Writes `contents` (one per file, in order): the folder is created, every file checked, then each staged
     /// and only then committed, so a refusal leaves the folder as it was. Returns the files' paths.
     public func write(_ contents: [Data]) throws -> [String] {
+        guard path != OutputFile.standardOutputPath else { throw OutputError.folderNotStandardOutput }
         try create()
         for f in files { try f.check() }
         let staged = try zip(files, contents).map { try $0.stage($1) }
@@ -217,6 +239,10 @@ public enum OutputError: Error, Sendable, Equatable, CustomStringConvertible {
     case notRegular(path: String, kind: String)
     /// A file exists at the path; `replaceable` when the caller offers to replace it.
     case exists(path: String, replaceable: Bool)
+    /// `-` (standard output) where the output is never written to standard output (a private key).
+    case notToStandardOutput(path: String)
+    /// `-` (standard output) where a folder of several files is written.
+    case folderNotStandardOutput
 
     public var description: String {
         switch self {
@@ -229,6 +255,8 @@ public enum OutputError: Error, Sendable, Equatable, CustomStringConvertible {
         case .notRegular(let path, let kind): return "'\(path)' is \(kind); growcert writes output only to a regular file or a new path. Nothing was written."
         case .exists(let path, true): return "'\(path)' already exists; replace it on purpose, or choose another path. Nothing was written."
         case .exists(let path, false): return "'\(path)' already exists; growcert never replaces it. Choose another path. Nothing was written."
+        case .notToStandardOutput: return "'-' means standard output, and this is written only to a file: give a file's path. Nothing was written."
+        case .folderNotStandardOutput: return "'-' means standard output, which holds one file, not a folder of several: give a folder's path. Nothing was written."
         }
     }
 }

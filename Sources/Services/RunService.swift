@@ -81,15 +81,29 @@ public struct RunService {
         return StartedRuns(runs: runs, nonces: nonces, reading: reading, warnings: warnings)
     }
 
-    /// Finishes run `id` with the tester's outcome, reading the Sandbox's clock first (the run's outside finish).
-    public func finish(id: String, outcome: String, note: String?) async throws -> Run {
-        let run = try store.run(id)
+    /// Finishes runs `ids` with the tester's outcome, all or none, reading the Sandbox's clock first (the runs' outside
+    /// finish; one reading per campaign).
+    public func finish(ids: [String], outcome: String, note: String?) async throws -> [Run] {
+        let runs = try ids.map { try store.run($0) }
         // Refused before the Sandbox is asked: an outcome that is not one, or a finished run (the store says which).
         _ = try Validate.choice(outcome, RunOutcome.self, field: "outcome")
-        if run.isFinished { return try store.finishRun(id: run.id, outcome: outcome, note: note) }
-        let campaign = try store.campaign(run.campaignId)
-        let reading = await self.reading(campaign: campaign, profile: try store.profileNamed(campaign.profile))
-        return try store.finishRun(id: run.id, outcome: outcome, note: note, clock: reading.answered ? reading : nil)
+        var readings: [String: ClockReading] = [:]
+        if !runs.contains(where: \.isFinished) {
+            for campaignId in Set(runs.map(\.campaignId)).sorted() {
+                let campaign = try store.campaign(campaignId)
+                let reading = await self.reading(campaign: campaign, profile: try store.profileNamed(campaign.profile))
+                if reading.answered { readings[campaignId] = reading }
+            }
+        }
+        return try store.batch {
+            try runs.map { try store.finishRun(id: $0.id, outcome: outcome, note: note, clock: readings[$0.campaignId]) }
+        }
+    }
+
+    /// Finishes run `id`; see `finish(ids:outcome:note:)`.
+    public func finish(id: String, outcome: String, note: String?) async throws -> Run {
+        guard let run = try await finish(ids: [id], outcome: outcome, note: note).first else { throw EvidenceError.internalFailure("no run finished") }
+        return run
     }
 
     private func reading(campaign: Campaign, profile: Profile) async -> ClockReading {

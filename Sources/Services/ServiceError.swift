@@ -78,6 +78,8 @@ public enum ServiceError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Nothing answered at the purchase target.
     case purchaseTargetUnreachable(baseURL: String)
     /// The purchase target did not declare itself the emulator.
+    /// The target did not declare itself the CherrySub emulator (`sandbox purchase` on a CherrySub campaign).
+    case purchaseTargetNotEmulatorCherrySub(baseURL: String)
     case purchaseTargetNotEmulator(baseURL: String)
 
     // MARK: Anchor
@@ -188,6 +190,8 @@ public enum ServiceError: Error, Sendable, Equatable, CustomStringConvertible {
             return "Nothing answered at '\(baseURL)'."
         case .purchaseTargetNotEmulator(let baseURL):
             return "'\(baseURL)' did not declare 'GrooveGrow-Sandbox-Kind: emulator': only the local emulator sells. Nothing was bought."
+        case .purchaseTargetNotEmulatorCherrySub(let baseURL):
+            return "'\(baseURL)' did not declare 'CherrySub-Environment-Kind: emulator': only the local emulator sells. Nothing was bought."
         case .journalEmpty:
             return "The journal is empty: there is no head to timestamp."
         case .timestampAuthorityUnreachable(let url, let reason):

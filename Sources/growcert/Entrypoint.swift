@@ -4,6 +4,9 @@ import Foundation
 @main
 enum Entrypoint {
     static func main() async {
-        exit(await CLI(environment: ProcessInfo.processInfo.environment).run(arguments: CommandLineArguments.validated()))
+        let environment = ProcessInfo.processInfo.environment
+        var cli = CLI(environment: environment)
+        cli.terminal = TerminalStyle.detect(environment: environment)
+        exit(await cli.run(arguments: CommandLineArguments.validated()))
     }
 }

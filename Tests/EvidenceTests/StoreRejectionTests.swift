@@ -150,13 +150,13 @@ struct StoreRejectionTests {
             try expectRefused(s.store, message: "Invalid device kind 'tablet': expected one of: physical, simulator.") {
                 _ = try s.store.addDevice(NewDevice(campaignId: "c1", label: "x", kind: "tablet", platform: "ios", model: "m", osVersion: "1"))
             }
-            try expectRefused(s.store, message: "Invalid platform 'iOS': expected one of: ios, android.") {
+            try expectRefused(s.store, message: "Invalid platform 'iOS': expected one of: ios, android. Did you mean 'ios'?") {
                 _ = try s.store.addDevice(NewDevice(campaignId: "c1", label: "x", kind: "physical", platform: "iOS", model: "m", osVersion: "1"))
             }
             try expectRefused(s.store, message: "Invalid store 'amazon': expected one of: apple, google.") {
                 _ = try s.store.addAccount(NewAccount(campaignId: "c1", label: "x", store: "amazon", account: "a@b.c"))
             }
-            try expectRefused(s.store, message: "Invalid outcome 'passed': expected one of: pass, fail, blocked.") {
+            try expectRefused(s.store, message: "Invalid outcome 'passed': expected one of: pass, fail, blocked. Did you mean 'pass'?") {
                 _ = try s.store.finishRun(id: "r1", outcome: "passed", note: nil)
             }
             try expectRefused(s.store, .invalidValue(field: "device label", value: "", why: "it must not be empty.")) {

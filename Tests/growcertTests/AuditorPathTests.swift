@@ -294,7 +294,8 @@ struct AuditorPathTests {
         let g = try Growcert()
         let created = try g.run(["init"])
         let keyPath = g.path("evidence.key")
-        #expect(created.stdout == "Created evidence database \(g.db) and its masking key \(keyPath) (keep it with the database; never share it)\n")
+        #expect(created.stdout == "Created evidence database \(g.db) and its masking key \(keyPath) (keep it with the database; never share it)\n"
+                + "Wrote the workspace file \(g.path("growcert.workspace")): growcert commands run in this folder or below use this database.\n")
         try g.seed()
         let key = try String(contentsOfFile: keyPath, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(key.count == 64)

@@ -9,7 +9,7 @@ struct ExitCodeTests {
         (["evidence", "add", "note", "--run", "r1"], "growcert: Missing --text TEXT: the note.\nSee 'growcert evidence add note --help'.\n"),
         (["evidence", "add", "note", "--text", "x"], "growcert: Missing --run ID: the run.\nSee 'growcert evidence add note --help'.\n"),
         (["run", "finish", "--outcome", "pass"], "growcert: Missing ID.\nSee 'growcert run finish --help'.\n"),
-        (["run", "finish", "r1", "r2", "--outcome", "pass"], "growcert: Unexpected argument 'r2'.\nSee 'growcert run finish --help'.\n"),
+        (["run", "finish", "r1", "r1", "--outcome", "pass"], "growcert: Run 'r1' is given twice.\nSee 'growcert run finish --help'.\n"),
         (["run", "frob"], "growcert: Unknown command 'growcert run frob'. Choose one of: start, finish, list, show.\nSee 'growcert run --help'.\n"),
         (["evidence", "add", "note", "--run", "r1", "--text", "a", "--text", "b"], "growcert: Option --text was given more than once.\nSee 'growcert evidence add note --help'.\n"),
         (["evidence", "add", "note", "--run"], "growcert: Option '--run' needs a value.\nSee 'growcert evidence add note --help'.\n"),
@@ -65,7 +65,7 @@ struct ExitCodeTests {
          "growcert: Refused: tester contains a GrooveGrow server key (gg_sk_…). growcert never stores credentials; remove it and record again. Nothing was written.\n"),
         (["evidence", "add", "transaction", "--run", "r1", "--store", "amazon", "--transaction-id", "1"],
          "growcert: Invalid store 'amazon': expected one of: apple, google.\n"),
-        (["run", "finish", "r1", "--outcome", "passed"], "growcert: Invalid outcome 'passed': expected one of: pass, fail, blocked.\n"),
+        (["run", "finish", "r1", "--outcome", "passed"], "growcert: Invalid outcome 'passed': expected one of: pass, fail, blocked. Did you mean 'pass'?\n"),
     ] as [([String], String)])
     func badDataExits65(args: [String], message: String) throws {
         let g = try Growcert()

@@ -57,6 +57,15 @@ final class Growcert: Sendable {
         try execute(Self.binary, (db ? ["--db", self.db] : []) + args, env: env, stdin: stdin)
     }
 
+    /// Runs `growcert ARGS` with no `--db`, in `folder` (a path relative to this directory, created if missing),
+    /// as a tester who `cd`'d there would.
+    @discardableResult
+    func run(_ args: [String], in folder: String, env: [String: String] = [:]) throws -> Outcome {
+        let url = dir.appendingPathComponent(folder, isDirectory: true)
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return try Running(self, Self.binary, args, env: env, stdin: nil, in: url).finish()
+    }
+
     /// Runs a shell command line with `$G` set to the binary and `$DB` to the database.
     @discardableResult
     func shell(_ script: String) throws -> Outcome {
@@ -162,7 +171,7 @@ final class Running {
     let out: FileHandle
     let err: FileHandle
 
-    init(_ g: Growcert, _ executable: String, _ args: [String], env: [String: String], stdin: String?) throws {
+    init(_ g: Growcert, _ executable: String, _ args: [String], env: [String: String], stdin: String?, in folder: URL? = nil) throws {
         let id = UUID().uuidString
         outPath = g.path(".out-\(id)")
         errPath = g.path(".err-\(id)")
@@ -173,7 +182,7 @@ final class Running {
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = args
         process.environment = g.environment(env)
-        process.currentDirectoryURL = g.dir
+        process.currentDirectoryURL = folder ?? g.dir
         process.standardOutput = out
         process.standardError = err
         if let stdin {

@@ -3,20 +3,17 @@ import Testing
 
 @Suite("growcert end to end: help, verify, concurrency")
 struct HelpAndVerifyTests {
-    /// The command names listed under "Commands:" in `growcert --help`.
+    /// The command names listed under the task groups of `growcert --help` (each group a "Title:" line, then its
+    /// commands indented), up to "Global options:".
     static func commandNames(_ g: Growcert) throws -> [String] {
         let o = try g.run(["--help"], db: false)
         #expect(o.code == 0)
         var names: [String] = []
-        var inCommands = false
         for line in o.stdout.split(separator: "\n", omittingEmptySubsequences: false) {
-            if line == "Commands:" { inCommands = true; continue }
-            if inCommands {
-                guard line.hasPrefix("  ") else { break }
-                let rest = line.dropFirst(2)
-                let name = rest.components(separatedBy: "  ").first ?? ""
-                names.append(name.trimmingCharacters(in: .whitespaces))
-            }
+            if line == "Global options:" { break }
+            guard line.hasPrefix("  ") else { continue }
+            let name = line.dropFirst(2).components(separatedBy: "  ").first ?? ""
+            names.append(name.trimmingCharacters(in: .whitespaces))
         }
         return names
     }

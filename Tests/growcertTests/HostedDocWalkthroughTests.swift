@@ -51,7 +51,8 @@ struct HostedDocWalkthroughTests {
         }
         defer { sandbox.stop() }
         try await sandbox.seedCustomers()
-        let qa = try InProcessGrowcert(jwsRoot: sandbox.appStore.rootDER, caFile: sandbox.caFile, resolve: sandbox.resolve, serverKey: "")
+        let qa = try InProcessGrowcert(jwsRoot: sandbox.appStore.rootDER, caFile: sandbox.caFile, resolve: sandbox.resolve, serverKey: "",
+                                       environmentDatabase: false)
         defer { qa.remove() }
 
         var purchase: HostedSandbox.Purchase?
@@ -61,7 +62,8 @@ struct HostedDocWalkthroughTests {
             "CUSTOMER2": HostedSandbox.customers[1], "CUSTOMER": HostedSandbox.customers[0],
         ]
         // The files the script names live in the test's folder (the in-process CLI shares this process's directory).
-        let files = ["./release-2.4.sqlite", "transaction.jws", "reports"]
+        // Paths in the script are relative to the folder the QA engineer works in: this test's folder.
+        let files = ["release-2.4.sqlite", "transaction.jws", "reports"]
         func filled(_ word: String) -> String {
             if files.contains(word) { return qa.dir.appendingPathComponent(word).path }
             if let value = placeholders[word] { return value }

@@ -137,12 +137,15 @@ final class InProcessGrowcert: Sendable {
     let cli: CLI
 
     /// `serverKey` "" leaves GROWCERT_SERVER_KEY unset.
-    init(jwsRoot: Data, caFile: String, resolve: [String], serverKey: String) throws {
+    /// `environmentDatabase` false: no GROWCERT_DB, so the commands find the database through the workspace `init` leaves.
+    init(jwsRoot: Data, caFile: String, resolve: [String], serverKey: String, environmentDatabase: Bool = true) throws {
         dir = FileManager.default.temporaryDirectory.appendingPathComponent("growcert-hosted-e2e-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        var env = ["GROWCERT_DB": dir.appendingPathComponent("evidence.sqlite").path, "GROWCERT_ACTOR": "qa@example.com", "HOME": dir.path]
+        var env = ["GROWCERT_ACTOR": "qa@example.com", "HOME": dir.path]
+        if environmentDatabase { env["GROWCERT_DB"] = dir.appendingPathComponent("evidence.sqlite").path }
         if !serverKey.isEmpty { env["GROWCERT_SERVER_KEY"] = serverKey }
         var cli = CLI(environment: env)
+        cli.currentFolder = dir.path
         cli.jwsVerifier = JWSVerifier(trustedRootDER: jwsRoot)
         cli.sandboxTransport = { pins in CurlTransport(pins: pins, caFile: caFile, resolve: resolve) }
         self.cli = cli
@@ -155,6 +158,7 @@ final class InProcessGrowcert: Sendable {
     func run(_ args: [String], exported: [String: String] = [:]) async throws -> Outcome {
         let captured = CapturedOutput()
         var cli = CLI(environment: self.cli.environment.merging(exported) { $1 })
+        cli.currentFolder = dir.path
         cli.jwsVerifier = self.cli.jwsVerifier
         cli.sandboxTransport = self.cli.sandboxTransport
         cli.console = Console(out: { captured.appendOut($0) }, err: { captured.appendErr($0) })

@@ -209,6 +209,7 @@ struct OutputSafetyTests {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Growcert.binary)
         process.arguments = ["--db", g.db, "init"]
+        process.currentDirectoryURL = g.dir
         process.environment = ["PATH": "/usr/bin:/bin", "HOME": g.dir.path]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice

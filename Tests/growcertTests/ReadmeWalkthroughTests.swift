@@ -26,6 +26,10 @@ struct ReadmeWalkthroughTests {
         let (before, terminal2, after) = try Self.walkthrough()
         #expect(before.joined().contains("growcert init"))
         #expect(after.joined().contains("growcert run finish r1"))
+        // The new flow: no GROWCERT_DB to export, a workspace found from a sub-folder, the campaign left out.
+        #expect(!(before + after).joined().contains("export GROWCERT_DB"))
+        #expect(after.joined().contains("cd purchase\n"))
+        #expect(!after.joined().contains("device add --campaign"))
 
         // The second terminal: exactly the README's command, its words split as a shell would (it has no quoting).
         let words = terminal2.split(separator: " ").map(String.init)
@@ -48,7 +52,7 @@ struct ReadmeWalkthroughTests {
         // The sign-off of the campaign's state covers the HTML file rendered before it (issue 22, finding 4).
         #expect(o.stdout.contains("signed reject by Rita RM (release-manager), the campaign's evidence state"), "\(o)")
         #expect(!o.stdout.contains("not signed yet"), "\(o)")
-        for file in ["release-2.4.sqlite", "release-2.4.key", "purchase/transaction.jws", "purchase/receipt.json", "reports/report.md",
+        for file in ["release-2.4.sqlite", "release-2.4.key", "growcert.workspace", "purchase/transaction.jws", "purchase/receipt.json", "reports/report.md",
                      "reports/report.zh-Hans.html", "reports/report.junit.xml", "reports/report.json", "signoff-s1/statement.sig"] {
             #expect(FileManager.default.fileExists(atPath: g.path(file)), "\(file) was not written")
         }

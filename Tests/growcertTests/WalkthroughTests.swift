@@ -8,7 +8,8 @@ struct WalkthroughTests {
         let g = try Growcert()
         var o = try g.run(["init"])
         #expect(o.code == 0, "\(o)")
-        #expect(o.stdout == "Created evidence database \(g.db) and its masking key \(g.path("evidence.key")) (keep it with the database; never share it)\n")
+        #expect(o.stdout == "Created evidence database \(g.db) and its masking key \(g.path("evidence.key")) (keep it with the database; never share it)\n"
+                + "Wrote the workspace file \(g.path("growcert.workspace")): growcert commands run in this folder or below use this database.\n")
         o = try g.run(["init"])
         #expect(o.code == 0)
         #expect(o.stdout == "Evidence database \(g.db) already exists; nothing changed.\n")
@@ -155,7 +156,12 @@ struct WalkthroughTests {
         #expect(try g.run(["--actor", "Bea", "evidence", "add", "note", "--run", "r1", "--text", "by Bea"]).code == 0)
         let journal = try #require(try g.json(["journal", "list", "--from", "6"]) as? [[String: Any]])
         #expect(journal.first?["actor"] as? String == "Bea")
-        // Without --db or GROWCERT_DB, the database is ./growcert.sqlite in the working directory.
+        // Without --db or GROWCERT_DB, the database is the workspace's (init left growcert.workspace here) …
+        let again = try g.run(["init"], db: false)
+        #expect(again.stdout == "Evidence database \(g.db) already exists; nothing changed.\n", "\(again)")
+        #expect(!FileManager.default.fileExists(atPath: g.path("growcert.sqlite")))
+        // … and with no workspace here or above, ./growcert.sqlite in the working directory.
+        try FileManager.default.removeItem(atPath: g.path("growcert.workspace"))
         #expect(try g.run(["init"], db: false).code == 0)
         #expect(FileManager.default.fileExists(atPath: g.path("growcert.sqlite")))
     }

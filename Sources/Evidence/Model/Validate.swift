@@ -77,7 +77,7 @@ public enum Validate {
     /// One of an enum's raw values.
     public static func choice<E: RawRepresentable & CaseIterable>(_ value: String, _ type: E.Type, field: String) throws -> E where E.RawValue == String {
         guard let v = E(rawValue: value) else {
-            throw EvidenceError.invalidValue(field: field, value: value, why: "expected one of: \(E.allCases.map(\.rawValue).joined(separator: ", ")).")
+            throw EvidenceError.invalidValue(field: field, value: value, why: "expected one of: \(E.allCases.map(\.rawValue).joined(separator: ", ")).\(Suggestion.sentence(for: value, among: E.allCases.map(\.rawValue)))")
         }
         return v
     }

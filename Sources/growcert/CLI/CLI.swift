@@ -19,14 +19,27 @@ struct CLI {
     /// on the system trust store. Internal: only in-process tests (`@testable import growcert`) set one (a test CA);
     /// no flag or environment variable reaches it.
     var sandboxTransport: SandboxTransportFactory? = nil
+    /// The folder the command runs in (where the workspace is looked for); in-process tests give their own.
+    var currentFolder = FileManager.default.currentDirectoryPath
+    /// What the terminal shows: progress lines, heartbeats, colour. The binary detects it (`TerminalStyle.detect`);
+    /// tests inject one, so no test depends on a TTY or on timing.
+    var terminal = TerminalStyle.plain
 
-    static let commands: [Command] =
-        InitCommand.all + CampaignCommand.all + DeviceCommand.all + AccountCommand.all + RunCommand.all
-        + EvidenceCommand.all + ImportCommand.all + VerifyCommand.all + JournalCommand.all + CheckCommand.all + DemoCommand.all + ReportCommand.all + KeysCommand.all + SignoffCommand.all + SignersCommand.all + AnchorCommand.all + SandboxCommand.all + DbCommand.all
-        + CompletionCommand.all + ManCommand.all + [SandboxPurchaseCommand.command, CampaignUpdateCommand.command, StatusCommand.command]
+    static let commands: [Command] = {
+        let groups: [[Command]] = [
+            InitCommand.all, CampaignCommand.all, DeviceCommand.all, AccountCommand.all, RunCommand.all, EvidenceCommand.all, ImportCommand.all,
+            VerifyCommand.all, JournalCommand.all, CheckCommand.all, DemoCommand.all, ReportCommand.all, KeysCommand.all, SignoffCommand.all,
+            SignersCommand.all, AnchorCommand.all, SandboxCommand.all, DbCommand.all, CompletionCommand.all, ManCommand.all,
+            [SandboxPurchaseCommand.command, CampaignUpdateCommand.command, StatusCommand.command],
+        ]
+        return groups.flatMap { $0 }
+    }()
 
     /// growcert's command line: every command, its options and the global options, declared once.
-    static let table = CommandTable(program: "growcert", commands: commands, globals: GlobalOptions.table, suggest: Suggestion.sentence)
+    static let table = CommandTable(program: "growcert", commands: commands + hidden, globals: GlobalOptions.table, suggest: Suggestion.sentence)
+
+    /// Commands for the scripts, not for people: in no help, man page or completion list.
+    static let hidden: [Command] = [CompleteCommand.command]
 
     /// Runs one call and returns the exit code.
     func run(arguments raw: [String?]) async -> Int32 {
@@ -52,7 +65,7 @@ struct CLI {
             }
             try Self.table.check(args, for: command)
             let invocation = Invocation(command: command, args: args, environment: environment, console: console, clock: clock, jwsVerifier: jwsVerifier,
-                                        sandboxTransport: sandboxTransport)
+                                        sandboxTransport: sandboxTransport, currentFolder: currentFolder, terminal: terminal)
             return try await command.run(invocation)
         } catch {
             let (text, code) = Self.errorOutput(error, json: args.has("--json"))
@@ -119,10 +132,35 @@ struct CLI {
         throw CLIError.usage(problem + " Choose one of: " + members.map { $0.path.dropFirst().joined(separator: " ") }.joined(separator: ", ") + ".", command: group.joined())
     }
 
+    /// `growcert --help`'s groups, by task: a command goes in the first group naming its full words or its first word.
+    static let groups: [(title: String, words: [String])] = [
+        ("Start here", ["status", "demo", "init"]),
+        ("Set up a campaign: the app build, its devices and store accounts", ["campaign", "device", "account"]),
+        ("Record runs and their evidence", ["run", "evidence"]),
+        ("Check against the vendor's Sandbox (or the local emulator)", ["check", "sandbox"]),
+        ("Audit: re-check the evidence and a report", ["verify", "report verify", "journal", "anchor"]),
+        ("Report and sign", ["report", "keys", "signoff", "signers"]),
+        ("Database and shell", ["db", "completion", "man"]),
+    ]
+
+    /// The title of the group `command` is listed under.
+    static func group(of command: Command) -> String {
+        groups.first { $0.words.contains(command.name) }?.title ?? groups.first { $0.words.contains(command.path.first ?? "") }?.title ?? "Other"
+    }
+
     static var overview: String {
-        var lines = ["growcert \(version): certify a GrooveGrow SDK integration with evidence an auditor can re-check.", "",
-                     "Usage: growcert <command> [options]   (growcert <command> --help for details)", "", "Commands:"]
-        for c in commands { lines.append("  " + c.name.padding(toLength: 28, withPad: " ", startingAt: 0) + c.summary) }
+        var lines = ["growcert \(version): certify a GrooveGrow or CherrySub in-app purchase SDK integration with evidence an auditor can re-check.", "",
+                     "Usage: growcert <command> [options]   (growcert <command> --help for details)"]
+        for (title, words) in groups {
+            lines += ["", title + ":"]
+            // Within a group, in the order of its words (status first), each word's commands as declared.
+            let members = words.flatMap { word in commands.filter { group(of: $0) == title && ($0.name == word || ($0.path.first == word && !words.contains($0.name))) } }
+            for c in members { lines.append("  " + c.name.padding(toLength: 28, withPad: " ", startingAt: 0) + c.summary) }
+        }
+        let others = commands.filter { group(of: $0) == "Other" }
+        if !others.isEmpty {
+            lines += ["", "Other:"] + others.map { "  " + $0.name.padding(toLength: 28, withPad: " ", startingAt: 0) + $0.summary }
+        }
         lines += ["", "Global options:"] + GlobalOptions.table.lines(GlobalOptions.all + GlobalOptions.topLevel) + ["",
                   "Exit codes: 0 ok · 1 checks failed / not certified · 2 tampering found · 64 usage · 65 bad input",
                   "            66 input missing · 69 Sandbox unreachable · 70 internal error · 74 I/O error",

@@ -56,6 +56,28 @@ enum CompletionScript {
 
     static func takesPath(positional: String) -> Bool { positional.trimmingCharacters(in: ["?"]) == "FILE" }
 
+    /// Which recorded ids an option's value is (`__complete` lists them from the database): nil for none.
+    static func idKind(_ o: OptionSpec) -> CompleteCommand.Kind? {
+        switch o.name {
+        case "--campaign": return .campaigns
+        case "--run": return .runs
+        case "--scenario": return .scenarios
+        case "--device": return .devices
+        case "--account": return .accounts
+        default: return nil
+        }
+    }
+
+    /// Which recorded ids a command's positional `ID` is: nil for none.
+    static func idKind(positionalOf c: Command) -> CompleteCommand.Kind? {
+        guard c.positionals.contains(where: { $0.hasPrefix("ID") }) else { return nil }
+        switch c.path.first {
+        case "run": return .runs
+        case "campaign": return .campaigns
+        default: return nil
+        }
+    }
+
     /// Single-quoted for a POSIX shell.
     static func quote(_ s: String) -> String { "'" + s.replacingOccurrences(of: "'", with: "'\\''") + "'" }
 
@@ -70,8 +92,9 @@ enum CompletionScript {
         s += "        \(t.valueOptions.joined(separator: "|"))) return 0 ;;\n    esac\n    return 1\n}\n\n"
         s += "# The values of option $2 of command $1: a list, or __files__ for a path, or nothing.\n__growcert_values() {\n    case \"$1|$2\" in\n"
         for c in t.commands {
-            for o in t.options(c) where !o.choices.isEmpty || takesPath(o) {
-                s += "        \(quote(c.name + "|" + o.name))) echo \(quote(o.choices.isEmpty ? "__files__" : o.choices.joined(separator: " "))) ;;\n"
+            for o in t.options(c) where !o.choices.isEmpty || takesPath(o) || idKind(o) != nil {
+                let values = idKind(o).map { "__ids__ " + $0.rawValue } ?? (o.choices.isEmpty ? "__files__" : o.choices.joined(separator: " "))
+                s += "        \(quote(c.name + "|" + o.name))) echo \(quote(values)) ;;\n"
             }
         }
         s += "        *'|--db') echo __files__ ;;\n    esac\n}\n\n"
@@ -79,7 +102,15 @@ enum CompletionScript {
         let fileCommands = t.commands.filter { $0.positionals.contains(where: takesPath(positional:)) }.map { quote($0.name) }
         if !fileCommands.isEmpty { s += "        \(fileCommands.joined(separator: "|"))) return 0 ;;\n" }
         s += "    esac\n    return 1\n}\n\n"
+        s += "# The kind of recorded ids command $1 takes as its positional argument (for growcert __complete).\n__growcert_id_positional() {\n    case \"$1\" in\n"
+        for c in t.commands { if let kind = idKind(positionalOf: c) { s += "        \(quote(c.name))) echo \(kind.rawValue) ;;\n" } }
+        s += "    esac\n}\n\n"
         s += """
+        # The ids of a kind recorded in the workspace's database (nothing when there is none).
+        __growcert_ids() {
+            growcert __complete "$1" 2>/dev/null
+        }
+
         # The command words among the words given: options and their values skipped.
         __growcert_path_of() {
             local gpath="" skip=0 w candidate
@@ -125,6 +156,8 @@ enum CompletionScript {
                 values="$(__growcert_values "$gpath" "$prev")"
                 if [ "$values" = __files__ ]; then
                     COMPREPLY=($(compgen -f -- "$cur"))
+                elif [ "${values#__ids__ }" != "$values" ]; then
+                    COMPREPLY=($(compgen -W "$(__growcert_ids "${values#__ids__ }")" -- "$cur"))
                 elif [ -n "$values" ]; then
                     COMPREPLY=($(compgen -W "$values" -- "$cur"))
                 fi
@@ -135,8 +168,11 @@ enum CompletionScript {
                 return 0
             fi
             local next="$(__growcert_next "$gpath")"
+            local kind="$(__growcert_id_positional "$gpath")"
             if [ -n "$next" ]; then
                 COMPREPLY=($(compgen -W "$next" -- "$cur"))
+            elif [ -n "$kind" ]; then
+                COMPREPLY=($(compgen -W "$(__growcert_ids "$kind")" -- "$cur"))
             elif __growcert_file_positional "$gpath"; then
                 COMPREPLY=($(compgen -f -- "$cur"))
             fi
@@ -161,6 +197,8 @@ enum CompletionScript {
                 values="$(__growcert_values "$gpath" "$prev")"
                 if [[ "$values" == __files__ ]]; then
                     _files
+                elif [[ "$values" == __ids__* ]]; then
+                    compadd -- ${(f)"$(__growcert_ids "${values#__ids__ }")"}
                 elif [[ -n "$values" ]]; then
                     compadd -- ${=values}
                 fi
@@ -170,9 +208,11 @@ enum CompletionScript {
                 compadd -- ${=$(__growcert_options "$gpath")}
                 return
             fi
-            local next="$(__growcert_next "$gpath")"
+            local next="$(__growcert_next "$gpath")" kind="$(__growcert_id_positional "$gpath")"
             if [[ -n "$next" ]]; then
                 compadd -- ${=next}
+            elif [[ -n "$kind" ]]; then
+                compadd -- ${(f)"$(__growcert_ids "$kind")"}
             elif __growcert_file_positional "$gpath"; then
                 _files
             fi
@@ -249,9 +289,11 @@ enum CompletionScript {
                 if o.name == "--help" { line += " -s h" }
                 if o.value != nil { line += takesPath(o) ? " -r -F" : " -x" }  // -x: a value, and not a file name
                 if !o.choices.isEmpty { line += " -a \(fishQuote(o.choices.joined(separator: " ")))" }
+                if let kind = idKind(o) { line += " -a \(fishQuote("(growcert __complete \(kind.rawValue) 2>/dev/null)"))" }
                 s += line + " -d \(fishQuote(o.help))\n"
             }
             if c.positionals.contains(where: takesPath(positional:)) { s += "complete -c growcert -n \(condition) -F\n" }
+            if let kind = idKind(positionalOf: c) { s += "complete -c growcert -n \(condition) -a \(fishQuote("(growcert __complete \(kind.rawValue) 2>/dev/null)"))\n" }
         }
         s += "complete -c growcert -n " + fishQuote("test -z \"$(__growcert_path)\"") + " -l version -d " + fishQuote("print the version") + "\n"
         return s

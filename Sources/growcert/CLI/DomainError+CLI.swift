@@ -113,6 +113,8 @@ extension ServiceError: CommandLineError {
             message = "Nothing answered at '\(baseURL)': start 'growcert sandbox serve' and use the address it prints."
         case .purchaseTargetNotEmulator(let baseURL):
             message = "'\(baseURL)' did not declare 'GrooveGrow-Sandbox-Kind: emulator': 'growcert sandbox purchase' only buys on 'growcert sandbox serve'. Nothing was bought."
+        case .purchaseTargetNotEmulatorCherrySub(let baseURL):
+            message = "'\(baseURL)' did not declare 'CherrySub-Environment-Kind: emulator': 'growcert sandbox purchase' only buys on 'growcert sandbox serve --profile cherrysub'. Nothing was bought."
         case .exportedSignoffUnreadable(let folder, let file):
             message = "Cannot read '\(folder)/\(file)': an exported sign-off folder holds statement.json, statement.sig and public.pem ('growcert signoff export')."
         case .notIntact(let action, let first, let count):
@@ -141,7 +143,7 @@ extension ServiceError: CommandLineError {
         case .noOpenRun, .transactionNotStoreSigned, .serverKeyInvalid, .secretKeyNotCherrySub, .tokenCommandFailed, .tokenExpiryInvalid,
              .tokenCommandCannotRevoke, .tokenNotIssued, .tokenRefused, .emulatorOrderMissing, .emulatorOrderHasNoReceipt, .campaignURLInvalid,
              .campaignTargetUnusable, .brokerRefused, .cherrySubReadRefused, .transactionNotRecorded, .purchaseTargetNotLoopback,
-             .purchaseTargetNotEmulator, .journalEmpty,
+             .purchaseTargetNotEmulator, .purchaseTargetNotEmulatorCherrySub, .journalEmpty,
              .timestampAnswerRefused, .reportFolderNotAFolder, .demoDatabaseExists:
             return ExitCode.dataError
         case .exportedSignoffUnreadable: return ExitCode.noInput
@@ -168,6 +170,8 @@ extension OutputError: CommandLineError {
     var commandLineMessage: String {
         switch self {
         case .exists(let path, true): return "'\(path)' already exists; give --force to replace it, or choose another path. Nothing was written."
+        case .notToStandardOutput: return usage("--out - means standard output, and this is written only to a file (a private key never goes to a terminal or a pipe): give --out FILE. Nothing was written.", "")
+        case .folderNotStandardOutput: return usage("--out - means standard output, which holds one file; this writes a folder of several files: give --out DIR. Nothing was written.", "")
         default: return SecretScanner.redact(description)
         }
     }
@@ -176,6 +180,7 @@ extension OutputError: CommandLineError {
         switch self {
         case .cannotWrite, .cannotWriteInto: return ExitCode.ioError
         case .evidenceDatabase, .directory, .notRegular, .exists: return ExitCode.dataError
+        case .notToStandardOutput, .folderNotStandardOutput: return ExitCode.usage
         }
     }
 }
@@ -251,6 +256,53 @@ extension SandboxError: CommandLineError {
         case .invalidConfiguration: return ExitCode.usage
         case .bindFailed, .serverStartFailed, .alreadyStarted: return ExitCode.unavailable
         case .crypto: return ExitCode.software
+        }
+    }
+}
+
+extension WorkspaceError: CommandLineError {
+    var commandLineMessage: String {
+        let file = Workspace.fileName
+        switch self {
+        case .emptyDatabase(fromEnvironment: false):
+            return usage("--db is empty: give the evidence database's path or postgresql:// URL, or leave --db out to use the database of the \(file) in this folder or above.", "")
+        case .emptyDatabase(fromEnvironment: true):
+            return usage("GROWCERT_DB is set but empty: set it to the evidence database's path or postgresql:// URL, or unset it (unset GROWCERT_DB) to use the database of the \(file) in this folder or above.", "")
+        case .relativeEnvironment(let value, let resolved, let workspace):
+            return usage("GROWCERT_DB is the relative path '\(value)', which names '\(resolved)' from this folder, and there is no database there. "
+                + "This folder is inside the workspace '\(workspace.folder)', whose database is '\(workspace.database)': unset GROWCERT_DB "
+                + "(unset GROWCERT_DB) to use it, or set GROWCERT_DB to an absolute path. Nothing was done.", "")
+        case .unreadable(let path, let reason):
+            return "The workspace file '\(path)' \(reason). Fix or remove it ('growcert init' in that folder writes it again), or give --db. Nothing was done."
+        case .notOwned(let path):
+            return "The workspace file '\(path)' belongs to another user, so growcert does not follow it (it could send your evidence into their database). "
+                + "Remove it if it is not yours, or give --db (or GROWCERT_DB). Nothing was done."
+        case .otherDatabase(let workspace, let requested):
+            return usage("This folder's \(file) names the evidence database '\(workspace.database)', not '\(requested)'. One folder is one workspace: "
+                + "run 'growcert init' for another database in another folder. Nothing was created.", "init")
+        case .noWorkspace(let database):
+            return usage("No \(file) names the database '\(database)', so there is nowhere to keep a current campaign. Run 'growcert campaign use' in the folder where you ran 'growcert init' (or below it), or give --campaign ID to each command.", "campaign use")
+        case .databaseMissing(let path, .workspace, let workspace?):
+            return "The workspace file '\(workspace.path)' names the evidence database '\(path)', which does not exist: it was moved or deleted. "
+                + "Put it back, or point --db (or GROWCERT_DB) at where it is now. Nothing was done."
+        case .databaseMissing(let path, .defaultFile, _):
+            let folder = String(path.dropLast(DatabaseLocation.defaultFileName.count + 1))
+            return "No evidence database here: no \(file) in '\(folder)' or any folder above it, and neither --db nor GROWCERT_DB is set. "
+                + "Run growcert in the folder where you ran 'growcert init' (or below it), or point --db (or GROWCERT_DB) at the database's absolute path. "
+                + "To start a new, empty evidence database in this folder: growcert init."
+        case .databaseMissing(let path, _, let workspace?):
+            return "No evidence database at '\(path)'. This folder is inside the workspace '\(workspace.folder)', whose database is '\(workspace.database)': "
+                + "leave out --db and GROWCERT_DB to use it, or give the path of an existing database. Nothing was done."
+        case .databaseMissing(let path, _, nil):
+            return "No evidence database at '\(path)'. Check the path, or create one with 'growcert init --db \(path)'."
+        }
+    }
+
+    var exitCode: Int32 {
+        switch self {
+        case .emptyDatabase, .relativeEnvironment, .otherDatabase, .noWorkspace: return ExitCode.usage
+        case .unreadable, .notOwned: return ExitCode.dataError
+        case .databaseMissing: return ExitCode.noInput
         }
     }
 }

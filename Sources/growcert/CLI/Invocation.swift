@@ -20,9 +20,14 @@ final class Invocation: Sendable {
     /// The transport factory for `check run`; nil (always, in the `growcert` binary): a `CurlTransport`.
     /// In-process tests inject one through `CLI.sandboxTransport`.
     let sandboxTransport: SandboxTransportFactory?
+    /// The folder the command runs in: where the workspace is looked for, walking up.
+    let currentFolder: String
+    /// Whether the terminal shows progress lines, heartbeats and colour (injected: tests never depend on a TTY).
+    let terminal: TerminalStyle
 
     init(command: Command, args: ParsedArguments, environment: [String: String], console: Console, clock: @escaping Clock,
-         jwsVerifier: JWSVerifier = JWSVerifier(), sandboxTransport: SandboxTransportFactory? = nil) {
+         jwsVerifier: JWSVerifier = JWSVerifier(), sandboxTransport: SandboxTransportFactory? = nil,
+         currentFolder: String = FileManager.default.currentDirectoryPath, terminal: TerminalStyle = .plain) {
         self.command = command
         self.args = args
         self.environment = environment
@@ -30,12 +35,40 @@ final class Invocation: Sendable {
         self.clock = clock
         self.jwsVerifier = jwsVerifier
         self.sandboxTransport = sandboxTransport
+        self.currentFolder = currentFolder
+        self.terminal = args.has("--json") ? .plain : terminal
     }
 
     var json: Bool { args.has("--json") }
     var quiet: Bool { args.has("--quiet") }
 
-    var dbPath: String { args.value("--db") ?? environment["GROWCERT_DB"] ?? "./growcert.sqlite" }
+    /// The evidence database this call uses, and where that choice came from (`--db`, `GROWCERT_DB`, the
+    /// workspace at or above the current folder, else `./growcert.sqlite`).
+    var location: DatabaseLocation {
+        get throws { try DatabaseLocation.resolve(option: args.value("--db"), environment: environment["GROWCERT_DB"], currentFolder: currentFolder) }
+    }
+
+    var dbPath: String { get throws { try location.database } }
+
+    /// `--campaign`, else the workspace's current campaign; nil when neither names one.
+    func chosenCampaignId() throws -> String? {
+        if let given = args.value("--campaign") { return given }
+        let location = try location
+        return location.isWorkspaceDatabase ? location.workspace?.campaign : nil
+    }
+
+    /// The campaign a command acts on: `--campaign`, else the workspace's current campaign (`campaign use`), else
+    /// the only campaign of the database. Refused (64) when the database has several and none is chosen.
+    func campaignId(_ store: EvidenceStore) throws -> String {
+        if let chosen = try chosenCampaignId() { return chosen }
+        let campaigns = try store.campaigns()
+        switch campaigns.count {
+        case 1: return campaigns[0].id
+        case 0: throw CLIError.usage("No campaign yet: record one with 'growcert campaign create'.", command: command.name)
+        default:
+            throw CLIError.usage("This database has \(campaigns.count) campaigns (\(campaigns.map(\.id).joined(separator: ", "))): give --campaign ID, or choose the current one for this workspace with 'growcert campaign use ID'.", command: command.name)
+        }
+    }
 
     var actor: String {
         ActorName.resolve(option: args.value("--actor"), environment: environment)
@@ -63,7 +96,7 @@ final class Invocation: Sendable {
         if allowingAll, text == "all" { return nil }
         guard let value = T(rawValue: text) else {
             let names = T.allCases.map(\.rawValue) + (allowingAll ? ["all"] : [])
-            throw CLIError.usage("Unknown \(noun) '\(text)'. \(noun.prefix(1).uppercased() + noun.dropFirst())s: \(names.joined(separator: ", ")).",
+            throw CLIError.usage("Unknown \(noun) '\(text)'.\(Suggestion.sentence(for: text, among: names)) \(noun.prefix(1).uppercased() + noun.dropFirst())s: \(names.joined(separator: ", ")).",
                                  command: command.name)
         }
         return value
@@ -77,13 +110,23 @@ final class Invocation: Sendable {
 
     /// Opens the existing evidence database to record into it (migrating an older schema).
     func openStore() throws -> EvidenceStore {
-        try EvidenceStore.open(at: dbPath, actor: actor, clock: clock, maskKey: try maskKey())
+        let location = try location
+        return try explainingMissing(location) { try EvidenceStore.open(at: location.database, actor: actor, clock: clock, maskKey: try maskKey()) }
+    }
+
+    /// A missing database, said with where growcert looked (`WorkspaceError.databaseMissing`).
+    private func explainingMissing(_ location: DatabaseLocation, _ open: () throws -> EvidenceStore) throws -> EvidenceStore {
+        do { return try open() } catch EvidenceError.databaseMissing(let path) {
+            guard location.source != .option || location.workspace != nil else { throw EvidenceError.databaseMissing(path: path) }
+            throw WorkspaceError.databaseMissing(path: path, source: location.source, workspace: location.workspace)
+        }
     }
 
     /// Opens the existing evidence database to read it only: an auditor's read never writes,
     /// never migrates, and leaves nothing beside the file in a folder it cannot write.
     func openStoreForReading() throws -> EvidenceStore {
-        try EvidenceStore.openForReading(at: dbPath, actor: actor, clock: clock)
+        let location = try location
+        return try explainingMissing(location) { try EvidenceStore.openForReading(at: location.database, actor: actor, clock: clock) }
     }
 
     /// The masking key from `GROWCERT_MASK_KEY`, when set (otherwise the store reads its key file).
@@ -167,25 +210,36 @@ final class Invocation: Sendable {
 struct Console: Sendable {
     private let writeOut: @Sendable (String) -> Void
     private let writeErr: @Sendable (String) -> Void
+    private let writeBytes: @Sendable (Data) -> Void
 
-    /// A console writing to `out` and `err` (tests capture them).
-    init(out: @escaping @Sendable (String) -> Void, err: @escaping @Sendable (String) -> Void) {
+    /// A console writing to `out` and `err` (tests capture them); `bytes` writes raw bytes to standard output
+    /// (`--out -`), by default through `out` as UTF-8 text.
+    init(out: @escaping @Sendable (String) -> Void, err: @escaping @Sendable (String) -> Void, bytes: (@Sendable (Data) -> Void)? = nil) {
         writeOut = out
         writeErr = err
+        writeBytes = bytes ?? { out(String(decoding: $0, as: UTF8.self)) }
     }
+
+    /// Writes `data` to standard output unchanged: an output file's bytes (`--out -`).
+    var standardOutput: @Sendable (Data) -> Void { writeBytes }
 
     /// Prints human-readable text (or JSON) on standard output, hidden characters made visible.
     func out(_ text: String) { writeOut(TextSafety.terminal(text)) }
 
-    /// Prints a message on standard error, hidden characters made visible.
-    func err(_ text: String) { writeErr(TextSafety.terminal(text)) }
+    /// Prints a message on standard error, hidden characters made visible; `raw`: `text` is already made safe
+    /// and holds growcert's own colour codes (`TerminalStyle.paint`), written unchanged.
+    func err(_ text: String, raw: Bool = false) { writeErr(raw ? text : TextSafety.terminal(text)) }
+
+    /// Prints text on standard output that is already made safe and holds growcert's own colour codes.
+    func outPainted(_ text: String) { writeOut(text) }
 
     /// Writes `text` to standard output unchanged: a report's exact bytes.
     func exact(_ text: String) { writeOut(text) }
 
     static let standard = Console(
         out: { FileHandle.standardOutput.write(Data($0.utf8)) },
-        err: { FileHandle.standardError.write(Data($0.utf8)) })
+        err: { FileHandle.standardError.write(Data($0.utf8)) },
+        bytes: { FileHandle.standardOutput.write($0) })
 }
 
 /// Plain-text tables for list output.

@@ -9,7 +9,7 @@ enum AnchorCommand {
         Command(path: ["anchor"], summary: "timestamp the journal head with an RFC 3161 timestamp authority and store the token",
                 options: [
                     OptionSpec(name: "--tsa", value: "URL", help: "the timestamp authority (http or https)", required: true),
-                    OptionSpec(name: "--out", value: "FILE", help: "also write the token (DER) here, to keep outside the database"),
+                    OptionSpec(name: "--out", value: "FILE", help: "also write the token (DER) here, to keep outside the database ('-': standard output)"),
                 ],
                 discussion: """
                 Sends a TimeStampReq whose SHA-256 message imprint is the current journal head (with a nonce,
@@ -27,7 +27,13 @@ enum AnchorCommand {
             // A timestamp lends the head credibility: only an intact database's head is anchored.
             try VerifyService(store: store, jwsVerifier: inv.jwsVerifier).requireIntact(before: "anchored")
             let anchor = try await AnchorService(store: store).anchor(tsa: url)
-            if let out = inv.optional("--out") {
+            if let out = inv.optional("--out"), out == OutputFile.standardOutputPath {
+                // --out -: the token's bytes on standard output, the record on stderr.
+                guard let der = Data(base64Encoded: anchor.token) else { throw CLIError.io("The stored token \(anchor.id) is not base64.") }
+                inv.console.standardOutput(der)
+                inv.progress("\(anchor.id): journal head \(anchor.headHash) (entry \(anchor.headSeq)) timestamped at \(anchor.genTime) by \(anchor.tsaURL)")
+                return ExitCode.success
+            } else if let out = inv.optional("--out") {
                 guard let der = Data(base64Encoded: anchor.token), FileManager.default.createFile(atPath: out, contents: der) else {
                     throw CLIError.io("Cannot write '\(out)'. Check the folder exists and is writable. (The token is stored as \(anchor.id).)")
                 }

@@ -1,8 +1,9 @@
 import ArgumentsKit
 import Evidence
+import Services
 import StrictJSON
 
-/// `growcert campaign create | list | show`.
+/// `growcert campaign create | use | list | show`.
 enum CampaignCommand {
     static let all = [
         Command(path: ["campaign", "create"], summary: "record an app build under certification",
@@ -30,6 +31,24 @@ enum CampaignCommand {
                 project: try targetValue(inv, profile: profile), baseURL: try inv.required("--base-url"),
                 sandboxPins: inv.args.values("--sandbox-pin")))
             inv.printRecord(c.id, c.json)
+            return ExitCode.success
+        },
+        Command(path: ["campaign", "use"], summary: "make a campaign the workspace's current one: --campaign may then be left out", positionals: ["ID"],
+                discussion: """
+                As 'kubectl config use-context': writes the campaign into this workspace's growcert.workspace (the file
+                'growcert init' left), so every command run in the workspace's folder or below acts on it without
+                --campaign. An explicit --campaign still wins. Nothing is recorded in the evidence database. Without a
+                current campaign, a database with one campaign needs no --campaign either.
+                """) { inv in
+            let location = try inv.location
+            guard location.isWorkspaceDatabase, var workspace = location.workspace else {
+                throw WorkspaceError.noWorkspace(database: location.database)
+            }
+            let c = try inv.openStoreForReading().campaign(try inv.positional(0, "campaign ID"))
+            workspace.campaign = c.id
+            try workspace.write()
+            inv.printRecord(c.id, ["campaign": .string(c.id), "name": .string(c.name), "workspace": .string(workspace.path)],
+                            human: "Current campaign: \(c.id) (\(c.name)), for growcert commands run in \(workspace.folder) or below.")
             return ExitCode.success
         },
         Command(path: ["campaign", "list"], summary: "list campaigns", options: [OptionSpec(name: "--csv", value: nil, help: "print the list as CSV (RFC 4180) for a spreadsheet")]) { inv in

@@ -2,6 +2,7 @@ import ArgumentsKit
 import Checks
 import Evidence
 import Foundation
+import Reports
 import Services
 import StrictJSON
 
@@ -11,7 +12,7 @@ enum CheckCommand {
         Command(path: ["check", "run"], summary: "run live acceptance checks against the campaign's Sandbox and record the results",
                 options: [
                     OptionSpec(name: "--run", value: "ID", help: "the run (its scenario decides the checks)"),
-                    OptionSpec(name: "--campaign", value: "ID", help: "instead of --run: each open run of the campaign, in catalog order"),
+                    OptionSpec(name: "--campaign", value: "ID", help: "instead of --run: each open run of the campaign, in catalog order (default without --run: the current campaign)"),
                     OptionSpec(name: "--check", value: "CHECK_ID", help: "run only this check (repeatable)", repeatable: true),
                     OptionSpec(name: "--except", value: "CHECK_ID", help: "leave this check out (repeatable)", repeatable: true),
                     OptionSpec(name: "--dry-run", value: nil, help: "do only the pre-flight (probe, scope, credentials, flags); run and record nothing"),
@@ -37,7 +38,8 @@ enum CheckCommand {
                 """) { inv in
             let store = try inv.openStore()
             let runId = inv.optional("--run")
-            let campaignId = inv.optional("--campaign")
+            // Neither --run nor --campaign: each open run of the workspace's current campaign (or the only one).
+            let campaignId = runId == nil ? try inv.campaignId(store) : inv.optional("--campaign")
             // --run or --campaign, not both: the pre-flight refuses anything else.
             let request = CheckRunRequest(
                 runId: runId, campaignId: campaignId, checkIds: inv.args.values("--check"), exceptIds: inv.args.values("--except"),
@@ -46,8 +48,23 @@ enum CheckCommand {
                 serverKey: inv.environment["GROWCERT_SERVER_KEY"], tokenCommand: inv.optional("--token-command"), dryRun: inv.args.has("--dry-run"))
             let console = inv.console
             let quiet = inv.quiet
-            let all = try await CheckRunService(store: store, transportFactory: inv.sandboxTransport).runAll(request) { result in
-                if !quiet { console.err(result.progressLine + "\n") }
+            let style = inv.terminal
+            // On a terminal: a line as each check starts and a heartbeat while one is quiet (never with --quiet or --json).
+            let live = style.progress && !quiet ? CheckProgress(interval: style.heartbeatSeconds, clock: inv.clock) : nil
+            let heartbeat = live.map { live in
+                Task {
+                    while !Task.isCancelled {
+                        try? await Task.sleep(for: .seconds(1))
+                        if let line = live.tick(now: Date()) { console.err(line + "\n") }
+                    }
+                }
+            }
+            defer { heartbeat?.cancel() }
+            let all = try await CheckRunService(store: store, transportFactory: inv.sandboxTransport).runAll(request, planned: { ids in
+                if let line = live?.planned(ids) { console.err(line + "\n") }
+            }) { result in
+                if !quiet { console.err(CheckCommand.paint(result.progressLine, on: style.colourErr) + "\n", raw: style.colourErr) }
+                if let line = live?.finished() { console.err(line + "\n") }
             }
             if request.dryRun {
                 let what = runId.map { "run \($0)" } ?? "the open runs of campaign \(campaignId ?? "")"
@@ -97,6 +114,13 @@ enum CheckCommand {
             return ExitCode.success
         },
     ]
+
+    /// A progress line with its first word (PASS, FAIL, WAIT) in colour when `on`; the rest made safe for a terminal.
+    static func paint(_ line: String, on: Bool) -> String {
+        guard on else { return line }
+        let word = String(line.prefix { $0 != " " })
+        return TerminalStyle.paint(word, on: true) + TextSafety.terminal(String(line.dropFirst(word.count)))
+    }
 
     /// One progress line: `PASS session.identify (12 ms)`, `FAIL … (12 ms): reason` or `WAIT … (12 ms): reason`.
     static func json(_ r: CheckResult, items: [EvidenceItem], runId: String? = nil) -> JSONValue {

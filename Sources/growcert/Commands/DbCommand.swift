@@ -20,7 +20,7 @@ enum DbCommand {
             let recorder = inv.optional("--recorder") ?? "growcert_recorder"
             let auditor = inv.optional("--auditor") ?? "growcert_auditor"
             if inv.args.has("--apply") {
-                try PostgresRoles.apply(to: inv.dbPath, recorder: recorder, auditor: auditor)
+                try PostgresRoles.apply(to: try inv.dbPath, recorder: recorder, auditor: auditor)
                 inv.printRecord(recorder, ["recorder": .string(recorder), "auditor": .string(auditor)],
                                 human: "Granted \(recorder) INSERT and SELECT, \(auditor) SELECT, on the evidence tables")
             } else {

@@ -105,11 +105,11 @@ enum EvidenceCommand {
             return ExitCode.success
         },
         Command(path: ["evidence", "export"], summary: "write an attachment's stored bytes to a file", positionals: ["ID"],
-                options: [OptionSpec(name: "--out", value: "FILE", help: "where to write", required: true),
+                options: [OptionSpec(name: "--out", value: "FILE", help: "where to write ('-': standard output)", required: true),
                           OptionSpec(name: "--force", value: nil, help: "let --out replace an existing regular file")]) { inv in
             // Refuse a bad --out before the database is even opened: a refused call changes nothing.
             let out = try inv.required("--out")
-            let output = OutputFile(path: out, force: inv.args.has("--force"), database: inv.dbPath)
+            let output = OutputFile(path: out, force: inv.args.has("--force"), database: try inv.dbPath, standardOutput: inv.console.standardOutput)
             try output.check()
             let store = try inv.openStoreForReading()
             let item = try store.evidenceItem(try inv.positional(0, "evidence ID"))
@@ -117,6 +117,10 @@ enum EvidenceCommand {
                 throw CLIError.data("Evidence \(item.id) is a \(item.type.rawValue), not an attachment; nothing to export.")
             }
             try output.write(Data(bytes))
+            if output.isStandardOutput {
+                inv.progress("Wrote \(bytes.count) bytes to standard output (SHA-256 \(sha))")
+                return ExitCode.success
+            }
             inv.printRecord(item.id, ["id": .string(item.id), "out": .string(out), "sha256": .string(sha)], human: "Wrote \(bytes.count) bytes to \(out) (SHA-256 \(sha))")
             return ExitCode.success
         },

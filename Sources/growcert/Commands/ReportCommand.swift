@@ -10,11 +10,11 @@ enum ReportCommand {
     static let all = [
         Command(path: ["report", "render"], summary: "judge a campaign and render its certification report (stored, reproducible)",
                 options: [
-                    OptionSpec(name: "--campaign", value: "ID", help: "the campaign", required: true),
+                    OptionSpec(name: "--campaign", value: "ID", help: "the campaign (default: the workspace's current one, or the only one)"),
                     OptionSpec(name: "--format", value: "F", help: "md, html, junit, json, or all", required: true,
                                choices: ReportFormat.allCases.map(\.rawValue) + ["all"]),
                     OptionSpec(name: "--lang", value: "L", help: "en, zh-Hans, or all (default en)", choices: Language.allCases.map(\.rawValue) + ["all"]),
-                    OptionSpec(name: "--out", value: "FILE", help: "write the report here (default: stdout); a folder with --format all or --lang all; never over the database"),
+                    OptionSpec(name: "--out", value: "FILE", help: "write the report here (default or '-': stdout); a folder with --format all or --lang all; never over the database"),
                     OptionSpec(name: "--force", value: nil, help: "let --out replace an existing regular file"),
                     OptionSpec(name: "--templates", value: "DIR", help: "your own report.md.mustache / report.html.mustache / strings/<lang>.json"),
                     OptionSpec(name: "--require-certified", value: nil, help: "exit 1 unless the campaign verdict is CERTIFIED"),
@@ -30,20 +30,23 @@ enum ReportCommand {
                 Sign it with 'growcert signoff --report ID …'. Verdicts: see docs/verdicts.md.
                 """) { inv in
             let storing = !inv.args.has("--no-store")
+            // --out - is standard output, as leaving --out out is (never a file named '-').
+            let out = inv.optional("--out").flatMap { $0 == OutputFile.standardOutputPath ? nil : $0 }
             // Refuse a bad --out before the database is even opened: a refused call changes nothing.
             let several = inv.optional("--format") == "all" || inv.optional("--lang") == "all"
             if several {
-                guard inv.optional("--out") != nil else {
+                guard let dir = inv.optional("--out") else {
                     throw CLIError.usage("--format all and --lang all write several files: give --out DIR, the folder to write them into.", command: "report render")
                 }
+                guard dir != OutputFile.standardOutputPath else { throw OutputError.folderNotStandardOutput }
                 guard !inv.args.has("--no-store") else {
                     throw CLIError.usage("--format all and --lang all store every report they write: leave out --no-store, or render one format and language.", command: "report render")
                 }
             } else {
-                try inv.optional("--out").map { try OutputFile(path: $0, force: inv.args.has("--force"), database: inv.dbPath).check() }
+                try out.map { try OutputFile(path: $0, force: inv.args.has("--force"), database: try inv.dbPath).check() }
             }
             let store = storing ? try inv.openStore() : try inv.openStoreForReading()
-            let campaign = try store.campaign(try inv.required("--campaign"))
+            let campaign = try store.campaign(try inv.campaignId(store))
             _ = try inv.required("--format")
             let chosenFormat = try inv.choice("--format", "format", fallback: ReportFormat.md, allowingAll: true)
             let chosenLang = try inv.choice("--lang", "language", fallback: Language.en, allowingAll: true)
@@ -56,8 +59,8 @@ enum ReportCommand {
             if storing { try VerifyService(store: store, jwsVerifier: inv.jwsVerifier).requireIntact(before: "judged or stored") }
             let model = try service.model(campaignId: campaign.id)
             guard storing else {
-                let rendered = try service.renderOnly(model, format: format, lang: lang, out: inv.optional("--out"), force: inv.args.has("--force"))
-                if let out = inv.optional("--out") {
+                let rendered = try service.renderOnly(model, format: format, lang: lang, out: out, force: inv.args.has("--force"))
+                if let out {
                     inv.printRecord(out, ["out": .string(out), "sha256": .string(Digest.sha256Hex(rendered.bytes)), "verdict": .string(rendered.verdict), "stored": .bool(false)])
                 } else {
                     inv.console.out(String(decoding: rendered.bytes, as: UTF8.self))
@@ -69,9 +72,9 @@ enum ReportCommand {
                 }
                 return ExitCode.success
             }
-            let result = try service.render(model, format: format, lang: lang, out: inv.optional("--out"), force: inv.args.has("--force"))
+            let result = try service.render(model, format: format, lang: lang, out: out, force: inv.args.has("--force"))
             let (rendered, record, reused) = (result.rendered, result.record, result.reused)
-            if let out = inv.optional("--out") {
+            if let out {
                 var o = record.json.objectValue ?? [:]
                 o["out"] = .string(out)
                 o["reused"] = .bool(reused)

@@ -9,7 +9,7 @@ enum RunCommand {
     static let all = [
         Command(path: ["run", "start"], summary: "start a run of one scenario (or one of each)",
                 options: [
-                    OptionSpec(name: "--campaign", value: "ID", help: "the campaign", required: true),
+                    OptionSpec(name: "--campaign", value: "ID", help: "the campaign (default: the workspace's current one, or the only one)"),
                     OptionSpec(name: "--scenario", value: "S", help: "scenario id, e.g. first-connect"),
                     OptionSpec(name: "--all-scenarios", value: nil, help: "one run of each scenario of the campaign's profile (instead of --scenario)"),
                     OptionSpec(name: "--device", value: "LABEL", help: "the device's label", required: true),
@@ -27,8 +27,9 @@ enum RunCommand {
             guard all != (scenarioId != nil) else {
                 throw CLIError.usage("Give --scenario S or --all-scenarios (one run of each scenario).", command: "run start")
             }
-            let started = try await RunService(store: try inv.openStore(), transportFactory: inv.sandboxTransport).start(RunStartRequest(
-                campaignId: try inv.required("--campaign"), scenario: scenarioId, deviceLabel: try inv.required("--device"),
+            let store = try inv.openStore()
+            let started = try await RunService(store: store, transportFactory: inv.sandboxTransport).start(RunStartRequest(
+                campaignId: try inv.campaignId(store), scenario: scenarioId, deviceLabel: try inv.required("--device"),
                 accountLabel: inv.optional("--account"), tester: try inv.required("--tester")))
             for w in started.warnings { inv.console.err("warning: \(w.commandLineMessage)\n") }
             let runs = started.runs
@@ -50,20 +51,34 @@ enum RunCommand {
             }
             return ExitCode.success
         },
-        Command(path: ["run", "finish"], summary: "finish a run with its outcome", positionals: ["ID"],
+        Command(path: ["run", "finish"], summary: "finish one or more runs with their outcome", positionals: ["ID..."],
                 options: [
                     OptionSpec(name: "--outcome", value: "O", help: "pass, fail or blocked", required: true, choices: RunOutcome.allCases.map(\.rawValue)),
                     OptionSpec(name: "--note", value: "TEXT", help: "what happened"),
-                ]) { inv in
-            let r = try await RunService(store: try inv.openStore(), transportFactory: inv.sandboxTransport)
-                .finish(id: try inv.positional(0, "run ID"), outcome: try inv.required("--outcome"), note: inv.optional("--note"))
-            inv.printRecord(r.id, r.json)
+                ],
+                discussion: """
+                Several ids (run finish r1 r2 r3 --outcome pass) finish every run with the same outcome and note, all or
+                none: an unknown or already finished run refuses the whole call and nothing is recorded.
+                """) { inv in
+            let ids = inv.positionals
+            if let twice = ids.first(where: { id in ids.filter { $0 == id }.count > 1 }) {
+                throw CLIError.usage("Run '\(twice)' is given twice.", command: "run finish")
+            }
+            let runs = try await RunService(store: try inv.openStore(), transportFactory: inv.sandboxTransport)
+                .finish(ids: ids, outcome: try inv.required("--outcome"), note: inv.optional("--note"))
+            if runs.count == 1, let r = runs.first {
+                inv.printRecord(r.id, r.json)
+            } else if inv.json {
+                inv.console.out(JSONValue.array(runs.map(\.json)).prettyText + "\n")
+            } else {
+                inv.console.out(runs.map(\.id).joined(separator: "\n") + "\n")
+            }
             return ExitCode.success
         },
         Command(path: ["run", "list"], summary: "list a campaign's runs",
-                options: [OptionSpec(name: "--campaign", value: "ID", help: "the campaign", required: true), OptionSpec(name: "--csv", value: nil, help: "print the list as CSV (RFC 4180) for a spreadsheet")]) { inv in
+                options: [OptionSpec(name: "--campaign", value: "ID", help: "the campaign (default: the workspace's current one, or the only one)"), OptionSpec(name: "--csv", value: nil, help: "print the list as CSV (RFC 4180) for a spreadsheet")]) { inv in
             let store = try inv.openStoreForReading()
-            let runs = try store.runs(campaignId: try store.campaign(try inv.required("--campaign")).id)
+            let runs = try store.runs(campaignId: try store.campaign(try inv.campaignId(store)).id)
             inv.printList(runs.map(\.json), header: ["ID", "SCENARIO", "DEVICE", "TESTER", "STARTED", "OUTCOME"],
                           rows: runs.map { [$0.id, $0.scenario, $0.deviceId, $0.tester, $0.startedAt, $0.outcome?.rawValue ?? "running"] })
             return ExitCode.success

@@ -27,8 +27,10 @@ enum SandboxCommand {
                 transaction.jws and receipt.json to record. Stop it with Ctrl-C.
 
                 With --profile cherrysub it emulates CherrySub's IAP staging backend instead (every response carries
-                'CherrySub-Environment-Kind: emulator'); it prints its base URL, its publishable key and an
-                'export GROWCERT_SERVER_KEY=…' line with its secret key (iap_sk_…).
+                'CherrySub-Environment-Kind: emulator'); it prints its base URL, its publishable key, an
+                'export GROWCERT_SERVER_KEY=…' line with its secret key (iap_sk_…) and a ready 'growcert campaign create
+                --profile cherrysub …' line whose --app-id is the bundle id it accepts (--bundle-id, default
+                com.example.app); 'growcert sandbox purchase' buys an emulator-signed transaction of that app on it.
                 """) { inv in
             let port = try inv.optional("--port").map { v -> UInt16 in
                 guard let p = UInt16(v) else { throw CLIError.usage("--port takes a number from 0 to 65535.", command: "sandbox serve") }
@@ -45,7 +47,7 @@ enum SandboxCommand {
                 }
                 return try await serveCherrySub(inv, port: port)
             case let other:
-                throw CLIError.usage("Unknown profile '\(other)'. Known profiles: \(SandboxCommand.profiles.joined(separator: ", ")).", command: "sandbox serve")
+                throw CLIError.usage("Unknown profile '\(other)'.\(Suggestion.sentence(for: other, among: SandboxCommand.profiles)) Known profiles: \(SandboxCommand.profiles.joined(separator: ", ")).", command: "sandbox serve")
             }
             let project = try inv.optional("--project").map { v -> UUID in
                 guard let u = UUID(uuidString: v) else { throw CLIError.usage("--project takes a UUID, e.g. 3f2b8c1e-5d4a-4e7b-9c1d-2a6f8e0b7c55.", command: "sandbox serve") }
@@ -92,8 +94,10 @@ extension SandboxCommand {
         let emulator = try CherrySubEmulator(configuration: CherrySubConfiguration(
             publishableKey: inv.optional("--publishable-key"), port: port, bundleId: inv.optional("--bundle-id") ?? "com.example.app"))
         let url = try emulator.start()
+        let bundleId = inv.optional("--bundle-id") ?? "com.example.app"
+        let create = cherrySubCampaignCreateLine(baseURL: url.absoluteString, publishableKey: emulator.publishableKey, appId: bundleId)
         let info: JSONValue = ["baseUrl": .string(url.absoluteString), "publishableKey": .string(emulator.publishableKey),
-                               "secretKey": .string(emulator.secretKey), "kind": "emulator"]
+                               "secretKey": .string(emulator.secretKey), "kind": "emulator", "bundleId": .string(bundleId), "campaignCreate": .string(create)]
         if inv.json {
             inv.console.out(info.canonicalText + "\n")
         } else {
@@ -105,7 +109,9 @@ extension SandboxCommand {
 
             Paste into the terminal where you run growcert:
               export GROWCERT_SERVER_KEY=\(emulator.secretKey)
-            Base URL \(url.absoluteString), publishable key \(emulator.publishableKey).
+              \(create)
+            It accepts transactions of the app \(bundleId) only (--bundle-id changes it); 'growcert sandbox purchase --out DIR'
+            buys one for a run.
             Press Ctrl-C to stop.
 
             """)
@@ -114,6 +120,12 @@ extension SandboxCommand {
         emulator.stop()
         inv.progress("emulator stopped")
         return ExitCode.success
+    }
+
+    /// The `growcert campaign create …` line a tester pastes to aim a CherrySub campaign at this emulator: the app id is
+    /// the bundle id the emulator accepts, so its transactions are the campaign's.
+    static func cherrySubCampaignCreateLine(baseURL: String, publishableKey: String, appId: String) -> String {
+        "growcert campaign create --profile cherrysub --app-id \(appId) --app-version 1.0.0 --build 1 --sdk-version 1.0.0 --publishable-key \(publishableKey) --base-url \(baseURL)"
     }
 
     /// The `growcert campaign create …` line a tester pastes to aim a campaign at this emulator.

@@ -47,14 +47,14 @@ enum SignoffCommand {
             let pem = try inv.readText(keyPath, limit: 64 * 1024, what: "Key file")
             // A folder that would refuse the export refuses the sign-off too, before anything is signed.
             let exportDir = inv.optional("--export")
-            try exportDir.map { try SignoffCommand.checkExport(dir: $0, force: false, database: inv.dbPath) }
+            try exportDir.map { try SignoffCommand.checkExport(dir: $0, force: false, database: try inv.dbPath) }
             let store = try inv.openStore()
             let s = try SignoffService(store: store, jwsVerifier: inv.jwsVerifier).sign(subject, by: SignoffService.Signer(
                 role: try inv.required("--role"), name: try inv.required("--name"), decision: try inv.required("--decision"),
                 comment: inv.optional("--comment"), acceptRisk: inv.optional("--accept-risk"), acceptStale: inv.args.has("--accept-stale"),
                 privateKeyPEM: pem, passphrase: { try SigningKey.passphrase(for: pem, path: keyPath, inv) }))
             if let dir = exportDir {
-                let files = try SignoffCommand.export(s, dir: dir, force: false, database: inv.dbPath)
+                let files = try SignoffCommand.export(s, dir: dir, force: false, database: try inv.dbPath)
                 var o = s.json.objectValue ?? [:]
                 o["files"] = .array(files.map(JSONValue.string))
                 inv.printRecord(s.id, .object(o), human: ([s.id] + files).joined(separator: "\n") + "\n" + SignoffCommand.checkLine(dir))
@@ -74,7 +74,7 @@ enum SignoffCommand {
                 """) { inv in
             let s = try inv.openStoreForReading().signoff(try inv.positional(0, "sign-off ID"))
             let dir = try inv.required("--out")
-            let files = try SignoffCommand.export(s, dir: dir, force: inv.args.has("--force"), database: inv.dbPath)
+            let files = try SignoffCommand.export(s, dir: dir, force: inv.args.has("--force"), database: try inv.dbPath)
             inv.printRecord(s.id, ["id": .string(s.id), "files": .array(files.map(JSONValue.string))],
                             human: files.joined(separator: "\n") + "\n" + SignoffCommand.checkLine(dir))
             return ExitCode.success

@@ -8,7 +8,7 @@ import StrictJSON
 enum StatusCommand {
     static let command = Command(
         path: ["status"], summary: "per scenario: the judged run, its verdict, open runs and the next steps (records nothing)",
-        options: [OptionSpec(name: "--campaign", value: "ID", help: "only this campaign (default: every campaign)")],
+        options: [OptionSpec(name: "--campaign", value: "ID", help: "only this campaign (default: the workspace's current one, else every campaign)")],
         discussion: """
         Judges each scenario as 'report render' would (docs/verdicts.md) and prints, per scenario, the run it is
         judged on, its verdict, the runs still open, and what to do about each reason. The database is opened
@@ -18,11 +18,14 @@ enum StatusCommand {
 
     static func run(_ inv: Invocation) async throws -> Int32 {
         let store = try inv.openStoreForReading()
-        let campaigns = try inv.optional("--campaign").map { [try store.campaign($0)] } ?? store.campaigns()
+        let campaigns = try inv.chosenCampaignId().map { [try store.campaign($0)] } ?? store.campaigns()
         let service = ReportService(store: store)
         let renderer = ReportRenderer()
         var json: [JSONValue] = []
         var text = ""
+        // On a colour terminal the verdicts are painted, and every other piece is made safe here (written raw below).
+        let colour = inv.terminal.colourOut
+        func safe(_ piece: String) -> String { colour ? TextSafety.terminal(piece) : piece }
         for campaign in campaigns {
             let model = try service.model(campaignId: campaign.id)
             let runs = try store.runs(campaignId: campaign.id)
@@ -63,18 +66,35 @@ enum StatusCommand {
             }
             json.append(["campaign": .string(campaign.id), "name": .string(campaign.name), "verdict": .string(model.campaignVerdict.rawValue),
                          "scenarios": .array(scenarios)])
-            text += "Campaign \(campaign.id): \(campaign.name) — \(model.campaignVerdict.rawValue)\n"
-            text += TextTable.render(header: ["SCENARIO", "VERDICT", "JUDGED RUN", "OPEN RUNS"], rows: rows)
-            if !openFailures.isEmpty { text += "Failed checks on open runs:\n" + openFailures.joined(separator: "\n") + "\n" }
-            text += steps.isEmpty ? "Next steps: none, every scenario is CERTIFIED.\n"
-                : "Next steps:\n" + steps.map { "  \($0.scenarios.joined(separator: ", ")): \($0.line)" }.joined(separator: "\n") + "\n"
+            text += safe("Campaign \(campaign.id): \(campaign.name) — ") + TerminalStyle.paint(model.campaignVerdict.rawValue, on: colour) + "\n"
+            text += Self.paintVerdicts(TextTable.render(header: ["SCENARIO", "VERDICT", "JUDGED RUN", "OPEN RUNS"], rows: rows), on: colour)
+            if !openFailures.isEmpty { text += safe("Failed checks on open runs:\n" + openFailures.joined(separator: "\n") + "\n") }
+            text += safe(steps.isEmpty ? "Next steps: none, every scenario is CERTIFIED.\n"
+                : "Next steps:\n" + steps.map { "  \($0.scenarios.joined(separator: ", ")): \($0.line)" }.joined(separator: "\n") + "\n")
             text += "\n"
         }
         if inv.json {
             inv.console.out(JSONValue.array(json).prettyText + "\n")
         } else {
-            inv.console.out(campaigns.isEmpty ? "No campaign yet: growcert campaign create …\n" : String(text.dropLast()))
+            let out = campaigns.isEmpty ? "No campaign yet: growcert campaign create …\n" : String(text.dropLast())
+            if colour { inv.console.outPainted(out) } else { inv.console.out(out) }
         }
         return ExitCode.success
+    }
+
+    /// The table with each row's verdict painted (when `on`), every other character made safe for a terminal.
+    static func paintVerdicts(_ table: String, on: Bool) -> String {
+        guard on else { return table }
+        let lines = table.components(separatedBy: "\n")
+        guard let header = lines.first, let column = header.range(of: "VERDICT") else { return TextSafety.terminal(table) }
+        let offset = header.distance(from: header.startIndex, to: column.lowerBound)
+        let words = [Verdict.notCertifiable, .certified, .failed, .incomplete].map(\.rawValue)
+        return lines.enumerated().map { n, line in
+            guard n > 0, line.count > offset else { return TextSafety.terminal(line) }
+            let start = line.index(line.startIndex, offsetBy: offset)
+            guard let word = words.first(where: { line[start...].hasPrefix($0) }) else { return TextSafety.terminal(line) }
+            return TextSafety.terminal(String(line[..<start])) + TerminalStyle.paint(word, on: true)
+                + TextSafety.terminal(String(line[start...].dropFirst(word.count)))
+        }.joined(separator: "\n")
     }
 }

@@ -138,7 +138,9 @@ struct HostileInputFuzzTests {
         func cli(_ args: [String?]) async -> (Int32, CapturedOutput) {
             let captured = CapturedOutput()
             let console = Console(out: { captured.appendOut($0) }, err: { captured.appendErr($0) })
-            return (await CLI(environment: env, console: console).run(arguments: args), captured)
+            var cli = CLI(environment: env, console: console)
+            cli.currentFolder = dir.path
+            return (await cli.run(arguments: args), captured)
         }
         for args in [["init"], ["campaign", "create", "--profile", "groovegrow", "--app-id", "com.example.app", "--app-version", "2.4.0", "--build", "311",
                                 "--sdk-version", "0.0.1", "--project", "3f2b8c1e-5d4a-4e7b-9c1d-2a6f8e0b7c55", "--base-url", "https://sandbox.groovegrow.example"],

@@ -16,6 +16,8 @@ enum JournalKind: String, Sendable, CaseIterable {
     case storeMaskKey = "store.mask-key"
     /// A change of a campaign's base URL, SDK, project or name: a row of `campaign_updates` (never an UPDATE).
     case campaignUpdate = "campaign.update"
+    /// A run abandoned as started by mistake: a row of `run_abandons`; the run is never judged.
+    case runAbandon = "run.abandon"
 
     enum Effect { case none, insert(TableSpec), update(TableSpec, columns: [String]) }
 
@@ -43,6 +45,7 @@ enum JournalKind: String, Sendable, CaseIterable {
         case .signerAdd: return .insert(Tables.signers)
         case .anchorAdd: return .insert(Tables.anchors)
         case .campaignUpdate: return .insert(Tables.campaignUpdates)
+        case .runAbandon: return .insert(Tables.runAbandons)
         }
     }
 
@@ -56,7 +59,7 @@ enum JournalKind: String, Sendable, CaseIterable {
     /// what the report says about the campaign (its target, its SDK), so it does.
     var isCampaignEvidence: Bool {
         switch self {
-        case .campaignCreate, .campaignUpdate, .deviceAdd, .accountAdd, .runStart, .runFinish, .evidenceAdd, .evidenceRetract: return true
+        case .campaignCreate, .campaignUpdate, .deviceAdd, .accountAdd, .runStart, .runFinish, .runAbandon, .evidenceAdd, .evidenceRetract: return true
         case .storeInit, .storeMaskKey, .reportRender, .signoffAdd, .signerAdd, .anchorAdd: return false
         }
     }

@@ -136,6 +136,15 @@ enum Schema {
         CREATE TRIGGER campaign_updates_no_update BEFORE UPDATE ON campaign_updates BEGIN SELECT RAISE(ABORT, 'evidence is append-only'); END;
         CREATE TRIGGER campaign_updates_no_delete BEFORE DELETE ON campaign_updates BEGIN SELECT RAISE(ABORT, 'evidence is append-only'); END;
         """,
+        // 7 (late evidence): a run abandoned as started by mistake, a row of its own projected from `run.abandon`
+        // (its id is the run's): an abandoned run is never judged. Additive only.
+        """
+        CREATE TABLE run_abandons(
+            id TEXT PRIMARY KEY REFERENCES runs(id), seq INTEGER NOT NULL,
+            abandoned_at TEXT NOT NULL, reason TEXT NOT NULL);
+        CREATE TRIGGER run_abandons_no_update BEFORE UPDATE ON run_abandons BEGIN SELECT RAISE(ABORT, 'evidence is append-only'); END;
+        CREATE TRIGGER run_abandons_no_delete BEFORE DELETE ON run_abandons BEGIN SELECT RAISE(ABORT, 'evidence is append-only'); END;
+        """,
     ]
 
     static var currentVersion: Int { migrations.count }
@@ -154,6 +163,9 @@ enum Schema {
 
     /// The first schema version with `campaign_updates` (found by content, like `stateRowsVersion`).
     static let campaignUpdatesVersion: Int = (migrations.firstIndex { $0.contains("CREATE TABLE campaign_updates(") } ?? Int.max - 1) + 1
+
+    /// The first schema version with `run_abandons` (found by content, like `stateRowsVersion`).
+    static let abandonsVersion: Int = (migrations.firstIndex { $0.contains("CREATE TABLE run_abandons(") } ?? Int.max - 1) + 1
 
     /// One object of a database's schema, as `sqlite_master` lists it.
     struct Object: Hashable, Sendable {

@@ -35,7 +35,16 @@ final class Invocation: Sendable {
     var json: Bool { args.has("--json") }
     var quiet: Bool { args.has("--quiet") }
 
-    var dbPath: String { args.value("--db") ?? environment["GROWCERT_DB"] ?? "./growcert.sqlite" }
+    /// The database's path or URL: `--db`, else `GROWCERT_DB`, else `./growcert.sqlite`. An empty one is a usage error.
+    var dbPath: String {
+        get throws {
+            let (value, source) = args.value("--db").map { ($0, "--db ''") } ?? environment["GROWCERT_DB"].map { ($0, "GROWCERT_DB=") } ?? ("./growcert.sqlite", "")
+            guard !value.isEmpty else {
+                throw CLIError.usage("The database location is empty (\(source)). Give the evidence database's path or a postgresql:// URL, or leave both --db and GROWCERT_DB unset for ./growcert.sqlite.", command: command.name)
+            }
+            return value
+        }
+    }
 
     var actor: String {
         ActorName.resolve(option: args.value("--actor"), environment: environment)
@@ -127,10 +136,23 @@ final class Invocation: Sendable {
             name = "stdin"
         } else {
             var isDir: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir), !isDir.boolValue,
-                  let file = FileHandle(forReadingAtPath: path) else {
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir), !isDir.boolValue else {
                 throw EvidenceError.fileMissing(path: path)
             }
+            // A device or a FIFO has no size to check and may never end (/dev/zero): refused as what it is.
+            var st = stat()
+            if stat(path, &st) == 0, (st.st_mode & S_IFMT) != S_IFREG {
+                let kind: String
+                switch st.st_mode & S_IFMT {
+                case S_IFCHR: kind = "a character device"
+                case S_IFBLK: kind = "a block device"
+                case S_IFIFO: kind = "a FIFO (named pipe)"
+                case S_IFSOCK: kind = "a socket"
+                default: kind = "not a regular file"
+                }
+                throw CLIError.data("'\(path)' is \(kind), not a regular file: growcert reads input from regular files, or from stdin with '-'. Nothing was written.")
+            }
+            guard let file = FileHandle(forReadingAtPath: path) else { throw EvidenceError.fileMissing(path: path) }
             handle = file
             name = path
         }

@@ -57,7 +57,12 @@ enum EvidenceCommand {
                 guard let n = Int(v), n >= 1, n <= 900 else { throw CLIError.usage("--max-size takes a whole number of MiB from 1 to 900.", command: "evidence add attachment") }
                 return n * 1_048_576
             } ?? EvidenceStore.defaultAttachmentLimit
-            var bytes = try inv.readInput(path, limit: limit)
+            var bytes: [UInt8]
+            do { bytes = try inv.readInput(path, limit: limit) } catch let e as EvidenceError {
+                // Only this command has --max-size: its own advice, here.
+                guard case .fileTooLarge = e else { throw e }
+                throw CLIError.data(e.description + " Trim it, or raise the limit with --max-size MIB (a whole number from 1 to 900).")
+            }
             var redactions: [String: Int]?
             if inv.args.has("--redact") {
                 let redacted = try SecretScanner.redactCredentials(in: bytes, filename: filename)
@@ -109,7 +114,7 @@ enum EvidenceCommand {
                           OptionSpec(name: "--force", value: nil, help: "let --out replace an existing regular file")]) { inv in
             // Refuse a bad --out before the database is even opened: a refused call changes nothing.
             let out = try inv.required("--out")
-            let output = OutputFile(path: out, force: inv.args.has("--force"), database: inv.dbPath)
+            let output = try OutputFile(path: out, force: inv.args.has("--force"), database: inv.dbPath)
             try output.check()
             let store = try inv.openStoreForReading()
             let item = try store.evidenceItem(try inv.positional(0, "evidence ID"))

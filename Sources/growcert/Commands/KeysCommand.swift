@@ -18,7 +18,7 @@ enum KeysCommand {
                 Keep it outside the evidence database: growcert stores only the public key of each sign-off.
                 """) { inv in
             let out = try inv.required("--out")
-            let file = OutputFile(path: out, offersForce: false, database: inv.dbPath, mode: 0o600)
+            let file = try OutputFile(path: out, offersForce: false, database: inv.dbPath, mode: 0o600)
             try file.check()
             let passphrase = try inv.optional("--passphrase-env").map { try SigningKey.value(of: $0, inv) }
             let pem = try Ed25519.generatePrivateKeyPEM(passphrase: passphrase)

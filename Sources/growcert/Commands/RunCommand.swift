@@ -3,7 +3,7 @@ import Evidence
 import Services
 import StrictJSON
 
-/// `growcert run start | finish | list | show`.
+/// `growcert run start | finish | abandon | list | show`.
 enum RunCommand {
     static let all = [
         Command(path: ["run", "start"], summary: "start a run of one scenario (or one of each)",
@@ -57,8 +57,23 @@ enum RunCommand {
                 options: [
                     OptionSpec(name: "--outcome", value: "O", help: "pass, fail or blocked", required: true, choices: RunOutcome.allCases.map(\.rawValue)),
                     OptionSpec(name: "--note", value: "TEXT", help: "what happened"),
-                ]) { inv in
+                ],
+                discussion: """
+                A finished run takes no more transactions, receipts or check results. It still takes notes and attachments
+                (a screenshot remembered later): they are recorded as late, with their time, and change no verdict.
+                """) { inv in
             let r = try inv.openStore().finishRun(id: try inv.positional(0, "run ID"), outcome: try inv.required("--outcome"), note: inv.optional("--note"))
+            inv.printRecord(r.id, r.json)
+            return ExitCode.success
+        },
+        Command(path: ["run", "abandon"], summary: "abandon a run started by mistake: it is never judged", positionals: ["ID"],
+                options: [OptionSpec(name: "--reason", value: "TEXT", help: "why the run is abandoned", required: true)],
+                discussion: """
+                Records the abandonment in the journal; the run stays in the record, listed as abandoned. An abandoned run,
+                open or finished, is never judged: its scenario is judged on its latest finished run that was not
+                abandoned. It takes no more transactions, receipts or check results (notes and attachments only).
+                """) { inv in
+            let r = try inv.openStore().abandonRun(id: try inv.positional(0, "run ID"), reason: try inv.required("--reason"))
             inv.printRecord(r.id, r.json)
             return ExitCode.success
         },
@@ -67,7 +82,7 @@ enum RunCommand {
             let store = try inv.openStoreForReading()
             let runs = try store.runs(campaignId: try store.campaign(try inv.required("--campaign")).id)
             inv.printList(runs.map(\.json), header: ["ID", "SCENARIO", "DEVICE", "TESTER", "STARTED", "OUTCOME"],
-                          rows: runs.map { [$0.id, $0.scenario, $0.deviceId, $0.tester, $0.startedAt, $0.outcome?.rawValue ?? "running"] })
+                          rows: runs.map { [$0.id, $0.scenario, $0.deviceId, $0.tester, $0.startedAt, $0.isAbandoned ? "abandoned" : $0.outcome?.rawValue ?? "running"] })
             return ExitCode.success
         },
         Command(path: ["run", "show"], summary: "show a run and its evidence", positionals: ["ID"]) { inv in
@@ -93,8 +108,9 @@ enum RunCommand {
               finished   \(run.finishedAt ?? "(running)")  \(run.outcome?.rawValue ?? "")
             """
             if let note = run.note { out += "\n  note       \(note)" }
+            if let abandoned = run.abandonedAt { out += "\n  abandoned  \(abandoned): \(run.abandonReason ?? "")  (never judged)" }
             out += "\n\nEvidence:\n"
-            out += items.isEmpty ? "  (none)\n" : items.map(EvidenceCommand.line).joined(separator: "\n") + "\n"
+            out += items.isEmpty ? "  (none)\n" : items.map { EvidenceCommand.line($0) + (run.isLate($0) ? "  (late: after the finish)" : "") }.joined(separator: "\n") + "\n"
             inv.console.out(out)
             return ExitCode.success
         },

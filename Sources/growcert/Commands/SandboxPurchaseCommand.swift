@@ -50,7 +50,7 @@ enum SandboxPurchaseCommand {
         let configuration = try GrowClientConfiguration(baseURL: baseURL, project: project)
         let force = inv.args.has("--force")
         let names = ["transaction.jws", "receipt.json"]
-        let folder = OutputFolder(path: dir, names: names, force: force, database: inv.dbPath)
+        let folder = try OutputFolder(path: dir, names: names, force: force, database: inv.dbPath)
         // Refuse a bad --out before anything is bought.
         try folder.check(notAFolder: CLIError.data("'\(dir)' is not a folder. Give --out a folder to write transaction.jws and receipt.json into. Nothing was bought."))
         let service = SandboxPurchaseService(configuration: configuration, serverKey: try ServerKey(keyText))

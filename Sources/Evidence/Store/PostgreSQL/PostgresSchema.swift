@@ -25,7 +25,22 @@ enum PostgresSchema {
     /// 6); no PostgreSQL database was ever made at an older version.
     static let migrations: [Migration] = [
         Migration(version: 6) { try ddl(version: 6) },
+        // The new table gets the grants `runs` has (a team's recorder and auditor roles), so `db init-roles` need not run again.
+        Migration(version: 7) { try ddl(version: 7, after: 6) + grantsLike("runs", on: "run_abandons") },
     ]
+
+    /// SQL that grants on table `new` what each role other than the owner has on `model`.
+    static func grantsLike(_ model: String, on new: String) -> String {
+        """
+        DO $growcert$ DECLARE g record; BEGIN
+            FOR g IN SELECT grantee, privilege_type FROM information_schema.role_table_grants
+                WHERE table_schema = current_schema() AND table_name = '\(model)' AND grantee <> current_user LOOP
+                EXECUTE format('GRANT %s ON \(new) TO %I', g.privilege_type, g.grantee);
+            END LOOP;
+        END $growcert$;
+
+        """
+    }
 
     /// The first version a PostgreSQL database was made at.
     static var firstVersion: Int { migrations.first?.version ?? 0 }
@@ -103,12 +118,15 @@ enum PostgresSchema {
 
     /// The DDL that creates schema `version` in an empty database, from the SQLite migrations up to it
     /// (the first step of `migrations`; run in one transaction, with its version row).
-    static func ddl(version: Int) throws -> String {
+    ///
+    /// With `after`, only what version `after` lacks: its new tables (with their triggers) and indexes.
+    static func ddl(version: Int, after: Int? = nil) throws -> String {
         let (tables, indexes) = try description(version: version)
-        var sql = "CREATE FUNCTION \(functionName)() RETURNS trigger LANGUAGE plpgsql AS $growcert$\(functionBody)$growcert$;\n"
+        let before = try after.map { try description(version: $0) }
+        var sql = before == nil ? "CREATE FUNCTION \(functionName)() RETURNS trigger LANGUAGE plpgsql AS $growcert$\(functionBody)$growcert$;\n" : ""
         // Referenced tables first.
-        var made: Set<String> = []
-        var pending = tables
+        var made: Set<String> = Set(before?.tables.map(\.name) ?? [])
+        var pending = tables.filter { !made.contains($0.name) }
         while !pending.isEmpty {
             let ready = pending.firstIndex { t in t.constraints.allSatisfy { c in referenced(by: c).map { made.contains($0) || $0 == t.name } ?? true } } ?? 0
             let table = pending.remove(at: ready)
@@ -120,7 +138,7 @@ enum PostgresSchema {
             }
             made.insert(table.name)
         }
-        for index in indexes { sql += "CREATE INDEX \(index.name) ON \(index.table) (\(index.columns.joined(separator: ", ")));\n" }
+        for index in indexes where !(before?.indexes.contains(index) ?? false) { sql += "CREATE INDEX \(index.name) ON \(index.table) (\(index.columns.joined(separator: ", ")));\n" }
         return sql
     }
 

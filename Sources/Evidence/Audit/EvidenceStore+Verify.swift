@@ -304,6 +304,10 @@ extension EvidenceStore {
                 problems += try verifyReportsAndSignoffs()
             }
             if !chainBroken {
+                // Meta rows are the owner's, written at init: a masking key kept there once the journal fixed the key's id is planted.
+                if maskKeyId != nil, try db.meta(Self.legacyMaskKey) != nil {
+                    problems.append(VerificationProblem(seq: nil, message: "meta holds a masking key ('\(Self.legacyMaskKey)') though the journal fixed the key's id at init: planted behind the tool's back, to mask with another key"))
+                }
                 let stored = try db.meta(Self.maskKeyIdKey)
                 if stored != maskKeyId, stored != nil || maskKeyId != nil {
                     problems.append(VerificationProblem(seq: nil, message: "the masking key id in meta (\(stored.map { String($0.prefix(16)) + "…" } ?? "none")) is not the one the journal records (\(maskKeyId.map { String($0.prefix(16)) + "…" } ?? "none")): edited behind the tool's back"))

@@ -224,6 +224,8 @@ public final class EvidenceStore {
     /// against the key the caller gave), record its id in the journal, and erase it from the file.
     private func moveMaskKeyOutOfTheFile() throws {
         guard let db = sqlite, let hex = try db.meta(Self.legacyMaskKey) else { return }
+        // A database whose journal already fixed its key's id never keeps a key in meta: one there was planted.
+        guard try db.meta(Self.maskKeyIdKey) == nil else { throw Self.plantedMaskKey(path) }
         guard let old = MaskKey(hex: hex) else { throw EvidenceError.notAnEvidenceDatabase(path: path) }
         if let maskKey {
             guard maskKey == old else { throw EvidenceError.maskKeyMismatch(keyPath: nil, found: maskKey.id, expected: old.id) }
@@ -243,13 +245,21 @@ public final class EvidenceStore {
         try? db.checkpointAndTruncateLog()
     }
 
+    /// A masking key found in `meta` of a database that keeps its key outside (its id fixed in the journal).
+    static func plantedMaskKey(_ path: String) -> EvidenceError {
+        .conflict("The database '\(path)' holds a masking key in meta ('\(legacyMaskKey)'), which growcert never keeps there once the journal has fixed the key's id: it was planted behind the tool's back. Nothing was written; verify the database.")
+    }
+
     /// This database's masking key: the one given, else the key file's; checked against the id the database records.
     func resolvedMaskKey() throws -> MaskKey {
         let key: MaskKey
         let keyPath: String?
-        if let legacy = try db.meta(Self.legacyMaskKey).flatMap(MaskKey.init(hex:)) {
-            // A database not yet at the current version (migration tests) keeps its key where the old tool did.
-            return legacy
+        if let legacy = try db.meta(Self.legacyMaskKey) {
+            // A SQLite file not yet at the current version (migration tests) keeps its key where the old tool did;
+            // in any other database a key in meta was planted there (by a recorder, to mask with a key of theirs).
+            guard sqlite != nil, schemaVersion < Schema.currentVersion, try db.meta(Self.maskKeyIdKey) == nil,
+                  let key = MaskKey(hex: legacy) else { throw Self.plantedMaskKey(path) }
+            return key
         } else if let maskKey {
             key = maskKey
             keyPath = nil

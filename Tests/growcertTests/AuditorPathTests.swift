@@ -46,9 +46,11 @@ struct AuditorPathTests {
     /// The words that run a command as `nobody`, as an auditor's own account would (as root, permissions would not apply).
     static let asAuditor: [String] = [setpriv ?? "setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups"]
 
-    @Test("docs/auditing.md's walkthrough runs as written (sh -e, as nobody) on a read-only copy of a demo database: exit 0, sha256sum -c OK, nothing written, no -wal or -shm left",
-          .enabled(if: AuditorPathTests.setpriv != nil, "needs root and setpriv (util-linux) to run the walkthrough as the unprivileged user nobody"))
-    func readOnlyCopyIsReadAndVerified() throws {
+    @Test("docs/auditing.md's walkthrough runs as written (sh -e, as nobody, and as root, whom no permission stops) on a read-only copy of a demo database: exit 0, sha256sum -c OK, nothing written, no -wal or -shm left",
+          .enabled(if: AuditorPathTests.setpriv != nil, "needs root and setpriv (util-linux) to run the walkthrough as the unprivileged user nobody"),
+          arguments: ["nobody", "root"])
+    func readOnlyCopyIsReadAndVerified(auditor: String) throws {
+        let asAuditor = auditor == "root" ? ["/usr/bin/env"] : Self.asAuditor
         let walkthrough = try Self.auditingBlocks().walkthrough
         #expect(walkthrough.contains("chmod a-w audit/growcert.sqlite audit"), "the walkthrough no longer makes the copy read-only:\n\(walkthrough)")
         #expect(walkthrough.contains("sha256sum -c audit.sha256") && walkthrough.contains("ls -A audit"))
@@ -93,7 +95,7 @@ struct AuditorPathTests {
         let bin = URL(fileURLWithPath: Growcert.binary).deletingLastPathComponent().path
         let script = "cd '\(work)'\nexport PATH='\(bin)':\"$PATH\"\n" + walkthrough + "\n"
         try Data(script.utf8).write(to: URL(fileURLWithPath: g.path("walkthrough.sh")))
-        let o = try g.execute(Self.asAuditor[0], Array(Self.asAuditor.dropFirst()) + ["/bin/sh", "-e", g.path("walkthrough.sh")], env: ["HOME": work])
+        let o = try g.execute(asAuditor[0], Array(asAuditor.dropFirst()) + ["/bin/sh", "-e", g.path("walkthrough.sh")], env: ["HOME": work])
         #expect(o.code == 0, "\(o)")
         #expect(o.stdout.contains("OK: \(entries) journal entries, chain intact, tables match the journal.\n"), "\(o)")
         #expect(o.stdout.contains("Stopped at the limit of 20 entries; more follow. Continue with --from 21."), "\(o)")
@@ -118,7 +120,7 @@ struct AuditorPathTests {
         for args in [["report", "show", "rp1"], ["run", "show", "r1"], ["run", "show", "r5"], ["run", "list", "--campaign", "c1"], ["campaign", "show", "c1"], ["campaign", "list"],
                      ["evidence", "list", "--run", "r1"], ["evidence", "show", "e1"], ["device", "list", "--campaign", "c1"],
                      ["account", "list", "--campaign", "c1"]] {
-            let r = try g.execute(Self.asAuditor[0], Array(Self.asAuditor.dropFirst()) + [Growcert.binary, "--db", folder + "/growcert.sqlite"] + args, env: ["HOME": work])
+            let r = try g.execute(asAuditor[0], Array(asAuditor.dropFirst()) + [Growcert.binary, "--db", folder + "/growcert.sqlite"] + args, env: ["HOME": work])
             #expect(r.code == 0, "\(args): \(r)")
             if args == ["run", "show", "r5"] { #expect(r.stdout.contains("  note       hangs on first connect\n"), "\(r)") }
         }

@@ -140,3 +140,19 @@ import Testing
         #expect(try g.run(["verify"]).code == 0)
     }
 }
+
+extension StoreOperatorTests {
+    @Test("An error quoting a 5 KB value back is a few lines on the terminal; --json carries the whole message")
+    func longErrorsAreShortened() throws {
+        let g = try Growcert()
+        try g.seed()
+        let id = String(repeating: "x", count: 5_000)
+        let o = try g.run(["run", "show", id])
+        #expect(o.code != 0, "\(o)")
+        #expect(o.stderr.count < 1_100, "\(o.stderr.count) characters")
+        #expect(o.stderr.contains(" … (4"), "\(o)")
+        #expect(o.stderr.contains(" characters left out: --json prints the whole message) … "), "\(o)")
+        let json = try g.run(["run", "show", id, "--json"])
+        #expect(json.stdout.count + json.stderr.count > 5_000, "\(json)")
+    }
+}

@@ -89,16 +89,15 @@ extension AppendOnlyAttackTests {
         }
     }
 
-    @Test("A finished run refuses new evidence and check results, in one write or in a batch, and nothing is written")
+    @Test("A finished run refuses new check results and other certifying evidence, in one write or in a batch, and nothing is written")
     func finishedRunStaysClosed() throws {
         try withTempDir { dir in
             let s = try seeded(in: dir)
             _ = try s.store.finishRun(id: "r1", outcome: "fail", note: nil)
-            let message = "Run r1 was finished at 2026-11-30T08:00:00.000Z with outcome 'fail': a finished run takes no more evidence or check results. Start a new run of the scenario to record them. Nothing was written."
+            let message = "Run r1 was finished at 2026-11-30T08:00:00.000Z with outcome 'fail': a finished run takes late notes and attachments, but no more transactions, receipts or check results. Start a new run of the scenario to record them (abandon this one if it was a mistake). Nothing was written."
             let store = s.store
-            try expectRefused(store, message: message) { _ = try store.addEvidence(note("r1", "late")) }
             try expectRefused(store, message: message) { _ = try store.addEvidence(failedCheckResult()) }
-            try expectRefused(store, message: message) { _ = try store.batch { try store.addEvidence(note("R1", "late")) } }
+            try expectRefused(store, message: message) { _ = try store.batch { try store.addEvidence(failedCheckResult()) } }
             try expectRefused(store, message: message) { try store.requireOpen(run: "r1") }
             // A finish inside a batch closes the run for the rest of the batch.
             let r2 = try store.startRun(NewRun(campaignId: "c1", scenario: "first-connect", deviceLabel: "iphone15", accountLabel: nil, tester: "Ann"))
@@ -107,7 +106,9 @@ extension AppendOnlyAttackTests {
                 try store.batch {
                     _ = try store.addEvidence(note(r2.id, "before"))
                     _ = try store.finishRun(id: r2.id, outcome: "pass", note: nil)
-                    _ = try store.addEvidence(note(r2.id, "after"))
+                    var late = failedCheckResult()
+                    late.runId = r2.id
+                    _ = try store.addEvidence(late)
                 }
             } catch is EvidenceError {
                 refused = true

@@ -93,7 +93,7 @@ struct PostgresStoreTests {
         SchemaTamper(name: "dropped trigger", sql: "DROP TRIGGER evidence_append_only ON evidence",
                      message: "the append-only trigger 'evidence_append_only' was removed from the database"),
         SchemaTamper(name: "disabled trigger", sql: "ALTER TABLE journal DISABLE TRIGGER journal_append_only",
-                     message: "the trigger 'journal_append_only' differs from growcert's schema version \(Schema.currentVersion) (replaced behind the tool's back)"),
+                     message: "the trigger 'journal_append_only' on 'journal' is not enabled in origin mode (DISABLE TRIGGER: it never fires)"),
         SchemaTamper(name: "function replaced by a no-op",
                      sql: "CREATE OR REPLACE FUNCTION growcert_append_only() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RETURN OLD; END $$",
                      message: "the function 'growcert_append_only' differs from growcert's schema version \(Schema.currentVersion) (replaced behind the tool's back)"),

@@ -10,7 +10,7 @@ struct ExitCodeTests {
         (["evidence", "add", "note", "--text", "x"], "growcert: Missing --run ID: the run.\nSee 'growcert evidence add note --help'.\n"),
         (["run", "finish", "--outcome", "pass"], "growcert: Missing ID.\nSee 'growcert run finish --help'.\n"),
         (["run", "finish", "r1", "r1", "--outcome", "pass"], "growcert: Run 'r1' is given twice.\nSee 'growcert run finish --help'.\n"),
-        (["run", "frob"], "growcert: Unknown command 'growcert run frob'. Choose one of: start, finish, list, show.\nSee 'growcert run --help'.\n"),
+        (["run", "frob"], "growcert: Unknown command 'growcert run frob'. Choose one of: start, finish, abandon, list, show.\nSee 'growcert run --help'.\n"),
         (["evidence", "add", "note", "--run", "r1", "--text", "a", "--text", "b"], "growcert: Option --text was given more than once.\nSee 'growcert evidence add note --help'.\n"),
         (["evidence", "add", "note", "--run"], "growcert: Option '--run' needs a value.\nSee 'growcert evidence add note --help'.\n"),
         (["check", "list", "--lang", "fr"], "growcert: Unknown language 'fr'. Languages: en, zh-Hans.\nSee 'growcert check list --help'.\n"),
@@ -34,7 +34,7 @@ struct ExitCodeTests {
         #expect(bare.stdout.contains("Usage: growcert <command> [options]"))
         let group = try g.run(["run"], db: false)
         #expect(group.code == 64)
-        #expect(group.stderr.hasPrefix("growcert: 'growcert run' needs a subcommand. Choose one of: start, finish, list, show."))
+        #expect(group.stderr.hasPrefix("growcert: 'growcert run' needs a subcommand. Choose one of: start, finish, abandon, list, show."))
     }
 
     @Test("Bad data exits 65 with the message a user reads, and changes nothing", arguments: [
@@ -142,7 +142,7 @@ struct ExitCodeTests {
         let before = try g.journalState()
         let o = try g.run(["evidence", "add", "attachment", "--run", "r1", "--file", path, "--max-size", "1"])
         #expect(o.code == 65, "\(o)")
-        #expect(o.stderr == "growcert: '\(path)' is 1048577 bytes, over the limit of 1048576 bytes (1 MiB). Trim it, or raise the limit with --max-size MIB.\n")
+        #expect(o.stderr == "growcert: '\(path)' is 1 MiB (1048577 bytes), over the limit of 1 MiB (1048576 bytes). Nothing was written. Trim it, or raise the limit with --max-size MIB (a whole number from 1 to 900).\n")
         #expect(try g.journalState() == before)
         let bad = try g.run(["evidence", "add", "attachment", "--run", "r1", "--file", path, "--max-size", "0"])
         #expect(bad.code == 64, "\(bad)")

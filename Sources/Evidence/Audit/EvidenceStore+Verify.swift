@@ -65,6 +65,13 @@ extension EvidenceStore {
             var scratch: [UInt8] = []
             let kinds = JournalKind.allCases.map { (kind: $0, bytes: Array($0.rawValue.utf8)) }
 
+            // The write rules, replayed: what each campaign's profile is, which campaign each run is of,
+            // and which runs are finished or abandoned, as the entries so far say.
+            var campaignProfiles: [String: String] = [:]
+            var runCampaigns: [String: String] = [:]
+            var finishedRuns: Set<String> = []
+            var abandonedRuns: Set<String> = []
+
             /// The payload of the entry at hand: checked in place, or parsed.
             enum Payload { case checked(UnsafeBufferPointer<UInt8>), parsed(JSONValue) }
 
@@ -146,6 +153,9 @@ extension EvidenceStore {
                             return
                         }
                     }
+                    if let broken = brokenWriteRule(spec, id: id, payload: payload) {
+                        problems.append(VerificationProblem(seq: seq, message: broken + ": no growcert command writes that (written behind the tool's back)"))
+                    }
                     fill(spec, seq: seq, from: payload)
                     if let later = updates[spec.table]?[id] {
                         for (ci, c) in spec.columns.enumerated() {
@@ -161,10 +171,50 @@ extension EvidenceStore {
                         fail(seq, "updates a \(spec.table) row that does not exist")
                         return
                     }
+                    if kind == .runFinish { finishedRuns.insert(id) }
                 }
                 prev.removeAll(keepingCapacity: true)
                 prev.append(contentsOf: head)
                 expectedSeq += 1
+            }
+
+            /// What in an insert entry breaks a rule every growcert command applies before it writes (nil:
+            /// nothing), and the replay's record of campaigns and runs, updated with it.
+            func brokenWriteRule(_ spec: TableSpec, id: String, payload: Payload) -> String? {
+                switch spec.table {
+                case Tables.campaigns.table:
+                    let profile = stringValue("profile", of: payload) ?? ""
+                    guard profiles[profile] != nil else { return "campaign '\(id)' names profile '\(profile)', which growcert does not know" }
+                    campaignProfiles[id] = profile
+                case Tables.runs.table:
+                    let campaign = stringValue("campaign_id", of: payload) ?? ""
+                    let scenario = stringValue("scenario", of: payload) ?? ""
+                    guard let profile = campaignProfiles[campaign].flatMap({ profiles[$0] }) else {
+                        return "run '\(id)' belongs to campaign '\(campaign)', which does not exist"
+                    }
+                    guard profile.scenarios.contains(where: { $0.id == scenario }) else {
+                        return "run '\(id)' is of scenario '\(scenario)', which profile '\(profile.id)' does not have"
+                    }
+                    runCampaigns[id] = campaign
+                case Tables.runFinishes.table:
+                    if abandonedRuns.contains(id) { return "run '\(id)' was finished after it was abandoned" }
+                    finishedRuns.insert(id)
+                case Tables.runAbandons.table:
+                    abandonedRuns.insert(id)
+                case Tables.evidence.table:
+                    let run = stringValue("run_id", of: payload) ?? ""
+                    let typeText = stringValue("type", of: payload) ?? ""
+                    guard runCampaigns[run] != nil else { return "evidence '\(id)' belongs to run '\(run)', which does not exist" }
+                    guard let type = EvidenceType(rawValue: typeText) else { return "evidence '\(id)' has type '\(typeText)', which growcert does not know" }
+                    let provenance = stringValue("provenance", of: payload) ?? ""
+                    guard Provenance(rawValue: provenance) != nil else { return "evidence '\(id)' has provenance '\(provenance)', which growcert does not know" }
+                    let finished = finishedRuns.contains(run), abandoned = abandonedRuns.contains(run)
+                    if !RunAdmission.accepts(type, finished: finished, abandoned: abandoned) {
+                        return "a \(type.rawValue) ('\(id)') was added to run '\(run)' after the run was \(abandoned ? "abandoned" : "finished")"
+                    }
+                default: break
+                }
+                return nil
             }
 
             /// The fast path: true when the entry was accepted and replayed.
@@ -256,6 +306,10 @@ extension EvidenceStore {
                 problems += try verifyReportsAndSignoffs()
             }
             if !chainBroken {
+                // Meta rows are the owner's, written at init: a masking key kept there once the journal fixed the key's id is planted.
+                if maskKeyId != nil, try db.meta(Self.legacyMaskKey) != nil {
+                    problems.append(VerificationProblem(seq: nil, message: "meta holds a masking key ('\(Self.legacyMaskKey)') though the journal fixed the key's id at init: planted behind the tool's back, to mask with another key"))
+                }
                 let stored = try db.meta(Self.maskKeyIdKey)
                 if stored != maskKeyId, stored != nil || maskKeyId != nil {
                     problems.append(VerificationProblem(seq: nil, message: "the masking key id in meta (\(stored.map { String($0.prefix(16)) + "…" } ?? "none")) is not the one the journal records (\(maskKeyId.map { String($0.prefix(16)) + "…" } ?? "none")): edited behind the tool's back"))

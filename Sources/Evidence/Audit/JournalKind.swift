@@ -16,6 +16,8 @@ enum JournalKind: String, Sendable, CaseIterable {
     case storeMaskKey = "store.mask-key"
     /// A change of a campaign's base URL, SDK, project or name: a row of `campaign_updates` (never an UPDATE).
     case campaignUpdate = "campaign.update"
+    /// A run abandoned as started by mistake: a row of `run_abandons`; the run is never judged.
+    case runAbandon = "run.abandon"
     /// A reading of the Sandbox's clock as a run starts (with the run's nonce) or finishes: a row of `run_clocks`.
     case runClock = "run.clock"
 
@@ -45,6 +47,7 @@ enum JournalKind: String, Sendable, CaseIterable {
         case .signerAdd: return .insert(Tables.signers)
         case .anchorAdd: return .insert(Tables.anchors)
         case .campaignUpdate: return .insert(Tables.campaignUpdates)
+        case .runAbandon: return .insert(Tables.runAbandons)
         case .runClock: return .insert(Tables.runClocks)
         }
     }
@@ -59,7 +62,7 @@ enum JournalKind: String, Sendable, CaseIterable {
     /// what the report says about the campaign (its target, its SDK), so it does.
     var isCampaignEvidence: Bool {
         switch self {
-        case .campaignCreate, .campaignUpdate, .deviceAdd, .accountAdd, .runStart, .runClock, .runFinish, .evidenceAdd, .evidenceRetract: return true
+        case .campaignCreate, .campaignUpdate, .deviceAdd, .accountAdd, .runStart, .runClock, .runFinish, .runAbandon, .evidenceAdd, .evidenceRetract: return true
         case .storeInit, .storeMaskKey, .reportRender, .signoffAdd, .signerAdd, .anchorAdd: return false
         }
     }

@@ -47,6 +47,8 @@ enum Tables {
     static let campaignUpdates = TableSpec(table: "campaign_updates", idPrefix: "cu", columns: [
         "id", "campaign_id", "changes", "note", "updated_by", "updated_at"])
 
+    /// A run abandoned as started by mistake (its id is the run's), from `Schema.abandonsVersion` on.
+    static let runAbandons = TableSpec(table: "run_abandons", idPrefix: "", columns: ["id", "abandoned_at", "reason"])
     /// A run's clock reading (start or finish), from `Schema.runClocksVersion` on.
     static let runClocks = TableSpec(table: "run_clocks", idPrefix: "rc", columns: [
         "id", "run_id", "event", "nonce", "reading", "recorded_at"])
@@ -59,13 +61,14 @@ enum Tables {
             + (schemaVersion >= Schema.stateRowsVersion ? [runFinishes, retractions] : []))
             + (schemaVersion >= Schema.signersVersion ? [signers, anchors] : [])
             + (schemaVersion >= Schema.campaignUpdatesVersion ? [campaignUpdates] : [])
+            + (schemaVersion >= Schema.abandonsVersion ? [runAbandons] : [])
             + (schemaVersion >= Schema.runClocksVersion ? [runClocks] : [])
     }
 
     /// The table whose row a state row belongs to: a finish must name a run, a retraction an item.
     static func parent(of spec: TableSpec) -> TableSpec? {
         switch spec.table {
-        case runFinishes.table: return runs
+        case runFinishes.table, runAbandons.table: return runs
         case retractions.table: return evidence
         default: return nil
         }

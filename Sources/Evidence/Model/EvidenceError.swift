@@ -62,7 +62,7 @@ public enum EvidenceError: Error, CustomStringConvertible, Equatable {
         case .fileMissing(let path):
             return "Cannot read '\(path)': no such file, or it is not readable."
         case .fileTooLarge(let path, let size, let limit):
-            return "'\(path)' is \(size) bytes, over the limit of \(limit) bytes (\(limit / 1_048_576) MiB)."
+            return "'\(path)' is \(Self.megabytes(size)), over the limit of \(Self.megabytes(limit)). Nothing was written."
         case .conflict(let message):
             return message
         case .io(let message):
@@ -70,6 +70,17 @@ public enum EvidenceError: Error, CustomStringConvertible, Equatable {
         case .internalFailure(let message):
             return "Internal error: \(message)"
         }
+    }
+
+    /// A size in MiB with up to three decimals ("25 MiB", "0.001 MiB"), never a rounded 0 for a size that is not 0.
+    static func megabytes(_ bytes: Int) -> String {
+        let thousandths = (bytes * 1000 + 524_288) / 1_048_576
+        var fraction = String(thousandths % 1000)
+        fraction = String(repeating: "0", count: 3 - fraction.count) + fraction
+        while fraction.hasSuffix("0") { fraction.removeLast() }
+        var text = String(thousandths / 1000) + (fraction.isEmpty ? "" : "." + fraction)
+        if thousandths == 0, bytes > 0 { text = "under 0.001" }
+        return text + " MiB (\(bytes) bytes)"
     }
 
     /// Maps a SQLite failure to a user-facing error.

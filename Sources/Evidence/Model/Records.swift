@@ -92,13 +92,51 @@ public struct Run: Sendable, Equatable {
     public var finishedAt: String?
     public var outcome: RunOutcome?
     public var note: String?
+    /// The journal seq of the run's finish (nil: open, or a database older than `run_finishes`).
+    public var finishSeq: Int64?
+    /// When and why the run was abandoned as started by mistake (nil: it was not): it is never judged.
+    public var abandonedAt: String?
+    public var abandonReason: String?
+
+    public init(id: String, seq: Int64, campaignId: String, scenario: String, deviceId: String, accountId: String?, tester: String,
+                startedAt: String, finishedAt: String?, outcome: RunOutcome?, note: String?,
+                finishSeq: Int64? = nil, abandonedAt: String? = nil, abandonReason: String? = nil) {
+        self.id = id
+        self.seq = seq
+        self.campaignId = campaignId
+        self.scenario = scenario
+        self.deviceId = deviceId
+        self.accountId = accountId
+        self.tester = tester
+        self.startedAt = startedAt
+        self.finishedAt = finishedAt
+        self.outcome = outcome
+        self.note = note
+        self.finishSeq = finishSeq
+        self.abandonedAt = abandonedAt
+        self.abandonReason = abandonReason
+    }
 
     public var isFinished: Bool { finishedAt != nil }
+    public var isAbandoned: Bool { abandonedAt != nil }
+
+    /// Whether `item` of this run was recorded after the run was finished (a late note or attachment):
+    /// told by the journal's order, never by a label.
+    public func isLate(_ item: EvidenceItem) -> Bool {
+        guard let finishSeq else { return false }
+        return item.seq > finishSeq
+    }
 
     public var json: JSONValue {
-        ["id": .string(id), "campaign": .string(campaignId), "scenario": .string(scenario), "device": .string(deviceId),
-         "account": .optional(accountId), "tester": .string(tester), "startedAt": .string(startedAt),
-         "finishedAt": .optional(finishedAt), "outcome": .optional(outcome?.rawValue), "note": .optional(note)]
+        var object: [String: JSONValue] = [
+            "id": .string(id), "campaign": .string(campaignId), "scenario": .string(scenario), "device": .string(deviceId),
+            "account": .optional(accountId), "tester": .string(tester), "startedAt": .string(startedAt),
+            "finishedAt": .optional(finishedAt), "outcome": .optional(outcome?.rawValue), "note": .optional(note)]
+        if let abandonedAt {
+            object["abandonedAt"] = .string(abandonedAt)
+            object["abandonReason"] = .optional(abandonReason)
+        }
+        return .object(object)
     }
 }
 

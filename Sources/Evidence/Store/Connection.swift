@@ -9,6 +9,8 @@ import Foundation
 final class Connection {
     let handle: OpaquePointer
     let path: String
+    /// Whether the file was opened `immutable=1` (no locks, no `-wal`/`-shm` made).
+    private(set) var isImmutable = false
     private var statementCache: [String: Statement] = [:]
     /// The append path's statements, kept here so each entry does not look them up by SQL text.
     var journalInsert: Statement?
@@ -23,13 +25,14 @@ final class Connection {
         sqlite3_busy_timeout(handle, busyTimeoutMs)
     }
 
-    /// Opens the file read-only: `mode=ro`, and `immutable=1` when its folder cannot be written
-    /// (SQLite could not make its `-shm` there, and nobody else can be writing the file).
+    /// Opens the file read-only: `mode=ro`, and with `immutable` also `immutable=1` (SQLite then takes
+    /// no lock and makes no `-wal`/`-shm`: see `SQLiteReadGuard` for when that is safe).
     /// `PRAGMA query_only` refuses any write this connection might still try.
     init(readOnlyPath path: String, immutable: Bool, busyTimeoutMs: Int32 = 30_000) throws {
         let uri = "file:" + Self.uriEscaped(path) + "?mode=ro" + (immutable ? "&immutable=1" : "")
         handle = try Self.open(uri, flags: SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX)
         self.path = path
+        isImmutable = immutable
         sqlite3_extended_result_codes(handle, 1)
         sqlite3_busy_timeout(handle, busyTimeoutMs)
         try execute("PRAGMA query_only=ON")

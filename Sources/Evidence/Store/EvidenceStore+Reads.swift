@@ -121,17 +121,31 @@ extension EvidenceStore {
 
     static func run(_ r: Row) throws -> Run {
         Run(id: r.string(0), seq: r.int(1) ?? 0, campaignId: r.string(2), scenario: r.string(3), deviceId: r.string(4), accountId: r.text(5),
-            tester: r.string(6), startedAt: r.string(7), finishedAt: r.text(8), outcome: try r.text(9).map { _ in try r.decode(9, as: RunOutcome.self, column: "runs.outcome") }, note: r.text(10))
+            tester: r.string(6), startedAt: r.string(7), finishedAt: r.text(8), outcome: try r.text(9).map { _ in try r.decode(9, as: RunOutcome.self, column: "runs.outcome") }, note: r.text(10),
+            finishSeq: r.values.count > 11 ? r.int(11) : nil, abandonedAt: r.values.count > 12 ? r.text(12) : nil,
+            abandonReason: r.values.count > 13 ? r.text(13) : nil)
+    }
+
+    /// Runs (as `r`) with their finish and their abandonment beside them: the columns `run(_:)` reads.
+    func runsQuery(where conditions: [RowQuery.Condition], order: RowQuery.Order? = .seqAscending) -> RowQuery {
+        var query = withState(Tables.runs, as: "r", where: conditions, order: order)
+        let stateRows = schemaVersion >= Schema.stateRowsVersion
+        let abandons = schemaVersion >= Schema.abandonsVersion
+        query.selection += [stateRows ? .column(RowQuery.Column("s", "seq")) : .null,
+                            abandons ? .column(RowQuery.Column("ab", "abandoned_at")) : .null,
+                            abandons ? .column(RowQuery.Column("ab", "reason")) : .null]
+        if abandons { query.joins.append(.left(Tables.runAbandons.table, as: "ab", on: "id", equals: RowQuery.Column("r", "id"))) }
+        return query
     }
 
     /// A campaign's runs, oldest first.
     public func runs(campaignId: String) throws -> [Run] {
-        try read { try db.fetch(withState(Tables.runs, as: "r", where: [.equals("r.campaign_id", .text(campaignId.lowercased()))])).map(Self.run) }
+        try read { try db.fetch(runsQuery(where: [.equals("r.campaign_id", .text(campaignId.lowercased()))])).map(Self.run) }
     }
 
     /// The run with this id.
     public func run(_ id: String) throws -> Run {
-        guard let r = try read({ try db.first(withState(Tables.runs, as: "r", where: [.equals("r.id", .text(id.lowercased()))], order: nil)) }) else {
+        guard let r = try read({ try db.first(runsQuery(where: [.equals("r.id", .text(id.lowercased()))], order: nil)) }) else {
             throw EvidenceError.unknown(what: "run", value: id, known: try recentIds(Tables.runs))
         }
         return try Self.run(r)

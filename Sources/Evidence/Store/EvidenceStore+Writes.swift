@@ -185,6 +185,9 @@ extension EvidenceStore {
         if let note { try Validate.noSecrets([("note", note)]) }
         try write {
             // Checked inside the write lock so two processes cannot both finish the run.
+            if let abandoned = try abandonment(ofRun: run.id) {
+                throw EvidenceError.conflict("Run \(run.id) was abandoned at \(abandoned.at) ('\(abandoned.reason)'): it cannot be finished. Nothing was written.")
+            }
             if try finish(ofRun: run.id) != nil {
                 let done = try self.run(run.id)
                 throw EvidenceError.conflict("Run \(run.id) was already finished at \(done.finishedAt ?? "?") with outcome '\(done.outcome?.rawValue ?? "?")'. Start a new run to record another result.")
@@ -203,7 +206,7 @@ extension EvidenceStore {
         let (runId, sha) = try validate(new, attachmentLimit: attachmentLimit)
         let size = new.attachment.map { Int64($0.bytes.count) }
         return try write {
-            try requireOpen(runId: runId)
+            try requireAccepts(runId: runId, type: new.type)
             if let a = new.attachment, let sha {
                 try db.putBlob(sha256: sha, bytes: a.bytes)
             }
@@ -229,7 +232,7 @@ extension EvidenceStore {
     /// the run exists and is open, no credential, the attachment within its limit.
     public func checkEvidence(_ new: NewEvidence, attachmentLimit: Int = EvidenceStore.defaultAttachmentLimit) throws {
         let (runId, _) = try validate(new, attachmentLimit: attachmentLimit)
-        try read { try requireOpen(runId: runId) }
+        try read { try requireAccepts(runId: runId, type: new.type) }
     }
 
     /// What `addEvidence` checks before its transaction: the run's id and the attachment's SHA-256.
@@ -265,16 +268,55 @@ extension EvidenceStore {
         return try evidenceItem(item.id)
     }
 
-    /// Refuses a write to a finished run: once finished, a run takes no more evidence or check
-    /// results. The one place this rule lives; call inside `write`, so that a finish recorded by
-    /// another process meanwhile is seen. Inside a batch (which holds the write lock) each run is
-    /// looked up once.
-    func requireOpen(runId: String) throws {
+    /// Refuses an item a run does not take (`RunAdmission`): a finished or abandoned run takes late
+    /// notes and attachments only. Call inside `write`, so that a finish recorded by another process
+    /// meanwhile is seen. Inside a batch (which holds the write lock) each open run is looked up once.
+    func requireAccepts(runId: String, type: EvidenceType) throws {
         if inBatch, batchCache.openRuns.contains(runId) { return }
-        if let done = try finish(ofRun: runId) {
-            throw EvidenceError.conflict("Run \(runId) was finished at \(done.at) with outcome '\(done.outcome)': a finished run takes no more evidence or check results. Start a new run of the scenario to record them. Nothing was written.")
+        let done = try finish(ofRun: runId)
+        let abandoned = try abandonment(ofRun: runId)
+        if done == nil, abandoned == nil {
+            if inBatch { batchCache.openRuns.insert(runId) }
+            return
         }
-        if inBatch { batchCache.openRuns.insert(runId) }
+        guard !RunAdmission.accepts(type, finished: done != nil, abandoned: abandoned != nil) else { return }
+        if let abandoned {
+            throw EvidenceError.conflict("Run \(runId) was abandoned at \(abandoned.at) ('\(abandoned.reason)'): it takes notes and attachments only, and is never judged. Record the \(type.rawValue) on a new run of the scenario. Nothing was written.")
+        }
+        if let done {
+            throw EvidenceError.conflict("Run \(runId) was finished at \(done.at) with outcome '\(done.outcome)': a finished run takes late notes and attachments, but no more transactions, receipts or check results. Start a new run of the scenario to record them (abandon this one if it was a mistake). Nothing was written.")
+        }
+    }
+
+    /// Refuses a write to a run that is finished or abandoned, for anything certifying (a check result):
+    /// the rule of `requireAccepts` for callers that record check results.
+    func requireOpen(runId: String) throws {
+        try requireAccepts(runId: runId, type: .checkResult)
+    }
+
+    /// When and why run `runId` was abandoned, if it was.
+    func abandonment(ofRun runId: String) throws -> (at: String, reason: String)? {
+        guard schemaVersion >= Schema.abandonsVersion else { return nil }
+        return try db.first(RowQuery(Tables.runAbandons.table, select: ["abandoned_at", "reason"], where: [.equals("id", .text(runId))]))
+            .map { ($0.string(0), $0.string(1)) }
+    }
+
+    /// Abandons a run started by mistake: one `run.abandon` entry. The run stays in the record (listed
+    /// as abandoned) but is never judged, so the scenario is judged on its previous finished run.
+    public func abandonRun(id: String, reason: String) throws -> Run {
+        let run = try self.run(id)
+        try Validate.nonEmpty(reason, field: "reason")
+        try Validate.noSecrets([("reason", reason)])
+        try write {
+            if let done = try abandonment(ofRun: run.id) {
+                throw EvidenceError.conflict("Run \(run.id) was already abandoned at \(done.at). Nothing was changed.")
+            }
+            try append(.runAbandon) { _, at in
+                ["id": .string(run.id), "abandoned_at": .string(at), "reason": .string(reason)]
+            }
+            if inBatch { batchCache.openRuns.remove(run.id) }
+        }
+        return try self.run(run.id)
     }
 
     /// When and how run `runId` was finished, if it was.

@@ -16,7 +16,7 @@ public final class EvidenceStore {
     /// The database file's path, or the PostgreSQL URL (which never holds a password).
     public let path: String
     /// The database behind the storage seam: SQLite (`Connection`) or PostgreSQL (`PostgresConnection`).
-    let db: any StoreDatabase
+    var db: any StoreDatabase
     let clock: Clock
     /// Who is recording (the journal's `actor`).
     public var actor: String
@@ -29,6 +29,10 @@ public final class EvidenceStore {
     public let isReadOnly: Bool
     /// Whether the file was opened `immutable=1` (read-only, in a folder that cannot be written).
     var isImmutable = false
+    /// For a SQLite file read `immutable=1`: what it looked like when opened, checked after each read.
+    var readGuard: SQLiteReadGuard?
+    /// How deep in `read`/`snapshot` calls this store is (only the outermost read is checked and retried).
+    var readDepth = 0
     /// The masking key given by the caller; otherwise it is read from the key file when first needed.
     private var maskKey: MaskKey?
     var inBatch = false
@@ -140,25 +144,61 @@ public final class EvidenceStore {
         throw EvidenceError.conflict("The database '\(path)' does not verify at its schema version \(version) (\(first)), so it was not migrated to version \(Schema.currentVersion): that would replace edited run outcomes and retractions with the journal's and hide the edit. Nothing was changed; keep the file for the record and restore a verified copy to go on recording.")
     }
 
-    /// Opens an existing evidence database to read it only: read-only (`mode=ro`, and `immutable=1`
-    /// when its folder cannot be written), never migrated, nothing written to the file or beside it
-    /// in a folder that cannot be written. An older schema is read as it is.
+    /// Opens an existing evidence database to read it only: read-only, never migrated, and leaving
+    /// nothing beside the file that was not there before (see `SQLiteReadGuard`). An older schema is
+    /// read as it is.
+    ///
+    /// When neither a `-wal` nor a `-shm` is beside the file, nobody has it open: the file is read
+    /// `immutable=1`, which makes no `-wal`/`-shm` (read-only SQLite connections otherwise create them,
+    /// owned by the reader, and a database owner cannot then write). Each read is checked afterwards:
+    /// had a writer come meanwhile (a log appeared, or the file changed), the read is done again on
+    /// a connection that shares the writer's `-wal`/`-shm`, which then exist and are the writer's.
     public static func openForReading(at path: String, actor: String, clock: @escaping Clock = { Date() }) throws -> EvidenceStore {
         if let location = try PostgresLocation(path) {
             return try openPostgres(at: location, actor: actor, clock: clock, readOnly: true, maskKey: nil)
         }
         guard FileManager.default.fileExists(atPath: path) else { throw EvidenceError.databaseMissing(path: path) }
         return try guarded(path, reading: true) {
-            let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
-            let folderWritable = access(folder, W_OK) == 0
-            let walSize = (try? FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int) ?? 0
-            // In a folder nobody can write, a committed log beside the file must still be read, which
-            // SQLite does without `immutable` as long as the `-shm` is there too.
-            let db = try Connection(readOnlyPath: path, immutable: !folderWritable && walSize == 0)
-            let version = try db.checkedVersion(path: path)
-            let store = try EvidenceStore(path: path, db: db, clock: clock, actor: actor, schemaVersion: version, readOnly: true, maskKey: nil)
-            store.isImmutable = !folderWritable && walSize == 0
-            return store
+            var attempt = 0
+            while true {
+                attempt += 1
+                let (db, guardState) = try SQLiteReadGuard.connection(path: path, optimistic: attempt < SQLiteReadGuard.attempts)
+                let version: Int
+                do {
+                    version = try db.checkedVersion(path: path)
+                } catch {
+                    if let guardState, !guardState.stillUnchanged() { continue }
+                    throw error
+                }
+                if let guardState, !guardState.stillUnchanged() { continue }
+                let store = try EvidenceStore(path: path, db: db, clock: clock, actor: actor, schemaVersion: version, readOnly: true, maskKey: nil)
+                store.isImmutable = db.isImmutable
+                store.readGuard = guardState
+                return store
+            }
+        }
+    }
+
+    /// Runs one outermost read of a store opened by `openForReading`: when the file was read
+    /// `immutable=1` and a writer came meanwhile, the read is done again on a connection that
+    /// coordinates with the writer (so no torn page is ever believed).
+    func guardedRead<T>(_ body: () throws -> T) throws -> T {
+        guard readGuard != nil, readDepth == 0 else {
+            readDepth += 1
+            defer { readDepth -= 1 }
+            return try body()
+        }
+        var attempt = 1
+        while true {
+            readDepth += 1
+            let result = Result { try body() }
+            readDepth -= 1
+            guard let state = readGuard, !state.stillUnchanged() else { return try result.get() }
+            attempt += 1
+            let (db, guardState) = try SQLiteReadGuard.connection(path: path, optimistic: attempt < SQLiteReadGuard.attempts)
+            self.db = db
+            isImmutable = db.isImmutable
+            readGuard = guardState
         }
     }
 
@@ -184,6 +224,8 @@ public final class EvidenceStore {
     /// against the key the caller gave), record its id in the journal, and erase it from the file.
     private func moveMaskKeyOutOfTheFile() throws {
         guard let db = sqlite, let hex = try db.meta(Self.legacyMaskKey) else { return }
+        // A database whose journal already fixed its key's id never keeps a key in meta: one there was planted.
+        guard try db.meta(Self.maskKeyIdKey) == nil else { throw Self.plantedMaskKey(path) }
         guard let old = MaskKey(hex: hex) else { throw EvidenceError.notAnEvidenceDatabase(path: path) }
         if let maskKey {
             guard maskKey == old else { throw EvidenceError.maskKeyMismatch(keyPath: nil, found: maskKey.id, expected: old.id) }
@@ -203,13 +245,21 @@ public final class EvidenceStore {
         try? db.checkpointAndTruncateLog()
     }
 
+    /// A masking key found in `meta` of a database that keeps its key outside (its id fixed in the journal).
+    static func plantedMaskKey(_ path: String) -> EvidenceError {
+        .conflict("The database '\(path)' holds a masking key in meta ('\(legacyMaskKey)'), which growcert never keeps there once the journal has fixed the key's id: it was planted behind the tool's back. Nothing was written; verify the database.")
+    }
+
     /// This database's masking key: the one given, else the key file's; checked against the id the database records.
     func resolvedMaskKey() throws -> MaskKey {
         let key: MaskKey
         let keyPath: String?
-        if let legacy = try db.meta(Self.legacyMaskKey).flatMap(MaskKey.init(hex:)) {
-            // A database not yet at the current version (migration tests) keeps its key where the old tool did.
-            return legacy
+        if let legacy = try db.meta(Self.legacyMaskKey) {
+            // A SQLite file not yet at the current version (migration tests) keeps its key where the old tool did;
+            // in any other database a key in meta was planted there (by a recorder, to mask with a key of theirs).
+            guard sqlite != nil, schemaVersion < Schema.currentVersion, try db.meta(Self.maskKeyIdKey) == nil,
+                  let key = MaskKey(hex: legacy) else { throw Self.plantedMaskKey(path) }
+            return key
         } else if let maskKey {
             key = maskKey
             keyPath = nil
@@ -241,12 +291,32 @@ public final class EvidenceStore {
             if reading, e.primaryCode == SQLITE_CANTOPEN {
                 throw EvidenceError.io("Cannot read the database '\(path)': \(e.message). Check that the file is readable; when it was copied with its '-wal' file into a folder growcert cannot write, copy its '-shm' file too, or copy it into a writable folder.")
             }
+            if !reading, [SQLITE_READONLY, SQLITE_CANTOPEN, SQLITE_IOERR, SQLITE_PERM].contains(e.primaryCode),
+               let foreign = foreignLogFiles(path) {
+                throw foreign
+            }
             if e.primaryCode == SQLITE_CANTOPEN {
                 throw EvidenceError.io("Cannot open the database '\(path)': \(e.message). Check that its folder exists and is writable.")
             }
             if reading, e.isIO { throw EvidenceError.damaged(path: path, detail: e.message) }
             throw EvidenceError.storage(e, path: path)
         }
+    }
+
+    /// The `-wal`/`-shm` beside the database that this user cannot write, as an error that names
+    /// them and their owner (SQLite's own words blame the database file); nil when there are none.
+    static func foreignLogFiles(_ path: String) -> EvidenceError? {
+        var named: [String] = []
+        for suffix in ["-wal", "-shm"] {
+            var st = stat()
+            let file = path + suffix
+            guard lstat(file, &st) == 0, access(file, W_OK) != 0 else { continue }
+            let owner = getpwuid(st.st_uid).map { String(cString: $0.pointee.pw_name) }
+            named.append("'\(file)' (\(st.st_size) bytes, owned by uid \(st.st_uid)\(owner.map { " '\($0)'" } ?? ""))")
+        }
+        guard !named.isEmpty else { return nil }
+        let me = getpwuid(geteuid()).map { String(cString: $0.pointee.pw_name) }
+        return .io("Cannot write the database '\(path)': SQLite's log files beside it, \(named.joined(separator: " and ")), are another user's and this user (uid \(geteuid())\(me.map { " '\($0)'" } ?? "")) cannot write them. A read by an older growcert or another SQLite tool leaves them. Nothing was written. When nobody is using the database, their owner or an administrator can remove them if '-wal' is 0 bytes; otherwise its owner opens the database once to fold the log in.")
     }
 
     /// Whether the file begins with SQLite's 16-byte header string.
@@ -292,14 +362,14 @@ public final class EvidenceStore {
     }
 
     func read<T>(_ body: () throws -> T) throws -> T {
-        try Self.guarded(path, reading: isReadOnly, body)
+        try Self.guarded(path, reading: isReadOnly) { try guardedRead(body) }
     }
 
     /// Runs `body`'s reads against one consistent snapshot of the database, so that records
     /// read one after another (a report's runs, evidence and journal head) belong together
     /// even while another process records.
     public func snapshot<T>(_ body: () throws -> T) throws -> T {
-        try Self.guarded(path, reading: isReadOnly) { try db.readSnapshot(body) }
+        try Self.guarded(path, reading: isReadOnly) { try guardedRead { try db.readSnapshot(body) } }
     }
 
     // MARK: The journal

@@ -136,7 +136,16 @@ enum Schema {
         CREATE TRIGGER campaign_updates_no_update BEFORE UPDATE ON campaign_updates BEGIN SELECT RAISE(ABORT, 'evidence is append-only'); END;
         CREATE TRIGGER campaign_updates_no_delete BEFORE DELETE ON campaign_updates BEGIN SELECT RAISE(ABORT, 'evidence is append-only'); END;
         """,
-        // 7 (outside clocks): a run's readings of the Sandbox's clock when it starts and finishes (`reading` is the
+        // 7 (late evidence): a run abandoned as started by mistake, a row of its own projected from `run.abandon`
+        // (its id is the run's): an abandoned run is never judged. Additive only.
+        """
+        CREATE TABLE run_abandons(
+            id TEXT PRIMARY KEY REFERENCES runs(id), seq INTEGER NOT NULL,
+            abandoned_at TEXT NOT NULL, reason TEXT NOT NULL);
+        CREATE TRIGGER run_abandons_no_update BEFORE UPDATE ON run_abandons BEGIN SELECT RAISE(ABORT, 'evidence is append-only'); END;
+        CREATE TRIGGER run_abandons_no_delete BEFORE DELETE ON run_abandons BEGIN SELECT RAISE(ABORT, 'evidence is append-only'); END;
+        """,
+        // 8 (outside clocks): a run's readings of the Sandbox's clock when it starts and finishes (`reading` is the
         // canonical JSON of a `ClockReading`), and at its start the run's nonce; each a row of its own projected from
         // `run.clock`. Additive only: existing tables and journal entries are untouched.
         """
@@ -165,6 +174,9 @@ enum Schema {
 
     /// The first schema version with `campaign_updates` (found by content, like `stateRowsVersion`).
     static let campaignUpdatesVersion: Int = (migrations.firstIndex { $0.contains("CREATE TABLE campaign_updates(") } ?? Int.max - 1) + 1
+
+    /// The first schema version with `run_abandons` (found by content, like `stateRowsVersion`).
+    static let abandonsVersion: Int = (migrations.firstIndex { $0.contains("CREATE TABLE run_abandons(") } ?? Int.max - 1) + 1
 
     /// The first schema version with `run_clocks` (found by content, like `stateRowsVersion`).
     static let runClocksVersion: Int = (migrations.firstIndex { $0.contains("CREATE TABLE run_clocks(") } ?? Int.max - 1) + 1

@@ -67,9 +67,9 @@ public struct VerdictEngine: Sendable {
         profile.scenarios.compactMap { scenario in Self.judgedRun(runs.filter { $0.scenario == scenario.id }) }
     }
 
-    /// The latest finished run of one scenario's runs.
+    /// The latest finished run of one scenario's runs that was not abandoned (an abandoned run is never judged).
     static func judgedRun(_ runs: [Run]) -> Run? {
-        runs.filter(\.isFinished).max { $0.seq < $1.seq }
+        runs.filter { $0.isFinished && !$0.isAbandoned }.max { $0.seq < $1.seq }
     }
 
     // MARK: One scenario
@@ -78,7 +78,9 @@ public struct VerdictEngine: Sendable {
         let judged = Self.judgedRun(runs)
         var reasons: [Reason] = []
         var warnings: [Reason] = []
-        let items = judged.map { evidenceByRun[$0.id] ?? [] } ?? []
+        // Late notes and attachments (recorded after the run's finish) are shown but change no verdict.
+        let shown = judged.map { evidenceByRun[$0.id] ?? [] } ?? []
+        let items = judged.map { run in shown.filter { !run.isLate($0) } } ?? []
         let live = items.filter { !$0.isRetracted }
 
         if let judged {
@@ -87,11 +89,11 @@ public struct VerdictEngine: Sendable {
             case .blocked?: reasons.append(Reason(.runBlocked, ["run": judged.id].merging(judged.note.map { ["note": $0] } ?? [:]) { a, _ in a }))
             case .pass?, nil: break
             }
-            for open in runs where !open.isFinished && open.seq > judged.seq {
+            for open in runs where !open.isFinished && !open.isAbandoned && open.seq > judged.seq {
                 warnings.append(Reason(.openRunIgnored, ["run": open.id, "scenario": scenario.id]))
             }
         } else {
-            reasons.append(Reason(.noFinishedRun, ["scenario": scenario.id, "openRuns": String(runs.count)]))
+            reasons.append(Reason(.noFinishedRun, ["scenario": scenario.id, "openRuns": String(runs.filter { !$0.isAbandoned }.count)]))
         }
 
         // A check counts by its latest result, retracted or not: a retraction leaves the check not run
@@ -182,7 +184,7 @@ public struct VerdictEngine: Sendable {
         return ScenarioReport(
             id: scenario.id, title: scenario.title, expected: scenario.expected, verdict: verdict, reasons: final,
             judgedRun: judged.map { summary($0, input: input) }, history: history, checks: checks, requirements: requirements,
-            evidence: items.map(summary), warnings: warnings)
+            evidence: shown.map(summary), warnings: warnings)
     }
 
     // MARK: Checks

@@ -172,9 +172,19 @@ struct CLI {
     /// `--json` one line `{"error":{"code":"usage","exitCode":64,"message":"…"}}`.
     static func errorOutput(_ error: Error, json: Bool) -> (String, Int32) {
         let (message, code) = describe(error)
-        guard json else { return ("growcert: \(message)\n", code) }
+        guard json else { return ("growcert: \(shortened(message))\n", code) }
         let object: JSONValue = ["error": ["code": .string(ExitCode.name(code)), "message": .string(message), "exitCode": .number(String(code))]]
         return (object.canonicalText + "\n", code)
+    }
+
+    /// The longest error message a terminal gets, in characters (a few lines); `--json` carries the whole of it.
+    static let longestMessage = 1_000
+
+    /// `message`, its middle left out when it is longer than `longestMessage` (a value or a list quoted back at length).
+    static func shortened(_ message: String) -> String {
+        guard message.count > longestMessage else { return message }
+        let left = message.count - 800
+        return String(message.prefix(600)) + " … (\(left) characters left out: --json prints the whole message) … " + String(message.suffix(200))
     }
 
     /// The one place errors become messages and exit codes (each domain error's words and code: `DomainError+CLI.swift`).

@@ -38,8 +38,6 @@ extension EvidenceError: CommandLineError {
             return description + " Create one with 'growcert init --db \(path)', or point --db (or GROWCERT_DB) at an existing one."
         case .notAnEvidenceDatabase(let path):
             return "'\(path)' is not a growcert evidence database. Check the --db path; growcert never writes into other files."
-        case .fileTooLarge:
-            return description + " Trim it, or raise the limit with --max-size MIB."
         case .maskKeyMissing:
             return description + " Or set GROWCERT_MASK_KEY to the key's 64 hexadecimal digits."
         default:

@@ -170,10 +170,23 @@ final class Invocation: Sendable {
             name = "stdin"
         } else {
             var isDir: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir), !isDir.boolValue,
-                  let file = FileHandle(forReadingAtPath: path) else {
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir), !isDir.boolValue else {
                 throw EvidenceError.fileMissing(path: path)
             }
+            // A device or a FIFO has no size to check and may never end (/dev/zero): refused as what it is.
+            var st = stat()
+            if stat(path, &st) == 0, (st.st_mode & S_IFMT) != S_IFREG {
+                let kind: String
+                switch st.st_mode & S_IFMT {
+                case S_IFCHR: kind = "a character device"
+                case S_IFBLK: kind = "a block device"
+                case S_IFIFO: kind = "a FIFO (named pipe)"
+                case S_IFSOCK: kind = "a socket"
+                default: kind = "not a regular file"
+                }
+                throw CLIError.data("'\(path)' is \(kind), not a regular file: growcert reads input from regular files, or from stdin with '-'. Nothing was written.")
+            }
+            guard let file = FileHandle(forReadingAtPath: path) else { throw EvidenceError.fileMissing(path: path) }
             handle = file
             name = path
         }

@@ -57,7 +57,12 @@ enum EvidenceCommand {
                 guard let n = Int(v), n >= 1, n <= 900 else { throw CLIError.usage("--max-size takes a whole number of MiB from 1 to 900.", command: "evidence add attachment") }
                 return n * 1_048_576
             } ?? EvidenceStore.defaultAttachmentLimit
-            var bytes = try inv.readInput(path, limit: limit)
+            var bytes: [UInt8]
+            do { bytes = try inv.readInput(path, limit: limit) } catch let e as EvidenceError {
+                // Only this command has --max-size: its own advice, here.
+                guard case .fileTooLarge = e else { throw e }
+                throw CLIError.data(e.description + " Trim it, or raise the limit with --max-size MIB (a whole number from 1 to 900).")
+            }
             var redactions: [String: Int]?
             if inv.args.has("--redact") {
                 let redacted = try SecretScanner.redactCredentials(in: bytes, filename: filename)

@@ -4,7 +4,7 @@ import Evidence
 import Services
 import StrictJSON
 
-/// `growcert run start | finish | list | show`.
+/// `growcert run start | finish | abandon | list | show`.
 enum RunCommand {
     static let all = [
         Command(path: ["run", "start"], summary: "start a run of one scenario (or one of each)",
@@ -59,6 +59,8 @@ enum RunCommand {
                 discussion: """
                 Several ids (run finish r1 r2 r3 --outcome pass) finish every run with the same outcome and note, all or
                 none: an unknown or already finished run refuses the whole call and nothing is recorded.
+                A finished run takes no more transactions, receipts or check results. It still takes notes and attachments
+                (a screenshot remembered later): they are recorded as late, with their time, and change no verdict.
                 """) { inv in
             let ids = inv.positionals
             if let twice = ids.first(where: { id in ids.filter { $0 == id }.count > 1 }) {
@@ -75,12 +77,23 @@ enum RunCommand {
             }
             return ExitCode.success
         },
+        Command(path: ["run", "abandon"], summary: "abandon a run started by mistake: it is never judged", positionals: ["ID"],
+                options: [OptionSpec(name: "--reason", value: "TEXT", help: "why the run is abandoned", required: true)],
+                discussion: """
+                Records the abandonment in the journal; the run stays in the record, listed as abandoned. An abandoned run,
+                open or finished, is never judged: its scenario is judged on its latest finished run that was not
+                abandoned. It takes no more transactions, receipts or check results (notes and attachments only).
+                """) { inv in
+            let r = try inv.openStore().abandonRun(id: try inv.positional(0, "run ID"), reason: try inv.required("--reason"))
+            inv.printRecord(r.id, r.json)
+            return ExitCode.success
+        },
         Command(path: ["run", "list"], summary: "list a campaign's runs",
                 options: [OptionSpec(name: "--campaign", value: "ID", help: "the campaign (default: the workspace's current one, or the only one)"), OptionSpec(name: "--csv", value: nil, help: "print the list as CSV (RFC 4180) for a spreadsheet")]) { inv in
             let store = try inv.openStoreForReading()
             let runs = try store.runs(campaignId: try store.campaign(try inv.campaignId(store)).id)
             inv.printList(runs.map(\.json), header: ["ID", "SCENARIO", "DEVICE", "TESTER", "STARTED", "OUTCOME"],
-                          rows: runs.map { [$0.id, $0.scenario, $0.deviceId, $0.tester, $0.startedAt, $0.outcome?.rawValue ?? "running"] })
+                          rows: runs.map { [$0.id, $0.scenario, $0.deviceId, $0.tester, $0.startedAt, $0.isAbandoned ? "abandoned" : $0.outcome?.rawValue ?? "running"] })
             return ExitCode.success
         },
         Command(path: ["run", "show"], summary: "show a run and its evidence", positionals: ["ID"]) { inv in
@@ -108,12 +121,13 @@ enum RunCommand {
               finished   \(run.finishedAt ?? "(running)")  \(run.outcome?.rawValue ?? "")
             """
             if let note = run.note { out += "\n  note       \(note)" }
+            if let abandoned = run.abandonedAt { out += "\n  abandoned  \(abandoned): \(run.abandonReason ?? "")  (never judged)" }
             if let nonce = clocks.first(where: { $0.event == .start })?.nonce { out += "\n  nonce      \(nonce)" }
             for clock in clocks {
                 out += "\n  clock      \(clock.event.rawValue): Sandbox \(clock.reading.sandboxTime ?? "-") (\(clock.reading.provenance.rawValue)), this machine \(clock.reading.qaTime)"
             }
             out += "\n\nEvidence:\n"
-            out += items.isEmpty ? "  (none)\n" : items.map(EvidenceCommand.line).joined(separator: "\n") + "\n"
+            out += items.isEmpty ? "  (none)\n" : items.map { EvidenceCommand.line($0) + (run.isLate($0) ? "  (late: after the finish)" : "") }.joined(separator: "\n") + "\n"
             inv.console.out(out)
             return ExitCode.success
         },

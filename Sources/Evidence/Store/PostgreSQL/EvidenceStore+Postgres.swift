@@ -46,6 +46,13 @@ extension EvidenceStore {
                 }
                 version = try db.checkedVersion(migrations)
             }
+            if !readOnly {
+                // Recording refuses what verify would find in the catalog, before it writes a thing.
+                let problems = try db.recordingProblems(version: version)
+                if let first = problems.first {
+                    throw EvidenceError.conflict("The PostgreSQL database '\(location.url)' is not as growcert made it: \(first)\(problems.count > 1 ? " (and \(problems.count - 1) more: verify lists them)" : ""). Nothing was written; its owner must undo the change.")
+                }
+            }
             let store = try EvidenceStore(path: location.url, db: db, clock: clock, actor: actor, schemaVersion: version, readOnly: readOnly, maskKey: maskKey)
             if version > found { store.migratedFrom = found }
             return store

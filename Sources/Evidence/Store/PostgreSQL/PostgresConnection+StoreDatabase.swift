@@ -96,5 +96,16 @@ extension PostgresConnection: StoreDatabase {
     func schemaProblems(version: Int) throws -> [String] {
         let (schema, actual) = try PostgresSchema.objects(of: self)
         return Schema.differences(expected: try PostgresSchema.expectedObjects(version: version, schema: schema), actual: actual, version: version)
+            + (try PostgresSchema.settingProblems(of: self))
+    }
+
+    /// What recording refuses before it writes: the catalog settings `verify` names, and any function,
+    /// trigger or rule growcert's schema of `version` does not define (or defines otherwise).
+    func recordingProblems(version: Int) throws -> [String] {
+        let (schema, actual) = try PostgresSchema.objects(of: self)
+        let code: Set<String> = ["function", "trigger", "rule"]
+        let expected = try PostgresSchema.expectedObjects(version: version, schema: schema).filter { code.contains($0.type) }
+        return Schema.differences(expected: expected, actual: actual.filter { code.contains($0.type) }, version: version)
+            + (try PostgresSchema.settingProblems(of: self))
     }
 }

@@ -2,7 +2,8 @@
 /// release managers, and an auditor (`SELECT` only). Both are group roles (`NOLOGIN`): a
 /// person's own login role joins one (`CREATE ROLE ann LOGIN IN ROLE growcert_recorder`).
 ///
-/// Neither can `UPDATE`, `DELETE` or `TRUNCATE` anything: the triggers refuse those even for the
+/// A recorder cannot write `meta` (the masking key's id and the schema version are the owner's, set at
+/// `init`). Neither can `UPDATE`, `DELETE` or `TRUNCATE` anything: the triggers refuse those even for the
 /// owner, and the privileges refuse them before the triggers run. The schema's owner (who ran
 /// `growcert init`) is the only one who can change the schema, and `verify` finds any change.
 public enum PostgresRoles {
@@ -30,6 +31,7 @@ public enum PostgresRoles {
             GRANT USAGE ON SCHEMA public TO \(recorder), \(auditor);
             REVOKE ALL ON ALL TABLES IN SCHEMA public FROM \(recorder), \(auditor);
             GRANT SELECT, INSERT ON ALL TABLES IN SCHEMA public TO \(recorder);
+            REVOKE INSERT ON meta FROM \(recorder);
             GRANT SELECT ON ALL TABLES IN SCHEMA public TO \(auditor);
 
             """

@@ -25,8 +25,23 @@ enum PostgresSchema {
     /// 6); no PostgreSQL database was ever made at an older version.
     static let migrations: [Migration] = [
         Migration(version: 6) { try ddl(version: 6) },
-        Migration(version: 7) { try ddl(version: 7, only: ["run_clocks"]) },
+        // The new table gets the grants `runs` has (a team's recorder and auditor roles), so `db init-roles` need not run again.
+        Migration(version: 7) { try ddl(version: 7, after: 6) + grantsLike("runs", on: "run_abandons") },
+        Migration(version: 8) { try ddl(version: 8, after: 7) + grantsLike("runs", on: "run_clocks") },
     ]
+
+    /// SQL that grants on table `new` what each role other than the owner has on `model`.
+    static func grantsLike(_ model: String, on new: String) -> String {
+        """
+        DO $growcert$ DECLARE g record; BEGIN
+            FOR g IN SELECT grantee, privilege_type FROM information_schema.role_table_grants
+                WHERE table_schema = current_schema() AND table_name = '\(model)' AND grantee <> current_user LOOP
+                EXECUTE format('GRANT %s ON \(new) TO %I', g.privilege_type, g.grantee);
+            END LOOP;
+        END $growcert$;
+
+        """
+    }
 
     /// The first version a PostgreSQL database was made at.
     static var firstVersion: Int { migrations.first?.version ?? 0 }
@@ -105,21 +120,14 @@ enum PostgresSchema {
     /// The DDL that creates schema `version` in an empty database, from the SQLite migrations up to it
     /// (the first step of `migrations`; run in one transaction, with its version row).
     ///
-    /// With `only`, the DDL of just those tables (and their indexes) of schema `version`: a later step that adds tables.
-    static func ddl(version: Int, only: Set<String>? = nil) throws -> String {
-        let whole = try description(version: version)
-        var (tables, indexes) = whole
-        var sql = ""
-        if let only {
-            tables = tables.filter { only.contains($0.name) }
-            indexes = indexes.filter { only.contains($0.table) }
-        } else {
-            sql = "CREATE FUNCTION \(functionName)() RETURNS trigger LANGUAGE plpgsql AS $growcert$\(functionBody)$growcert$;\n"
-        }
+    /// With `after`, only what version `after` lacks: its new tables (with their triggers) and indexes.
+    static func ddl(version: Int, after: Int? = nil) throws -> String {
+        let (tables, indexes) = try description(version: version)
+        let before = try after.map { try description(version: $0) }
+        var sql = before == nil ? "CREATE FUNCTION \(functionName)() RETURNS trigger LANGUAGE plpgsql AS $growcert$\(functionBody)$growcert$;\n" : ""
         // Referenced tables first.
-        // Tables made by earlier steps count as made.
-        var made = Set(whole.tables.map(\.name)).subtracting(tables.map(\.name))
-        var pending = tables
+        var made: Set<String> = Set(before?.tables.map(\.name) ?? [])
+        var pending = tables.filter { !made.contains($0.name) }
         while !pending.isEmpty {
             let ready = pending.firstIndex { t in t.constraints.allSatisfy { c in referenced(by: c).map { made.contains($0) || $0 == t.name } ?? true } } ?? 0
             let table = pending.remove(at: ready)
@@ -131,7 +139,7 @@ enum PostgresSchema {
             }
             made.insert(table.name)
         }
-        for index in indexes { sql += "CREATE INDEX \(index.name) ON \(index.table) (\(index.columns.joined(separator: ", ")));\n" }
+        for index in indexes where !(before?.indexes.contains(index) ?? false) { sql += "CREATE INDEX \(index.name) ON \(index.table) (\(index.columns.joined(separator: ", ")));\n" }
         return sql
     }
 
@@ -162,6 +170,78 @@ enum PostgresSchema {
 
     private static func tableText(_ columns: [Column], _ constraints: [String]) -> String {
         (columns.map { "\($0.name) \($0.type)\($0.notNull ? " NOT NULL" : "")" } + constraints.sorted()).joined(separator: ", ")
+    }
+
+    /// What the catalog says about growcert's tables that no schema object shows and an auditor must
+    /// know, in words naming each setting: row-level security (a policy can hide rows from a reader),
+    /// an unlogged table (a server crash empties it), a trigger not enabled in origin mode (`DISABLE`,
+    /// `ENABLE REPLICA` or `ENABLE ALWAYS TRIGGER`: replica mode, which any session can set, skips
+    /// the append-only triggers), a table owned by another role than the journal's, privileges beyond
+    /// what `PostgresRoles` grants (SELECT for every role, INSERT for recorders, nothing on `meta` but
+    /// SELECT: its rows are the owner's), and event triggers.
+    static func settingProblems(of db: PostgresConnection) throws -> [String] {
+        var problems: [String] = []
+        let tables = """
+            FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
+            WHERE n.nspname = current_schema() AND c.relkind IN ('r', 'p')
+            """
+        for r in try db.query("SELECT c.relname, c.relrowsecurity, c.relforcerowsecurity, c.relpersistence, pg_catalog.pg_get_userbyid(c.relowner), "
+                              + "(SELECT pg_catalog.pg_get_userbyid(j.relowner) FROM pg_catalog.pg_class j WHERE j.oid = 'journal'::regclass) "
+                              + tables + " ORDER BY 1", []) {
+            let table = r.string(0)
+            if r.int(1) == 1 || r.int(2) == 1 {
+                problems.append("row-level security is enabled on table '\(table)' (ENABLE\(r.int(2) == 1 ? "/FORCE" : "") ROW LEVEL SECURITY): a policy can hide its rows from a reader, verify included")
+            }
+            if r.string(3) == "u" {
+                problems.append("table '\(table)' is UNLOGGED (SET UNLOGGED): a server crash empties it")
+            }
+            if r.string(4) != r.string(5) {
+                problems.append("table '\(table)' is owned by role '\(r.string(4))', not by '\(r.string(5))', the journal's owner (OWNER TO): that role can change its triggers")
+            }
+        }
+        for r in try db.query("""
+            SELECT p.polname, c.relname FROM pg_catalog.pg_policy p JOIN pg_catalog.pg_class c ON c.oid = p.polrelid
+            JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = current_schema() ORDER BY 2, 1
+            """, []) {
+            problems.append("a row-level security policy '\(r.string(0))' is on table '\(r.string(1))' (CREATE POLICY)")
+        }
+        for r in try db.query("""
+            SELECT t.tgname, c.relname, t.tgenabled FROM pg_catalog.pg_trigger t
+            JOIN pg_catalog.pg_class c ON c.oid = t.tgrelid JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
+            WHERE n.nspname = current_schema() AND NOT t.tgisinternal AND t.tgenabled <> 'O' ORDER BY 2, 1
+            """, []) {
+            let mode: String
+            switch r.string(2) {
+            case "D": mode = "DISABLE TRIGGER: it never fires"
+            case "R": mode = "ENABLE REPLICA TRIGGER: it fires only in replica sessions, so ordinary sessions skip it"
+            case "A": mode = "ENABLE ALWAYS TRIGGER: set outside growcert"
+            default: mode = "enabled as '\(r.string(2))'"
+            }
+            problems.append("the trigger '\(r.string(0))' on '\(r.string(1))' is not enabled in origin mode (\(mode))")
+        }
+        // Table and column privileges of any role but the table's owner (PUBLIC is grantee 0).
+        let allowed: Set<String> = ["SELECT", "INSERT"]
+        for r in try db.query("""
+            SELECT c.relname, NULL, CASE WHEN x.grantee = 0 THEN 'PUBLIC' ELSE pg_catalog.pg_get_userbyid(x.grantee) END, x.privilege_type
+            FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace, pg_catalog.aclexplode(c.relacl) x
+            WHERE n.nspname = current_schema() AND c.relkind IN ('r', 'p') AND x.grantee <> c.relowner
+            UNION ALL
+            SELECT c.relname, a.attname, CASE WHEN x.grantee = 0 THEN 'PUBLIC' ELSE pg_catalog.pg_get_userbyid(x.grantee) END, x.privilege_type
+            FROM pg_catalog.pg_attribute a JOIN pg_catalog.pg_class c ON c.oid = a.attrelid JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace,
+                 pg_catalog.aclexplode(a.attacl) x
+            WHERE n.nspname = current_schema() AND c.relkind IN ('r', 'p') AND x.grantee <> c.relowner
+            ORDER BY 1, 2, 3, 4
+            """, []) {
+            let (table, column, role, privilege) = (r.string(0), r.text(1), r.string(2), r.string(3))
+            let on = column.map { "column '\($0)' of '\(table)'" } ?? "table '\(table)'"
+            if role == "PUBLIC" || !allowed.contains(privilege) || (table == Tables.meta && privilege != "SELECT") || column != nil {
+                problems.append("role '\(role)' has \(privilege) on \(on), beyond what 'db init-roles' grants (SELECT, and INSERT for recorders on every table but meta)")
+            }
+        }
+        for r in try db.query("SELECT evtname, evtevent FROM pg_catalog.pg_event_trigger ORDER BY 1", []) {
+            problems.append("the database has an event trigger '\(r.string(0))' on \(r.string(1)), which growcert does not define")
+        }
+        return problems
     }
 
     /// Every table, column, constraint, index (other than a constraint's own), trigger (and whether
@@ -203,7 +283,8 @@ enum PostgresSchema {
             JOIN pg_catalog.pg_class c ON c.oid = t.tgrelid JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
             WHERE n.nspname = current_schema() AND NOT t.tgisinternal
             """, []) {
-            objects.append(Schema.Object(type: "trigger", name: r.string(0), table: r.string(1), sql: r.string(2) + (r.string(3) == "D" ? " (disabled)" : "")))
+            // Whether it fires (`tgenabled`) is a setting of its own: `settingProblems` names it.
+            objects.append(Schema.Object(type: "trigger", name: r.string(0), table: r.string(1), sql: r.string(2)))
         }
         for r in try db.query("""
             SELECT p.proname, l.lanname, p.prosrc FROM pg_catalog.pg_proc p JOIN pg_catalog.pg_namespace n ON n.oid = p.pronamespace

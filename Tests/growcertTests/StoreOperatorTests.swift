@@ -60,17 +60,8 @@ import Testing
         #expect(o.stderr == "growcert: Cannot write the database '\(db)': SQLite's log files beside it, '\(db)-wal' (0 bytes, owned by uid 0 'root') and '\(db)-shm' (0 bytes, owned by uid 0 'root'), are another user's and this user (uid 65534 'nobody') cannot write them. A read by an older growcert or another SQLite tool leaves them. Nothing was written. When nobody is using the database, their owner or an administrator can remove them if '-wal' is 0 bytes; otherwise its owner opens the database once to fold the log in.\n", "\(o)")
     }
 
-    @Test("An empty --db or GROWCERT_DB is a usage error (64), not an internal one")
-    func emptyDatabaseLocationIsAUsageError() throws {
-        let g = try Growcert()
-        let flag = try g.run(["--db", "", "init"], db: false)
-        #expect(flag.code == 64, "\(flag)")
-        #expect(flag.stderr.hasPrefix("growcert: The database location is empty (--db ''). Give the evidence database's path or a postgresql:// URL, or leave both --db and GROWCERT_DB unset for ./growcert.sqlite.\n"), "\(flag)")
-        let env = try g.run(["init"], db: false, env: ["GROWCERT_DB": ""])
-        #expect(env.code == 64, "\(env)")
-        #expect(env.stderr.hasPrefix("growcert: The database location is empty (GROWCERT_DB=)."), "\(env)")
-        #expect(!FileManager.default.fileExists(atPath: g.path("growcert.sqlite")))
-    }
+    // An empty --db or GROWCERT_DB is a usage error: WorkspaceTests ("An empty --db or GROWCERT_DB is a usage error (64)
+    // that changes nothing") holds the one rule's test, word for word.
 
     @Test("A device or a FIFO given as a file is refused as such (65), and a size limit counts megabytes and names an option the command has")
     func edgesOfInputFiles() throws {

@@ -57,13 +57,7 @@ struct AuditorPathTests {
 
         // What a release hands over: the demo's database, after a release manager rejected report.html (rp2) and a
         // later run failed and was reported as JSON (rp7, beside the demo's rp6) — the ids the walkthrough names.
-        let demo = try DemoRun.get()
-        try #require(demo.outcome.code == 0, "\(demo.outcome)")
-        let g = try Growcert()
-        try g.copyDatabase(from: demo.database)
-        if FileManager.default.fileExists(atPath: demo.out + "/growcert.key") {
-            try FileManager.default.copyItem(atPath: demo.out + "/growcert.key", toPath: g.path("evidence.key"))
-        }
+        let g = try DemoRun.copy()
         for args in [
             ["keys", "generate", "--out", g.path("rita.pem")],
             ["signoff", "--report", "rp2", "--role", "release-manager", "--name", "Rita RM", "--decision", "reject", "--comment", "emulator evidence only", "--key", g.path("rita.pem")],
@@ -84,7 +78,7 @@ struct AuditorPathTests {
         try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
         let copied = try g.sqlite(".backup '\(work)/growcert.sqlite'")
         try #require(copied.code == 0, "\(copied)")
-        try FileManager.default.copyItem(atPath: demo.file("report.html"), toPath: work + "/report.html")
+        try FileManager.default.copyItem(atPath: try DemoRun.get().file("report.html"), toPath: work + "/report.html")
         let nobody = try g.execute("/usr/bin/env", ["chown", "-R", "nobody:nogroup", work], env: [:])
         try #require(nobody.code == 0, "\(nobody)")
         let before = try #require(Self.sha256(work + "/growcert.sqlite"))

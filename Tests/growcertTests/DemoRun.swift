@@ -36,4 +36,16 @@ struct DemoRun: Sendable {
 
     /// The shared demo run; every caller gets the same one.
     static func get() throws -> DemoRun { try shared.get() }
+
+    /// A runner of its own holding a copy of the demo's database and masking key, for a test that writes or tampers.
+    static func copy() throws -> Growcert {
+        let demo = try get()
+        try #require(demo.outcome.code == 0, "\(demo.outcome)")
+        let g = try Growcert()
+        try g.copyDatabase(from: demo.database)
+        if FileManager.default.fileExists(atPath: demo.out + "/growcert.key") {
+            try FileManager.default.copyItem(atPath: demo.out + "/growcert.key", toPath: g.path("evidence.key"))
+        }
+        return g
+    }
 }

@@ -8,13 +8,7 @@ import Testing
 struct RelabelledProvenanceTests {
     @Test("The demo's check results relabelled live-hosted with the chain recomputed: verify exits 2 and names the contradiction")
     func relabelledEmulatorResultsAreTampering() throws {
-        let demo = try DemoRun.get()
-        try #require(demo.outcome.code == 0, "\(demo.outcome)")
-        let g = try Growcert()
-        try g.copyDatabase(from: demo.database)
-        if FileManager.default.fileExists(atPath: demo.out + "/growcert.key") {
-            try FileManager.default.copyItem(atPath: demo.out + "/growcert.key", toPath: g.path("evidence.key"))
-        }
+        let g = try DemoRun.copy()
         #expect(try g.run(["verify"]).code == 0)
 
         let relabelled = #""type":"check-result""#

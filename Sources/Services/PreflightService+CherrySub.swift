@@ -18,7 +18,7 @@ extension PreflightService {
         } catch {
             throw ServiceError.campaignTargetUnusable(reason: "\(error)")
         }
-        let pins = profile.sandboxPins + campaign.sandboxPins.filter { !profile.sandboxPins.contains($0) }
+        let pins = profile.sandboxPins(for: campaign)
         let transport = self.transport ?? transportFactory?(pins) ?? CurlTransport(pins: pins)
         let secretKey = try request.serverKey.map { value -> CherrySecretKey in
             guard let key = try? CherrySecretKey(value), key.hasExpectedPrefix else {

@@ -69,7 +69,7 @@ public struct PreflightService {
         let configuration = try GrowClientConfiguration(baseURL: campaign.baseURL, project: campaign.project)
         let credentials = try CheckRunService.credentials(serverKey: request.serverKey, tokenCommand: request.tokenCommand)
         let hostedTarget = configuration.baseURL.scheme == "https"
-        let pins = profile.sandboxPins + campaign.sandboxPins.filter { !profile.sandboxPins.contains($0) }
+        let pins = profile.sandboxPins(for: campaign)
         let transport = self.transport ?? transportFactory?(pins) ?? CurlTransport(pins: pins)
         let purchases = try plan.map {
             try CheckRunService(store: store).recordedPurchase(run: $0.run, request: request, hostedTarget: hostedTarget,

@@ -41,9 +41,8 @@ public enum RunStartWarning: Sendable, Equatable, CustomStringConvertible {
     /// read from the hosted Sandbox, or a QA clock that is off by more than the profile's skew.
     public static func clockWarnings(reading: ClockReading, campaign: Campaign, profile: Profile) -> [RunStartWarning] {
         let skew = profile.rules.outsideClockSkewSeconds
-        if let outside = reading.outsideMilliseconds {
-            guard let qa = Timestamp.milliseconds(reading.qaTime), abs(qa - outside) > Int64(skew) * 1000,
-                  let sandboxTime = reading.sandboxTime else { return [] }
+        if reading.outsideMilliseconds != nil {
+            guard reading.disagrees(bySkewSeconds: skew), let sandboxTime = reading.sandboxTime else { return [] }
             return [.clockDisagrees(qaTime: reading.qaTime, sandboxTime: sandboxTime, skewSeconds: skew)]
         }
         guard profile.rules.checkResultProvenance == .liveHosted, let url = URL(string: campaign.baseURL),

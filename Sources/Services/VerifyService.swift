@@ -144,8 +144,7 @@ public struct VerifyService {
         var pinsOfRun: [String: [String]] = [:]
         var runIds: [String] = []
         for campaign in try store.campaigns() {
-            let profilePins = (try? store.profileNamed(campaign.profile).sandboxPins) ?? []
-            let pins = profilePins + campaign.sandboxPins.filter { !profilePins.contains($0) }
+            let pins = (try? store.profileNamed(campaign.profile).sandboxPins(for: campaign)) ?? campaign.sandboxPins
             for run in try store.runs(campaignId: campaign.id) {
                 pinsOfRun[run.id] = pins
                 runIds.append(run.id)

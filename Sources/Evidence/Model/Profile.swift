@@ -98,6 +98,11 @@ public struct Profile: Sendable, Equatable {
     /// The catalog entry of a check.
     public func check(_ id: String) -> CheckInfo? { checks.first { $0.id == id } }
 
+    /// The Sandbox pins in force for `campaign`: the profile's, then the campaign's own that the profile lacks.
+    public func sandboxPins(for campaign: Campaign) -> [String] {
+        sandboxPins + campaign.sandboxPins.filter { !sandboxPins.contains($0) }
+    }
+
     /// Parses a profile file.
     public init(json: JSONValue) throws {
         rulesSHA256 = Digest.sha256Hex(json.canonicalText)

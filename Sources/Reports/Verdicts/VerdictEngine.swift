@@ -146,13 +146,12 @@ public struct VerdictEngine: Sendable {
                 warnings.append(Reason(.retractedFailure, p))
             }
             // The QA machine's clock against the hosted Sandbox's, at each reading of the judged run.
-            let skew = Int64(profile.rules.outsideClockSkewSeconds) * 1000
+            let skew = profile.rules.outsideClockSkewSeconds
             let clocks = input.clocks.filter { $0.runId == judged?.id }
             for clock in clocks {
-                guard let outside = clock.reading.outsideMilliseconds, let qa = Timestamp.milliseconds(clock.reading.qaTime),
-                      abs(qa - outside) > skew, let sandboxTime = clock.reading.sandboxTime else { continue }
+                guard clock.reading.disagrees(bySkewSeconds: skew), let sandboxTime = clock.reading.sandboxTime else { continue }
                 warnings.append(Reason(.clockSkew, ["run": clock.runId, "event": clock.event.rawValue, "qaTime": clock.reading.qaTime,
-                                                    "sandboxTime": sandboxTime, "skewSeconds": String(skew / 1000), "scenario": scenario.id]))
+                                                    "sandboxTime": sandboxTime, "skewSeconds": String(skew), "scenario": scenario.id]))
             }
             let nonce = clocks.first { $0.event == .start }?.nonce
             for t in live where t.type == .transaction {

@@ -60,6 +60,13 @@ public struct ClockReading: Sendable, Equatable {
     /// Whether anything answered the exchange (a reading worth recording: a failed attempt proves nothing).
     public var answered: Bool { exchange?.status != nil }
 
+    /// Whether the QA machine's clock and the hosted Sandbox's differed by more than `skewSeconds` at this reading (only a
+    /// live-hosted reading can say so).
+    public func disagrees(bySkewSeconds skewSeconds: Int) -> Bool {
+        guard let outside = outsideMilliseconds, let qa = Timestamp.milliseconds(qaTime) else { return false }
+        return abs(qa - outside) > Int64(skewSeconds) * 1000
+    }
+
     /// The Sandbox's time in milliseconds since 1970, only when the reading is live-hosted: the one outside time a
     /// verdict may use. nil for any other reading.
     public var outsideMilliseconds: Int64? {

@@ -97,7 +97,10 @@ public enum EmbeddedProfiles {
   ],
   "verdictRules": {
     "checkResultProvenance": "live-hosted",
-    "storeTransactionProvenance": "store-signed-sandbox",
+    "storeProofs": {
+      "accepts": ["store-signed-sandbox", "store-signed-production", "xcode-local", "emulator-signed", "manual"],
+      "certifying": ["store-signed-sandbox"]
+    },
     "serverReceiptProvenance": "live-hosted",
     "serverReceiptBinding": {"evidenceType": "receipt", "key": "transactionId", "proof": "accepted-transaction", "recordedBy": "purchase.backend-verifies"},
     "transactionBundleMustMatchAppId": true,
@@ -177,7 +180,10 @@ public enum EmbeddedProfiles {
   ],
   "verdictRules": {
     "checkResultProvenance": "live-hosted",
-    "storeTransactionProvenance": "store-signed-sandbox",
+    "storeProofs": {
+      "accepts": ["store-signed-sandbox", "store-signed-google", "store-signed-production", "xcode-local", "emulator-signed", "manual"],
+      "certifying": ["store-signed-sandbox", "store-signed-google"]
+    },
     "serverReceiptProvenance": "live-hosted",
     "serverReceiptBinding": {"evidenceType": "receipt", "key": "orderId", "proof": "order-receipts", "recordedBy": "purchase.delivered-once"},
     "transactionBundleMustMatchAppId": true,

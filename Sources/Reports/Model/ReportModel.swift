@@ -54,6 +54,8 @@ public struct ReportHeader: Sendable, Equatable {
     public var rulesSHA256: String
     /// The identity of the database the evidence is in: its journal's first entry hash (`EvidenceStore.databaseId`).
     public var databaseId: String
+    /// The SHA-256 fingerprint of the campaign's Play license key (`Campaign.playLicenseKeyFingerprint`); nil: none.
+    public var playLicenseKeySha256: String?
 
     /// Creates a header.
     public init(campaignId: String, campaignName: String, profileId: String, profileTitle: LocalizedText, appId: String, appVersion: String,

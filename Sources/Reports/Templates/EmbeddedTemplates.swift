@@ -157,6 +157,7 @@ img.thumb { display: block; max-width: 16rem; max-height: 16rem; margin: .25rem 
 <tr><th>{{s.header.sdk}}</th><td>{{header.sdk}}</td></tr>
 <tr><th>{{s.header.project}}</th><td class="mono">{{header.project}}</td></tr>
 <tr><th>{{s.header.target}}</th><td class="mono">{{header.baseURL}}</td></tr>
+{{#header.hasPlayLicenseKey}}<tr><th>{{s.header.playLicenseKey}}</th><td class="mono">SHA-256 {{header.playLicenseKeySha256}}</td></tr>{{/header.hasPlayLicenseKey}}
 <tr><th>{{s.header.tool}}</th><td>{{header.toolVersion}}</td></tr>
 <tr><th>{{s.header.evidenceAsOf}}</th><td>{{header.evidenceAsOf}}</td></tr>
 <tr><th>{{s.header.journalHead}}</th><td class="mono">{{header.journalHead}}</td></tr>
@@ -376,6 +377,9 @@ img.thumb { display: block; max-width: 16rem; max-height: 16rem; margin: .25rem 
 | {{s.header.sdk}} | {{header.sdk}} |
 | {{s.header.project}} | {{header.project}} |
 | {{s.header.target}} | {{header.baseURL}} |
+{{#header.hasPlayLicenseKey}}
+| {{s.header.playLicenseKey}} | SHA-256 {{header.playLicenseKeySha256}} |
+{{/header.hasPlayLicenseKey}}
 | {{s.header.tool}} | {{header.toolVersion}} |
 | {{s.header.evidenceAsOf}} | {{header.evidenceAsOf}} |
 | {{s.header.journalHead}} | {{header.journalHead}} |
@@ -583,6 +587,7 @@ img.thumb { display: block; max-width: 16rem; max-height: 16rem; margin: .25rem 
     "sdk": "SDK",
     "project": "GrooveGrow project",
     "target": "Sandbox base URL",
+    "playLicenseKey": "Play license key (compare with Play Console)",
     "tool": "growcert version",
     "evidenceAsOf": "Evidence as of",
     "journalHead": "Journal head",
@@ -969,6 +974,7 @@ img.thumb { display: block; max-width: 16rem; max-height: 16rem; margin: .25rem 
     "sdk": "SDK",
     "project": "GrooveGrow 项目",
     "target": "沙盒基础 URL",
+    "playLicenseKey": "Google Play 许可密钥（请与 Google Play 管理中心核对）",
     "tool": "growcert 版本",
     "evidenceAsOf": "证据截至",
     "journalHead": "日志头哈希",

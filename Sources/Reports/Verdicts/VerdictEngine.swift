@@ -156,8 +156,7 @@ public struct VerdictEngine: Sendable {
             let nonce = clocks.first { $0.event == .start }?.nonce
             for t in live where t.type == .transaction {
                 let tid = Self.transactionId(t)
-                if let nonce, let token = t.details(as: TransactionDetails.self).appAccountToken,
-                   token.lowercased() == nonce.lowercased(), profile.rules.certifies(t.provenance, as: profile.rules.storeTransactionProvenance) {
+                if let nonce, Self.isRunBound(t, nonce: nonce, rules: profile.rules) {
                     warnings.append(Reason(.runBound, ["transaction": tid, "evidence": t.id, "run": judged?.id ?? "", "scenario": scenario.id]))
                 }
                 if t.provenance == .storeSignedProduction {
@@ -207,6 +206,14 @@ public struct VerdictEngine: Sendable {
             certifying: profile.rules.certifies(item.provenance, as: profile.rules.checkResultProvenance),
             durationMs: d.durationMs, reason: d.reason,
             transcriptExcerpt: excerpt, transcriptCount: transcript.count)
+    }
+
+    /// Whether certifying store transaction `t` carries the run's `nonce` in the value its store binds a purchase to a
+    /// run with (App Store `appAccountToken`, Google Play `obfuscatedAccountId`): the one home of "run-bound".
+    static func isRunBound(_ t: EvidenceItem, nonce: String, rules: VerdictRules) -> Bool {
+        let details = t.details(as: TransactionDetails.self)
+        guard let token = StoreRulesRegistry.rules(for: details.store).runToken(details) else { return false }
+        return token.lowercased() == nonce.lowercased() && rules.storeProofs.certifies(t.provenance)
     }
 
     /// How many exchanges of a check's transcript a report shows.
@@ -271,9 +278,10 @@ public struct VerdictEngine: Sendable {
                                                  value: shorten(base + (target.kind.map { " (\($0))" } ?? ""))))
             }
         case .transaction:
-            if let jws = item.details(as: TransactionDetails.self).signedPayload {
+            let t = item.details(as: TransactionDetails.self)
+            if let payload = t.signedPayload {
                 out.append(EvidenceSummary.Field(name: TransactionDetails.Key.signedPayload.rawValue,
-                                                 value: "JWS, \(jws.utf8.count) bytes, SHA-256 \(Digest.sha256Hex(jws).prefix(16))…"))
+                                                 value: StoreRulesRegistry.rules(for: t.store).describeSignedPayload(payload)))
             }
         case .receipt:
             let raw = item.details(as: ReceiptDetails.self).raw

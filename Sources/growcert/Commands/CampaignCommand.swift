@@ -2,6 +2,8 @@ import ArgumentsKit
 import Evidence
 import Services
 import StrictJSON
+import StoreProof
+import Foundation
 
 /// `growcert campaign create | use | list | show`.
 enum CampaignCommand {
@@ -20,6 +22,7 @@ enum CampaignCommand {
                     OptionSpec(name: "--name", value: "TEXT", help: "a name for the campaign (default: app id, version and build)"),
                     OptionSpec(name: "--sandbox-pin", value: "sha256//BASE64", help: "a public-key pin the hosted Sandbox must match (repeatable)",
                                repeatable: true),
+                    OptionSpec(name: "--play-license-key", value: "FILE", help: "the app's Google Play license key (base64 as Play Console shows it, or PEM)"),
                 ]) { inv in
             let store = try inv.openStore()
             let profileId = try inv.required("--profile")
@@ -29,7 +32,7 @@ enum CampaignCommand {
                 appVersion: try inv.required("--app-version"), build: try inv.required("--build"),
                 sdkName: inv.optional("--sdk-name") ?? profile.vendor + " SDK", sdkVersion: try inv.required("--sdk-version"),
                 project: try targetValue(inv, profile: profile), baseURL: try inv.required("--base-url"),
-                sandboxPins: inv.args.values("--sandbox-pin")))
+                sandboxPins: inv.args.values("--sandbox-pin"), playLicenseKey: try playLicenseKey(inv)))
             inv.printRecord(c.id, c.json)
             return ExitCode.success
         },
@@ -81,6 +84,7 @@ enum CampaignCommand {
               \(targetLabel(c.profile)) \(c.project)
               Sandbox      \(c.baseURL)
               Sandbox pins \(c.sandboxPins.isEmpty ? "(none: the system trust store decides)" : c.sandboxPins.joined(separator: " "))
+              Play key     \(c.playLicenseKeyFingerprint.map { "SHA-256 \($0) (compare with Play Console)" } ?? "(none: no signed Google Play purchase can be recorded)")
               created      \(c.createdAt) by \(c.createdBy)
 
             Devices:
@@ -98,6 +102,13 @@ enum CampaignCommand {
             return ExitCode.success
         },
     ]
+
+    /// The license key in `--play-license-key`'s file, as canonical base64; nil without the option.
+    static func playLicenseKey(_ inv: Invocation) throws -> String? {
+        guard let path = inv.optional("--play-license-key") else { return nil }
+        let bytes = try inv.readInput(path, limit: GooglePlayLicenseKey.maximumBytes + 1)
+        return try GooglePlayLicenseKey(fileContents: Data(bytes)).base64
+    }
 
     /// The target field's name, padded to the other labels' width of `campaign show`.
     static func targetLabel(_ profileId: String) -> String {

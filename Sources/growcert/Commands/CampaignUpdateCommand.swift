@@ -13,7 +13,7 @@ enum CampaignUpdateCommand {
     static let fixed = ["--app-id", "--app-version", "--build", "--profile"]
 
     static let command = Command(
-        path: ["campaign", "update"], summary: "change a campaign's base URL, SDK version, target (project or publishable key), name or Sandbox pins (journaled)", positionals: ["ID"],
+        path: ["campaign", "update"], summary: "change a campaign's base URL, SDK version, target (project or publishable key), name, Sandbox pins or Play license key (journaled)", positionals: ["ID"],
         options: [
             OptionSpec(name: "--base-url", value: "URL", help: "Sandbox base URL, https://HOST[/PREFIX]"),
             OptionSpec(name: "--sdk-version", value: "V", help: "GrooveGrow SDK version"),
@@ -23,6 +23,7 @@ enum CampaignUpdateCommand {
             OptionSpec(name: "--name", value: "TEXT", help: "the campaign's name"),
             OptionSpec(name: "--sandbox-pin", value: "sha256//BASE64", help: "the campaign's own Sandbox public-key pins: replaces its list (repeatable)",
                        repeatable: true),
+            OptionSpec(name: "--play-license-key", value: "FILE", help: "the app's Google Play license key (base64 as Play Console shows it, or PEM)"),
             OptionSpec(name: "--note", value: "TEXT", help: "why it changed (shown in the report's history)"),
             OptionSpec(name: "--app-id", value: "ID", help: "refused: the app id defines what is certified"),
             OptionSpec(name: "--app-version", value: "V", help: "refused: the app version defines what is certified"),
@@ -47,8 +48,9 @@ enum CampaignUpdateCommand {
             let values = inv.args.values(option)
             if !values.isEmpty { changes[field] = values.joined(separator: " ") }
         }
+        if let key = try CampaignCommand.playLicenseKey(inv) { changes[.playLicenseKey] = key }
         guard !changes.isEmpty else {
-            throw CLIError.usage("Nothing to change: give at least one of \(fields.map(\.option).joined(separator: ", ")).", command: "campaign update")
+            throw CLIError.usage("Nothing to change: give at least one of \((fields.map(\.option) + ["--play-license-key"]).joined(separator: ", ")).", command: "campaign update")
         }
         let store = try inv.openStore()
         let id = try inv.positional(0, "campaign ID")

@@ -32,7 +32,7 @@ enum CampaignCommand {
                 appVersion: try inv.required("--app-version"), build: try inv.required("--build"),
                 sdkName: inv.optional("--sdk-name") ?? profile.vendor + " SDK", sdkVersion: try inv.required("--sdk-version"),
                 project: try targetValue(inv, profile: profile), baseURL: try inv.required("--base-url"),
-                sandboxPins: inv.args.values("--sandbox-pin"), playLicenseKey: try playLicenseKey(inv)))
+                sandboxPins: inv.args.values("--sandbox-pin"), playLicenseKey: try playLicenseKey(inv, profile: profile)))
             inv.printRecord(c.id, c.json)
             return ExitCode.success
         },
@@ -104,8 +104,12 @@ enum CampaignCommand {
     ]
 
     /// The license key in `--play-license-key`'s file, as canonical base64; nil without the option.
-    static func playLicenseKey(_ inv: Invocation) throws -> String? {
+    static func playLicenseKey(_ inv: Invocation, profile: Profile) throws -> String? {
         guard let path = inv.optional("--play-license-key") else { return nil }
+        guard profile.rules.storeProofs.accepts(.storeSignedGoogle) else {
+            throw CLIError.usage("Profile '\(profile.id)' accepts no signed Google Play purchases (its store proofs: \(profile.rules.storeProofs.accepted.map(\.rawValue).joined(separator: ", "))), so it takes no --play-license-key. Nothing was changed.",
+                                 command: inv.command.path.joined(separator: " "))
+        }
         let bytes = try inv.readInput(path, limit: GooglePlayLicenseKey.maximumBytes + 1)
         return try GooglePlayLicenseKey(fileContents: Data(bytes)).base64
     }

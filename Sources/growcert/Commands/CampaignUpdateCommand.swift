@@ -48,12 +48,14 @@ enum CampaignUpdateCommand {
             let values = inv.args.values(option)
             if !values.isEmpty { changes[field] = values.joined(separator: " ") }
         }
-        if let key = try CampaignCommand.playLicenseKey(inv) { changes[.playLicenseKey] = key }
-        guard !changes.isEmpty else {
+        guard !changes.isEmpty || inv.optional("--play-license-key") != nil else {
             throw CLIError.usage("Nothing to change: give at least one of \((fields.map(\.option) + ["--play-license-key"]).joined(separator: ", ")).", command: "campaign update")
         }
         let store = try inv.openStore()
         let id = try inv.positional(0, "campaign ID")
+        if let key = try CampaignCommand.playLicenseKey(inv, profile: try store.profileNamed(try store.campaign(id).profile)) {
+            changes[.playLicenseKey] = key
+        }
         let targetFlags = ["--project", "--publishable-key"].filter { inv.optional($0) != nil }
         if let given = targetFlags.first {
             let profile = try store.campaign(id).profile

@@ -681,7 +681,8 @@ img.thumb { display: block; max-width: 16rem; max-height: 16rem; margin: .25rem 
       "store-account": "Store sandbox account",
       "store-transaction": "Store transaction",
       "server-receipt": "Server receipt for the transaction's order",
-      "auto-renewable": "Auto-renewable subscription"
+      "auto-renewable": "Auto-renewable subscription",
+      "store-refund": "Refund signed by the store"
     }
   },
   "requirementStatus": {
@@ -779,6 +780,7 @@ img.thumb { display: block; max-width: 16rem; max-height: 16rem; margin: .25rem 
     "bundle-missing": "store transaction {transaction} names no bundle id, so it cannot be matched to the campaign's app {appId}",
     "receipt-not-for-transaction": "server receipt {receipt} does not prove store transaction {transaction}: order {orderId} is for product {orderProduct} with receipts for {named}; it must be for product {product} with a verified Sandbox receipt for {transaction}",
     "not-auto-renewable": "store transaction {transaction} is a {type}; this scenario needs an {required}",
+    "no-store-refund": "no refund of store transaction {transaction} signed by the store is recorded on the run (an App Store REFUND notification, or the signed transaction with its revocationDate)",
     "receipt-verified-late": "the Sandbox verified store transaction {transaction} at {verifiedAt}, more than {maxAgeDays} days after its purchase ({purchaseDate}): the purchase is not fresh on the Sandbox's clock",
     "no-outside-start": "run {run} has no reading of the hosted Sandbox's clock at its start, so nothing outside this machine shows that store transaction {transaction} was bought during the run",
     "transaction-before-run": "store transaction {transaction} was purchased {purchaseDate}, before run {run} started on the hosted Sandbox's clock ({outsideStart}, {skewSeconds} s of skew allowed): it was not bought in this run",
@@ -794,7 +796,8 @@ img.thumb { display: block; max-width: 16rem; max-height: 16rem; margin: .25rem 
     "open-run-ignored": "run {run} of {scenario} was started after the judged run and is not finished; it does not count",
     "private-peer": "{count} live-hosted check results of {scenario} reached the Sandbox at {peer}: confirm that address is the vendor's hosted Sandbox, or pin its key (growcert campaign create --sandbox-pin)",
     "clock-skew": "this machine's clock said {qaTime} at the {event} of run {run} ({scenario}), the hosted Sandbox's said {sandboxTime}: more than {skewSeconds} s apart; the run is judged on the Sandbox's clock",
-    "run-bound": "store transaction {transaction} ({scenario}) carries run {run}'s nonce as its appAccountToken: the store signed that it was bought for this run",
+    "run-bound": "store transaction {transaction} ({scenario}) carries run {run}'s nonce as its {field}: the store signed that it was bought for this run",
+    "store-refund-proven": "the store signed the refund of transaction {transaction} ({scenario}): {how} in {evidence}",
     "retracted-failure": "check {check} ({scenario}) failed in {evidence}: {reason}; that result was retracted ({retractedReason}) and the check counts as not run until a new result is recorded"
   },
   "reasonsByTransaction": {
@@ -848,6 +851,7 @@ img.thumb { display: block; max-width: 16rem; max-height: 16rem; margin: .25rem 
     "bundle-missing": "Record the store-signed transaction, which carries the bundle id.",
     "receipt-not-for-transaction": "Run growcert check run on the run that holds the purchase's store-signed transaction, for the order that purchase paid for (without --transaction-id, or with that transaction's id).",
     "not-auto-renewable": "Buy an auto-renewable subscription in the Sandbox and record its signed transaction.",
+    "no-store-refund": "Record Apple's signed REFUND notification (growcert evidence add store-notification) or the refunded transaction's JWS on the run.",
     "receipt-verified-late": "Make a new Sandbox purchase, let the app deliver it to the hosted Sandbox, record its JWS and run the checks on it.",
     "no-outside-start": "Start a new run while the hosted Sandbox is reachable (run start reads its clock), make the purchase during it, record its JWS and run the checks on it.",
     "transaction-before-run": "Make a new Sandbox purchase during a new run, record its JWS, and run the checks on it.",
@@ -1068,7 +1072,8 @@ img.thumb { display: block; max-width: 16rem; max-height: 16rem; margin: .25rem 
       "store-account": "商店沙盒账号",
       "store-transaction": "商店交易",
       "server-receipt": "该交易订单的服务器收据",
-      "auto-renewable": "自动续期订阅"
+      "auto-renewable": "自动续期订阅",
+      "store-refund": "商店签名的退款"
     }
   },
   "requirementStatus": {
@@ -1166,6 +1171,7 @@ img.thumb { display: block; max-width: 16rem; max-height: 16rem; margin: .25rem 
     "bundle-missing": "商店交易 {transaction} 没有包标识，无法与本认证批次的应用 {appId} 匹配",
     "receipt-not-for-transaction": "服务器收据 {receipt} 不能证明商店交易 {transaction}：订单 {orderId} 的商品为 {orderProduct}，收据对应 {named}；订单必须是商品 {product}，并有一张针对 {transaction} 的已验证沙盒收据",
     "not-auto-renewable": "商店交易 {transaction} 的类型是 {type}；此场景需要 {required}",
+    "no-store-refund": "运行中没有记录商店签名的商店交易 {transaction} 退款（App Store REFUND 通知，或带 revocationDate 的签名交易）",
     "receipt-verified-late": "沙盒于 {verifiedAt} 验证商店交易 {transaction}，距其购买时间（{purchaseDate}）已超过 {maxAgeDays} 天：按沙盒的时钟，此次购买不够新",
     "no-outside-start": "运行 {run} 开始时没有读取托管沙盒的时钟，因此本机之外没有任何证据表明商店交易 {transaction} 是在该运行期间购买的",
     "transaction-before-run": "商店交易 {transaction} 购买于 {purchaseDate}，早于运行 {run} 按托管沙盒时钟的开始时间（{outsideStart}，允许 {skewSeconds} 秒偏差）：它不是在本次运行中购买的",
@@ -1181,7 +1187,8 @@ img.thumb { display: block; max-width: 16rem; max-height: 16rem; margin: .25rem 
     "open-run-ignored": "{scenario} 的运行 {run} 在判定运行之后开始且未完成；不计入",
     "private-peer": "{scenario} 的 {count} 项托管实时检查结果经由 {peer} 访问沙盒：请确认该地址确为厂商的托管沙盒，或为该批次固定其公钥",
     "clock-skew": "运行 {run}（{scenario}）读取时钟时本机时钟为 {qaTime}，托管沙盒时钟为 {sandboxTime}：相差超过 {skewSeconds} 秒；该运行按沙盒时钟判定",
-    "run-bound": "商店交易 {transaction}（{scenario}）的 appAccountToken 是运行 {run} 的随机码：商店签名证明它是为本次运行购买的",
+    "run-bound": "商店交易 {transaction}（{scenario}）的 {field} 是运行 {run} 的随机码：商店签名证明它是为本次运行购买的",
+    "store-refund-proven": "商店签名证明交易 {transaction}（{scenario}）已退款：{evidence} 中的 {how}",
     "retracted-failure": "检查 {check}（{scenario}）在 {evidence} 中失败：{reason}；该结果已被撤回（{retractedReason}），在记录新结果之前该检查按未运行计"
   },
   "reasonsByTransaction": {
@@ -1235,6 +1242,7 @@ img.thumb { display: block; max-width: 16rem; max-height: 16rem; margin: .25rem 
     "bundle-missing": "记录商店签名的交易，其中带有包标识。",
     "receipt-not-for-transaction": "在持有此次购买的商店签名交易的运行上，为该购买所付的订单执行 growcert check run（不带 --transaction-id，或使用该交易的编号）。",
     "not-auto-renewable": "在沙盒中购买一个自动续期订阅，并记录其签名交易。",
+    "no-store-refund": "在运行中记录 App Store 签名的 REFUND 通知（growcert evidence add store-notification）或已退款交易的 JWS。",
     "receipt-verified-late": "重新进行一次沙盒购买，让应用把它交付到托管沙盒，记录其 JWS，并在其上执行检查。",
     "no-outside-start": "在能访问托管沙盒时重新开始一次运行（开始运行时会读取其时钟），在运行期间购买，记录其 JWS，并在其上执行检查。",
     "transaction-before-run": "在新的运行期间重新进行一次沙盒购买，记录其 JWS，并在其上执行检查。",

@@ -50,6 +50,7 @@ public struct Reason: Sendable, Equatable {
         case transactionAfterRun = "transaction-after-run"
         case receiptOutsideRun = "receipt-outside-run"
         case notAutoRenewable = "not-auto-renewable"
+        case noStoreRefund = "no-store-refund"
         // CERTIFIED
         case certified = "certified"
         // Warnings
@@ -61,6 +62,7 @@ public struct Reason: Sendable, Equatable {
         case privatePeer = "private-peer"
         case clockSkew = "clock-skew"
         case runBound = "run-bound"
+        case storeRefundProven = "store-refund-proven"
 
         /// The verdict a reason of this code forces, or nil.
         public var verdict: Verdict? {
@@ -71,10 +73,11 @@ public struct Reason: Sendable, Equatable {
                 return .incomplete
             case .checkNotCertifying, .transactionNotCertifying, .receiptNotCertifying, .simulatorDevice, .bundleMismatch,
                  .bundleMissing, .receiptNotForTransaction, .transactionTooOld, .transactionUndated, .transactionReused,
-                 .receiptVerifiedLate, .noOutsideStart, .transactionBeforeRun, .transactionAfterRun, .receiptOutsideRun, .notAutoRenewable:
+                 .receiptVerifiedLate, .noOutsideStart, .transactionBeforeRun, .transactionAfterRun, .receiptOutsideRun, .notAutoRenewable,
+                 .noStoreRefund:
                 return .notCertifiable
             case .certified, .productionTransaction, .transactionWarning, .acceptedRisk, .openRunIgnored, .retractedFailure, .privatePeer,
-                 .clockSkew, .runBound:
+                 .clockSkew, .runBound, .storeRefundProven:
                 return nil
             }
         }

@@ -157,7 +157,9 @@ public struct VerdictEngine: Sendable {
             for t in live where t.type == .transaction {
                 let tid = Self.transactionId(t)
                 if let nonce, Self.isRunBound(t, nonce: nonce, rules: profile.rules) {
-                    warnings.append(Reason(.runBound, ["transaction": tid, "evidence": t.id, "run": judged?.id ?? "", "scenario": scenario.id]))
+                    let field = StoreRulesRegistry.rules(for: t.details(as: TransactionDetails.self).store).runTokenField
+                    warnings.append(Reason(.runBound, ["transaction": tid, "evidence": t.id, "run": judged?.id ?? "", "scenario": scenario.id,
+                                                       "field": field]))
                 }
                 if t.provenance == .storeSignedProduction {
                     warnings.append(Reason(.productionTransaction, ["transaction": tid, "evidence": t.id, "scenario": scenario.id]))
@@ -166,6 +168,13 @@ public struct VerdictEngine: Sendable {
                     warnings.append(Reason(.transactionWarning, ["transaction": tid, "evidence": t.id, "warning": text, "scenario": scenario.id]))
                 }
             }
+        }
+
+        // A refund the store itself signed, naming the judged transaction: shown whether or not the profile requires it.
+        if let t = context.judgedTransaction, let proof = StoreRefundRequirement.proof(of: t, in: context) {
+            let d = proof.details(as: TransactionDetails.self)
+            warnings.append(Reason(.storeRefundProven, ["transaction": Self.transactionId(t), "evidence": proof.id, "scenario": scenario.id,
+                                                        "how": d.isRefundNotification ? "REFUND notification" : "revocationDate \(d.revocationDate ?? "")"]))
         }
 
         // Stable: worst first, then in the order found.

@@ -13,6 +13,7 @@ public struct TransactionDetails: EvidenceDetails, BindingKeyed {
         case store, source, kind, transactionId, originalTransactionId, orderId, productId, bundleId, environment, type
         case purchaseDate, purchaseDateMillis, signedDate, signedPayload, warnings
         case googleOrderId, purchaseTokenSha256, voided, note, appAccountToken, obfuscatedAccountId, googleSignature, packageName
+        case notificationType, subtype, notificationUUID, revocationDate
     }
 
     public static let evidenceType = EvidenceType.transaction
@@ -112,6 +113,16 @@ public struct TransactionDetails: EvidenceDetails, BindingKeyed {
     public var obfuscatedAccountId: String? { DetailValue.text(field(.obfuscatedAccountId)) }
     /// The Play Billing signature (base64) over `signedPayload`, when recorded from a signed Google Play purchase.
     public var googleSignature: String? { DetailValue.text(field(.googleSignature)) }
+    /// `revocationDate` as the store signed it (RFC 3339): the transaction was refunded or revoked.
+    public var revocationDate: String? { DetailValue.id(field(.revocationDate)) }
+    /// An App Store Server Notification's `notificationType` (`REFUND`, `TEST`, …), when recorded from one.
+    public var notificationType: String? { DetailValue.text(field(.notificationType)) }
+    /// The `source` of an App Store Server Notification V2.
+    public static let notificationSource = "notification"
+    /// Whether this records an App Store Server Notification (not a purchase).
+    public var isNotification: Bool { source == Self.notificationSource }
+    /// Whether this records an App Store `REFUND` notification.
+    public var isRefundNotification: Bool { isNotification && notificationType == "REFUND" }
     /// `signedDate` as the store proof wrote it (RFC 3339).
     public var signedDate: String? { DetailValue.id(field(.signedDate)) }
 

@@ -30,7 +30,8 @@ final class RequirementContext {
     var device: Device? { run.flatMap { r in input.devices.first { $0.id == r.deviceId } } }
 
     /// The run's store transactions.
-    private(set) lazy var transactions: [EvidenceItem] = live.filter { $0.type == .transaction }
+    /// The run's store transactions (purchases: not the store's notifications about them).
+    private(set) lazy var transactions: [EvidenceItem] = live.filter { $0.type == .transaction && !$0.details(as: TransactionDetails.self).isNotification }
 
     /// The vendor's acceptances recorded for transaction `t` (found by the profile's binding key); whether one
     /// proves `t` is `ReceiptBinding`'s to say.

@@ -25,6 +25,22 @@ public enum TransactionEvidence {
         withProvenance(verified.summary, provenance(of: verified.signer))
     }
 
+    /// A verified App Store Server Notification's summary with its provenance (its signer's).
+    public static func summary(_ verified: VerifiedAppleNotification) -> JSONValue {
+        withProvenance(verified.summary, provenance(of: verified.signer))
+    }
+
+    /// A verified App Store Server Notification V2, recorded as a transaction item of `source` `notification`: the
+    /// notification's type, subtype and UUID, its nested transaction's fields (`transactionId` names the purchase it
+    /// is about; a `TEST` notification has none and is named by its UUID), and the notification JWS itself.
+    public static func notification(_ verified: VerifiedAppleNotification, runId: String) -> NewEvidence {
+        let details = TransactionDetails(summary: summary(verified), store: "apple", source: TransactionDetails.notificationSource,
+                                         transactionId: verified.transaction?.transactionId ?? verified.notificationUUID, orderId: nil,
+                                         productId: verified.transaction?.productId, signedPayload: verified.jws,
+                                         warnings: verified.transaction?.warnings ?? [])
+        return NewEvidence(runId: runId, provenance: provenance(of: verified.signer), details: details)
+    }
+
     /// A Google Play purchase's summary with its (`manual`) provenance and the note saying why.
     public static func summary(_ purchase: GooglePurchase) -> JSONValue {
         withProvenance(purchase.summary, .manual, note: googleNote)

@@ -144,6 +144,12 @@ public struct VerifyService {
                 }
                 continue
             }
+            if details.isNotification {
+                if let message = checkNotification(item, appId: appId) {
+                    problems.append(VerificationProblem(seq: item.seq, message: "evidence \(item.id) (transaction): \(message)"))
+                }
+                continue
+            }
             if let message = check(item, appId: appId) {
                 problems.append(VerificationProblem(seq: item.seq, message: "evidence \(item.id) (transaction): \(message)"))
             }
@@ -224,6 +230,27 @@ public struct VerifyService {
             return differing.isEmpty ? nil : "the stored details differ from what its Play Billing signature proves: \(differing.joined(separator: ", "))"
         }
         return "its stored Play Billing purchase does not verify with a Play license key its campaign recorded: \(lastError)"
+    }
+
+    /// What is wrong with one recorded App Store Server Notification, or nil: its JWS must verify and give exactly
+    /// the provenance and details stored.
+    private func checkNotification(_ item: EvidenceItem, appId: String) -> String? {
+        let details = item.details(as: TransactionDetails.self)
+        guard let token = details.signedPayload else { return "it holds no App Store Server Notification JWS" }
+        let verified: VerifiedAppleNotification
+        do {
+            verified = try jwsVerifier.verifyNotification(token, expectedBundleId: appId)
+        } catch {
+            return "its stored App Store Server Notification does not verify: \(error)"
+        }
+        let expected = TransactionEvidence.notification(verified, runId: item.runId)
+        if expected.provenance != item.provenance {
+            return "provenance is recorded as '\(item.provenance.rawValue)', but its notification JWS proves '\(expected.provenance.rawValue)'"
+        }
+        let stored = item.details.objectValue ?? [:]
+        let proven = expected.details.objectValue ?? [:]
+        let differing = Set(stored.keys).union(proven.keys).filter { stored[$0] != proven[$0] }.sorted()
+        return differing.isEmpty ? nil : "the stored details differ from what its notification JWS proves: \(differing.joined(separator: ", "))"
     }
 
     /// What is wrong with one transaction item, or nil.

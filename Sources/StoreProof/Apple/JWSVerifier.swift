@@ -203,7 +203,7 @@ public struct JWSVerifier: Sendable {
     }
 
     /// leaf ← intermediate ← trusted root, marker extensions, validity at `signedDate`, then OpenSSL's path check.
-    private func classifyStoreChain(_ chain: [X509Certificate], environment: AppleEnvironment, signedDate: StoreTimestamp) throws -> AppleSigner {
+    func classifyStoreChain(_ chain: [X509Certificate], environment: AppleEnvironment, signedDate: StoreTimestamp) throws -> AppleSigner {
         guard environment.requiresStoreChain else {
             throw StoreProofError.localEnvironmentWithStoreChain(environment: environment.rawValue)
         }

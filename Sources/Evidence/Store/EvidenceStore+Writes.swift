@@ -37,7 +37,7 @@ extension EvidenceStore {
                 try append(.campaignUpdate) { _, at in
                     ["id": .string(updateId), "campaign_id": .string(id),
                      "changes": [CampaignField.playLicenseKey.rawValue: ["from": "", "to": .string(key)]],
-                     "note": "recorded with the campaign", "updated_by": .string(actor), "updated_at": .string(at)]
+                     "note": .null, "updated_by": .string(actor), "updated_at": .string(at)]
                 }
             }
             return id

@@ -706,6 +706,7 @@ img.thumb { display: block; max-width: 16rem; max-height: 16rem; margin: .25rem 
     "no-exchange": "nothing was fetched: the check failed before any target answered",
     "store-signed-sandbox": "signed by the App Store Sandbox, chain verified to Apple Root CA - G3",
     "store-signed-production": "signed by the App Store in Production: a real purchase, not a sandbox one",
+    "store-signed-google": "signed by Google Play, verified with the campaign's Play license key",
     "xcode-local": "signed by StoreKit Testing in Xcode, a local test certificate",
     "emulator-signed": "signed by the growcert emulator's own key",
     "manual": "typed or uploaded by a person, with no store signature"
@@ -817,6 +818,7 @@ img.thumb { display: block; max-width: 16rem; max-height: 16rem; margin: .25rem 
     "live-emulator": "the emulator",
     "store-signed-sandbox": "the App Store Sandbox",
     "store-signed-production": "a Production purchase",
+    "store-signed-google": "a Google Play signed purchase",
     "xcode-local": "Xcode StoreKit Testing",
     "emulator-signed": "the emulator's key",
     "manual": "a value typed by hand"
@@ -1097,6 +1099,7 @@ img.thumb { display: block; max-width: 16rem; max-height: 16rem; margin: .25rem 
     "no-exchange": "未获取任何内容：检查在任何目标应答之前就已失败",
     "store-signed-sandbox": "由 App Store 沙盒签名，证书链已验证至 Apple Root CA - G3",
     "store-signed-production": "由 App Store 生产环境签名：真实购买，而非沙盒购买",
+    "store-signed-google": "由 Google Play 签名，已用本认证批次的 Google Play 许可密钥验证",
     "xcode-local": "由 Xcode 中的 StoreKit Testing 签名，属于本地测试证书",
     "emulator-signed": "由 growcert 模拟服务自己的密钥签名",
     "manual": "由人工输入或上传，没有商店签名"
@@ -1208,6 +1211,7 @@ img.thumb { display: block; max-width: 16rem; max-height: 16rem; margin: .25rem 
     "live-emulator": "本地模拟服务",
     "store-signed-sandbox": "App Store 沙盒",
     "store-signed-production": "生产环境购买",
+    "store-signed-google": "Google Play 签名的购买",
     "xcode-local": "Xcode StoreKit Testing",
     "emulator-signed": "模拟服务的密钥",
     "manual": "人工录入的值"

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Evidence
+@testable import EvidenceModel
 
 /// Builds a closed database with a finished run, notes, an attachment and a retraction, and returns its path.
 ///

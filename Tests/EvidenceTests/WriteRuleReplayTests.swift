@@ -3,6 +3,7 @@ import StrictJSON
 import Testing
 import TestSupport
 @testable import Evidence
+@testable import EvidenceModel
 
 /// `verify` replays the write rules (issue 23, finding 6), and the late-evidence rule it replays
 /// (issue 22): an entry no growcert command could have written is tampering, however well it is chained.

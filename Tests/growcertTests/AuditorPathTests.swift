@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Evidence
+@testable import EvidenceModel
 
 /// The auditor's path never writes (issue 10, finding 6), tampered databases are not judged
 /// (issue 9, finding 5), finished runs stay closed (issue 9, finding 7), and the masking key

@@ -99,12 +99,6 @@ import Testing
     /// Files of `Evidence`, `EvidenceModel`, `Checks` and `Reports` whose code still spells a `growcert …` command line or
     /// one of its flags.
     static let commandLineDebt: Set<String> = [
-        "Sources/Checks/CherrySub/Checks/CherryLifecycleChecks.swift",
-        "Sources/Checks/CherrySub/Checks/CherryPurchaseChecks.swift",
-        "Sources/Checks/CherrySub/Checks/CherryRestoreChecks.swift",
-        "Sources/Checks/CherrySub/Support/CherrySubHarness.swift",
-        "Sources/Checks/GrooveGrow/Checks/PurchaseChecks.swift",
-        "Sources/Checks/GrooveGrow/Support/GrooveGrowHarness.swift",
         "Sources/Evidence/Audit/Ed25519.swift",
         "Sources/Evidence/Store/EvidenceStore+Reports.swift",
         "Sources/Evidence/Store/PostgreSQL/EvidenceStore+Postgres.swift",

@@ -11,7 +11,7 @@ enum PurchaseChecks {
         CheckDefinition(id: "refund.revokes-and-records", body: refundRevokesAndRecords),
     ]
 
-    static let needsJWS = "This check needs the store-signed transaction recorded on the run (growcert evidence add transaction --jws-file)."
+    static let needsJWS = CheckFailure("This check needs the store-signed transaction recorded on the run.", need: .storeTransaction)
 
     static func deliveredOnce(_ run: GrooveGrowHarness) async throws {
         let purchase = try await run.purchase()
@@ -150,7 +150,7 @@ enum PurchaseChecks {
     private static func submission(for purchase: PurchaseFixture, productId: String) throws -> WireReceiptSubmission {
         switch purchase.store {
         case WireVocabulary.Store.apple:
-            guard let jws = purchase.signedTransaction else { throw CheckFailure(needsJWS) }
+            guard let jws = purchase.signedTransaction else { throw needsJWS }
             return .apple(transactionId: purchase.transactionId, signedTransaction: jws)
         case WireVocabulary.Store.google:
             return .google(productId: productId, purchaseToken: purchase.transactionId)
@@ -160,7 +160,7 @@ enum PurchaseChecks {
     }
 
     private static func recoverTransaction(for purchase: PurchaseFixture) throws -> WireRecoverTransaction {
-        if purchase.store == WireVocabulary.Store.apple, purchase.signedTransaction == nil { throw CheckFailure(needsJWS) }
+        if purchase.store == WireVocabulary.Store.apple, purchase.signedTransaction == nil { throw needsJWS }
         return WireRecoverTransaction(store: purchase.store, transactionId: purchase.transactionId, signedTransaction: purchase.signedTransaction)
     }
 }

@@ -35,3 +35,11 @@ if files:
     emit(root / "Sources/Reports/Templates/EmbeddedTemplates.swift", "EmbeddedTemplates",
          "The default report templates and strings (templates/).",
          [(str(p.relative_to(templates_dir)), p.read_text()) for p in files])
+
+# The web view's templates, strings and static files (web/), for `growcert serve`.
+web_dir = root / "web"
+web_files = sorted(p for p in web_dir.rglob("*") if p.is_file() and not p.name.startswith(".")) if web_dir.exists() else []
+if web_files:
+    emit(root / "Sources/WebView/EmbeddedWebFiles.swift", "EmbeddedWebFiles",
+         "The web view's templates, strings and static files (web/).",
+         [(str(p.relative_to(web_dir)), p.read_text()) for p in web_files])

@@ -330,6 +330,7 @@ final class WebDriver {
         try png.write(to: WebViewEndToEndTests.artefacts.appendingPathComponent(name + ".png"))
         if let record, ProcessInfo.processInfo.environment["GROWCERT_RECORD"] == "1" {
             try png.write(to: Growcert.packageRoot.appendingPathComponent(record))
+            Issue.record("Recorded \(record). Run again without GROWCERT_RECORD=1.")
         }
     }
 

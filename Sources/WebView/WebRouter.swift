@@ -155,7 +155,7 @@ final class WebRouter: Sendable {
             throw WebRefusal(status: 401, message: "That token is not valid here: not the access token, and not a share link in force (expired, revoked, or from before a restart).")
         }
         if let id = Self.cookie(r, Self.cookieName), let csrf = access.csrf(ofSession: id) { return .session(csrf: csrf) }
-        throw WebRefusal(status: 401, message: "This server needs its access token: open the URL 'growcert serve' printed, or send 'Authorization: Bearer TOKEN'.")
+        throw WebRefusal(status: 401, message: "This server needs its access token: open the URL it printed when it started (that sets a session cookie), or send 'Authorization: Bearer TOKEN'.")
     }
 
     // MARK: - The owner's pages and API
@@ -216,7 +216,7 @@ final class WebRouter: Sendable {
             return Self.json(200, ["run": .string(id), "revoked": .number(String(access.unshare(runId: id)))])
         }
         if ["attachments", "notes", "transactions"].contains(where: { match("POST", "api/runs/*/" + $0) != nil }) {
-            throw WebRefusal(status: 403, message: "Evidence is added through a run's share link ('growcert run share RUN'); the access token reads only.")
+            throw WebRefusal(status: 403, message: "Evidence is added through a run's share link; the access token reads only.")
         }
         throw WebRefusal(status: ["GET", "POST", "DELETE"].contains(r.method) ? 404 : 405, message: "Not found: \(r.method) \(r.path).")
     }

@@ -63,6 +63,8 @@ public final class WebServer: Sendable {
         let port: UInt16
         do {
             port = try server.start(port: settings.port, bindAddress: settings.bindAddress, connectionLimit: settings.connectionLimit)
+        } catch SandboxError.bindFailed(_, let reason) {
+            throw WebError.cannotListen(address: settings.bindAddress, port: settings.port, reason: reason)
         } catch let e as SandboxError {
             throw WebError.cannotListen(address: settings.bindAddress, port: settings.port, reason: "\(e)")
         }

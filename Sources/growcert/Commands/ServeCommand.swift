@@ -37,14 +37,15 @@ enum ServeCommand {
         let database = try inv.dbPath
         let server = try WebServer(settings: WebServerSettings(database: database, bindAddress: bind, port: port, version: CLI.version,
                                                                maskKey: try inv.maskKey(), jwsVerifier: inv.jwsVerifier, clock: inv.clock))
+        // Said before listening, so it is said even when the address cannot be had.
+        if !bind.hasPrefix("127.") {
+            inv.console.err("warning: serving on \(bind): anyone who can reach this address can connect (each request still needs a token), and without TLS the tokens and the evidence cross the network in clear. Serve on a network you trust only (docs/web.md).\n")
+        }
         // The signals are caught before the server starts, so a stop sent as soon as the line is printed is not lost.
         let stopped = StopSignal()
         let sources = stopped.install()
         try server.start()
         let control = try ShareControlServer(database: database, server: server)
-        if !bind.hasPrefix("127.") {
-            inv.console.err("warning: serving on \(bind): anyone who can reach this address can connect (each request still needs a token), and without TLS the tokens and the evidence cross the network in clear. Serve on a network you trust only (docs/web.md).\n")
-        }
         if inv.json {
             inv.console.out(JSONValue.object(["url": .string(server.baseURL), "token": .string(server.accessToken)]).canonicalText + "\n")
         } else {

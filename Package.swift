@@ -43,7 +43,11 @@ let package = Package(
         // What the commands do, callable without a process: check runs with their pre-flights, verify, reports, the demo,
         // sandbox purchases, anchors, output files. Knows no flag and no exit code (the CLI maps its errors).
         .target(name: "Services", dependencies: ["Evidence", "StrictJSON", "StoreProof", "HTTPCore", "GrowClient", "CherryClient", "Checks", "Reports", "Sandbox"]),
-        .executableTarget(name: "growcert", dependencies: ["ArgumentsKit", "QRCode", "Services", "Evidence", "StrictJSON", "StoreProof", "GrowClient", "Checks", "Reports", "Sandbox"]),
+        // The web view (`growcert serve`): read-only pages and their JSON twins, and per-run share links, on the emulator's
+        // libmicrohttpd kit (Sandbox's HTTPServer). Its HTTP handlers call services; it knows no flag or exit code.
+        .target(name: "WebView", dependencies: ["Services", "Evidence", "Reports", "Sandbox", "StoreProof", "StrictJSON", "QRCode", "RFC3339Time"],
+                resources: [.embedInCode("Files/builtin")]),
+        .executableTarget(name: "growcert", dependencies: ["ArgumentsKit", "QRCode", "Services", "WebView", "Evidence", "StrictJSON", "StoreProof", "GrowClient", "Checks", "Reports", "Sandbox"]),
         .executableTarget(name: "growcert-bench", dependencies: ["ArgumentsKit", "Evidence", "StrictJSON", "Checks", "Sandbox", "HTTPCore", "GrowClient", "CSQLite", "CPostgres"]),
 
         // Helpers shared by test targets (network namespace, test CAs); no @testable imports, nothing of it in the binary.
@@ -60,6 +64,7 @@ let package = Package(
         .testTarget(name: "ReportsTests", dependencies: ["Reports", "Evidence", "StrictJSON"], exclude: ["__Snapshots__"], resources: [.copy("Fixtures")]),
         // The layering rules of docs/architecture.md, checked on the source text.
         .testTarget(name: "ArchitectureTests"),
+        .testTarget(name: "WebViewTests", dependencies: ["WebView", "Services", "Evidence", "StrictJSON", "Sandbox"]),
         .testTarget(name: "QRCodeTests", dependencies: ["QRCode"], resources: [.copy("Fixtures")]),
         .testTarget(name: "growcertTests", dependencies: ["ArgumentsKit", "Evidence", "StrictJSON", "growcert", "Services", "Reports", "StoreProof", "Sandbox", "HTTPCore", "GrowClient", "CherryClient", "TestSupport"], resources: [.copy("Fixtures")]),
     ],

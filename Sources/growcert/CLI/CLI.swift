@@ -27,10 +27,10 @@ struct CLI {
 
     static let commands: [Command] = {
         let groups: [[Command]] = [
-            InitCommand.all, CampaignCommand.all, DeviceCommand.all, AccountCommand.all, RunCommand.all, EvidenceCommand.all, ImportCommand.all,
+            InitCommand.all, CampaignCommand.all, DeviceCommand.all, AccountCommand.all, RunCommand.all, ShareCommand.all, EvidenceCommand.all, ImportCommand.all,
             VerifyCommand.all, JournalCommand.all, CheckCommand.all, DemoCommand.all, ReportCommand.all, KeysCommand.all, SignoffCommand.all,
             SignersCommand.all, AnchorCommand.all, SandboxCommand.all, DbCommand.all, CompletionCommand.all, ManCommand.all,
-            [SandboxPurchaseCommand.command, CampaignUpdateCommand.command, StatusCommand.command],
+            [SandboxPurchaseCommand.command, CampaignUpdateCommand.command, StatusCommand.command, ServeCommand.command],
         ]
         return groups.flatMap { $0 }
     }()
@@ -140,6 +140,7 @@ struct CLI {
         ("Check against the vendor's Sandbox (or the local emulator)", ["check", "sandbox"]),
         ("Audit: re-check the evidence and a report", ["verify", "report verify", "journal", "anchor"]),
         ("Report and sign", ["report", "keys", "signoff", "signers"]),
+        ("Browse and share", ["serve", "run share", "run unshare"]),
         ("Database and shell", ["db", "completion", "man"]),
     ]
 

@@ -1,6 +1,7 @@
 import ArgumentsKit
 import Evidence
 import Foundation
+import Services
 import StrictJSON
 
 /// `growcert evidence import`: many evidence items from a JSON Lines file, one journal entry per line.

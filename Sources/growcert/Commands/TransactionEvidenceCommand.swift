@@ -36,17 +36,17 @@ enum TransactionEvidenceCommand {
         }
         let store = try inv.openStore()
         let run = try store.run(try inv.required("--run"))
-        let campaign = try store.campaign(run.campaignId)
         let orderId = inv.optional("--order-id")
         if let orderId { try Validate.nonEmpty(orderId, field: "order id") }
-        let new: NewEvidence
+        var new: NewEvidence?
         let proof: JSONValue
+        var recorded: EvidenceItem?
         if let path = inv.optional("--jws-file") {
             let bytes = try inv.readInput(path, limit: JWSVerifier.maximumTokenBytes + 4096)
-            let token = try JWSVerifier.token(fromFileContents: Data(bytes))
-            let verified = try inv.jwsVerifier.verify(token, expectedBundleId: campaign.appId)
-            proof = TransactionEvidence.summary(verified)
-            new = TransactionEvidence.apple(verified, runId: run.id, orderId: orderId)
+            // The one path the web view's share links take too.
+            let added = try EvidenceIntake(store: store, jwsVerifier: inv.jwsVerifier).addAppleTransaction(runId: run.id, contents: Data(bytes), orderId: orderId)
+            recorded = added.item
+            proof = added.proof
         } else if let path = inv.optional("--google-purchase-file") {
             let productId = try inv.required("--product-id")
             let bytes = try inv.readInput(path, limit: GooglePlayDocument.maximumBytes)
@@ -69,7 +69,8 @@ enum TransactionEvidenceCommand {
                 store: storeName, source: "typed", transactionId: transactionId, orderId: orderId, productId: inv.optional("--product-id"),
                 warnings: ["typed by a person with no store signature: provenance manual, never certifies"]))
         }
-        let item = try store.addEvidence(new)
+        let item: EvidenceItem
+        if let recorded { item = recorded } else if let new { item = try store.addEvidence(new) } else { return ExitCode.software }
         if inv.json {
             var o = item.json.objectValue ?? [:]
             o["proof"] = proof

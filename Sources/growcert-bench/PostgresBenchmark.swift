@@ -45,7 +45,7 @@ struct PostgresBenchmark: Benchmark {
     private func writers(_ context: BenchContext, url: String) throws -> BenchResult {
         let each = context.options.n(500)
         let payloadSize = try EvidenceStore.openForReading(at: url, actor: "bench").journalHead()?.payload.utf8.count ?? 300
-        _ = try RawPostgres(url: url, table: "raw_writers")
+        _ = try RawPostgres(url: url, table: .writers)
         let rawFailures = FailureCount()
         let rawSeconds = time {
             let group = DispatchGroup()
@@ -54,7 +54,7 @@ struct PostgresBenchmark: Benchmark {
                 Thread {
                     defer { group.leave() }
                     do {
-                        try RawPostgres(url: url, table: "raw_writers", create: false).insert(count: each, payloadSize: payloadSize, batch: 1, firstSeq: w * each)
+                        try RawPostgres(url: url, table: .writers, create: false).insert(count: each, payloadSize: payloadSize, batch: 1, firstSeq: w * each)
                     } catch {
                         rawFailures.add()
                     }

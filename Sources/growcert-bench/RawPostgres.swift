@@ -7,16 +7,33 @@ import Foundation
 final class RawPostgres {
     private let conn: OpaquePointer
 
+    /// The baseline's tables: one for the ingest row, one for the 8 writers.
+    enum Table {
+        case rows, writers
+
+        var createSQL: String {
+            switch self {
+            case .rows: return "CREATE SCHEMA IF NOT EXISTS baseline; DROP TABLE IF EXISTS baseline.raw_rows; CREATE TABLE baseline.raw_rows(seq bigint PRIMARY KEY, kind text NOT NULL, actor text NOT NULL, at text NOT NULL, payload text NOT NULL, prev_hash text NOT NULL, hash text NOT NULL)"
+            case .writers: return "CREATE SCHEMA IF NOT EXISTS baseline; DROP TABLE IF EXISTS baseline.raw_writers; CREATE TABLE baseline.raw_writers(seq bigint PRIMARY KEY, kind text NOT NULL, actor text NOT NULL, at text NOT NULL, payload text NOT NULL, prev_hash text NOT NULL, hash text NOT NULL)"
+            }
+        }
+
+        var insertSQL: String {
+            switch self {
+            case .rows: return "INSERT INTO baseline.raw_rows(seq, kind, actor, at, payload, prev_hash, hash) VALUES ($1,$2,$3,$4,$5,$6,$7)"
+            case .writers: return "INSERT INTO baseline.raw_writers(seq, kind, actor, at, payload, prev_hash, hash) VALUES ($1,$2,$3,$4,$5,$6,$7)"
+            }
+        }
+    }
+
     /// Connects; `table` (in schema `baseline`) is made afresh when `create`, else it must exist.
-    init(url: String, table: String = "raw_rows", create: Bool = true) throws {
+    init(url: String, table: Table = .rows, create: Bool = true) throws {
         guard let conn = PQconnectdb(url), PQstatus(conn) == CONNECTION_OK else {
             throw BenchError.failed("cannot connect to the PostgreSQL benchmark database")
         }
         self.conn = conn
-        if create {
-            try exec("CREATE SCHEMA IF NOT EXISTS baseline; DROP TABLE IF EXISTS baseline.\(table); CREATE TABLE baseline.\(table)(seq bigint PRIMARY KEY, kind text NOT NULL, actor text NOT NULL, at text NOT NULL, payload text NOT NULL, prev_hash text NOT NULL, hash text NOT NULL)")
-        }
-        let prepared = PQprepare(conn, "raw_insert", "INSERT INTO baseline.\(table)(seq, kind, actor, at, payload, prev_hash, hash) VALUES ($1,$2,$3,$4,$5,$6,$7)", 7, nil)
+        if create { try exec(table.createSQL) }
+        let prepared = PQprepare(conn, "raw_insert", table.insertSQL, 7, nil)
         defer { PQclear(prepared) }
         guard PQresultStatus(prepared) == PGRES_COMMAND_OK else { throw BenchError.failed("PostgreSQL: cannot prepare the baseline insert") }
     }

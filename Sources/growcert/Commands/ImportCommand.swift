@@ -36,7 +36,7 @@ enum ImportCommand {
                 Each line of a file is recorded with its import key (the file's SHA-256 and the line's number), once at
                 most: importing the same file again is refused, and --resume skips the lines already recorded, which is
                 how an import interrupted in any way (a crash, a lost connection, a commit whose answer was lost) is
-                finished without recording a line twice. Lines read from stdin carry no import key.
+                finished without recording a line twice. Lines read from stdin or a pipe carry no import key.
                 """,
                 run: run),
     ]
@@ -48,11 +48,14 @@ enum ImportCommand {
             return n
         } ?? 1
         let resume = inv.args.has("--resume")
-        if resume, path == "-" {
-            throw CLIError.usage("--resume needs a file: lines read from stdin carry no import key (their SHA-256 is not known before the end). Save the input to a file and import that.", command: "evidence import")
+        // stdin and pipes (`--file <(…)`) can be read once only: their lines carry no import key.
+        var st = stat()
+        let keyed = path != "-" && stat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFREG
+        if resume, !keyed {
+            throw CLIError.usage("--resume needs a regular file: lines read from stdin or a pipe carry no import key (their SHA-256 is not known before the end). Save the input to a file and import that.", command: "evidence import")
         }
         // The import key of each line: the whole file's SHA-256 (read once before the import, and again as it is imported).
-        let fileSHA256 = path == "-" ? nil : try Self.sha256(ofFile: path)
+        let fileSHA256 = keyed ? try Self.sha256(ofFile: path) : nil
         let reader = try LineReader(path: path, limit: lineLimit, hashing: fileSHA256 != nil)
         if inv.args.has("--dry-run") { return try dryRun(inv, path: path, reader: reader, fromLine: fromLine, fileSHA256: fileSHA256, resume: resume) }
         let store = try inv.openStore()
@@ -232,7 +235,7 @@ struct ImportLineError: CommandLineError {
             let items = recorded == 1 ? "the 1 item" : "the \(recorded) items"
             let before = recorded == 0 ? "nothing was recorded before it" : "\(items) before it were recorded (\(first ?? "")…\(last ?? ""))"
             let next = resumeCommand.map { "When the database is back, finish the import with this command: it skips every line already recorded (this one too, if it was), so none is recorded twice:\n  \($0)" }
-                ?? "Lines read from stdin carry no import key: look at the run's last items (growcert evidence list) before you import the rest."
+                ?? "Lines read from stdin or a pipe carry no import key: look at the run's last items (growcert evidence list) before you import the rest."
             return "Line \(line) of '\(path)': the connection to the database '\(location)' was lost while the line was being committed (\(detail)): the line may or may not have been written; \(before). " + next
         }
         var (why, _) = CLI.describe(underlying)

@@ -94,6 +94,21 @@ struct ResumableImportTests {
         #expect(done.stdout == "Recorded nothing: skipped \(Self.lines) lines already recorded; '\(file)' has no other items.\n", "\(done)")
     }
 
+    @Test("A pipe (read once) is imported without import keys, and --resume from a pipe or stdin is a usage error")
+    func pipesCarryNoKey() throws {
+        let g = try Growcert()
+        try g.seed()
+        let file = try Self.writeFile(g)
+        let piped = try g.shell("mkfifo '\(g.path("pipe"))' && (cat '\(file)' > '\(g.path("pipe"))' &) && \"$G\" --db \"$DB\" --quiet evidence import --file '\(g.path("pipe"))'")
+        #expect(piped.code == 0, "\(piped)")
+        #expect(piped.stdout == "Recorded \(Self.lines) items (e1…e\(Self.lines)).\n")
+        #expect(try g.sqlite("SELECT COUNT(*) FROM evidence_imports;").stdout == "0\n")
+        let usage = "growcert: --resume needs a regular file: lines read from stdin or a pipe carry no import key (their SHA-256 is not known before the end). Save the input to a file and import that.\nSee 'growcert evidence import --help'.\n"
+        let fromStdin = try g.run(["evidence", "import", "--file", "-", "--resume"], stdin: "")
+        #expect(fromStdin.code == 64)
+        #expect(fromStdin.stderr == usage)
+    }
+
     @Test("The same import key can never be recorded twice, on either backend: the store refuses it, and so does the database's UNIQUE rule behind the tool's back",
           arguments: ["sqlite", "postgresql"])
     func importKeyIsUnique(backend: String) throws {

@@ -32,6 +32,8 @@ public enum EvidenceError: Error, CustomStringConvertible, Equatable {
     case conflict(String)
     /// The disk is full or the database cannot be written.
     case io(String)
+    /// The connection to the database server was lost while a write was being committed: it may or may not be recorded.
+    case commitUnacknowledged(location: String, detail: String)
     /// Something that should not happen.
     case internalFailure(String)
 
@@ -67,6 +69,8 @@ public enum EvidenceError: Error, CustomStringConvertible, Equatable {
             return message
         case .io(let message):
             return message
+        case .commitUnacknowledged(let location, let detail):
+            return "The connection to the database '\(location)' was lost while the write was being committed (\(detail)): it may or may not have been recorded. Look at what was recorded before you record it again."
         case .internalFailure(let message):
             return "Internal error: \(message)"
         }

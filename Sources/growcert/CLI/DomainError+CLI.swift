@@ -51,7 +51,7 @@ extension EvidenceError: CommandLineError {
         case .databaseMissing, .fileMissing, .maskKeyMissing: return ExitCode.noInput
         case .notAnEvidenceDatabase, .damaged, .unreadableValue, .maskKeyMismatch, .databaseTooNew, .unknown, .invalidValue, .secretRefused,
              .fileTooLarge, .conflict: return ExitCode.dataError
-        case .io: return ExitCode.ioError
+        case .io, .commitUnacknowledged: return ExitCode.ioError
         case .internalFailure: return ExitCode.software
         }
     }

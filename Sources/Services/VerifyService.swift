@@ -1,6 +1,7 @@
 import Checks
 import Evidence
 import Foundation
+import HTTPCore
 import StoreProof
 
 /// The one full check of an evidence database: what `growcert verify` runs, and what
@@ -27,14 +28,17 @@ public struct VerifyService {
     public var allowedSigners: (path: String, signers: AllowedSigners)?
     /// A timestamp CA (PEM): every stored token's chain must verify to it.
     public var tsaCA: (path: String, pem: String)?
+    /// The trust anchors live-hosted chains are re-validated against: this machine's trust store unless a test injects its own.
+    public var serverTrust = ServerChainTrust()
     /// Re-judge every stored report at its evidence seq with this growcert's rules (`StoredVerdictCheck`).
     public var rejudgesReports = true
 
     /// The full check of `store`, with the anchors kept outside it that the caller holds.
     public init(store: EvidenceStore, jwsVerifier: JWSVerifier = JWSVerifier(), expectedHeads: [String] = [], statementDirs: [String] = [],
                 tokens: [(path: String, der: [UInt8])] = [], allowedSigners: (path: String, signers: AllowedSigners)? = nil,
-                tsaCA: (path: String, pem: String)? = nil) {
+                tsaCA: (path: String, pem: String)? = nil, serverTrust: ServerChainTrust = ServerChainTrust()) {
         self.store = store
+        self.serverTrust = serverTrust
         self.jwsVerifier = jwsVerifier
         self.expectedHeads = expectedHeads
         self.statementDirs = statementDirs
@@ -138,7 +142,10 @@ public struct VerifyService {
 
     /// Re-derives every `live-hosted` label from the facts recorded beside it (`RecordedIdentity`): check results, the
     /// receipts a check recorded, and the runs' readings of the Sandbox's clock. A label its own facts contradict was not
-    /// written by growcert's recorder: tampering, even when the chain was recomputed over it.
+    /// written by growcert's recorder: tampering, even when the chain was recomputed over it. Each exchange such a label
+    /// rests on must also re-validate here: its recorded certificate chain, for its host name, at its time, against this
+    /// machine's trust store and the pins (`RecordedIdentity.unvalidated`); one that does not is not live-hosted, and
+    /// verify refuses the label (see docs/auditing.md for why that is a verification failure).
     public func identityProblems() throws -> [VerificationProblem] {
         var problems: [VerificationProblem] = []
         var pinsOfRun: [String: [String]] = [:]
@@ -155,7 +162,9 @@ public struct VerifyService {
             checks[item.runId, default: []].append(item)
             guard item.provenance == .liveHosted else { continue }
             let d = item.details(as: CheckResultDetails.self)
-            if let why = RecordedIdentity.contradiction(identity: d.identity, exchanges: d.probe + d.transcript, pins: pinsOfRun[item.runId] ?? []) {
+            let pins = pinsOfRun[item.runId] ?? []
+            if let why = RecordedIdentity.contradiction(identity: d.identity, exchanges: d.probe + d.transcript, pins: pins)
+                ?? RecordedIdentity.unvalidated(exchanges: d.probe + d.transcript, pins: pins, trust: serverTrust) {
                 problems.append(VerificationProblem(seq: item.seq, message: "evidence \(item.id) (check result) is labelled live-hosted, but \(why)"))
             }
         }
@@ -168,8 +177,9 @@ public struct VerifyService {
         }
         for clock in try store.runClocks(runIds: runIds) where clock.reading.provenance == .liveHosted {
             let reading = clock.reading
-            var why = RecordedIdentity.contradiction(identity: reading.identity, exchanges: reading.exchange.map { [$0] } ?? [],
-                                                     pins: pinsOfRun[clock.runId] ?? [])
+            let exchanges = reading.exchange.map { [$0] } ?? []
+            var why = RecordedIdentity.contradiction(identity: reading.identity, exchanges: exchanges, pins: pinsOfRun[clock.runId] ?? [])
+                ?? RecordedIdentity.unvalidated(exchanges: exchanges, pins: pinsOfRun[clock.runId] ?? [], trust: serverTrust)
             if why == nil, let sandbox = reading.sandboxTime.flatMap(Timestamp.milliseconds),
                reading.exchange?.dateMilliseconds != sandbox {
                 why = "its Sandbox time \(reading.sandboxTime ?? "") is not the Date header of its exchange (\(reading.exchange?.date ?? "none"))"

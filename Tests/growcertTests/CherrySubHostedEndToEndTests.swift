@@ -27,7 +27,7 @@ struct CherrySubHostedEndToEndTests {
     func anHonestHostedRunIsCertified() async throws {
         let namespace = try NetworkNamespace()
         defer { namespace.remove() }
-        let outcome = try await Self.flow(peerAddress: namespace.insideAddress) { emulator, address, certificate, key in
+        let outcome = try await Self.flow(peerAddress: namespace.insideAddress, cables: [namespace.hostSide]) { emulator, address, certificate, key in
             try namespace.inside { try emulator.start(address: address, certificatePEM: certificate, keyPEM: key) }
         }
         #expect(outcome.checkProvenances == ["live-hosted"], "\(outcome.checkProvenances)")
@@ -58,7 +58,7 @@ struct CherrySubHostedEndToEndTests {
         var report: String
     }
 
-    static func flow(peerAddress: String, start: (CherrySubEmulator, UInt32, String, String) throws -> UInt16) async throws -> Outcome {
+    static func flow(peerAddress: String, cables: Set<String> = [], start: (CherrySubEmulator, UInt32, String, String) throws -> UInt16) async throws -> Outcome {
         let tls = try TestPKI.make(names: [host])
         let appStore = try AppStoreTestPKI.make()
         var configuration = CherrySubConfiguration(bundleId: appId)
@@ -79,7 +79,7 @@ struct CherrySubHostedEndToEndTests {
                                   broker: ServerKeyBroker(server: CherryServerClient(configuration: client, secretKey: secret, transport: transport)),
                                   now: { Date() })
 
-        let qa = try InProcessGrowcert(jwsRoot: appStore.rootDER, caFile: tls.caFile, resolve: resolve, serverKey: emulator.secretKey)
+        let qa = try InProcessGrowcert(jwsRoot: appStore.rootDER, caFile: tls.caFile, resolve: resolve, serverKey: emulator.secretKey, cables: cables)
         defer { qa.remove() }
         try await qa.ok(["init"])
         try await qa.ok(["campaign", "create", "--profile", "cherrysub", "--app-id", appId, "--app-version", "3.1.0", "--build", "88",

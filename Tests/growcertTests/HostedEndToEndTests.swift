@@ -20,7 +20,7 @@ struct HostedEndToEndTests {
     func anHonestHostedRunIsCertified() async throws {
         let namespace = try NetworkNamespace()
         defer { namespace.remove() }
-        let outcome = try await Self.certificationFlow(peerAddress: namespace.insideAddress) { emulator, address, certificate, key in
+        let outcome = try await Self.certificationFlow(peerAddress: namespace.insideAddress, cables: [namespace.hostSide]) { emulator, address, certificate, key in
             try namespace.inside { try emulator.start(address: address, certificatePEM: certificate, keyPEM: key) }
         }
         #expect(outcome.checkProvenances == ["live-hosted"], "\(outcome.checkProvenances)")
@@ -40,7 +40,7 @@ struct HostedEndToEndTests {
         let namespace = try NetworkNamespace()
         defer { namespace.remove() }
         // Signed by the store, delivered by the honest hosted Sandbox, but bought an hour before `run start` read its clock.
-        let outcome = try await Self.certificationFlow(peerAddress: namespace.insideAddress, purchasedBefore: 3600) { emulator, address, certificate, key in
+        let outcome = try await Self.certificationFlow(peerAddress: namespace.insideAddress, cables: [namespace.hostSide], purchasedBefore: 3600) { emulator, address, certificate, key in
             try namespace.inside { try emulator.start(address: address, certificatePEM: certificate, keyPEM: key) }
         }
         #expect(outcome.transactionProvenances == ["store-signed-sandbox"], "\(outcome.transactionProvenances)")
@@ -81,7 +81,7 @@ struct HostedEndToEndTests {
     /// Starts a hosted-mode emulator with TLS reached at `peerAddress` (`start` serves it there), buys as the app, records
     /// as QA through the in-process CLI, and renders the JSON report.
     static func certificationFlow(
-        peerAddress: String, purchasedBefore: TimeInterval = 0, start: (SandboxEmulator, UInt32, String, String) throws -> UInt16
+        peerAddress: String, cables: Set<String> = [], purchasedBefore: TimeInterval = 0, start: (SandboxEmulator, UInt32, String, String) throws -> UInt16
     ) async throws -> FlowOutcome {
         let sandbox = try HostedSandbox(peerAddress: peerAddress, start: start)
         defer { sandbox.stop() }
@@ -90,7 +90,7 @@ struct HostedEndToEndTests {
         let (appStore, caFile, resolve, console) = (sandbox.appStore, sandbox.caFile, sandbox.resolve, sandbox.console)
 
         // QA, through the in-process CLI: the test JWS root and a transport trusting the test CA are injected (internal seams).
-        let qa = try InProcessGrowcert(jwsRoot: appStore.rootDER, caFile: caFile, resolve: resolve, serverKey: emulator.serverKey)
+        let qa = try InProcessGrowcert(jwsRoot: appStore.rootDER, caFile: caFile, resolve: resolve, serverKey: emulator.serverKey, cables: cables)
         defer { qa.remove() }
         try await qa.ok(["init"])
         try await qa.ok(["campaign", "create", "--profile", "groovegrow", "--app-id", appId, "--app-version", "2.4.0", "--build", "311",
@@ -138,7 +138,9 @@ final class InProcessGrowcert: Sendable {
 
     /// `serverKey` "" leaves GROWCERT_SERVER_KEY unset.
     /// `environmentDatabase` false: no GROWCERT_DB, so the commands find the database through the workspace `init` leaves.
-    init(jwsRoot: Data, caFile: String, resolve: [String], serverKey: String, environmentDatabase: Bool = true) throws {
+    /// `cables`: the links (a test's veth) that stand in for a cable to another machine; the test CA is also what `verify`
+    /// re-validates recorded chains against, as an auditor's machine that trusts it would.
+    init(jwsRoot: Data, caFile: String, resolve: [String], serverKey: String, environmentDatabase: Bool = true, cables: Set<String> = []) throws {
         dir = FileManager.default.temporaryDirectory.appendingPathComponent("growcert-hosted-e2e-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         var env = ["GROWCERT_ACTOR": "qa@example.com", "HOME": dir.path]
@@ -147,7 +149,8 @@ final class InProcessGrowcert: Sendable {
         var cli = CLI(environment: env)
         cli.currentFolder = dir.path
         cli.jwsVerifier = JWSVerifier(trustedRootDER: jwsRoot)
-        cli.sandboxTransport = { pins in CurlTransport(pins: pins, caFile: caFile, resolve: resolve) }
+        cli.sandboxTransport = { pins in CurlTransport(pins: pins, caFile: caFile, resolve: resolve, cables: cables) }
+        if !caFile.isEmpty { cli.serverTrust = ServerChainTrust(caFile: caFile) }
         self.cli = cli
     }
 
@@ -161,6 +164,7 @@ final class InProcessGrowcert: Sendable {
         cli.currentFolder = dir.path
         cli.jwsVerifier = self.cli.jwsVerifier
         cli.sandboxTransport = self.cli.sandboxTransport
+        cli.serverTrust = self.cli.serverTrust
         cli.console = Console(out: { captured.appendOut($0) }, err: { captured.appendErr($0) })
         let code = await cli.run(arguments: args)
         return Outcome(code: code, stdout: captured.stdout, stderr: captured.stderr)

@@ -30,6 +30,9 @@ public enum ReportBuilder {
             var model = build(input: input, profile: profile, signoffs: signoffs, head: head, toolVersion: toolVersion, standing: standing)
             model.header.updates = try store.campaignUpdates(campaignId: campaign.id)
             model.header.databaseId = try store.databaseId() ?? ""
+            // An outside anchor vouches for this evidence when a timestamp token covers its head or a later entry.
+            let evidenceSeq = model.header.evidenceSeq
+            model.header.anchored = try store.anchors().contains { $0.headSeq >= evidenceSeq }
             // Screenshots of the judged runs, within the budget, for the HTML report's thumbnails.
             return try ThumbnailBudget.standard.apply(to: model) { try store.blob(sha256: $0) }
         }

@@ -129,7 +129,7 @@ public struct NextStep: Sendable, Equatable {
         case .unknownRequirement:
             return "growcert --version"
         case .certified, .productionTransaction, .transactionWarning, .acceptedRisk, .openRunIgnored, .retractedFailure, .privatePeer,
-             .clockSkew, .runBound:
+             .clockSkew, .runBound, .unpinned, .unknownHostedHost, .unanchored, .journalTimeBackwards:
             return ""
         }
     }

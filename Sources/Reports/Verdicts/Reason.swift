@@ -61,6 +61,11 @@ public struct Reason: Sendable, Equatable {
         case privatePeer = "private-peer"
         case clockSkew = "clock-skew"
         case runBound = "run-bound"
+        // Marks: warnings shown beside the verdict itself (`ScenarioReport.marks`, `ReportModel.campaignMarks`)
+        case unpinned = "unpinned"
+        case unknownHostedHost = "unknown-hosted-host"
+        case unanchored = "unanchored"
+        case journalTimeBackwards = "journal-time-backwards"
 
         /// The verdict a reason of this code forces, or nil.
         public var verdict: Verdict? {
@@ -74,7 +79,7 @@ public struct Reason: Sendable, Equatable {
                  .receiptVerifiedLate, .noOutsideStart, .transactionBeforeRun, .transactionAfterRun, .receiptOutsideRun, .notAutoRenewable:
                 return .notCertifiable
             case .certified, .productionTransaction, .transactionWarning, .acceptedRisk, .openRunIgnored, .retractedFailure, .privatePeer,
-                 .clockSkew, .runBound:
+                 .clockSkew, .runBound, .unpinned, .unknownHostedHost, .unanchored, .journalTimeBackwards:
                 return nil
             }
         }

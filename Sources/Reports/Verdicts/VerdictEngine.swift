@@ -1,4 +1,5 @@
 import Evidence
+import Foundation
 
 /// Judges each scenario of a campaign from its recorded evidence.
 ///
@@ -169,6 +170,26 @@ public struct VerdictEngine: Sendable {
             }
         }
 
+        // Marks: what the verdict line itself must say about the live evidence it rests on.
+        var marks: [Reason] = []
+        var unpinned = false
+        if judged != nil {
+            let judgedResults = Set(checks.compactMap(\.evidenceId))
+            var unknownHosts: [String] = []
+            for r in live where judgedResults.contains(r.id) && profile.rules.certifies(r.provenance, as: profile.rules.checkResultProvenance) {
+                let d = r.details(as: CheckResultDetails.self)
+                if d.identity.trustBasis != "pinned" { unpinned = true }
+                let hosts = ([d.target.baseUrl.flatMap { URL(string: $0)?.host }] + (d.probe + d.transcript).map(\.host)).compactMap { $0 }
+                for host in hosts where !profile.isKnownHostedHost(host) && !unknownHosts.contains(host.lowercased()) {
+                    unknownHosts.append(host.lowercased())
+                }
+            }
+            let known = profile.knownHostedHosts.isEmpty ? "" : profile.knownHostedHosts.joined(separator: ", ")
+            for host in unknownHosts {
+                marks.append(Reason(.unknownHostedHost, ["host": host, "known": known, "vendor": profile.vendor, "scenario": scenario.id]))
+            }
+        }
+
         // Stable: worst first, then in the order found.
         let ordered = reasons.enumerated().sorted { a, b in
             let va = a.element.verdict ?? .certified, vb = b.element.verdict ?? .certified
@@ -179,11 +200,14 @@ public struct VerdictEngine: Sendable {
             ? [Reason(.certified, ["checks": String(checks.count), "provenance": profile.rules.checkResultProvenance.rawValue])]
             : ordered
 
+        if unpinned, verdict == .certified { marks.append(Reason(.unpinned, ["scenario": scenario.id])) }
+        warnings += marks
+
         let history = runs.filter { $0.id != judged?.id }.sorted { $0.seq > $1.seq }.map { summary($0, input: input) }
         return ScenarioReport(
             id: scenario.id, title: scenario.title, expected: scenario.expected, verdict: verdict, reasons: final,
             judgedRun: judged.map { summary($0, input: input) }, history: history, checks: checks, requirements: requirements,
-            evidence: shown.map(summary), warnings: warnings)
+            evidence: shown.map(summary), warnings: warnings, marks: marks)
     }
 
     // MARK: Checks

@@ -41,7 +41,7 @@ enum VerifyCommand {
             let store = try inv.openStoreForReading()
             let total = try store.journalCount()
             let service = VerifyService(store: store, jwsVerifier: inv.jwsVerifier, expectedHeads: heads, statementDirs: inv.args.values("--statement"), tokens: tokens,
-                                        allowedSigners: signers, tsaCA: ca)
+                                        allowedSigners: signers, tsaCA: ca, serverTrust: inv.serverTrust)
             let result = try service.run { n in inv.progress("verify: \(n)/\(total) entries") }
             if inv.json {
                 let json: JSONValue = [

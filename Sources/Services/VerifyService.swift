@@ -52,6 +52,9 @@ public struct VerifyService {
         var result = try store.verify(progress: progress)
         result.problems += try storeProofProblems()
         result.problems += try identityProblems()
+        let times = try timeProblems()
+        result.problems += times.problems
+        result.warnings += times.warnings
         // A verdict is re-judged only over a database whose chain and tables hold: over a broken one it means nothing.
         if rejudgesReports, result.ok {
             result.problems += try StoredVerdictCheck(store: store).mismatches().map {
@@ -189,6 +192,54 @@ public struct VerifyService {
             }
         }
         return problems
+    }
+
+    /// Each run's and item's recorded time against its own journal entry's `at`, and the journal's `at` in order
+    /// (`JournalTime`, with each campaign's profile skew). A row whose time disagrees with its entry was edited after it
+    /// was recorded: a problem. An entry dated more than the skew before the one before it: a warning.
+    public func timeProblems() throws -> (problems: [VerificationProblem], warnings: [VerificationProblem]) {
+        var at: [Int64: String] = [:]
+        var warnings: [VerificationProblem] = []
+        var skews: [Int] = []
+        var rows: [(seq: Int64, what: String, time: String, skew: Int)] = []
+        for campaign in try store.campaigns() {
+            let skew = (try? store.profileNamed(campaign.profile).rules.outsideClockSkewSeconds) ?? VerdictRules.defaultOutsideClockSkewSeconds
+            skews.append(skew)
+            let runs = try store.runs(campaignId: campaign.id)
+            for run in runs {
+                rows.append((run.seq, "run \(run.id)'s start time", run.startedAt, skew))
+                if let finishSeq = run.finishSeq, let finishedAt = run.finishedAt { rows.append((finishSeq, "run \(run.id)'s finish time", finishedAt, skew)) }
+                for item in try store.evidence(runId: run.id) {
+                    rows.append((item.seq, "evidence \(item.id)'s recorded time", item.recordedAt, skew))
+                }
+            }
+            for clock in try store.runClocks(runIds: runs.map(\.id)) {
+                rows.append((clock.seq, "run \(clock.runId)'s \(clock.event.rawValue) clock reading's recorded time", clock.recordedAt, skew))
+            }
+        }
+        let journalSkew = skews.min() ?? VerdictRules.defaultOutsideClockSkewSeconds
+        var next: Int64 = 1
+        var previous: JournalEntry?
+        while true {
+            let page = try store.journal(from: next, limit: 1000)
+            guard let last = page.last else { break }
+            for entry in page {
+                at[entry.seq] = entry.at
+                if let previous, let back = JournalTime.backwards(previousAt: previous.at, at: entry.at, skewSeconds: journalSkew) {
+                    warnings.append(VerificationProblem(seq: entry.seq, message: "the journal's time goes backwards: entry \(entry.seq) is dated \(entry.at), \(back) s before entry \(previous.seq) (\(previous.at)), more than the \(journalSkew) s skew: the recording machine's clock was moved between them"))
+                }
+                previous = entry
+            }
+            next = last.seq + 1
+        }
+        var problems: [VerificationProblem] = []
+        for row in rows {
+            guard let entryAt = at[row.seq] else { continue }  // the chain check reports a missing entry
+            if let apart = JournalTime.disagreement(time: row.time, entryAt: entryAt, skewSeconds: row.skew) {
+                problems.append(VerificationProblem(seq: row.seq, message: "\(row.what) \(row.time) is \(apart) s away from its journal entry's time \(entryAt), more than the \(row.skew) s skew: the row was changed after it was recorded"))
+            }
+        }
+        return (problems.sorted { ($0.seq ?? 0) < ($1.seq ?? 0) }, warnings)
     }
 
     /// What is wrong with one transaction item, or nil.

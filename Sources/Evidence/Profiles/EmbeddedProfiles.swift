@@ -10,7 +10,7 @@ public enum EmbeddedProfiles {
   "vendor": "CherrySub",
   "title": {"en": "CherrySub AppVisionIAP (StoreKit 2)", "zh-Hans": "CherrySub AppVisionIAP（StoreKit 2）"},
   "source": "CherrySub AppVisionIAP guide (Swift and StoreKit 2), validation list; wire contract cherrysub-staging-v1",
-  "hostedSandbox": {"spkiPins": []},
+  "hostedSandbox": {"spkiPins": [], "hosts": ["api-staging.cherrysub.com"]},
   "target": {"field": "publishableKey", "prefix": "iap_pk_"},
   "scenarios": [
     {
@@ -114,7 +114,7 @@ public enum EmbeddedProfiles {
   "vendor": "GrooveGrow",
   "title": {"en": "GrooveGrow in-app purchase SDK", "zh-Hans": "GrooveGrow 应用内购买 SDK"},
   "source": "GrooveGrow iOS/Swift integration guide (SDK 0.0.1), acceptance table",
-  "hostedSandbox": {"spkiPins": []},
+  "hostedSandbox": {"spkiPins": [], "hosts": []},
   "scenarios": [
     {
       "id": "first-connect",

@@ -18,9 +18,10 @@ public struct ReportModel: Sendable, Equatable {
     /// The campaign's verdict: the worst of its scenarios'.
     public var campaignVerdict: Verdict { Verdict.worst(of: scenarios.map(\.verdict)) }
 
-    /// What the campaign's verdict line says beside the verdict: every scenario's marks (once each), and, on a
-    /// CERTIFIED campaign whose database has no outside anchor at or after this evidence, `unanchored`.
+    /// What a CERTIFIED campaign's verdict line says beside the verdict: every scenario's marks (once each), and, when its
+    /// database has no outside anchor at or after this evidence, `unanchored`. Empty for any other verdict.
     public var campaignMarks: [Reason] {
+        guard campaignVerdict == .certified else { return [] }
         var marks: [Reason] = []
         var seen: Set<String> = []
         for m in scenarios.flatMap(\.marks) where seen.insert(m.code.rawValue + "|" + (m.parameters["host"] ?? "")).inserted {
@@ -28,7 +29,7 @@ public struct ReportModel: Sendable, Equatable {
             shared.parameters["scenario"] = nil
             marks.append(shared)
         }
-        if campaignVerdict == .certified, !header.anchored { marks.append(Reason(.unanchored, ["seq": String(header.evidenceSeq)])) }
+        if !header.anchored { marks.append(Reason(.unanchored, ["seq": String(header.evidenceSeq)])) }
         return marks
     }
 

@@ -21,8 +21,8 @@ public struct ScenarioReport: Sendable, Equatable {
     /// Things to notice on the judged run that do not change the verdict.
     public var warnings: [Reason]
     /// Warnings a reader must see beside the verdict itself, not only in the details: live evidence from a host the
-    /// vendor does not name (`unknown-hosted-host`), a CERTIFIED verdict on unpinned live evidence (`unpinned`). Each is
-    /// in `warnings` too.
+    /// vendor does not name (`unknown-hosted-host`), live evidence without pins (`unpinned`); only on a CERTIFIED verdict. The
+    /// details behind them (each check's host, trust basis and certificate) are in the check results.
     public var marks: [Reason] = []
 
     /// The reason for the summary table: the first, worst one.

@@ -569,6 +569,12 @@ img.thumb { display: block; max-width: 16rem; max-height: 16rem; margin: .25rem 
     "notCertifiable": "Everything passed, but some evidence cannot certify.",
     "certified": "Every check passed on evidence that certifies."
   },
+  "verdictMarks": {
+    "unpinned": "unpinned",
+    "unanchored": "unanchored: only this database vouches for it",
+    "unknown-hosted-host": "from {host}, not a hosted host the vendor names",
+    "namesNone": "it names none"
+  },
   "customTemplates": {
     "notice": "Rendered with custom templates (template SHA-256 {sha}), not growcert's built-in ones: the layout and wording of this report are not growcert's. Only the verdict words are fixed by growcert; check this file against the evidence database before relying on it."
   },
@@ -790,6 +796,10 @@ img.thumb { display: block; max-width: 16rem; max-height: 16rem; margin: .25rem 
     "private-peer": "{count} live-hosted check results of {scenario} reached the Sandbox at {peer}: confirm that address is the vendor's hosted Sandbox, or pin its key (growcert campaign create --sandbox-pin)",
     "clock-skew": "this machine's clock said {qaTime} at the {event} of run {run} ({scenario}), the hosted Sandbox's said {sandboxTime}: more than {skewSeconds} s apart; the run is judged on the Sandbox's clock",
     "run-bound": "store transaction {transaction} ({scenario}) carries run {run}'s nonce as its appAccountToken: the store signed that it was bought for this run",
+    "unpinned": "the live-hosted evidence of {scenario} is unpinned: no Sandbox pins are configured, so the Sandbox's identity rests on whatever CA the QA machine trusted (pin its key: growcert campaign create --sandbox-pin)",
+    "unknown-hosted-host": "live-hosted check results of {scenario} came from {host}, which is not a hosted Sandbox host that {vendor} names ({known}): confirm the host is the vendor's",
+    "unanchored": "no outside anchor covers this evidence (an RFC 3161 timestamp token at or after journal entry {seq}): only this database vouches for it (growcert anchor)",
+    "journal-time-backwards": "journal entry {seq} is dated {at}, {seconds} s before the entry before it ({previousAt}): the recording machine's clock went backwards by more than the {skewSeconds} s skew",
     "retracted-failure": "check {check} ({scenario}) failed in {evidence}: {reason}; that result was retracted ({retractedReason}) and the check counts as not run until a new result is recorded"
   },
   "reasonsByTransaction": {
@@ -954,6 +964,12 @@ img.thumb { display: block; max-width: 16rem; max-height: 16rem; margin: .25rem 
     "incomplete": "缺少必需的证据。",
     "notCertifiable": "全部通过，但部分证据不能用于认证。",
     "certified": "所有检查均在可认证的证据上通过。"
+  },
+  "verdictMarks": {
+    "unpinned": "未固定公钥",
+    "unanchored": "未锚定：只有本数据库为其作证",
+    "unknown-hosted-host": "来自 {host}，不是厂商公布的托管主机",
+    "namesNone": "厂商未公布任何主机"
   },
   "customTemplates": {
     "notice": "本报告使用自定义模板生成（模板 SHA-256 {sha}），而非 growcert 内置模板：报告的版式与措辞并非 growcert 所定，只有结论用语由 growcert 固定；依赖本报告之前，请对照证据数据库核对本文件。"
@@ -1176,6 +1192,10 @@ img.thumb { display: block; max-width: 16rem; max-height: 16rem; margin: .25rem 
     "private-peer": "{scenario} 的 {count} 项托管实时检查结果经由 {peer} 访问沙盒：请确认该地址确为厂商的托管沙盒，或为该批次固定其公钥",
     "clock-skew": "运行 {run}（{scenario}）读取时钟时本机时钟为 {qaTime}，托管沙盒时钟为 {sandboxTime}：相差超过 {skewSeconds} 秒；该运行按沙盒时钟判定",
     "run-bound": "商店交易 {transaction}（{scenario}）的 appAccountToken 是运行 {run} 的随机码：商店签名证明它是为本次运行购买的",
+    "unpinned": "{scenario} 的托管实时证据未固定公钥：未配置沙盒公钥固定，沙盒身份仅取决于 QA 机器所信任的任意 CA（请固定其公钥：growcert campaign create --sandbox-pin）",
+    "unknown-hosted-host": "{scenario} 的托管实时检查结果来自 {host}，它不是 {vendor} 公布的托管沙盒主机（{known}）：请确认该主机属于厂商",
+    "unanchored": "没有外部锚点覆盖这些证据（日志条目 {seq} 或之后的 RFC 3161 时间戳令牌）：只有本数据库为其作证（growcert anchor）",
+    "journal-time-backwards": "日志条目 {seq} 的时间为 {at}，比前一条目（{previousAt}）早 {seconds} 秒：记录机器的时钟倒退超过 {skewSeconds} 秒的偏差",
     "retracted-failure": "检查 {check}（{scenario}）在 {evidence} 中失败：{reason}；该结果已被撤回（{retractedReason}），在记录新结果之前该检查按未运行计"
   },
   "reasonsByTransaction": {

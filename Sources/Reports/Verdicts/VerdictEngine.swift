@@ -200,8 +200,9 @@ public struct VerdictEngine: Sendable {
             ? [Reason(.certified, ["checks": String(checks.count), "provenance": profile.rules.checkResultProvenance.rawValue])]
             : ordered
 
+        // Marks qualify a CERTIFIED verdict: a verdict that already keeps the scenario from certifying needs none.
+        if verdict != .certified { marks = [] }
         if unpinned, verdict == .certified { marks.append(Reason(.unpinned, ["scenario": scenario.id])) }
-        warnings += marks
 
         let history = runs.filter { $0.id != judged?.id }.sorted { $0.seq > $1.seq }.map { summary($0, input: input) }
         return ScenarioReport(

@@ -52,7 +52,7 @@ let package = Package(
         .testTarget(name: "SandboxTests", dependencies: ["Sandbox", "HTTPCore", "GrowClient", "CherryClient", "CCrypto", "TestSupport"], resources: [.copy("Fixtures")]),
         .testTarget(name: "ChecksTests", dependencies: ["Checks", "Sandbox", "HTTPCore", "GrowClient", "CherryClient", "Evidence", "StrictJSON", "TestSupport"]),
         .testTarget(name: "ArgumentsKitTests", dependencies: ["ArgumentsKit", "growcert-bench"]),
-        .testTarget(name: "ServicesTests", dependencies: ["Services", "Evidence", "GrowClient", "HTTPCore"]),
+        .testTarget(name: "ServicesTests", dependencies: ["Services", "Evidence", "GrowClient", "HTTPCore", "TestSupport"]),
         .testTarget(name: "ReportsTests", dependencies: ["Reports", "Evidence", "StrictJSON"], exclude: ["__Snapshots__"], resources: [.copy("Fixtures")]),
         .testTarget(name: "QRCodeTests", dependencies: ["QRCode"], resources: [.copy("Fixtures")]),
         .testTarget(name: "growcertTests", dependencies: ["ArgumentsKit", "Evidence", "StrictJSON", "growcert", "Services", "Reports", "StoreProof", "Sandbox", "HTTPCore", "GrowClient", "CherryClient", "TestSupport"], resources: [.copy("Fixtures")]),

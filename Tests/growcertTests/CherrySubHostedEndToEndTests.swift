@@ -37,6 +37,9 @@ struct CherrySubHostedEndToEndTests {
             #expect(scenario.verdict == "CERTIFIED", "\(scenario.id): \(scenario.verdict) — \(scenario.summary)")
         }
         #expect(outcome.campaignVerdict == "CERTIFIED", "\(outcome.report)")
+        // Finding 2b: a host with a trusted certificate that is not the staging host CherrySub names is told beside the verdict.
+        #expect(outcome.campaignMarks == ["unknown-hosted-host", "unpinned", "unanchored"], "\(outcome.campaignMarks)")
+        #expect(outcome.report.contains("from cherrysub.hosted.test, not a hosted host the vendor names"))
     }
 
     @Test("The same CherrySub flow against the emulator on loopback (hosted kind, test CA) is NOT CERTIFIABLE")
@@ -56,6 +59,7 @@ struct CherrySubHostedEndToEndTests {
         var checkProvenances: [String]
         var receiptProvenances: [String]
         var report: String
+        var campaignMarks: [String] = []
     }
 
     static func flow(peerAddress: String, cables: Set<String> = [], start: (CherrySubEmulator, UInt32, String, String) throws -> UInt16) async throws -> Outcome {
@@ -123,6 +127,6 @@ struct CherrySubHostedEndToEndTests {
         let judgement = try await CampaignJudgement.read(qa, runs: try scenarios.map { try #require(runs[$0]) })
         return Outcome(campaignVerdict: judgement.campaignVerdict, scenarios: judgement.scenarios,
                        checkProvenances: judgement.provenances("check-result"), receiptProvenances: judgement.provenances("receipt"),
-                       report: judgement.report)
+                       report: judgement.report, campaignMarks: judgement.campaignMarks)
     }
 }

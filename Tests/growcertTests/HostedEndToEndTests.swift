@@ -32,6 +32,26 @@ struct HostedEndToEndTests {
             #expect(scenario.verdict == "CERTIFIED", "\(scenario.id): \(scenario.verdict) — \(scenario.summary)")
         }
         #expect(outcome.campaignVerdict == "CERTIFIED", "\(outcome.report)")
+        // Beside the verdict: GrooveGrow names no hosted host, no pins were configured, and no anchor covers the evidence.
+        #expect(outcome.campaignMarks == ["unknown-hosted-host", "unpinned", "unanchored"], "\(outcome.campaignMarks)")
+        #expect(outcome.scenarioMarks["first-connect"] == ["unknown-hosted-host", "unpinned"])
+        #expect(outcome.anchorExitCode == 1)
+        #expect(outcome.anchorStderr.contains("unanchored: only this database vouches for it: --require-anchor fails (anchor it: growcert anchor)"),
+                "\(outcome.anchorStderr)")
+    }
+
+    @Test("Issue 21, finding 4: the same honest-looking Sandbox in a network namespace of this machine, at a public-range address, is NOT CERTIFIABLE",
+          .enabled(if: NetworkNamespace.available, "skipped: network namespaces need root and a working 'ip netns' (iproute2)"))
+    func aSandboxInANamespaceOfThisMachineIsNotCertifiable() async throws {
+        let namespace = try NetworkNamespace(publicRange: true)
+        defer { namespace.remove() }
+        // No stand-in cable: the veth leads into this kernel, as the insider's would.
+        let outcome = try await Self.certificationFlow(peerAddress: namespace.insideAddress) { emulator, address, certificate, key in
+            try namespace.inside { try emulator.start(address: address, certificatePEM: certificate, keyPEM: key) }
+        }
+        #expect(outcome.checkProvenances == ["live-emulator"], "\(outcome.checkProvenances)")
+        #expect(outcome.scenarios.allSatisfy { $0.verdict == "NOT CERTIFIABLE" }, "\(outcome.scenarios.map { "\($0.id): \($0.verdict)" })")
+        #expect(outcome.campaignVerdict == "NOT CERTIFIABLE", "\(outcome.report)")
     }
 
     @Test("Issue 21: a genuine App Store Sandbox purchase made before the run started on the Sandbox's clock does not certify it",
@@ -76,6 +96,10 @@ struct HostedEndToEndTests {
         var transactionProvenances: [String]
         var renderExitCode: Int32
         var report: String
+        var campaignMarks: [String] = []
+        var scenarioMarks: [String: [String]] = [:]
+        var anchorExitCode: Int32 = -1
+        var anchorStderr = ""
     }
 
     /// Starts a hosted-mode emulator with TLS reached at `peerAddress` (`start` serves it there), buys as the app, records
@@ -126,7 +150,8 @@ struct HostedEndToEndTests {
         return FlowOutcome(campaignVerdict: judgement.campaignVerdict, scenarios: judgement.scenarios,
                            checkProvenances: judgement.provenances("check-result"), receiptProvenances: judgement.provenances("receipt"),
                            transactionProvenances: judgement.provenances("transaction"), renderExitCode: judgement.renderExitCode,
-                           report: judgement.report)
+                           report: judgement.report, campaignMarks: judgement.campaignMarks, scenarioMarks: judgement.scenarioMarks,
+                           anchorExitCode: judgement.anchorExitCode, anchorStderr: judgement.anchorStderr)
     }
 }
 

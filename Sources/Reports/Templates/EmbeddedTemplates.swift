@@ -1192,9 +1192,9 @@ img.thumb { display: block; max-width: 16rem; max-height: 16rem; margin: .25rem 
     "private-peer": "{scenario} 的 {count} 项托管实时检查结果经由 {peer} 访问沙盒：请确认该地址确为厂商的托管沙盒，或为该批次固定其公钥",
     "clock-skew": "运行 {run}（{scenario}）读取时钟时本机时钟为 {qaTime}，托管沙盒时钟为 {sandboxTime}：相差超过 {skewSeconds} 秒；该运行按沙盒时钟判定",
     "run-bound": "商店交易 {transaction}（{scenario}）的 appAccountToken 是运行 {run} 的随机码：商店签名证明它是为本次运行购买的",
-    "unpinned": "{scenario} 的托管实时证据未固定公钥：未配置沙盒公钥固定，沙盒身份仅取决于 QA 机器所信任的任意 CA（请固定其公钥：growcert campaign create --sandbox-pin）",
+    "unpinned": "{scenario} 的托管实时证据未固定公钥：未配置沙盒公钥固定，沙盒身份仅取决于测试机器所信任的任意证书颁发机构（请为该批次固定其公钥）",
     "unknown-hosted-host": "{scenario} 的托管实时检查结果来自 {host}，它不是 {vendor} 公布的托管沙盒主机（{known}）：请确认该主机属于厂商",
-    "unanchored": "没有外部锚点覆盖这些证据（日志条目 {seq} 或之后的 RFC 3161 时间戳令牌）：只有本数据库为其作证（growcert anchor）",
+    "unanchored": "没有外部锚点覆盖这些证据（日志条目 {seq} 或之后的可信时间戳令牌）：只有本数据库为其作证（请为数据库加锚点）",
     "journal-time-backwards": "日志条目 {seq} 的时间为 {at}，比前一条目（{previousAt}）早 {seconds} 秒：记录机器的时钟倒退超过 {skewSeconds} 秒的偏差",
     "retracted-failure": "检查 {check}（{scenario}）在 {evidence} 中失败：{reason}；该结果已被撤回（{retractedReason}），在记录新结果之前该检查按未运行计"
   },

@@ -611,7 +611,8 @@ img.thumb { display: block; max-width: 16rem; max-height: 16rem; margin: .25rem 
       "sdk_name": "SDK name",
       "sdk_version": "SDK version",
       "project": "project",
-      "base_url": "base URL"
+      "base_url": "base URL",
+      "require_run_binding": "run binding required"
     }
   },
   "summary": {
@@ -785,6 +786,7 @@ img.thumb { display: block; max-width: 16rem; max-height: 16rem; margin: .25rem 
     "transaction-before-run": "store transaction {transaction} was purchased {purchaseDate}, before run {run} started on the hosted Sandbox's clock ({outsideStart}, {skewSeconds} s of skew allowed): it was not bought in this run",
     "transaction-after-run": "store transaction {transaction} was purchased {purchaseDate}, after the last hosted Sandbox time seen in run {run} ({outsideEnd}, {skewSeconds} s of skew allowed)",
     "receipt-outside-run": "the Sandbox verified store transaction {transaction} at {verifiedAt}, outside run {run} on the hosted Sandbox's clock ({outsideStart} to {outsideEnd}, {skewSeconds} s of skew allowed)",
+    "not-run-bound": "store transaction {transaction} does not carry run {run}'s nonce as its appAccountToken, and the campaign requires run-bound proof: the store did not sign that it was bought for this run",
     "transaction-too-old": "store transaction {transaction} was purchased {purchaseDate}, more than {maxAgeDays} days before run {run} started ({runStarted})",
     "transaction-undated": "store transaction {transaction} has no readable purchase date, so it cannot be shown to be at most {maxAgeDays} days old",
     "transaction-reused": "store transaction {transaction} was recorded first by campaign {campaign} ({campaignName}, {evidence}); a store transaction certifies one campaign only",
@@ -858,6 +860,7 @@ img.thumb { display: block; max-width: 16rem; max-height: 16rem; margin: .25rem 
     "transaction-before-run": "Make a new Sandbox purchase during a new run, record its JWS, and run the checks on it.",
     "transaction-after-run": "Make the Sandbox purchase during the run it is recorded on, then run the checks on it before finishing the run.",
     "receipt-outside-run": "Make a new Sandbox purchase during a new run, let the app deliver it to the hosted Sandbox, and run the checks on it before finishing the run.",
+    "not-run-bound": "Start a new run, give its nonce to the test build, which passes it to StoreKit as the purchase's appAccountToken, buy during the run and record the new transaction.",
     "transaction-too-old": "Make a new Sandbox purchase for this run, record its JWS, and run the checks on it.",
     "transaction-undated": "Record the transaction's jwsRepresentation unchanged (it carries purchaseDate).",
     "transaction-reused": "Make a new Sandbox purchase for this campaign's build and record it."
@@ -1007,7 +1010,8 @@ img.thumb { display: block; max-width: 16rem; max-height: 16rem; margin: .25rem 
       "sdk_name": "SDK 名称",
       "sdk_version": "SDK 版本",
       "project": "GrooveGrow 项目",
-      "base_url": "沙盒基础 URL"
+      "base_url": "沙盒基础 URL",
+      "require_run_binding": "要求与运行绑定"
     }
   },
   "summary": {
@@ -1181,6 +1185,7 @@ img.thumb { display: block; max-width: 16rem; max-height: 16rem; margin: .25rem 
     "transaction-before-run": "商店交易 {transaction} 购买于 {purchaseDate}，早于运行 {run} 按托管沙盒时钟的开始时间（{outsideStart}，允许 {skewSeconds} 秒偏差）：它不是在本次运行中购买的",
     "transaction-after-run": "商店交易 {transaction} 购买于 {purchaseDate}，晚于运行 {run} 中看到的最后一个托管沙盒时间（{outsideEnd}，允许 {skewSeconds} 秒偏差）",
     "receipt-outside-run": "沙盒于 {verifiedAt} 验证商店交易 {transaction}，按托管沙盒的时钟不在运行 {run} 期间（{outsideStart} 至 {outsideEnd}，允许 {skewSeconds} 秒偏差）",
+    "not-run-bound": "商店交易 {transaction} 的 appAccountToken 不是运行 {run} 的随机码，而该批次要求与运行绑定的证明：商店并未签名证明它是为本次运行购买的",
     "transaction-too-old": "商店交易 {transaction} 购买于 {purchaseDate}，早于运行 {run} 开始时间（{runStarted}）超过 {maxAgeDays} 天",
     "transaction-undated": "商店交易 {transaction} 没有可读的购买日期，无法证明其不超过 {maxAgeDays} 天",
     "transaction-reused": "商店交易 {transaction} 已先由认证批次 {campaign}（{campaignName}，{evidence}）记录；一笔商店交易只能为一个认证批次认证",
@@ -1254,6 +1259,7 @@ img.thumb { display: block; max-width: 16rem; max-height: 16rem; margin: .25rem 
     "transaction-before-run": "在新的运行期间重新进行一次沙盒购买，记录其 JWS，并在其上执行检查。",
     "transaction-after-run": "在记录该交易的运行期间进行沙盒购买，并在结束运行之前在其上执行检查。",
     "receipt-outside-run": "在新的运行期间重新进行一次沙盒购买，让应用把它交付到托管沙盒，并在结束运行之前在其上执行检查。",
+    "not-run-bound": "开始新的运行，把其随机码交给测试版本，由其作为购买的 appAccountToken 传给应用商店，在运行期间购买并记录新的交易。",
     "transaction-too-old": "为本次运行重新进行一次沙盒购买，记录其 JWS，并在其上执行检查。",
     "transaction-undated": "原样记录交易的 jwsRepresentation（其中带有 purchaseDate）。",
     "transaction-reused": "为本认证批次的构建重新进行一次沙盒购买并记录。"

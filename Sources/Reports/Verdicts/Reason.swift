@@ -50,6 +50,7 @@ public struct Reason: Sendable, Equatable {
         case transactionAfterRun = "transaction-after-run"
         case receiptOutsideRun = "receipt-outside-run"
         case notAutoRenewable = "not-auto-renewable"
+        case notRunBound = "not-run-bound"
         // CERTIFIED
         case certified = "certified"
         // Warnings
@@ -76,7 +77,8 @@ public struct Reason: Sendable, Equatable {
                 return .incomplete
             case .checkNotCertifying, .transactionNotCertifying, .receiptNotCertifying, .simulatorDevice, .bundleMismatch,
                  .bundleMissing, .receiptNotForTransaction, .transactionTooOld, .transactionUndated, .transactionReused,
-                 .receiptVerifiedLate, .noOutsideStart, .transactionBeforeRun, .transactionAfterRun, .receiptOutsideRun, .notAutoRenewable:
+                 .receiptVerifiedLate, .noOutsideStart, .transactionBeforeRun, .transactionAfterRun, .receiptOutsideRun, .notAutoRenewable,
+                 .notRunBound:
                 return .notCertifiable
             case .certified, .productionTransaction, .transactionWarning, .acceptedRisk, .openRunIgnored, .retractedFailure, .privatePeer,
                  .clockSkew, .runBound, .unpinned, .unknownHostedHost, .unanchored, .journalTimeBackwards:

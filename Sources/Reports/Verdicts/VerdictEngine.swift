@@ -154,11 +154,10 @@ public struct VerdictEngine: Sendable {
                 warnings.append(Reason(.clockSkew, ["run": clock.runId, "event": clock.event.rawValue, "qaTime": clock.reading.qaTime,
                                                     "sandboxTime": sandboxTime, "skewSeconds": String(skew), "scenario": scenario.id]))
             }
-            let nonce = clocks.first { $0.event == .start }?.nonce
             for t in live where t.type == .transaction {
                 let tid = Self.transactionId(t)
-                if let nonce, let token = t.details(as: TransactionDetails.self).appAccountToken,
-                   token.lowercased() == nonce.lowercased(), profile.rules.certifies(t.provenance, as: profile.rules.storeTransactionProvenance) {
+                if RequirementContext.isRunBound(t, run: judged, clocks: clocks),
+                   profile.rules.certifies(t.provenance, as: profile.rules.storeTransactionProvenance) {
                     warnings.append(Reason(.runBound, ["transaction": tid, "evidence": t.id, "run": judged?.id ?? "", "scenario": scenario.id]))
                 }
                 if t.provenance == .storeSignedProduction {

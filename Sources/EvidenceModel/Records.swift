@@ -17,6 +17,9 @@ public struct Campaign: Sendable, Equatable {
     public var createdAt: String
     /// The campaign's own Sandbox public-key pins (`sha256//BASE64`), added to the profile's; empty for none.
     public var sandboxPins: [String] = []
+    /// Whether only run-bound proof certifies this campaign's purchases (`campaign create|update --require-run-binding`,
+    /// journaled as a `campaign.update` of `require_run_binding` to `yes`).
+    public var requireRunBinding = false
 
     /// The campaign as JSON (the target column labelled by the profile's target field: `project`, `publishableKey`);
     /// `sandboxPins` appears only when the campaign has pins (older output is unchanged).
@@ -26,6 +29,7 @@ public struct Campaign: Sendable, Equatable {
          "sdkVersion": .string(sdkVersion), TargetField.of(profile: profile).name: .string(project), "baseUrl": .string(baseURL),
          "createdBy": .string(createdBy), "createdAt": .string(createdAt)]
         if !sandboxPins.isEmpty { o["sandboxPins"] = .array(sandboxPins.map(JSONValue.string)) }
+        if requireRunBinding { o["requireRunBinding"] = .bool(true) }
         return .object(o)
     }
 
@@ -300,6 +304,8 @@ public enum CampaignField: String, Sendable, CaseIterable {
     case baseURL = "base_url"
     /// The campaign's own Sandbox public-key pins, space-separated (the update replaces the list).
     case sandboxPins = "sandbox_pins"
+    /// `yes` when only run-bound proof certifies the campaign's purchases, else `no`.
+    case requireRunBinding = "require_run_binding"
 
     /// The field's name as people read it.
     public var label: String {
@@ -310,6 +316,7 @@ public enum CampaignField: String, Sendable, CaseIterable {
         case .project: return "project"
         case .baseURL: return "base URL"
         case .sandboxPins: return "Sandbox pins"
+        case .requireRunBinding: return "run binding required"
         }
     }
 }
@@ -324,6 +331,7 @@ extension Campaign {
         case .project: return project
         case .baseURL: return baseURL
         case .sandboxPins: return sandboxPins.joined(separator: " ")
+        case .requireRunBinding: return requireRunBinding ? "yes" : "no"
         }
     }
 
@@ -336,6 +344,7 @@ extension Campaign {
         case .project: project = value
         case .baseURL: baseURL = value
         case .sandboxPins: sandboxPins = value.split(separator: " ").map(String.init)
+        case .requireRunBinding: requireRunBinding = value == "yes"
         }
     }
 }

@@ -53,6 +53,11 @@ extension EvidenceStore {
                 for pin in raw.split(separator: " ").map(String.init) where !pins.contains(try Validate.sandboxPin(pin)) { pins.append(pin) }
                 guard !pins.isEmpty else { throw EvidenceError.invalidValue(field: "Sandbox pins", value: raw, why: "needs at least one pin") }
                 value = pins.joined(separator: " ")
+            case .requireRunBinding:
+                guard raw == "yes" || raw == "no" else {
+                    throw EvidenceError.invalidValue(field: field.label, value: raw, why: "must be 'yes' or 'no'")
+                }
+                value = raw
             default:
                 try Validate.nonEmpty(raw, field: field.label)
                 value = raw

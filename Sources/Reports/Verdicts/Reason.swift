@@ -50,6 +50,7 @@ public struct Reason: Sendable, Equatable {
         case transactionAfterRun = "transaction-after-run"
         case receiptOutsideRun = "receipt-outside-run"
         case notAutoRenewable = "not-auto-renewable"
+        case notRunBound = "not-run-bound"
         // CERTIFIED
         case certified = "certified"
         // Warnings
@@ -61,6 +62,11 @@ public struct Reason: Sendable, Equatable {
         case privatePeer = "private-peer"
         case clockSkew = "clock-skew"
         case runBound = "run-bound"
+        // Marks: warnings shown beside the verdict itself (`ScenarioReport.marks`, `ReportModel.campaignMarks`)
+        case unpinned = "unpinned"
+        case unknownHostedHost = "unknown-hosted-host"
+        case unanchored = "unanchored"
+        case journalTimeBackwards = "journal-time-backwards"
 
         /// The verdict a reason of this code forces, or nil.
         public var verdict: Verdict? {
@@ -71,10 +77,11 @@ public struct Reason: Sendable, Equatable {
                 return .incomplete
             case .checkNotCertifying, .transactionNotCertifying, .receiptNotCertifying, .simulatorDevice, .bundleMismatch,
                  .bundleMissing, .receiptNotForTransaction, .transactionTooOld, .transactionUndated, .transactionReused,
-                 .receiptVerifiedLate, .noOutsideStart, .transactionBeforeRun, .transactionAfterRun, .receiptOutsideRun, .notAutoRenewable:
+                 .receiptVerifiedLate, .noOutsideStart, .transactionBeforeRun, .transactionAfterRun, .receiptOutsideRun, .notAutoRenewable,
+                 .notRunBound:
                 return .notCertifiable
             case .certified, .productionTransaction, .transactionWarning, .acceptedRisk, .openRunIgnored, .retractedFailure, .privatePeer,
-                 .clockSkew, .runBound:
+                 .clockSkew, .runBound, .unpinned, .unknownHostedHost, .unanchored, .journalTimeBackwards:
                 return nil
             }
         }

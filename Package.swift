@@ -23,7 +23,11 @@ let package = Package(
         .target(name: "RFC3339Time"),
         // Strict JSON with exact numbers (JSONValue), its canonical text, and the characters no reader sees unescaped.
         .target(name: "StrictJSON"),
-        .target(name: "Evidence", dependencies: ["CSQLite", "CPostgres", "CCrypto", "CZlib", "SecretShapes", "RFC3339Time", "StrictJSON"]),
+        // The evidence model: records, details, provenance, profiles and their rules. Pure values, no I/O.
+        .target(name: "EvidenceModel", dependencies: ["CCrypto", "CZlib", "SecretShapes", "RFC3339Time", "StrictJSON"],
+                resources: [.embedInCode("Profiles/builtin")]),
+        // The evidence store (SQLite or PostgreSQL) and its audit; re-exports the model.
+        .target(name: "Evidence", dependencies: ["EvidenceModel", "CSQLite", "CPostgres", "CCrypto", "CZlib", "SecretShapes", "RFC3339Time", "StrictJSON"]),
         // Store transaction authenticity; knows no evidence, so the emulator (Sandbox) links no evidence store.
         .target(name: "StoreProof", dependencies: ["StrictJSON", "CCrypto", "RFC3339Time"]),
         // The vendor-neutral HTTP core: transports, transcripts, redaction, the live-hosted rule.
@@ -32,28 +36,35 @@ let package = Package(
         .target(name: "CherryClient", dependencies: ["HTTPCore", "SecretShapes", "RFC3339Time"]),
         .target(name: "Sandbox", dependencies: ["HTTPCore", "GrowClient", "CherryClient", "StoreProof", "SecretShapes", "CMHD", "CCrypto", "RFC3339Time"]),
         .target(name: "Checks", dependencies: ["HTTPCore", "GrowClient", "CherryClient", "Evidence", "RFC3339Time", "StrictJSON"]),
-        .target(name: "Reports", dependencies: ["Evidence", "StrictJSON"]),
+        .target(name: "Reports", dependencies: ["Evidence", "StrictJSON"], resources: [.embedInCode("Templates/builtin")]),
         // The option parser both executables use: commands and options declared once, checked, and their --help.
         .target(name: "ArgumentsKit"),
         .target(name: "QRCode"),
         // What the commands do, callable without a process: check runs with their pre-flights, verify, reports, the demo,
         // sandbox purchases, anchors, output files. Knows no flag and no exit code (the CLI maps its errors).
         .target(name: "Services", dependencies: ["Evidence", "StrictJSON", "StoreProof", "HTTPCore", "GrowClient", "CherryClient", "Checks", "Reports", "Sandbox"]),
-        .executableTarget(name: "growcert", dependencies: ["ArgumentsKit", "QRCode", "Services", "Evidence", "StrictJSON", "StoreProof", "GrowClient", "Checks", "Reports", "Sandbox"]),
+        // The web view (`growcert serve`): read-only pages and their JSON twins, and per-run share links, on the emulator's
+        // libmicrohttpd kit (Sandbox's HTTPServer). Its HTTP handlers call services; it knows no flag or exit code.
+        .target(name: "WebView", dependencies: ["Services", "Evidence", "Reports", "Sandbox", "StoreProof", "StrictJSON", "QRCode", "RFC3339Time"],
+                resources: [.embedInCode("Files/builtin")]),
+        .executableTarget(name: "growcert", dependencies: ["ArgumentsKit", "QRCode", "Services", "WebView", "Evidence", "StrictJSON", "StoreProof", "GrowClient", "Checks", "Reports", "Sandbox"]),
         .executableTarget(name: "growcert-bench", dependencies: ["ArgumentsKit", "Evidence", "StrictJSON", "Checks", "Sandbox", "HTTPCore", "GrowClient", "CSQLite", "CPostgres"]),
 
         // Helpers shared by test targets (network namespace, test CAs); no @testable imports, nothing of it in the binary.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
 
-        .testTarget(name: "EvidenceTests", dependencies: ["Evidence", "StrictJSON", "RFC3339Time", "TestSupport"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "EvidenceTests", dependencies: ["Evidence", "EvidenceModel", "StrictJSON", "RFC3339Time", "TestSupport"], resources: [.copy("Fixtures")]),
         .testTarget(name: "StoreProofTests", dependencies: ["StoreProof", "StrictJSON"], resources: [.copy("Fixtures")]),
         .testTarget(name: "GrowClientTests", dependencies: ["HTTPCore", "GrowClient"]),
         .testTarget(name: "CherryClientTests", dependencies: ["HTTPCore", "CherryClient"]),
         .testTarget(name: "SandboxTests", dependencies: ["Sandbox", "HTTPCore", "GrowClient", "CherryClient", "CCrypto", "TestSupport"], resources: [.copy("Fixtures")]),
         .testTarget(name: "ChecksTests", dependencies: ["Checks", "Sandbox", "HTTPCore", "GrowClient", "CherryClient", "Evidence", "StrictJSON", "TestSupport"]),
         .testTarget(name: "ArgumentsKitTests", dependencies: ["ArgumentsKit", "growcert-bench"]),
-        .testTarget(name: "ServicesTests", dependencies: ["Services", "Evidence", "GrowClient", "HTTPCore"]),
+        .testTarget(name: "ServicesTests", dependencies: ["Services", "Evidence", "GrowClient", "HTTPCore", "TestSupport"]),
         .testTarget(name: "ReportsTests", dependencies: ["Reports", "Evidence", "StrictJSON"], exclude: ["__Snapshots__"], resources: [.copy("Fixtures")]),
+        // The layering rules of docs/architecture.md, checked on the source text.
+        .testTarget(name: "ArchitectureTests"),
+        .testTarget(name: "WebViewTests", dependencies: ["WebView", "Services", "Evidence", "StrictJSON", "Sandbox"]),
         .testTarget(name: "QRCodeTests", dependencies: ["QRCode"], resources: [.copy("Fixtures")]),
         .testTarget(name: "growcertTests", dependencies: ["ArgumentsKit", "Evidence", "StrictJSON", "growcert", "Services", "Reports", "StoreProof", "Sandbox", "HTTPCore", "GrowClient", "CherryClient", "TestSupport"], resources: [.copy("Fixtures")]),
     ],

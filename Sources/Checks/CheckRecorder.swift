@@ -100,7 +100,8 @@ public struct CheckRecorder {
             requestBody: entry.requestBody.map(cap), responseBody: entry.responseBody.map(cap), error: entry.error,
             peer: entry.connection?.peerAddress,
             tls: entry.connection.flatMap { $0.scheme == "https" ? ($0.tlsVerified ? "verified" : "not verified: \($0.tlsVerifyResult ?? "no certificate")") : nil },
-            spkiPin: entry.connection?.spkiPin, date: entry.date)
+            spkiPin: entry.connection?.spkiPin, date: entry.date, host: entry.connection?.host,
+            certificateChain: entry.connection?.certificateChain ?? [], link: entry.connection?.link)
     }
 
     /// `text` cut to `bodyLimit` UTF-8 bytes on a character boundary, with the full size noted.

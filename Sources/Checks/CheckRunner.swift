@@ -88,11 +88,13 @@ public struct CheckRunner: Sendable {
                                          dialect: SandboxDialect, context: CheckContext) async -> CheckResult {
         let start = context.clock.instant()
         let outcome: CheckOutcome
+        var need: CheckNeed?
         do {
             try await definition.body(run)
             outcome = .passed
         } catch let failure as CheckFailure {
             outcome = failure.waiting ? .waiting(reason: failure.reason) : .failed(reason: failure.reason)
+            need = failure.need
         } catch {
             outcome = .failed(reason: "Unexpected error: \(error)")
         }
@@ -124,6 +126,6 @@ public struct CheckRunner: Sendable {
                            identity: SandboxIdentity.evaluate(probe: context.probeTranscript, check: transcript,
                                                               pins: context.sandboxPins, localAddresses: context.localAddresses,
                                                               dialect: dialect),
-                           receipt: outcome.isPassed ? receipt : nil)
+                           receipt: outcome.isPassed ? receipt : nil, need: need)
     }
 }

@@ -27,11 +27,31 @@ public enum RecordedIdentity {
                 guard let address = PeerAddress(peer) else { return "\(label) reached '\(peer)', which is not an IP address" }
                 let scope = address.scope(localAddresses: [])
                 if scope.isThisMachine { return "\(label) reached \(peer), which is this machine (\(scope.rawValue))" }
+                if let link = e.link, LocalLink.recordedStaysInThisKernel(link) {
+                    return "\(label) reached \(peer) through \(link), a virtual link whose other end is in the recording machine's kernel"
+                }
                 if e.tls == nil { return "\(label) reached \(peer) without TLS" }
             }
             if let tls = e.tls, tls != "verified" { return "\(label) had no verified TLS chain (\(tls))" }
             if let kind = e.sandboxKind, SandboxKind(header: kind) != .hosted { return "\(label) answered kind '\(kind)', not hosted" }
             if !pins.isEmpty, let pin = e.spkiPin, !pins.contains(pin) { return "\(label) presented a public key matching none of the Sandbox pins" }
+        }
+        return nil
+    }
+
+    /// Why the exchanges a `live-hosted` label rests on do not re-validate on this machine, or nil when every answered one
+    /// does: its recorded chain, for its recorded host name, at its own `Date`, against this machine's trust store and
+    /// the pins (`ServerChainTrust`). An exchange with no chain, no host name or no time cannot be re-checked, so it is
+    /// not live-hosted either.
+    public static func unvalidated(exchanges: [ExchangeRecord], pins: [String], trust: ServerChainTrust) -> String? {
+        for e in exchanges where e.status != nil {
+            let label = "\(e.method ?? "?") \(e.path ?? "?")"
+            guard !e.certificateChain.isEmpty else { return "\(label) recorded no certificate chain to re-validate" }
+            guard let host = e.host else { return "\(label) recorded no host name to re-validate its chain for" }
+            guard let time = e.dateMilliseconds else { return "\(label) recorded no server time to re-validate its chain at" }
+            if let why = trust.problem(chain: e.certificateChain, host: host, atEpochSeconds: time / 1000, pins: pins, recordedPin: e.spkiPin) {
+                return "\(label): \(why)"
+            }
         }
         return nil
     }

@@ -93,13 +93,25 @@ public struct PreflightService {
             emulatorPurchase = try await emulatorOrder(orderId: orderId, transactionId: transactionId, customerId: request.customerId,
                                                        client: client, recorded: purchases.compactMap { $0 })
         }
+        let windowStarts = try runWindowStarts(plan.map(\.run), campaign: campaign)
         return zip(plan, purchases).map { item, purchase in
             var context = CheckContext(configuration: configuration, transport: transport, credentials: credentials,
                                        customerId: request.customerId, secondCustomerId: request.secondCustomerId,
                                        recordedPurchase: emulatorPurchase ?? purchase, sandboxPins: pins)
             context.grooveGrow?.usesRecordedPurchaseOnEmulator = emulatorPurchase != nil
+            context.runWindowStart = windowStarts[item.run.id] ?? nil
             return Target(run: item.run, checkIds: item.checkIds, runner: runner, context: context)
         }
+    }
+
+    /// Each run's window start for its checks (`CheckContext.runWindowStart`): its live-hosted outside start less the
+    /// profile's skew, nil for a run without one.
+    func runWindowStarts(_ runs: [Run], campaign: Campaign) throws -> [String: Int64?] {
+        let skew = (try? store.profileNamed(campaign.profile).rules.outsideClockSkewSeconds) ?? VerdictRules.defaultOutsideClockSkewSeconds
+        let starts = try store.runClocks(runIds: runs.map(\.id)).filter { $0.event == .start }
+        return Dictionary(runs.map { run in
+            (run.id, starts.first { $0.runId == run.id }?.reading.outsideMilliseconds.map { $0 - Int64(skew) * 1000 })
+        }, uniquingKeysWith: { a, _ in a })
     }
 
     /// `--run`'s run, or with `--campaign` every open run in catalog order (scenario by scenario, then as started).

@@ -1,5 +1,6 @@
 import Evidence
 import Reports
+import HTTPCore
 import StoreProof
 
 /// Signs a campaign's evidence state (`signoff --campaign`) or one stored report (`signoff --report`).
@@ -12,7 +13,11 @@ public struct SignoffService {
     public var jwsVerifier: JWSVerifier
 
     /// Sign-offs in `store`.
-    public init(store: EvidenceStore, jwsVerifier: JWSVerifier = JWSVerifier()) {
+    /// What `verify` re-validates recorded server chains against (this machine's trust store unless a test injects one).
+    public var serverTrust: ServerChainTrust
+
+    public init(store: EvidenceStore, jwsVerifier: JWSVerifier = JWSVerifier(), serverTrust: ServerChainTrust = ServerChainTrust()) {
+        self.serverTrust = serverTrust
         self.store = store
         self.jwsVerifier = jwsVerifier
     }
@@ -53,7 +58,7 @@ public struct SignoffService {
     /// A campaign's state is anchored to a stored report of it (its JSON report, rendered and stored now
     /// when no report of that state has those bytes yet), which the statement names.
     public func sign(_ subject: Subject, by signer: Signer) throws -> SignoffRecord {
-        try VerifyService(store: store, jwsVerifier: jwsVerifier).requireIntact(before: "signed")
+        try VerifyService(store: store, jwsVerifier: jwsVerifier, serverTrust: serverTrust).requireIntact(before: "signed")
         let passphrase = try signer.passphrase()
         let report: ReportRecord
         let scope: String

@@ -1,6 +1,7 @@
 import Checks
 import Evidence
 import Foundation
+import HTTPCore
 import StoreProof
 
 /// The one full check of an evidence database: what `growcert verify` runs, and what
@@ -27,14 +28,17 @@ public struct VerifyService {
     public var allowedSigners: (path: String, signers: AllowedSigners)?
     /// A timestamp CA (PEM): every stored token's chain must verify to it.
     public var tsaCA: (path: String, pem: String)?
+    /// The trust anchors live-hosted chains are re-validated against: this machine's trust store unless a test injects its own.
+    public var serverTrust = ServerChainTrust()
     /// Re-judge every stored report at its evidence seq with this growcert's rules (`StoredVerdictCheck`).
     public var rejudgesReports = true
 
     /// The full check of `store`, with the anchors kept outside it that the caller holds.
     public init(store: EvidenceStore, jwsVerifier: JWSVerifier = JWSVerifier(), expectedHeads: [String] = [], statementDirs: [String] = [],
                 tokens: [(path: String, der: [UInt8])] = [], allowedSigners: (path: String, signers: AllowedSigners)? = nil,
-                tsaCA: (path: String, pem: String)? = nil) {
+                tsaCA: (path: String, pem: String)? = nil, serverTrust: ServerChainTrust = ServerChainTrust()) {
         self.store = store
+        self.serverTrust = serverTrust
         self.jwsVerifier = jwsVerifier
         self.expectedHeads = expectedHeads
         self.statementDirs = statementDirs
@@ -48,6 +52,9 @@ public struct VerifyService {
         var result = try store.verify(progress: progress)
         result.problems += try storeProofProblems()
         result.problems += try identityProblems()
+        let times = try timeProblems()
+        result.problems += times.problems
+        result.warnings += times.warnings
         // A verdict is re-judged only over a database whose chain and tables hold: over a broken one it means nothing.
         if rejudgesReports, result.ok {
             result.problems += try StoredVerdictCheck(store: store).mismatches().map {
@@ -159,7 +166,10 @@ public struct VerifyService {
 
     /// Re-derives every `live-hosted` label from the facts recorded beside it (`RecordedIdentity`): check results, the
     /// receipts a check recorded, and the runs' readings of the Sandbox's clock. A label its own facts contradict was not
-    /// written by growcert's recorder: tampering, even when the chain was recomputed over it.
+    /// written by growcert's recorder: tampering, even when the chain was recomputed over it. Each exchange such a label
+    /// rests on must also re-validate here: its recorded certificate chain, for its host name, at its time, against this
+    /// machine's trust store and the pins (`RecordedIdentity.unvalidated`); one that does not is not live-hosted, and
+    /// verify refuses the label (see docs/auditing.md for why that is a verification failure).
     public func identityProblems() throws -> [VerificationProblem] {
         var problems: [VerificationProblem] = []
         var pinsOfRun: [String: [String]] = [:]
@@ -176,7 +186,9 @@ public struct VerifyService {
             checks[item.runId, default: []].append(item)
             guard item.provenance == .liveHosted else { continue }
             let d = item.details(as: CheckResultDetails.self)
-            if let why = RecordedIdentity.contradiction(identity: d.identity, exchanges: d.probe + d.transcript, pins: pinsOfRun[item.runId] ?? []) {
+            let pins = pinsOfRun[item.runId] ?? []
+            if let why = RecordedIdentity.contradiction(identity: d.identity, exchanges: d.probe + d.transcript, pins: pins)
+                ?? RecordedIdentity.unvalidated(exchanges: d.probe + d.transcript, pins: pins, trust: serverTrust) {
                 problems.append(VerificationProblem(seq: item.seq, message: "evidence \(item.id) (check result) is labelled live-hosted, but \(why)"))
             }
         }
@@ -189,8 +201,9 @@ public struct VerifyService {
         }
         for clock in try store.runClocks(runIds: runIds) where clock.reading.provenance == .liveHosted {
             let reading = clock.reading
-            var why = RecordedIdentity.contradiction(identity: reading.identity, exchanges: reading.exchange.map { [$0] } ?? [],
-                                                     pins: pinsOfRun[clock.runId] ?? [])
+            let exchanges = reading.exchange.map { [$0] } ?? []
+            var why = RecordedIdentity.contradiction(identity: reading.identity, exchanges: exchanges, pins: pinsOfRun[clock.runId] ?? [])
+                ?? RecordedIdentity.unvalidated(exchanges: exchanges, pins: pinsOfRun[clock.runId] ?? [], trust: serverTrust)
             if why == nil, let sandbox = reading.sandboxTime.flatMap(Timestamp.milliseconds),
                reading.exchange?.dateMilliseconds != sandbox {
                 why = "its Sandbox time \(reading.sandboxTime ?? "") is not the Date header of its exchange (\(reading.exchange?.date ?? "none"))"
@@ -251,6 +264,54 @@ public struct VerifyService {
         let proven = expected.details.objectValue ?? [:]
         let differing = Set(stored.keys).union(proven.keys).filter { stored[$0] != proven[$0] }.sorted()
         return differing.isEmpty ? nil : "the stored details differ from what its notification JWS proves: \(differing.joined(separator: ", "))"
+    }
+
+    /// Each run's and item's recorded time against its own journal entry's `at`, and the journal's `at` in order
+    /// (`JournalTime`, with each campaign's profile skew). A row whose time disagrees with its entry was edited after it
+    /// was recorded: a problem. An entry dated more than the skew before the one before it: a warning.
+    public func timeProblems() throws -> (problems: [VerificationProblem], warnings: [VerificationProblem]) {
+        var at: [Int64: String] = [:]
+        var warnings: [VerificationProblem] = []
+        var skews: [Int] = []
+        var rows: [(seq: Int64, what: String, time: String, skew: Int)] = []
+        for campaign in try store.campaigns() {
+            let skew = (try? store.profileNamed(campaign.profile).rules.outsideClockSkewSeconds) ?? VerdictRules.defaultOutsideClockSkewSeconds
+            skews.append(skew)
+            let runs = try store.runs(campaignId: campaign.id)
+            for run in runs {
+                rows.append((run.seq, "run \(run.id)'s start time", run.startedAt, skew))
+                if let finishSeq = run.finishSeq, let finishedAt = run.finishedAt { rows.append((finishSeq, "run \(run.id)'s finish time", finishedAt, skew)) }
+                for item in try store.evidence(runId: run.id) {
+                    rows.append((item.seq, "evidence \(item.id)'s recorded time", item.recordedAt, skew))
+                }
+            }
+            for clock in try store.runClocks(runIds: runs.map(\.id)) {
+                rows.append((clock.seq, "run \(clock.runId)'s \(clock.event.rawValue) clock reading's recorded time", clock.recordedAt, skew))
+            }
+        }
+        let journalSkew = skews.min() ?? VerdictRules.defaultOutsideClockSkewSeconds
+        var next: Int64 = 1
+        var previous: JournalEntry?
+        while true {
+            let page = try store.journal(from: next, limit: 1000)
+            guard let last = page.last else { break }
+            for entry in page {
+                at[entry.seq] = entry.at
+                if let previous, let back = JournalTime.backwards(previousAt: previous.at, at: entry.at, skewSeconds: journalSkew) {
+                    warnings.append(VerificationProblem(seq: entry.seq, message: "the journal's time goes backwards: entry \(entry.seq) is dated \(entry.at), \(back) s before entry \(previous.seq) (\(previous.at)), more than the \(journalSkew) s skew: the recording machine's clock was moved between them"))
+                }
+                previous = entry
+            }
+            next = last.seq + 1
+        }
+        var problems: [VerificationProblem] = []
+        for row in rows {
+            guard let entryAt = at[row.seq] else { continue }  // the chain check reports a missing entry
+            if let apart = JournalTime.disagreement(time: row.time, entryAt: entryAt, skewSeconds: row.skew) {
+                problems.append(VerificationProblem(seq: row.seq, message: "\(row.what) \(row.time) is \(apart) s away from its journal entry's time \(entryAt), more than the \(row.skew) s skew: the row was changed after it was recorded"))
+            }
+        }
+        return (problems.sorted { ($0.seq ?? 0) < ($1.seq ?? 0) }, warnings)
     }
 
     /// What is wrong with one transaction item, or nil.

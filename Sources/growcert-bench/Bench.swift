@@ -29,7 +29,7 @@ enum Bench {
         defer { if !options.keep { try? FileManager.default.removeItem(at: work) } }
         let context = BenchContext(options: options, work: work)
         var results: [BenchResult] = []
-        for benchmark in Benchmarks.all where options.only.isEmpty || options.only.contains(benchmark.name) {
+        for benchmark in Benchmarks.all where options.only.isEmpty ? !benchmark.optIn : options.only.contains(benchmark.name) {
             context.log("== \(benchmark.name)")
             do {
                 results += try await benchmark.runAll(context)
@@ -47,7 +47,8 @@ enum Bench {
 
 /// The benchmarks, in the order they run.
 enum Benchmarks {
-    static let all: [Benchmark] = [IngestBenchmark(), CLIAddBenchmark(), VerifyBenchmark(), RenderBenchmark(), ChecksBenchmark(), PostgresBenchmark()]
+    static let all: [Benchmark] = [IngestBenchmark(), CLIAddBenchmark(), VerifyBenchmark(), RenderBenchmark(), ChecksBenchmark(), PostgresBenchmark(),
+                                   RenderLargeBenchmark()]
     /// Their names, for `--only`.
     static let names = all.map(\.name)
 }
@@ -55,11 +56,14 @@ enum Benchmarks {
 /// One benchmark: a name and a run that measures growcert and its baseline.
 protocol Benchmark: Sendable {
     var name: String { get }
+    /// Run only when `--only` names it (it takes too long for every `make bench`).
+    var optIn: Bool { get }
     func run(_ context: BenchContext) async throws -> BenchResult
     /// Every row the benchmark writes (by default its one `run` row); `checks` writes two.
     func runAll(_ context: BenchContext) async throws -> [BenchResult]
 }
 
 extension Benchmark {
+    var optIn: Bool { false }
     func runAll(_ context: BenchContext) async throws -> [BenchResult] { [try await run(context)] }
 }

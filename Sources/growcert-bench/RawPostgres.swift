@@ -7,13 +7,33 @@ import Foundation
 final class RawPostgres {
     private let conn: OpaquePointer
 
-    init(url: String) throws {
+    /// The baseline's tables: one for the ingest row, one for the 8 writers.
+    enum Table {
+        case rows, writers
+
+        var createSQL: String {
+            switch self {
+            case .rows: return "CREATE SCHEMA IF NOT EXISTS baseline; DROP TABLE IF EXISTS baseline.raw_rows; CREATE TABLE baseline.raw_rows(seq bigint PRIMARY KEY, kind text NOT NULL, actor text NOT NULL, at text NOT NULL, payload text NOT NULL, prev_hash text NOT NULL, hash text NOT NULL)"
+            case .writers: return "CREATE SCHEMA IF NOT EXISTS baseline; DROP TABLE IF EXISTS baseline.raw_writers; CREATE TABLE baseline.raw_writers(seq bigint PRIMARY KEY, kind text NOT NULL, actor text NOT NULL, at text NOT NULL, payload text NOT NULL, prev_hash text NOT NULL, hash text NOT NULL)"
+            }
+        }
+
+        var insertSQL: String {
+            switch self {
+            case .rows: return "INSERT INTO baseline.raw_rows(seq, kind, actor, at, payload, prev_hash, hash) VALUES ($1,$2,$3,$4,$5,$6,$7)"
+            case .writers: return "INSERT INTO baseline.raw_writers(seq, kind, actor, at, payload, prev_hash, hash) VALUES ($1,$2,$3,$4,$5,$6,$7)"
+            }
+        }
+    }
+
+    /// Connects; `table` (in schema `baseline`) is made afresh when `create`, else it must exist.
+    init(url: String, table: Table = .rows, create: Bool = true) throws {
         guard let conn = PQconnectdb(url), PQstatus(conn) == CONNECTION_OK else {
             throw BenchError.failed("cannot connect to the PostgreSQL benchmark database")
         }
         self.conn = conn
-        try exec("CREATE SCHEMA IF NOT EXISTS baseline; DROP TABLE IF EXISTS baseline.raw_rows; CREATE TABLE baseline.raw_rows(seq bigint PRIMARY KEY, kind text NOT NULL, actor text NOT NULL, at text NOT NULL, payload text NOT NULL, prev_hash text NOT NULL, hash text NOT NULL)")
-        let prepared = PQprepare(conn, "raw_insert", "INSERT INTO baseline.raw_rows(seq, kind, actor, at, payload, prev_hash, hash) VALUES ($1,$2,$3,$4,$5,$6,$7)", 7, nil)
+        if create { try exec(table.createSQL) }
+        let prepared = PQprepare(conn, "raw_insert", table.insertSQL, 7, nil)
         defer { PQclear(prepared) }
         guard PQresultStatus(prepared) == PGRES_COMMAND_OK else { throw BenchError.failed("PostgreSQL: cannot prepare the baseline insert") }
     }
@@ -28,14 +48,15 @@ final class RawPostgres {
         }
     }
 
-    /// Inserts `count` rows with a payload of `payloadSize` bytes, `batch` rows per transaction.
-    func insert(count: Int, payloadSize: Int, batch: Int) throws {
+    /// Inserts `count` rows with a payload of `payloadSize` bytes, `batch` rows per transaction; the
+    /// rows' seq numbers follow `firstSeq`.
+    func insert(count: Int, payloadSize: Int, batch: Int, firstSeq: Int = 0) throws {
         let payloadBase = String(repeating: "x", count: max(0, payloadSize - 8))
         let hash = String(repeating: "a", count: 64)
-        var seq = 0
-        while seq < count {
+        var seq = firstSeq
+        while seq < firstSeq + count {
             try exec("BEGIN")
-            for _ in 0..<min(batch, count - seq) {
+            for _ in 0..<min(batch, firstSeq + count - seq) {
                 seq += 1
                 let values = [String(seq), "evidence.add", "bench", "2026-11-30T08:00:00.000Z", payloadBase + String(seq), hash, hash + String(seq)]
                 var buffers: [UnsafeMutablePointer<CChar>?] = values.map { strdup($0) }

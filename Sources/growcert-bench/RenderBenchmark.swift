@@ -30,10 +30,31 @@ struct RenderBenchmark: Benchmark {
     }
 
     /// Builds a database with `runs` finished runs of 19 notes and 1 attachment each, then renders it twice.
-    func measure(_ context: BenchContext, runs: Int) throws -> Measurement {
-        let db = context.path("render-\(runs).sqlite")
+    ///
+    /// With `keptIn`, the database is built there once and kept (a `.built` file beside it says it is whole),
+    /// and later runs render the kept one.
+    func measure(_ context: BenchContext, runs: Int, keptIn folder: String? = nil) throws -> Measurement {
+        let db = folder.map { "\($0)/render-\(runs).sqlite" } ?? context.path("render-\(runs).sqlite")
+        let built = db + ".built"
+        // The first run's id: a database seeded without a run starts its runs at r1.
+        var marker = folder != nil && FileManager.default.fileExists(atPath: built) ? "attachment-bytes-of-r1-" : ""
+        if marker.isEmpty {
+            if let folder {
+                try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+                for suffix in ["", "-wal", "-shm", ".key"] { try? FileManager.default.removeItem(atPath: db + suffix) }
+                try? FileManager.default.removeItem(atPath: MaskKey.filePath(forDatabase: db))
+            }
+            try build(db, runs: runs, marker: &marker, context: context)
+            if folder != nil { _ = FileManager.default.createFile(atPath: built, contents: Data()) }
+        } else {
+            context.log("render: \(runs) runs kept in \(db)")
+        }
+        return try render(db, runs: runs, marker: marker, context: context)
+    }
+
+    /// `runs` finished runs of 19 notes and 1 attachment each, in batches of 500 runs.
+    private func build(_ db: String, runs: Int, marker: inout String, context: BenchContext) throws {
         let store = try BenchStore.seed(db, run: false)
-        var marker = ""
         let build = try time {
             var r = 0
             while r < runs {
@@ -54,6 +75,10 @@ struct RenderBenchmark: Benchmark {
             }
         }
         context.log("render: built \(runs) runs in \(String(format: "%.1f", build)) s")
+    }
+
+    /// Renders `db` as HTML and as Markdown, each in a `growcert` process (which verifies the database first).
+    private func render(_ db: String, runs: Int, marker: String, context: BenchContext) throws -> Measurement {
         let html = context.path("render-\(runs).html")
         let md = context.path("render-\(runs).md")
         let err = context.path("render.err")
@@ -65,5 +90,33 @@ struct RenderBenchmark: Benchmark {
         context.log("render: \(runs) runs: html \(String(format: "%.2f", a.seconds)) s \(a.peakRSS / 1_048_576) MiB, md \(String(format: "%.2f", b.seconds)) s \(b.peakRSS / 1_048_576) MiB")
         return Measurement(seconds: a.seconds + b.seconds, peakRSS: max(a.peakRSS, b.peakRSS), htmlBytes: htmlBytes, mdBytes: mdBytes,
                            attachmentsByHash: !htmlText.contains(marker))
+    }
+}
+
+/// `render-100k` (opt-in: `--only render-100k`): the render row at 100,000 runs × 20 items against 10,000,
+/// and `growcert verify` alone on the 100,000-run database. The large database is built once into
+/// `bench/cache/` and kept for later runs (delete the folder to rebuild it).
+struct RenderLargeBenchmark: Benchmark {
+    let name = "render-100k"
+    let optIn = true
+    static let cacheFolder = "bench/cache"
+
+    func run(_ context: BenchContext) async throws -> BenchResult {
+        let render = RenderBenchmark()
+        let runs = context.options.n(100_000)
+        let small = try render.measure(context, runs: context.options.n(10_000))
+        let large = try render.measure(context, runs: runs, keptIn: Self.cacheFolder)
+        let verify = try ChildProcess.check(context.options.growcert, ["--db", "\(Self.cacheFolder)/render-\(runs).sqlite", "--actor", "bench", "--quiet", "verify"])
+        context.log("render-100k: verify alone \(String(format: "%.2f", verify.seconds)) s, \(verify.peakRSS / 1_048_576) MiB")
+        let ratio = large.seconds / small.seconds
+        let rssMiB = Double(large.peakRSS) / 1_048_576
+        let verifyMiB = Double(verify.peakRSS) / 1_048_576
+        let met = ratio <= 11 && rssMiB <= 256 && verifyMiB <= 256 && large.attachmentsByHash
+        return BenchResult(name: name, value: large.seconds, baseline: small.seconds, ratio: ratio, unit: "s",
+                           target: "ratio <= 11, RSS <= 256 MiB (render and verify)", met: met,
+                           extra: [("runs", Double(runs)), ("peakRSSMiB", rssMiB), ("verifySeconds", verify.seconds), ("verifyPeakRSSMiB", verifyMiB),
+                                   ("htmlMiB", Double(large.htmlBytes) / 1_048_576), ("markdownMiB", Double(large.mdBytes) / 1_048_576),
+                                   ("smallPeakRSSMiB", Double(small.peakRSS) / 1_048_576)],
+                           note: large.attachmentsByHash ? nil : "attachment bytes appear in the HTML (expected references by SHA-256)")
     }
 }

@@ -27,7 +27,9 @@ import Synchronization
         let address = inside.bytes.reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
         let port = try namespace.inside { try emulator.start(address: address, certificatePEM: certificate, keyPEM: key) }
 
-        let transport = CurlTransport(pins: [], caFile: pki.caFile, resolve: ["\(host):\(port):\(namespace.insideAddress)"])
+        // The test's veth stands in for a cable to another machine.
+        let transport = CurlTransport(pins: [], caFile: pki.caFile, resolve: ["\(host):\(port):\(namespace.insideAddress)"],
+                                      cables: [namespace.hostSide])
         let context = CheckContext(
             configuration: try GrowClientConfiguration(baseURL: URL(string: "https://\(host):\(port)")!, project: emulator.projectId, requestTimeout: 10),
             transport: transport, credentials: .serverKey(try ServerKey(emulator.serverKey)), customerId: "c_1001",
@@ -46,6 +48,56 @@ import Synchronization
             #expect(item.provenance == .liveHosted)
             #expect(item.details["identityWarning"]?.stringValue
                 == "\(namespace.insideAddress):\(port) is in a private range (a proxy or internal host, not a public one)")
+            // What verify re-derives: the recorded chain re-validates for the recorded name on a machine trusting the CA.
+            let details = CheckResultDetails(json: item.details)
+            #expect(details.transcript.allSatisfy { !$0.certificateChain.isEmpty && $0.host == host })
+            #expect(RecordedIdentity.unvalidated(exchanges: details.probe + details.transcript, pins: [],
+                                                 trust: ServerChainTrust(caFile: pki.caFile)) == nil)
         }
+    }
+
+    /// Issue 21, finding 4: the insider's fake "hosted" Sandbox in a network namespace of the QA machine itself, at a
+    /// public-range address, behind a certificate from the insider's own CA that only the QA process trusts.
+    @Test(.enabled(if: NetworkNamespace.available, "skipped: network namespaces need root and a working 'ip netns' (iproute2)"))
+    func aFakeHostedSandboxInANamespaceOfThisMachineIsNotLiveHosted() async throws {
+        let namespace = try NetworkNamespace(publicRange: true)
+        defer { namespace.remove() }
+        let host = "sandbox.hosted.test"
+        let pki = try TestPKI.make(names: [host])
+        var configuration = SandboxConfiguration()
+        configuration.declaredKind = "hosted"
+        let emulator = try SandboxEmulator(configuration: configuration)
+        defer { emulator.stop() }
+        let certificate = try String(contentsOfFile: pki.certificateFile, encoding: .utf8)
+        let key = try String(contentsOfFile: pki.keyFile, encoding: .utf8)
+        let inside = try #require(PeerAddress(namespace.insideAddress))
+        #expect(inside.scope(localAddresses: PeerAddress.thisMachine()) == .publicRange)
+        let address = inside.bytes.reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+        let port = try namespace.inside { try emulator.start(address: address, certificatePEM: certificate, keyPEM: key) }
+
+        // No stand-in: the veth is what it is, a link whose other end is in this kernel.
+        let transport = CurlTransport(pins: [], caFile: pki.caFile, resolve: ["\(host):\(port):\(namespace.insideAddress)"])
+        let context = CheckContext(
+            configuration: try GrowClientConfiguration(baseURL: URL(string: "https://\(host):\(port)")!, project: emulator.projectId, requestTimeout: 10),
+            transport: transport, credentials: .serverKey(try ServerKey(emulator.serverKey)), customerId: "c_1001",
+            diskScanRoots: [FileManager.default.temporaryDirectory])
+        let results = try await CheckRunner(suite: GrooveGrowSuite()).run(checkIds: ["session.identify"], context: context)
+        let result = try #require(results.first)
+        #expect(result.outcome.isPassed, "\(result.outcome)")
+        #expect(!result.identity.isLiveHosted)
+        #expect(result.identity.notLiveReason == "the probe GET /v1/session reached \(namespace.insideAddress) through \(namespace.hostSide) (veth, this kernel), a virtual link whose other end is in this kernel: this machine")
+        let item = try #require(CheckRecorder.evidence(for: result, runId: "R1").first)
+        #expect(item.provenance == .liveEmulator)
+
+        // Relabelled offline as live-hosted, its own recorded link contradicts it, and its chain (the insider's CA) does
+        // not re-validate on a machine that does not trust that CA.
+        let details = CheckResultDetails(json: item.details)
+        var relabelled = details.identity
+        relabelled.liveHosted = true
+        relabelled.reason = nil
+        let why = RecordedIdentity.contradiction(identity: relabelled, exchanges: details.probe + details.transcript, pins: [])
+        #expect(why?.contains("through \(namespace.hostSide) (veth, this kernel), a virtual link whose other end is in the recording machine's kernel") == true, "\(why ?? "")")
+        let elsewhere = RecordedIdentity.unvalidated(exchanges: details.probe + details.transcript, pins: [], trust: ServerChainTrust())
+        #expect(elsewhere?.contains("its certificate chain does not validate on this machine for 'sandbox.hosted.test'") == true, "\(elsewhere ?? "")")
     }
 }

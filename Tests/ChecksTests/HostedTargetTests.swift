@@ -27,18 +27,19 @@ private func tokenProvider(_ target: EmulatorTarget) -> CheckCredentials.TokenPr
     struct Missing: Sendable, CustomTestStringConvertible {
         let checkId: String
         let reason: String
+        let need: CheckNeed
         var tokenOnly = false
         var purchase: RecordedPurchase? = nil
         var testDescription: String { "\(checkId) says: \(reason)" }
     }
 
     static let missing: [Missing] = [
-        Missing(checkId: "switch.late-response-dropped", reason: "needs a second customer: pass --second-customer CUSTOMER_ID"),
-        Missing(checkId: "purchase.delivered-once", reason: "pass --order-id ORDER_ID --transaction-id TRANSACTION_ID"),
-        Missing(checkId: "restore.no-double-grant", reason: "growcert evidence add transaction --jws-file",
+        Missing(checkId: "switch.late-response-dropped", reason: "needs a second customer.", need: .secondCustomer),
+        Missing(checkId: "purchase.delivered-once", reason: "needs the purchase made on the device: its order id and transaction id", need: .devicePurchase),
+        Missing(checkId: "restore.no-double-grant", reason: "needs the store-signed transaction recorded on the run", need: .storeTransaction,
                 purchase: RecordedPurchase(orderId: "o_1", transactionId: "2000000847061981", store: "apple", signedTransaction: nil)),
-        Missing(checkId: "holdings.match-console", reason: "needs GROWCERT_SERVER_KEY for the console customer detail", tokenOnly: true),
-        Missing(checkId: "relay.requires-double-auth", reason: "needs GROWCERT_SERVER_KEY to call the relay", tokenOnly: true),
+        Missing(checkId: "holdings.match-console", reason: "needs GROWCERT_SERVER_KEY for the console customer detail", need: .serverKey, tokenOnly: true),
+        Missing(checkId: "relay.requires-double-auth", reason: "needs GROWCERT_SERVER_KEY to call the relay", need: .serverKey, tokenOnly: true),
     ]
 
     @Test(arguments: missing)
@@ -49,6 +50,9 @@ private func tokenProvider(_ target: EmulatorTarget) -> CheckCredentials.TokenPr
         let result = try await target.runOne(missing.checkId, context: context)
         let reason = try #require(result.outcome.reason)
         #expect(reason.contains(missing.reason), "\(reason)")
+        // What it needs is data beside the words; the stored reason names no flag or command.
+        #expect(result.need == missing.need)
+        #expect(!reason.contains("--") && !reason.contains("growcert "), "\(reason)")
     }
 
     @Test func firstConnectChecksPassWithATokenProviderOnAHostedClaimButRecordOnlyLiveEmulator() async throws {

@@ -46,4 +46,30 @@ import Testing
         #expect(receipt.orderId == purchase.orderId)
         #expect(receipt.status == "refunded")
     }
+
+    /// Issue 21, finding 3: campaign B (another build, another database) names campaign A's order, already delivered and
+    /// refunded before B's run started on the Sandbox's clock. B's purchase checks must not pass on it.
+    @Test func anOrderDeliveredAndRefundedBeforeThisRunStartedPassesNoPurchaseCheck() async throws {
+        let target = try EmulatorTarget()
+        var (purchase, context) = try await Self.qaPurchase(target)
+        try await EmulatorControl(configuration: target.configuration, serverKey: target.serverKey, transport: CurlTransport())
+            .refund(transactionId: purchase.transactionId)
+        // B's run started an hour after A's purchase and refund, on the Sandbox's clock (skew already taken off).
+        let runStart = Int64((Date().timeIntervalSince1970 + 3600) * 1000)
+        context.runWindowStart = runStart
+        let results = try await CheckRunner(suite: GrooveGrowSuite()).run(checkIds: ["purchase.delivered-once", "refund.revokes-and-records"], context: context)
+        let delivered = try #require(results.first)
+        guard case .failed(let reason) = delivered.outcome else { Issue.record("\(delivered.outcome)"); return }
+        #expect(reason.hasPrefix("The verified receipt of order '\(purchase.orderId)' is dated "), "\(reason)")
+        #expect(reason.hasSuffix(", skew included): it was delivered in an earlier run, not this one."), "\(reason)")
+        #expect(reason.contains(", before this run started on the Sandbox's clock ("), "\(reason)")
+        let refund = try #require(results.last)
+        guard case .failed(let why) = refund.outcome else { Issue.record("\(refund.outcome)"); return }
+        #expect(why.hasPrefix("The ledger's refund for order '\(purchase.orderId)' is dated "), "\(why)")
+
+        // The same order, judged in a run that started before it was delivered: both pass.
+        context.runWindowStart = runStart - 7_200_000
+        let honest = try await CheckRunner(suite: GrooveGrowSuite()).run(checkIds: ["purchase.delivered-once", "refund.revokes-and-records"], context: context)
+        #expect(honest.allSatisfy { $0.outcome == .passed }, "\(honest.map(\.outcome))")
+    }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Evidence
+@testable import EvidenceModel
 
 /// The allowed-signers file `verify --signers` reads: OpenSSH's layout, Ed25519 keys as SPKI or ssh-ed25519.
 @Suite struct AllowedSignersTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Evidence
+@testable import EvidenceModel
 
 /// The insider with the sqlite3 shell (issue 10, findings 4 and 8; issue 9, findings 5 and 7),
 /// each attack written as it was made, and what growcert says about it now.

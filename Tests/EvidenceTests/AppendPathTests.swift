@@ -2,6 +2,7 @@ import Foundation
 import StrictJSON
 import Testing
 @testable import Evidence
+@testable import EvidenceModel
 
 /// The append path's shortcuts (a batch remembering the head, ids and runs; payloads written
 /// straight from row values) must record exactly what the plain path records.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Evidence
+@testable import EvidenceModel
 
 @Suite("Campaign updates: journaled, a row of their own, verified")
 struct CampaignUpdateTests {

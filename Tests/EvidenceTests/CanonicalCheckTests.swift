@@ -2,6 +2,7 @@ import Foundation
 import StrictJSON
 import Testing
 @testable import Evidence
+@testable import EvidenceModel
 
 /// `verify`'s in-place canonical check must accept exactly what "parse, then canonicalise, gives
 /// the same text" accepts (and, for keys it leaves to the parser, never accept more).

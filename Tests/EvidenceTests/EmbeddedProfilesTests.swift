@@ -3,16 +3,17 @@ import StrictJSON
 import Testing
 
 @testable import Evidence
+@testable import EvidenceModel
 
 @Suite struct EmbeddedProfilesTests {
     @Test func embeddedProfilesEqualTheFilesOnDisk() throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("profiles")
         let names = try FileManager.default.contentsOfDirectory(atPath: root.path).filter { $0.hasSuffix(".json") }
-        #expect(Set(names) == Set(EmbeddedProfiles.files.keys), "run python3 scripts/embed-resources.py")
+        #expect(Set(names) == Set(EmbeddedProfiles.files.keys), "add the file's line to EmbeddedProfiles.files")
         for name in names {
             let text = try String(contentsOf: root.appendingPathComponent(name), encoding: .utf8)
-            #expect(EmbeddedProfiles.files[name] == text, "profiles/\(name) differs from the embedded copy: run python3 scripts/embed-resources.py")
+            #expect(EmbeddedProfiles.files[name] == text, "profiles/\(name) differs from the embedded copy")
         }
     }
 

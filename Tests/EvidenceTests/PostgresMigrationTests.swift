@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 @testable import Evidence
+@testable import EvidenceModel
 
 /// PostgreSQL's schema versions (`PostgresSchema.migrations`), the way SQLite's are tested in `SchemaTests`.
 @Suite("PostgreSQL schema versions")

@@ -3,6 +3,7 @@ import StrictJSON
 import Testing
 import TestSupport
 @testable import Evidence
+@testable import EvidenceModel
 
 /// The team store against its own operators (issue 23, findings 2–6): the schema's owner and a
 /// recorder attack the suites' own throwaway server; `verify` (as the auditor) names each setting and

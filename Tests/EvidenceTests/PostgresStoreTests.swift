@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 @testable import Evidence
+@testable import EvidenceModel
 
 /// What only the PostgreSQL backend has: its URL, its catalog, its server-side triggers and
 /// roles, many writers at once, and copies to and from SQLite.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 @testable import Evidence
+@testable import EvidenceModel
 
 /// An auditor's read of a SQLite file leaves no `-wal`/`-shm` behind (issue 23, finding 1), and a read
 /// while a writer is at work is never believed from a torn file.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Evidence
+@testable import EvidenceModel
 
 @Suite("Sandbox pins of a campaign")
 struct SandboxPinTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Evidence
+@testable import EvidenceModel
 
 @Suite("Schema versions and foreign files")
 struct SchemaTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Evidence
+@testable import EvidenceModel
 
 let serverKey = "gg_sk_test_4f9a2b7c1d"
 let bearer = "Authorization: Bearer abcdEFGH1234.xyz"

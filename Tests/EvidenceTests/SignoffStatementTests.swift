@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Evidence
+@testable import EvidenceModel
 
 /// Sign-off statements across versions: an older database keeps verifying as it is.
 @Suite struct SignoffStatementTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Evidence
+@testable import EvidenceModel
 
 /// What GRDB does that is easy to forget (STYLE.md, issue 14): one statement per call, every parameter
 /// bound, a failed statement never reused, rows decoded or refused, transactions that say they do not nest.

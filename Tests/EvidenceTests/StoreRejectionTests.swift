@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Evidence
+@testable import EvidenceModel
 
 /// Every refused write must say what was wrong and leave the journal and tables exactly as they were.
 @Suite("EvidenceStore refuses bad input and changes nothing")

@@ -2,6 +2,7 @@ import Foundation
 import StrictJSON
 import Testing
 @testable import Evidence
+@testable import EvidenceModel
 
 @Suite("EvidenceStore writes and reads")
 struct StoreWriteTests {

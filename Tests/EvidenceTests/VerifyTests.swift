@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Evidence
+@testable import EvidenceModel
 
 /// Builds a closed database with a finished run, notes, an attachment and a retraction, and returns its path.
 ///
@@ -131,7 +132,7 @@ struct VerifyTests {
             #expect(result.integrityCheck == (backend == .sqlite ? "ok" : "not applicable (PostgreSQL)"))
             #expect(result.headHash == (try store.journalHead()?.hash))
             #expect(result.rowsChecked == ["campaigns": 1, "devices": 1, "accounts": 1, "runs": 1, "evidence": 3, "reports": 0, "signoffs": 0, "blobs": 1,
-                                           "run_finishes": 1, "retractions": 1, "signers": 0, "anchors": 0, "campaign_updates": 0, "run_abandons": 0, "run_clocks": 0])
+                                           "run_finishes": 1, "retractions": 1, "signers": 0, "anchors": 0, "campaign_updates": 0, "run_abandons": 0, "run_clocks": 0, "evidence_imports": 0])
             // verify only reads.
             #expect(try store.journalCount() == 10)
         }

@@ -3,6 +3,7 @@ import StrictJSON
 import Testing
 import TestSupport
 @testable import Evidence
+@testable import EvidenceModel
 
 /// `verify` replays the write rules (issue 23, finding 6), and the late-evidence rule it replays
 /// (issue 22): an entry no growcert command could have written is tampering, however well it is chained.
@@ -23,6 +24,31 @@ import TestSupport
             INSERT INTO journal(seq, kind, actor, at, payload, prev_hash, hash) VALUES (\(seq), 'evidence.add', 'mallory', \(q(at)), \(q(text)), \(q(head.hash)), \(q(hash)));
             INSERT INTO evidence(id, seq, run_id, type, provenance, details, recorded_by, recorded_at) VALUES (\(q(id)), \(seq), \(q(runId)), \(q(type)), 'live-hosted', \(q(details.canonicalText)), 'mallory', \(q(at)));
             """)
+    }
+
+    @Test("A correctly chained plain-SQL import key for an older item (so that --resume would skip a line never recorded) makes verify fail naming it", arguments: Backend.allCases)
+    func plantedImportKeyIsTampering(backend: Backend) throws {
+        try withTempDir { dir in
+            let s = try seeded(in: dir, backend: backend)
+            let file = String(repeating: "ab", count: 32)
+            _ = try s.store.addEvidence(note("r1", "line 1"), importKey: ImportKey(fileSHA256: file, line: 1))
+            let older = try s.store.addEvidence(note("r1", "a note added by hand"))
+            _ = try s.store.addEvidence(note("r1", "another note"))
+            #expect(try s.store.verify().ok)
+            // Line 2 of the file claimed by the older note: a resume would skip line 2, which was never recorded.
+            let head = try #require(try s.store.db.journalHead())
+            let seq = head.seq + 1
+            let at = "2026-11-30T09:00:00.000Z"
+            let text = (["file_sha256": .string(file), "id": .string(older.id), "line": 2] as JSONValue).canonicalText
+            let hash = Chain.hash(seq: seq, kind: "evidence.import", actor: "mallory", at: at, payload: text, prev: head.hash)
+            try rawExecute(s.path, """
+                INSERT INTO journal(seq, kind, actor, at, payload, prev_hash, hash) VALUES (\(seq), 'evidence.import', 'mallory', '\(at)', '\(text)', '\(head.hash)', '\(hash)');
+                INSERT INTO evidence_imports(id, seq, file_sha256, line) VALUES ('\(older.id)', \(seq), '\(file)', 2);
+                """)
+            #expect(try s.store.importedLines(fileSHA256: file) == [1, 2])
+            let problems = try EvidenceStore.openForReading(at: s.path, actor: "auditor").verify().problems.map(\.description)
+            #expect(problems.contains { $0.contains("the import key recorded for item '\(older.id)' does not follow that item's own entry: no growcert command writes that (written behind the tool's back)") }, "\(problems)")
+        }
     }
 
     @Test("A correctly chained plain-SQL INSERT of a passed check result into a finished run makes verify fail naming it", arguments: Backend.allCases)

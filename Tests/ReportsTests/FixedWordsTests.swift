@@ -22,7 +22,7 @@ import Testing
         let file = dir.appendingPathComponent("strings/\(lang).json").path
         #expect(throws: ReportError.fixedWordChanged(file: file, key: key, value: value)) { try TemplateSet(directory: dir.path) }
         #expect(ReportError.fixedWordChanged(file: file, key: key, value: value).description
-                == "Strings file '\(file)' sets '\(key)' to '\(value)'. Verdict words, their meanings and the campaign verdict label are growcert's own, in every language, and cannot be changed by templates: remove the keys 'verdict', 'verdictMeaning', 'header.campaignVerdict', 'customTemplates' from the file (or keep them exactly as in the built-in strings).")
+                == "Strings file '\(file)' sets '\(key)' to '\(value)'. Verdict words, their meanings, the marks beside them and the campaign verdict label are growcert's own, in every language, and cannot be changed by templates: remove the keys 'verdict', 'verdictMeaning', 'verdictMarks', 'header.campaignVerdict', 'customTemplates' from the file (or keep them exactly as in the built-in strings).")
     }
 
     @Test func aCopyOfTheBuiltInStringsLoadsAndRendersAsTheBuiltInOnes() throws {

@@ -154,3 +154,25 @@ enum UUIDShape {
         return true
     }
 }
+
+extension OutsideClockVerdictTests {
+    @Test("Issue 21: a campaign that requires run binding certifies only a purchase carrying the run's nonce")
+    func aCampaignRequiringRunBindingRefusesAnUnboundPurchase() throws {
+        let f = try Self.fixture()
+        _ = try f.store.updateCampaign(id: f.campaign.id, changes: [.requireRunBinding: "yes"], note: "release policy")
+        // A genuine store-signed purchase, made inside the run, but not for this run: NOT CERTIFIABLE.
+        let run = try Self.purchaseRun(f)
+        let s = try f.scenario(Self.pr)
+        #expect(s.verdict == .notCertifiable)
+        #expect(s.reasons.map(\.code) == [.notRunBound])
+        #expect(try Self.english(s.reasons[0]) == "store transaction 2000000123456789 does not carry run \(run.id)'s nonce as its appAccountToken, and the campaign requires run-bound proof: the store did not sign that it was bought for this run")
+
+        // The same campaign, with a purchase that carries the run's nonce: CERTIFIED, run-bound.
+        let g = try Self.fixture()
+        _ = try g.store.updateCampaign(id: g.campaign.id, changes: [.requireRunBinding: "yes"], note: nil)
+        try Self.purchaseRun(g, appAccountToken: { $0 })
+        let bound = try g.scenario(Self.pr)
+        #expect(bound.verdict == .certified, "\(bound.reasons.map(\.code))")
+        #expect(bound.warnings.map(\.code).contains(.runBound))
+    }
+}

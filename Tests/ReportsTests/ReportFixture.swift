@@ -110,7 +110,8 @@ final class ReportFixture {
 
     @discardableResult
     func check(_ run: Run, _ id: String, _ outcome: String = "passed", provenance: Provenance = .liveHosted, reason: String? = nil,
-               durationMs: String = "120", identityWarning: String? = nil) throws -> EvidenceItem {
+               durationMs: String = "120", identityWarning: String? = nil, trustBasis: String? = nil,
+               baseURL: String = "https://sandbox.groovegrow.example") throws -> EvidenceItem {
         let transcript: JSONValue = [
             ["method": "POST", "path": "/v1/sessions/identify", "status": 200, "sandboxKind": "hosted", "durationMs": 40,
              "requestBody": nil, "responseBody": nil, "error": nil],
@@ -121,19 +122,26 @@ final class ReportFixture {
             ["method": "DELETE", "path": "/v1/sessions", "status": 204, "sandboxKind": "hosted", "durationMs": 15,
              "requestBody": nil, "responseBody": nil, "error": nil],
         ]
-        let details: JSONValue = [
+        var details: JSONValue = [
             "checkId": .string(id), "scenario": .string(run.scenario), "outcome": .string(outcome), "reason": .optional(reason),
             "durationMs": .number(durationMs),
-            "target": ["baseUrl": provenance == .liveHosted ? "https://sandbox.groovegrow.example" : "http://127.0.0.1:8787",
+            "target": ["baseUrl": provenance == .liveHosted ? .string(baseURL) : "http://127.0.0.1:8787",
                        "kind": provenance == .liveHosted ? "hosted" : "emulator"],
             "transcript": transcript, "identityWarning": .optional(identityWarning),
         ]
+        if let trustBasis, case .object(var fields) = details {
+            fields["identity"] = ["liveHosted": true, "trustBasis": .string(trustBasis)]
+            details = .object(fields)
+        }
         return try store.addEvidence(NewEvidence(runId: run.id, type: .checkResult, provenance: provenance, details: details))
     }
 
     /// Every check of a scenario, passed, with one provenance.
-    func allChecks(_ run: Run, provenance: Provenance = .liveHosted) throws {
-        for c in try profile.scenario(run.scenario).checks { try check(run, c, provenance: provenance) }
+    func allChecks(_ run: Run, provenance: Provenance = .liveHosted, trustBasis: String? = nil,
+                   baseURL: String = "https://sandbox.groovegrow.example") throws {
+        for c in try profile.scenario(run.scenario).checks {
+            try check(run, c, provenance: provenance, trustBasis: trustBasis, baseURL: baseURL)
+        }
     }
 
     static let productId = "com.example.groove.pro_monthly"

@@ -136,9 +136,9 @@ import Testing
             let rel = String(url.standardizedFileURL.path.dropFirst(root.standardizedFileURL.path.count + 1))
             onDisk[rel] = try String(contentsOf: url, encoding: .utf8)
         }
-        #expect(Set(onDisk.keys) == Set(EmbeddedTemplates.files.keys), "run python3 scripts/embed-resources.py")
+        #expect(Set(onDisk.keys) == Set(EmbeddedTemplates.files.keys), "add the file's line to EmbeddedTemplates.files")
         for (name, text) in onDisk {
-            #expect(EmbeddedTemplates.files[name] == text, "templates/\(name) differs from the embedded copy: run python3 scripts/embed-resources.py")
+            #expect(EmbeddedTemplates.files[name] == text, "templates/\(name) differs from the embedded copy")
         }
     }
 

@@ -1,4 +1,5 @@
 @testable import Evidence
+@testable import EvidenceModel
 import Foundation
 import Testing
 

@@ -1,8 +1,9 @@
 import Evidence
 import Foundation
-import HTTPCore
+@testable import HTTPCore
 import Services
 import Testing
+import TestSupport
 
 /// `run start` and `run finish` read the Sandbox's clock (issue 21): one credential-free exchange whose `Date` header is
 /// recorded with the run, counted as outside the QA machine only when the exchange is live-hosted.
@@ -69,7 +70,32 @@ import Testing
         let finish = try #require(try store.runClocks(runIds: [run.id]).first { $0.event == .finish })
         #expect(finish.reading.provenance == .liveHosted)
         #expect(finish.nonce == nil)
-        #expect(try VerifyService(store: store).run().problems.isEmpty)
+        // This stub's connection facts carry no certificate chain: nothing for verify to re-validate, so not live-hosted.
+        let problems = try VerifyService(store: store).run().problems.map(\.message)
+        #expect(problems.first == "run \(run.id)'s start clock reading is labelled live-hosted, but GET /v1/session recorded no certificate chain to re-validate", "\(problems)")
+    }
+
+    @Test("Issue 21: a live-hosted reading re-validates where its CA is trusted, and is refused by verify on a machine that does not trust it")
+    func aChainOnlyTheQAMachineTrustedIsRefusedElsewhere() async throws {
+        let (store, dir) = try store()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        // The Sandbox's certificate, from a CA that only this test trusts (as an insider's would be trusted only on the QA machine).
+        let pki = try TestPKI.make(names: ["sandbox.groovegrow.example"])
+        let pem = try String(contentsOfFile: pki.certificateFile, encoding: .utf8)
+        var chained = Self.hostedFacts
+        chained.spkiPin = pki.spkiPin
+        chained.host = "sandbox.groovegrow.example"
+        chained.certificateChain = [ServerCertificate.base64DER(pem: pem)]
+        let facts = chained
+        let now = Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))
+        let service = RunService(store: store, transportFactory: { _ in ClockedSandbox(date: now, facts: facts) }, now: { now })
+        let started = try await service.start(RunStartRequest(campaignId: "c1", scenario: "first-connect", deviceLabel: "iphone", accountLabel: nil, tester: "Ann"))
+        let run = try #require(started.runs.first)
+        #expect(try store.runClocks(runIds: [run.id]).first?.reading.provenance == .liveHosted)
+        let here = try VerifyService(store: store, serverTrust: ServerChainTrust(caFile: pki.caFile)).run().problems
+        #expect(here.isEmpty, "\(here)")
+        let elsewhere = try VerifyService(store: store).run().problems.map(\.message)
+        #expect(elsewhere == ["run \(run.id)'s start clock reading is labelled live-hosted, but GET /v1/session: its certificate chain does not validate on this machine for 'sandbox.groovegrow.example': unable to get local issuer certificate"], "\(elsewhere)")
     }
 
     @Test("A loopback target or no answer at all gives no outside clock, and a hosted-looking campaign is warned")

@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
 
-/// A network namespace joined to this one by a veth pair, `10.233.X.1/30` here and `10.233.X.2/30` inside.
+/// A network namespace joined to this one by a veth pair, `10.233.X.1/30` here and `10.233.X.2/30` inside (or `203.0.113.…`).
 ///
 /// The only traffic is between this machine and the namespace. `remove()` deletes both (the veth goes with the namespace).
 public final class NetworkNamespace: Sendable {
@@ -21,15 +21,17 @@ public final class NetworkNamespace: Sendable {
 
     private static let made = Atomic<Int>(0)
 
-    public init() throws {
+    /// `publicRange`: addresses from TEST-NET-3 (`203.0.113.0/24`, public-looking: no private-range warning), as an
+    /// insider's fake "hosted" Sandbox would use.
+    public init(publicRange: Bool = false) throws {
         // One test process may hold several at once (suites run in parallel): names and addresses differ per instance.
         let serial = Self.made.add(1, ordering: .relaxed).newValue
         let tag = (Int(getpid() % 200) + serial * 67) % 200 + 20
         name = "growcert\(getpid())n\(serial)"
         hostSide = "gch\(getpid() % 100000)n\(serial % 100)"
         let peer = "gcn\(getpid() % 100000)n\(serial % 100)"
-        outsideAddress = "10.233.\(tag).1"
-        insideAddress = "10.233.\(tag).2"
+        outsideAddress = publicRange ? "203.0.113.\(tag % 64 * 4 + 1)" : "10.233.\(tag).1"
+        insideAddress = publicRange ? "203.0.113.\(tag % 64 * 4 + 2)" : "10.233.\(tag).2"
         try Self.ip(["netns", "add", name])
         do {
             try Self.ip(["link", "add", hostSide, "type", "veth", "peer", "name", peer])

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Evidence
+@testable import EvidenceModel
 
 /// The auditor's path never writes (issue 10, finding 6), tampered databases are not judged
 /// (issue 9, finding 5), finished runs stay closed (issue 9, finding 7), and the masking key
@@ -262,7 +263,8 @@ struct AuditorPathTests {
         #expect(late.code == 0, "\(late)")
         let imported = try g.run(["evidence", "import", "--file", g.path("late.jsonl")])
         #expect(imported.code == 0, "\(imported)")
-        #expect(try g.journalState().count == before.count + 2)
+        // The note, the imported note and its import key (`evidence.import`).
+        #expect(try g.journalState().count == before.count + 3)
     }
 
     @Test("journal list says where it stopped at its limit, and which record each entry concerns")

@@ -8,6 +8,12 @@ struct CampaignJudgement {
     var report: String
     /// `report render`'s exit code.
     var renderExitCode: Int32
+    /// The codes of the marks beside the campaign's verdict (`verdictMarks`), and beside each scenario's.
+    var campaignMarks: [String] = []
+    var scenarioMarks: [String: [String]] = [:]
+    /// `report render --no-store --require-certified --require-anchor`'s exit code and what it printed on stderr.
+    var anchorExitCode: Int32 = -1
+    var anchorStderr = ""
     private var evidence: [[String: Any]]
 
     /// The distinct provenances of the evidence of `type` on the runs.
@@ -27,7 +33,14 @@ struct CampaignJudgement {
         let judged = (report["scenarios"] as? [[String: Any]] ?? []).map { s in
             (id: s["id"] as? String ?? "", verdict: s["verdict"] as? String ?? "", summary: "\(s["summary"] ?? "")")
         }
-        return CampaignJudgement(campaignVerdict: report["verdict"] as? String ?? "", scenarios: judged, report: rendered.stdout,
-                                 renderExitCode: rendered.code, evidence: evidence)
+        func codes(_ marks: Any?) -> [String] { (marks as? [[String: Any]] ?? []).compactMap { $0["code"] as? String } }
+        let anchored = try await qa.run(["report", "render", "--campaign", "c1", "--format", "json", "--no-store", "--require-certified", "--require-anchor"])
+        var judgement = CampaignJudgement(campaignVerdict: report["verdict"] as? String ?? "", scenarios: judged, report: rendered.stdout,
+                                          renderExitCode: rendered.code, evidence: evidence)
+        judgement.campaignMarks = codes(report["verdictMarks"])
+        for s in report["scenarios"] as? [[String: Any]] ?? [] { judgement.scenarioMarks[s["id"] as? String ?? ""] = codes(s["verdictMarks"]) }
+        judgement.anchorExitCode = anchored.code
+        judgement.anchorStderr = anchored.stderr
+        return judgement
     }
 }

@@ -9,7 +9,7 @@ enum ChainRebuild {
         let seq: Int
         let kind: String
         var actor: String
-        let at: String
+        var at: String
         var payload: String
         var prevHash: String
         var hash: String
@@ -58,8 +58,8 @@ enum ChainRebuild {
             e.prevHash = prev
             e.hash = Chain.hash(seq: Int64(e.seq), kind: e.kind, actor: e.actor, at: e.at, payload: e.payload, prev: e.prevHash)
             if e.hash != old.hash { heads[old.hash] = e.hash }
-            if e.hash != old.hash || e.payload != old.payload || e.actor != old.actor {
-                sql += "UPDATE journal SET actor=\(quote(e.actor)), payload=\(quote(e.payload)), prev_hash=\(quote(e.prevHash)), hash=\(quote(e.hash)) WHERE seq=\(e.seq);\n"
+            if e.hash != old.hash || e.payload != old.payload || e.actor != old.actor || e.at != old.at {
+                sql += "UPDATE journal SET actor=\(quote(e.actor)), at=\(quote(e.at)), payload=\(quote(e.payload)), prev_hash=\(quote(e.prevHash)), hash=\(quote(e.hash)) WHERE seq=\(e.seq);\n"
             }
             prev = e.hash
         }

@@ -27,7 +27,7 @@ struct CherrySubHostedEndToEndTests {
     func anHonestHostedRunIsCertified() async throws {
         let namespace = try NetworkNamespace()
         defer { namespace.remove() }
-        let outcome = try await Self.flow(peerAddress: namespace.insideAddress) { emulator, address, certificate, key in
+        let outcome = try await Self.flow(peerAddress: namespace.insideAddress, cables: [namespace.hostSide]) { emulator, address, certificate, key in
             try namespace.inside { try emulator.start(address: address, certificatePEM: certificate, keyPEM: key) }
         }
         #expect(outcome.checkProvenances == ["live-hosted"], "\(outcome.checkProvenances)")
@@ -37,6 +37,9 @@ struct CherrySubHostedEndToEndTests {
             #expect(scenario.verdict == "CERTIFIED", "\(scenario.id): \(scenario.verdict) — \(scenario.summary)")
         }
         #expect(outcome.campaignVerdict == "CERTIFIED", "\(outcome.report)")
+        // Finding 2b: a host with a trusted certificate that is not the staging host CherrySub names is told beside the verdict.
+        #expect(outcome.campaignMarks == ["unknown-hosted-host", "unpinned", "unanchored"], "\(outcome.campaignMarks)")
+        #expect(outcome.report.contains("from cherrysub.hosted.test, not a hosted host the vendor names"))
     }
 
     @Test("The same CherrySub flow against the emulator on loopback (hosted kind, test CA) is NOT CERTIFIABLE")
@@ -56,9 +59,10 @@ struct CherrySubHostedEndToEndTests {
         var checkProvenances: [String]
         var receiptProvenances: [String]
         var report: String
+        var campaignMarks: [String] = []
     }
 
-    static func flow(peerAddress: String, start: (CherrySubEmulator, UInt32, String, String) throws -> UInt16) async throws -> Outcome {
+    static func flow(peerAddress: String, cables: Set<String> = [], start: (CherrySubEmulator, UInt32, String, String) throws -> UInt16) async throws -> Outcome {
         let tls = try TestPKI.make(names: [host])
         let appStore = try AppStoreTestPKI.make()
         var configuration = CherrySubConfiguration(bundleId: appId)
@@ -79,7 +83,7 @@ struct CherrySubHostedEndToEndTests {
                                   broker: ServerKeyBroker(server: CherryServerClient(configuration: client, secretKey: secret, transport: transport)),
                                   now: { Date() })
 
-        let qa = try InProcessGrowcert(jwsRoot: appStore.rootDER, caFile: tls.caFile, resolve: resolve, serverKey: emulator.secretKey)
+        let qa = try InProcessGrowcert(jwsRoot: appStore.rootDER, caFile: tls.caFile, resolve: resolve, serverKey: emulator.secretKey, cables: cables)
         defer { qa.remove() }
         try await qa.ok(["init"])
         try await qa.ok(["campaign", "create", "--profile", "cherrysub", "--app-id", appId, "--app-version", "3.1.0", "--build", "88",
@@ -123,6 +127,6 @@ struct CherrySubHostedEndToEndTests {
         let judgement = try await CampaignJudgement.read(qa, runs: try scenarios.map { try #require(runs[$0]) })
         return Outcome(campaignVerdict: judgement.campaignVerdict, scenarios: judgement.scenarios,
                        checkProvenances: judgement.provenances("check-result"), receiptProvenances: judgement.provenances("receipt"),
-                       report: judgement.report)
+                       report: judgement.report, campaignMarks: judgement.campaignMarks)
     }
 }

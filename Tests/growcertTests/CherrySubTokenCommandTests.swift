@@ -46,7 +46,8 @@ struct CherrySubTokenCommandTests {
         let alone = try await qa.run(["check", "run", "--run", run, "--customer", "u_1001", "--token-command", script, "--check", "token.one-refresh-on-401"])
         #expect(alone.code == 1, "\(alone)")
         #expect(alone.stderr.contains("FAIL token.one-refresh-on-401"), "\(alone)")
-        #expect(alone.stderr.contains("needs GROWCERT_SERVER_KEY (iap_sk_…) to drive the emulator; a --token-command alone is not enough."), "\(alone)")
+        #expect(alone.stderr.contains("needs GROWCERT_SERVER_KEY (iap_sk_…) to drive the emulator; a token command alone is not enough.\n"
+            + "       → set GROWCERT_SERVER_KEY to the vendor's server key (read from the environment only)\n"), "\(alone)")
         let issuedAlone = Self.minted(log)
         #expect(issuedAlone.count == 1, "the pre-flight's token comes from the command: \(issuedAlone.count) tokens")
 

@@ -12,7 +12,7 @@ struct CommandLineTests {
         (["--jsn"], 64, "growcert: Unknown option '--jsn'. Did you mean '--json'?\nSee 'growcert --help'.\n"),
         (["evidnce", "list", "--run", "r1"], 64, "growcert: Unknown command 'evidnce list'. Did you mean 'evidence list'?\nSee 'growcert --help'.\n"),
         (["run", "lsit", "--campaign", "c1"], 64,
-         "growcert: Unknown command 'growcert run lsit'. Did you mean 'growcert run list'? Choose one of: start, finish, abandon, list, show.\nSee 'growcert run --help'.\n"),
+         "growcert: Unknown command 'growcert run lsit'. Did you mean 'growcert run list'? Choose one of: start, finish, abandon, list, show, share, unshare.\nSee 'growcert run --help'.\n"),
         (["run", "start", "--campaign", "c1", "--scenario", "refnd", "--device", "iphone15", "--tester", "Ann"], 65,
          "growcert: Unknown scenario 'refnd'. Did you mean 'purchase-restore-refund'? Known: first-connect, sign-out-switch, offline-timeout, purchase-restore-refund.\n"),
         (["check", "run", "--run", "r1", "--customer", "c_1001", "--check", "refund.revokes-and-record"], 64,

@@ -21,7 +21,7 @@ struct CustomTemplatesTests {
         let before = try g.journalState()
         let o = try g.run(["report", "render", "--campaign", "c1", "--format", "md", "--templates", dir, "--out", g.path("r.md")])
         #expect(o.code == 65, "\(o)")
-        #expect(o.stderr == "growcert: Strings file '\(dir)/strings/en.json' sets 'verdict.incomplete' to 'CERTIFIED'. Verdict words, their meanings and the campaign verdict label are growcert's own, in every language, and cannot be changed by templates: remove the keys 'verdict', 'verdictMeaning', 'header.campaignVerdict', 'customTemplates' from the file (or keep them exactly as in the built-in strings).\n")
+        #expect(o.stderr == "growcert: Strings file '\(dir)/strings/en.json' sets 'verdict.incomplete' to 'CERTIFIED'. Verdict words, their meanings, the marks beside them and the campaign verdict label are growcert's own, in every language, and cannot be changed by templates: remove the keys 'verdict', 'verdictMeaning', 'verdictMarks', 'header.campaignVerdict', 'customTemplates' from the file (or keep them exactly as in the built-in strings).\n")
         #expect(!FileManager.default.fileExists(atPath: g.path("r.md")))
         #expect(try g.journalState() == before)
     }

@@ -10,7 +10,7 @@ struct ExitCodeTests {
         (["evidence", "add", "note", "--text", "x"], "growcert: Missing --run ID: the run.\nSee 'growcert evidence add note --help'.\n"),
         (["run", "finish", "--outcome", "pass"], "growcert: Missing ID.\nSee 'growcert run finish --help'.\n"),
         (["run", "finish", "r1", "r1", "--outcome", "pass"], "growcert: Run 'r1' is given twice.\nSee 'growcert run finish --help'.\n"),
-        (["run", "frob"], "growcert: Unknown command 'growcert run frob'. Choose one of: start, finish, abandon, list, show.\nSee 'growcert run --help'.\n"),
+        (["run", "frob"], "growcert: Unknown command 'growcert run frob'. Choose one of: start, finish, abandon, list, show, share, unshare.\nSee 'growcert run --help'.\n"),
         (["evidence", "add", "note", "--run", "r1", "--text", "a", "--text", "b"], "growcert: Option --text was given more than once.\nSee 'growcert evidence add note --help'.\n"),
         (["evidence", "add", "note", "--run"], "growcert: Option '--run' needs a value.\nSee 'growcert evidence add note --help'.\n"),
         (["check", "list", "--lang", "fr"], "growcert: Unknown language 'fr'. Languages: en, zh-Hans.\nSee 'growcert check list --help'.\n"),
@@ -34,7 +34,7 @@ struct ExitCodeTests {
         #expect(bare.stdout.contains("Usage: growcert <command> [options]"))
         let group = try g.run(["run"], db: false)
         #expect(group.code == 64)
-        #expect(group.stderr.hasPrefix("growcert: 'growcert run' needs a subcommand. Choose one of: start, finish, abandon, list, show."))
+        #expect(group.stderr.hasPrefix("growcert: 'growcert run' needs a subcommand. Choose one of: start, finish, abandon, list, show, share, unshare."))
     }
 
     @Test("Bad data exits 65 with the message a user reads, and changes nothing", arguments: [

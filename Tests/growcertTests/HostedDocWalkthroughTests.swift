@@ -52,7 +52,7 @@ struct HostedDocWalkthroughTests {
         defer { sandbox.stop() }
         try await sandbox.seedCustomers()
         let qa = try InProcessGrowcert(jwsRoot: sandbox.appStore.rootDER, caFile: sandbox.caFile, resolve: sandbox.resolve, serverKey: "",
-                                       environmentDatabase: false)
+                                       environmentDatabase: false, cables: [namespace.hostSide])
         defer { qa.remove() }
 
         var purchase: HostedSandbox.Purchase?

@@ -20,7 +20,7 @@ struct HostedEndToEndTests {
     func anHonestHostedRunIsCertified() async throws {
         let namespace = try NetworkNamespace()
         defer { namespace.remove() }
-        let outcome = try await Self.certificationFlow(peerAddress: namespace.insideAddress) { emulator, address, certificate, key in
+        let outcome = try await Self.certificationFlow(peerAddress: namespace.insideAddress, cables: [namespace.hostSide]) { emulator, address, certificate, key in
             try namespace.inside { try emulator.start(address: address, certificatePEM: certificate, keyPEM: key) }
         }
         #expect(outcome.checkProvenances == ["live-hosted"], "\(outcome.checkProvenances)")
@@ -32,6 +32,26 @@ struct HostedEndToEndTests {
             #expect(scenario.verdict == "CERTIFIED", "\(scenario.id): \(scenario.verdict) — \(scenario.summary)")
         }
         #expect(outcome.campaignVerdict == "CERTIFIED", "\(outcome.report)")
+        // Beside the verdict: GrooveGrow names no hosted host, no pins were configured, and no anchor covers the evidence.
+        #expect(outcome.campaignMarks == ["unknown-hosted-host", "unpinned", "unanchored"], "\(outcome.campaignMarks)")
+        #expect(outcome.scenarioMarks["first-connect"] == ["unknown-hosted-host", "unpinned"])
+        #expect(outcome.anchorExitCode == 1)
+        #expect(outcome.anchorStderr.contains("unanchored: only this database vouches for it: --require-anchor fails (anchor it: growcert anchor)"),
+                "\(outcome.anchorStderr)")
+    }
+
+    @Test("Issue 21, finding 4: the same honest-looking Sandbox in a network namespace of this machine, at a public-range address, is NOT CERTIFIABLE",
+          .enabled(if: NetworkNamespace.available, "skipped: network namespaces need root and a working 'ip netns' (iproute2)"))
+    func aSandboxInANamespaceOfThisMachineIsNotCertifiable() async throws {
+        let namespace = try NetworkNamespace(publicRange: true)
+        defer { namespace.remove() }
+        // No stand-in cable: the veth leads into this kernel, as the insider's would.
+        let outcome = try await Self.certificationFlow(peerAddress: namespace.insideAddress) { emulator, address, certificate, key in
+            try namespace.inside { try emulator.start(address: address, certificatePEM: certificate, keyPEM: key) }
+        }
+        #expect(outcome.checkProvenances == ["live-emulator"], "\(outcome.checkProvenances)")
+        #expect(outcome.scenarios.allSatisfy { $0.verdict == "NOT CERTIFIABLE" }, "\(outcome.scenarios.map { "\($0.id): \($0.verdict)" })")
+        #expect(outcome.campaignVerdict == "NOT CERTIFIABLE", "\(outcome.report)")
     }
 
     @Test("Issue 21: a genuine App Store Sandbox purchase made before the run started on the Sandbox's clock does not certify it",
@@ -40,7 +60,7 @@ struct HostedEndToEndTests {
         let namespace = try NetworkNamespace()
         defer { namespace.remove() }
         // Signed by the store, delivered by the honest hosted Sandbox, but bought an hour before `run start` read its clock.
-        let outcome = try await Self.certificationFlow(peerAddress: namespace.insideAddress, purchasedBefore: 3600) { emulator, address, certificate, key in
+        let outcome = try await Self.certificationFlow(peerAddress: namespace.insideAddress, cables: [namespace.hostSide], purchasedBefore: 3600) { emulator, address, certificate, key in
             try namespace.inside { try emulator.start(address: address, certificatePEM: certificate, keyPEM: key) }
         }
         #expect(outcome.transactionProvenances == ["store-signed-sandbox"], "\(outcome.transactionProvenances)")
@@ -76,12 +96,16 @@ struct HostedEndToEndTests {
         var transactionProvenances: [String]
         var renderExitCode: Int32
         var report: String
+        var campaignMarks: [String] = []
+        var scenarioMarks: [String: [String]] = [:]
+        var anchorExitCode: Int32 = -1
+        var anchorStderr = ""
     }
 
     /// Starts a hosted-mode emulator with TLS reached at `peerAddress` (`start` serves it there), buys as the app, records
     /// as QA through the in-process CLI, and renders the JSON report.
     static func certificationFlow(
-        peerAddress: String, purchasedBefore: TimeInterval = 0,
+        peerAddress: String, cables: Set<String> = [], purchasedBefore: TimeInterval = 0,
         afterRefund: ((_ qa: InProcessGrowcert, _ run: String, _ purchase: HostedSandbox.Purchase, _ appStore: AppStoreTestPKI) async throws -> Void)? = nil,
         start: (SandboxEmulator, UInt32, String, String) throws -> UInt16
     ) async throws -> FlowOutcome {
@@ -92,7 +116,7 @@ struct HostedEndToEndTests {
         let (appStore, caFile, resolve, console) = (sandbox.appStore, sandbox.caFile, sandbox.resolve, sandbox.console)
 
         // QA, through the in-process CLI: the test JWS root and a transport trusting the test CA are injected (internal seams).
-        let qa = try InProcessGrowcert(jwsRoot: appStore.rootDER, caFile: caFile, resolve: resolve, serverKey: emulator.serverKey)
+        let qa = try InProcessGrowcert(jwsRoot: appStore.rootDER, caFile: caFile, resolve: resolve, serverKey: emulator.serverKey, cables: cables)
         defer { qa.remove() }
         try await qa.ok(["init"])
         try await qa.ok(["campaign", "create", "--profile", "groovegrow", "--app-id", appId, "--app-version", "2.4.0", "--build", "311",
@@ -129,7 +153,8 @@ struct HostedEndToEndTests {
         return FlowOutcome(campaignVerdict: judgement.campaignVerdict, scenarios: judgement.scenarios,
                            checkProvenances: judgement.provenances("check-result"), receiptProvenances: judgement.provenances("receipt"),
                            transactionProvenances: judgement.provenances("transaction"), renderExitCode: judgement.renderExitCode,
-                           report: judgement.report)
+                           report: judgement.report, campaignMarks: judgement.campaignMarks, scenarioMarks: judgement.scenarioMarks,
+                           anchorExitCode: judgement.anchorExitCode, anchorStderr: judgement.anchorStderr)
     }
 }
 
@@ -141,7 +166,9 @@ final class InProcessGrowcert: Sendable {
 
     /// `serverKey` "" leaves GROWCERT_SERVER_KEY unset.
     /// `environmentDatabase` false: no GROWCERT_DB, so the commands find the database through the workspace `init` leaves.
-    init(jwsRoot: Data, caFile: String, resolve: [String], serverKey: String, environmentDatabase: Bool = true) throws {
+    /// `cables`: the links (a test's veth) that stand in for a cable to another machine; the test CA is also what `verify`
+    /// re-validates recorded chains against, as an auditor's machine that trusts it would.
+    init(jwsRoot: Data, caFile: String, resolve: [String], serverKey: String, environmentDatabase: Bool = true, cables: Set<String> = []) throws {
         dir = FileManager.default.temporaryDirectory.appendingPathComponent("growcert-hosted-e2e-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         var env = ["GROWCERT_ACTOR": "qa@example.com", "HOME": dir.path]
@@ -150,7 +177,8 @@ final class InProcessGrowcert: Sendable {
         var cli = CLI(environment: env)
         cli.currentFolder = dir.path
         cli.jwsVerifier = JWSVerifier(trustedRootDER: jwsRoot)
-        cli.sandboxTransport = { pins in CurlTransport(pins: pins, caFile: caFile, resolve: resolve) }
+        cli.sandboxTransport = { pins in CurlTransport(pins: pins, caFile: caFile, resolve: resolve, cables: cables) }
+        if !caFile.isEmpty { cli.serverTrust = ServerChainTrust(caFile: caFile) }
         self.cli = cli
     }
 
@@ -164,6 +192,7 @@ final class InProcessGrowcert: Sendable {
         cli.currentFolder = dir.path
         cli.jwsVerifier = self.cli.jwsVerifier
         cli.sandboxTransport = self.cli.sandboxTransport
+        cli.serverTrust = self.cli.serverTrust
         cli.console = Console(out: { captured.appendOut($0) }, err: { captured.appendErr($0) })
         let code = await cli.run(arguments: args)
         return Outcome(code: code, stdout: captured.stdout, stderr: captured.stderr)

@@ -74,7 +74,7 @@ struct HostedGooglePlayTests {
         defer { sandbox.stop() }
         try await sandbox.seedCustomers()
         let qa = try InProcessGrowcert(jwsRoot: sandbox.appStore.rootDER, caFile: sandbox.caFile, resolve: sandbox.resolve,
-                                       serverKey: sandbox.emulator.serverKey)
+                                       serverKey: sandbox.emulator.serverKey, cables: [namespace.hostSide])
         defer { qa.remove() }
         let keyFile = qa.dir.appendingPathComponent("play-license-key.txt")
         try Data((sandbox.googlePlay.licenseKeyBase64 + "\n").utf8).write(to: keyFile)

@@ -13,7 +13,7 @@ struct HostedStoreNotificationTests {
     func anAppleSignedRefundIsShownInTheRefundScenario() async throws {
         let namespace = try NetworkNamespace()
         defer { namespace.remove() }
-        let outcome = try await HostedEndToEndTests.certificationFlow(peerAddress: namespace.insideAddress, afterRefund: { qa, run, purchase, appStore in
+        let outcome = try await HostedEndToEndTests.certificationFlow(peerAddress: namespace.insideAddress, cables: [namespace.hostSide], afterRefund: { qa, run, purchase, appStore in
             let revoked = try appStore.signTransaction(transactionId: purchase.transactionId, bundleId: HostedSandbox.appId, productId: HostedSandbox.productId,
                                                        purchaseDate: Date().addingTimeInterval(-60), revocationDate: Date())
             let refund = try appStore.signNotification(type: "REFUND", bundleId: HostedSandbox.appId, signedTransactionInfo: revoked)

@@ -25,7 +25,7 @@ struct ShellIntegrationTests {
     @Test("The bash script parses and completes commands, subcommands, options and known values from the command table", arguments: [
         (["growcert", "ev"], ["evidence"]),
         (["growcert", "evidence", "add", ""], ["transaction", "store-notification", "receipt", "attachment", "note"]),
-        (["growcert", "--db", "x.sqlite", "run", ""], ["start", "finish", "abandon", "list", "show"]),
+        (["growcert", "--db", "x.sqlite", "run", ""], ["start", "finish", "abandon", "list", "show", "share", "unshare"]),
         (["growcert", "report", "render", "--format", ""], ["md", "html", "junit", "json", "all"]),
         (["growcert", "report", "render", "--lang", "zh"], ["zh-Hans"]),
         (["growcert", "run", "list", "--j"], ["--json"]),
@@ -80,7 +80,7 @@ struct ShellIntegrationTests {
             return o.stdout.split(separator: "\n").map { String($0.split(separator: "\t").first ?? "") }
         }
         #expect(try complete("growcert report render --format ") == ["all", "html", "json", "junit", "md"])
-        #expect(try Set(complete("growcert run ")) == ["abandon", "finish", "list", "show", "start"])
+        #expect(try Set(complete("growcert run ")) == ["abandon", "finish", "list", "share", "show", "start", "unshare"])
         #expect(try complete("growcert evidence import --dr") == ["--dry-run"])
     }
 

@@ -36,6 +36,11 @@ public struct CheckContext: Sendable {
     public var probeTranscript: [TranscriptEntry] = []
     /// Time and waiting.
     public var clock: CheckClock
+    /// The earliest Sandbox time (milliseconds since 1970) a delivery or refund may carry and still belong to this run: the run's outside start
+    /// (the hosted Sandbox's clock read by `run start`) less the profile's skew. nil when the run has none (offline, an
+    /// emulator, a run started before growcert read clocks): the checks then judge no time, and the verdict refuses the
+    /// run's purchase anyway (`no-outside-start`).
+    public var runWindowStart: Int64?
 
     /// A context; `isEmulatorTarget` is decided again by `CheckRunner.run`.
     public init(target: any SuiteTarget,

@@ -21,11 +21,15 @@ public struct CheckResult: Sendable {
     public var identity: SandboxIdentity
     /// The vendor acceptance the check observed (GrooveGrow: `purchase.delivered-once`; CherrySub: `purchase.backend-verifies`).
     public var receipt: ObservedReceipt?
+    /// What the person running the check must give before it can judge, when that is why it failed or waits.
+    /// Shown, never stored: the front end words it (the CLI names the flag).
+    public var need: CheckNeed?
 
     /// A result from its parts; `CheckRunner` builds these.
     public init(checkId: String, scenario: String, outcome: CheckOutcome, durationMilliseconds: Int, baseURL: String,
                 transcript: [TranscriptEntry], probeTranscript: [TranscriptEntry] = [], identity: SandboxIdentity,
-                receipt: ObservedReceipt? = nil) {
+                receipt: ObservedReceipt? = nil, need: CheckNeed? = nil) {
+        self.need = need
         self.probeTranscript = probeTranscript
         self.checkId = checkId
         self.scenario = scenario

@@ -71,6 +71,8 @@ extension EvidenceStore {
             var runCampaigns: [String: String] = [:]
             var finishedRuns: Set<String> = []
             var abandonedRuns: Set<String> = []
+            /// The item the last `evidence.add` entry inserted, and that entry's seq: an import key belongs to the entry before it.
+            var lastItem: (seq: Int64, id: String)?
 
             /// The payload of the entry at hand: checked in place, or parsed.
             enum Payload { case checked(UnsafeBufferPointer<UInt8>), parsed(JSONValue) }
@@ -153,7 +155,7 @@ extension EvidenceStore {
                             return
                         }
                     }
-                    if let broken = brokenWriteRule(spec, id: id, payload: payload) {
+                    if let broken = brokenWriteRule(spec, seq: seq, id: id, payload: payload) {
                         problems.append(VerificationProblem(seq: seq, message: broken + ": no growcert command writes that (written behind the tool's back)"))
                     }
                     fill(spec, seq: seq, from: payload)
@@ -180,8 +182,13 @@ extension EvidenceStore {
 
             /// What in an insert entry breaks a rule every growcert command applies before it writes (nil:
             /// nothing), and the replay's record of campaigns and runs, updated with it.
-            func brokenWriteRule(_ spec: TableSpec, id: String, payload: Payload) -> String? {
+            func brokenWriteRule(_ spec: TableSpec, seq: Int64, id: String, payload: Payload) -> String? {
                 switch spec.table {
+                case Tables.evidenceImports.table:
+                    // `evidence import` records a line's key in the entry right after the line's item, in one transaction.
+                    guard let item = lastItem, item.seq == seq - 1, item.id == id else {
+                        return "the import key recorded for item '\(id)' does not follow that item's own entry"
+                    }
                 case Tables.campaigns.table:
                     let profile = stringValue("profile", of: payload) ?? ""
                     guard profiles[profile] != nil else { return "campaign '\(id)' names profile '\(profile)', which growcert does not know" }
@@ -202,6 +209,7 @@ extension EvidenceStore {
                 case Tables.runAbandons.table:
                     abandonedRuns.insert(id)
                 case Tables.evidence.table:
+                    lastItem = (seq, id)
                     let run = stringValue("run_id", of: payload) ?? ""
                     let typeText = stringValue("type", of: payload) ?? ""
                     guard runCampaigns[run] != nil else { return "evidence '\(id)' belongs to run '\(run)', which does not exist" }

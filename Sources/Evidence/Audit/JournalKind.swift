@@ -20,6 +20,8 @@ enum JournalKind: String, Sendable, CaseIterable {
     case runAbandon = "run.abandon"
     /// A reading of the Sandbox's clock as a run starts (with the run's nonce) or finishes: a row of `run_clocks`.
     case runClock = "run.clock"
+    /// The import key of the item the entry before it added (`evidence import`): a row of `evidence_imports`.
+    case evidenceImport = "evidence.import"
 
     enum Effect { case none, insert(TableSpec), update(TableSpec, columns: [String]) }
 
@@ -49,6 +51,7 @@ enum JournalKind: String, Sendable, CaseIterable {
         case .campaignUpdate: return .insert(Tables.campaignUpdates)
         case .runAbandon: return .insert(Tables.runAbandons)
         case .runClock: return .insert(Tables.runClocks)
+        case .evidenceImport: return .insert(Tables.evidenceImports)
         }
     }
 
@@ -63,7 +66,7 @@ enum JournalKind: String, Sendable, CaseIterable {
     var isCampaignEvidence: Bool {
         switch self {
         case .campaignCreate, .campaignUpdate, .deviceAdd, .accountAdd, .runStart, .runClock, .runFinish, .runAbandon, .evidenceAdd, .evidenceRetract: return true
-        case .storeInit, .storeMaskKey, .reportRender, .signoffAdd, .signerAdd, .anchorAdd: return false
+        case .storeInit, .storeMaskKey, .reportRender, .signoffAdd, .signerAdd, .anchorAdd, .evidenceImport: return false
         }
     }
 }

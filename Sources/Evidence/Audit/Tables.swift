@@ -53,6 +53,10 @@ enum Tables {
     static let runClocks = TableSpec(table: "run_clocks", idPrefix: "rc", columns: [
         "id", "run_id", "event", "nonce", "reading", "recorded_at"])
 
+    /// An imported item's idempotency key (its id is the item's): the import file's SHA-256 and the line's number,
+    /// from `Schema.importsVersion` on.
+    static let evidenceImports = TableSpec(table: "evidence_imports", idPrefix: "", columns: ["id", "file_sha256", "line"])
+
     static let all = [campaigns, devices, accounts, runs, evidence, reports, signoffs]
 
     /// The query tables of a database at `schemaVersion`, in the order verify reports them.
@@ -63,13 +67,14 @@ enum Tables {
             + (schemaVersion >= Schema.campaignUpdatesVersion ? [campaignUpdates] : [])
             + (schemaVersion >= Schema.abandonsVersion ? [runAbandons] : [])
             + (schemaVersion >= Schema.runClocksVersion ? [runClocks] : [])
+            + (schemaVersion >= Schema.importsVersion ? [evidenceImports] : [])
     }
 
     /// The table whose row a state row belongs to: a finish must name a run, a retraction an item.
     static func parent(of spec: TableSpec) -> TableSpec? {
         switch spec.table {
         case runFinishes.table, runAbandons.table: return runs
-        case retractions.table: return evidence
+        case retractions.table, evidenceImports.table: return evidence
         default: return nil
         }
     }

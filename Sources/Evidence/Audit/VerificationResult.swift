@@ -22,5 +22,7 @@ public struct VerificationResult: Sendable {
     public var problems: [VerificationProblem]
     /// Counts of what was cross-checked, by table.
     public var rowsChecked: [String: Int]
+    /// What a reader must notice that is not tampering (a recording clock that went backwards); never fails `verify`.
+    public var warnings: [VerificationProblem] = []
     public var ok: Bool { problems.isEmpty }
 }

@@ -64,6 +64,11 @@ extension EvidenceStore {
                 for pin in raw.split(separator: " ").map(String.init) where !pins.contains(try Validate.sandboxPin(pin)) { pins.append(pin) }
                 guard !pins.isEmpty else { throw EvidenceError.invalidValue(field: "Sandbox pins", value: raw, why: "needs at least one pin") }
                 value = pins.joined(separator: " ")
+            case .requireRunBinding:
+                guard raw == "yes" || raw == "no" else {
+                    throw EvidenceError.invalidValue(field: field.label, value: raw, why: "must be 'yes' or 'no'")
+                }
+                value = raw
             default:
                 try Validate.nonEmpty(raw, field: field.label)
                 value = raw
@@ -213,11 +218,18 @@ extension EvidenceStore {
     }
 
     /// Records an evidence item on a run, storing an attachment's bytes once by SHA-256.
-    public func addEvidence(_ new: NewEvidence, attachmentLimit: Int = EvidenceStore.defaultAttachmentLimit) throws -> EvidenceItem {
+    ///
+    /// With `importKey` (a line of an import file), the key is recorded with the item, in its transaction, by an
+    /// `evidence.import` entry; a key already recorded is refused (`importedLines(fileSHA256:)` lists them).
+    public func addEvidence(_ new: NewEvidence, importKey: ImportKey? = nil,
+                            attachmentLimit: Int = EvidenceStore.defaultAttachmentLimit) throws -> EvidenceItem {
         let (runId, sha) = try validate(new, attachmentLimit: attachmentLimit)
         let size = new.attachment.map { Int64($0.bytes.count) }
         return try write {
             try requireAccepts(runId: runId, type: new.type)
+            if let importKey, let earlier = try importedItem(importKey) {
+                throw EvidenceError.conflict("Line \(importKey.line) of this file (SHA-256 \(importKey.fileSHA256.prefix(16))…) was already recorded, as \(earlier). Nothing of it was written again.")
+            }
             if let a = new.attachment, let sha {
                 try db.putBlob(sha256: sha, bytes: a.bytes)
             }
@@ -233,9 +245,34 @@ extension EvidenceStore {
             let structure = new.details.objectValue != nil || new.details.arrayValue != nil
             let details = structure && CanonicalJSON.roundTrips(new.details)
                 ? new.details : (try? JSONValue.parse(columns[4].columnText ?? "null")) ?? .null
+            if let importKey {
+                _ = try appendRow(.evidenceImport, Tables.evidenceImports) { _, _ in
+                    [.string(id), .string(importKey.fileSHA256), .number(String(importKey.line))]
+                }
+            }
             return EvidenceItem(id: id, seq: seq, runId: runId, type: new.type, provenance: new.provenance,
                                 details: details, attachmentSHA256: sha, mediaType: new.attachment?.mediaType,
                                 size: size, recordedBy: actor, recordedAt: at, retractedSeq: nil, retractedReason: nil)
+        }
+    }
+
+    /// The item recorded for import key `key`, if one was. Call inside `write` or `read`.
+    private func importedItem(_ key: ImportKey) throws -> String? {
+        guard schemaVersion >= Schema.importsVersion else { return nil }
+        return try db.first(RowQuery(Tables.evidenceImports.table, select: ["id"],
+                                     where: [.equals("file_sha256", .text(key.fileSHA256)), .equals("line", .integer(Int64(key.line)))]))?.string(0)
+    }
+
+    /// The lines of the import file with SHA-256 `fileSHA256` already recorded (by their import keys): what
+    /// `evidence import --resume` skips.
+    public func importedLines(fileSHA256: String) throws -> Set<Int> {
+        guard schemaVersion >= Schema.importsVersion else { return [] }
+        return try read {
+            var lines: Set<Int> = []
+            try db.forEach(RowQuery(Tables.evidenceImports.table, select: ["line"], where: [.equals("file_sha256", .text(fileSHA256))])) { r in
+                if let n = r.int(0) { lines.insert(Int(n)) }
+            }
+            return lines
         }
     }
 

@@ -67,11 +67,14 @@ struct SQLDialect: Sendable {
 
 /// `begin`, `body`, `COMMIT`; `ROLLBACK` and rethrow the first error on any throw: the one
 /// transaction shape of both backends (`execute` runs a statement on the backend's connection).
-func committed<T>(begin: String, execute: (String) throws -> Void, _ body: () throws -> T) throws -> T {
+/// A failed `COMMIT`'s error is passed through `commitFailed` first: a backend whose commit can be
+/// acknowledged or lost (a server over a connection) marks it so.
+func committed<T>(begin: String, execute: (String) throws -> Void, commitFailed: (Error) -> Error = { $0 },
+                  _ body: () throws -> T) throws -> T {
     try execute(begin)
     do {
         let result = try body()
-        try execute("COMMIT")
+        do { try execute("COMMIT") } catch { throw commitFailed(error) }
         return result
     } catch {
         try? execute("ROLLBACK")

@@ -156,6 +156,18 @@ enum Schema {
         CREATE TRIGGER run_clocks_no_update BEFORE UPDATE ON run_clocks BEGIN SELECT RAISE(ABORT, 'evidence is append-only'); END;
         CREATE TRIGGER run_clocks_no_delete BEFORE DELETE ON run_clocks BEGIN SELECT RAISE(ABORT, 'evidence is append-only'); END;
         """,
+        // 9 (resumable imports): each line `evidence import` records carries its idempotency key, the SHA-256 of the
+        // whole import file and the line's number, in a row of its own projected from `evidence.import` (its id is the
+        // item's), written in the item's transaction. The UNIQUE key means one line of one file is recorded once at most,
+        // whatever happened to the acknowledgement of its commit. Additive only.
+        """
+        CREATE TABLE evidence_imports(
+            id TEXT PRIMARY KEY REFERENCES evidence(id), seq INTEGER NOT NULL,
+            file_sha256 TEXT NOT NULL, line INTEGER NOT NULL,
+            UNIQUE(file_sha256, line));
+        CREATE TRIGGER evidence_imports_no_update BEFORE UPDATE ON evidence_imports BEGIN SELECT RAISE(ABORT, 'evidence is append-only'); END;
+        CREATE TRIGGER evidence_imports_no_delete BEFORE DELETE ON evidence_imports BEGIN SELECT RAISE(ABORT, 'evidence is append-only'); END;
+        """,
     ]
 
     static var currentVersion: Int { migrations.count }
@@ -180,6 +192,9 @@ enum Schema {
 
     /// The first schema version with `run_clocks` (found by content, like `stateRowsVersion`).
     static let runClocksVersion: Int = (migrations.firstIndex { $0.contains("CREATE TABLE run_clocks(") } ?? Int.max - 1) + 1
+
+    /// The first schema version whose imported lines carry their import key, `evidence_imports` (found by content).
+    static let importsVersion: Int = (migrations.firstIndex { $0.contains("CREATE TABLE evidence_imports(") } ?? Int.max - 1) + 1
 
     /// One object of a database's schema, as `sqlite_master` lists it.
     struct Object: Hashable, Sendable {

@@ -9,7 +9,8 @@ import Foundation
 /// - went over HTTPS with a verified chain and host name;
 /// - reached a peer address (measured after name resolution, whatever the URL
 ///   says) that is not this machine: not loopback, not unspecified, not
-///   link-local, not an address of any of this machine's interfaces;
+///   link-local, not an address of any of this machine's interfaces, not reached through a virtual link whose other
+///   end is in this kernel (a veth into another network namespace: `LocalLink`);
 /// - answered `hosted` in the vendor's kind header (`SandboxDialect.kindHeader`);
 /// - and, where Sandbox pins are configured, presented a public key matching one.
 ///
@@ -80,6 +81,8 @@ public struct SandboxIdentity: Sendable, Hashable {
                     let scope = parsed.scope(localAddresses: localAddresses)
                     if scope.isThisMachine {
                         reasons.append("\(label) reached \(address), which is this machine (\(scope.rawValue))")
+                    } else if let link = facts.link, LocalLink.recordedStaysInThisKernel(link) {
+                        reasons.append("\(label) reached \(address) through \(link), a virtual link whose other end is in this kernel: this machine")
                     } else if scope == .privateRange {
                         append("\(peer) is in a private range", to: &identity.privatePeers)
                     }

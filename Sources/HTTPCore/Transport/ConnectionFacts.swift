@@ -23,10 +23,18 @@ public struct ConnectionFacts: Sendable, Hashable, Codable {
     public var issuer: String?
     /// Whether the transport enforced public-key pins on this connection (a mismatch never gets here).
     public var pinsEnforced: Bool
+    /// The host name the request asked for (the URL's host, before resolution): the name the chain was verified for.
+    public var host: String?
+    /// The server's certificate chain as it presented it, leaf first, each certificate's DER in base64; nil over plain
+    /// HTTP or when the transport saw none. An auditor re-validates it on their own machine (`ServerChainTrust`).
+    public var certificateChain: [String]?
+    /// The link of this machine the peer was reached through (`LocalLink.recorded`); nil when unknown.
+    public var link: String?
 
     /// Facts from their parts.
     public init(scheme: String, peerAddress: String?, peerPort: Int?, tlsVerified: Bool, tlsVerifyResult: String?,
-                leafSHA256: String?, spkiPin: String?, issuer: String?, pinsEnforced: Bool) {
+                leafSHA256: String?, spkiPin: String?, issuer: String?, pinsEnforced: Bool, host: String? = nil,
+                certificateChain: [String]? = nil, link: String? = nil) {
         self.scheme = scheme
         self.peerAddress = peerAddress
         self.peerPort = peerPort
@@ -36,5 +44,8 @@ public struct ConnectionFacts: Sendable, Hashable, Codable {
         self.spkiPin = spkiPin
         self.issuer = issuer
         self.pinsEnforced = pinsEnforced
+        self.host = host
+        self.certificateChain = certificateChain
+        self.link = link
     }
 }

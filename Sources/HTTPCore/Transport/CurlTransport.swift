@@ -22,21 +22,24 @@ public final class CurlTransport: HTTPTransport {
     public let pins: [String]
     private let caFile: String?
     private let resolve: [String]
+    private let cables: Set<String>
     // Guards the idle easy handles; a handle is used by one transfer at a time, outside the lock.
     private let idle = Mutex<[CurlEasy]>([])
 
     /// A transport trusting the system's CA store, refusing servers that match none of `pins` (when any are given).
     public convenience init(pins: [String] = []) {
-        self.init(pins: pins, caFile: nil, resolve: [])
+        self.init(pins: pins, caFile: nil, resolve: [], cables: [])
     }
 
-    /// Test seam, never reachable from the CLI: `caFile` replaces the trusted CAs, and `resolve`
-    /// (`HOST:PORT:ADDRESS`, as `CURLOPT_RESOLVE`) answers name lookups without touching `/etc/hosts`.
-    init(pins: [String], caFile: String?, resolve: [String]) {
+    /// Test seam, never reachable from the CLI: `caFile` replaces the trusted CAs, `resolve`
+    /// (`HOST:PORT:ADDRESS`, as `CURLOPT_RESOLVE`) answers name lookups without touching `/etc/hosts`, and `cables`
+    /// names the links (a test's veth to a network namespace) that stand in for a cable to another machine.
+    init(pins: [String], caFile: String?, resolve: [String], cables: Set<String> = []) {
         _ = CurlGlobal.initialized
         self.pins = pins
         self.caFile = caFile
         self.resolve = resolve
+        self.cables = cables
     }
 
     /// Sends the request on a worker thread; every HTTP status is returned, only a missing response throws.
@@ -51,7 +54,8 @@ public final class CurlTransport: HTTPTransport {
                         continuation.resume(returning: .failure(.failed("libcurl could not create a handle")))
                         return
                     }
-                    let outcome = easy.perform(request, transfer: transfer, pins: self.pins, caFile: self.caFile, resolve: self.resolve)
+                    let outcome = easy.perform(request, transfer: transfer, pins: self.pins, caFile: self.caFile, resolve: self.resolve,
+                                               cables: self.cables)
                     self.idle.withLock { $0.append(easy) }
                     continuation.resume(returning: outcome)
                 }
@@ -138,7 +142,8 @@ final class CurlEasy: @unchecked Sendable {
 
     deinit { curl_easy_cleanup(handle) }
 
-    func perform(_ request: HTTPRequest, transfer: CurlTransfer, pins: [String], caFile: String?, resolve: [String]) -> Result<HTTPResponse, TransportError> {
+    func perform(_ request: HTTPRequest, transfer: CurlTransfer, pins: [String], caFile: String?, resolve: [String],
+                 cables: Set<String> = []) -> Result<HTTPResponse, TransportError> {
         curl_easy_reset(handle)
         let url = request.url.absoluteString
         let scheme = request.url.scheme?.lowercased() ?? ""
@@ -208,7 +213,12 @@ final class CurlEasy: @unchecked Sendable {
             _ = ccurl_setopt_pointer(handle, CURLOPT_ERRORBUFFER, nil)
             return code
         }
-        let facts = connectionFacts(scheme: scheme, pinned: !pins.isEmpty)
+        var facts = connectionFacts(scheme: scheme, pinned: !pins.isEmpty)
+        facts.host = request.url.host
+        if let peer = facts.peerAddress.flatMap(PeerAddress.init), var link = LocalLink.toward(peer) {
+            if cables.contains(link.name) { link = LocalLink(name: link.name, kind: "test cable", staysInThisKernel: false) }
+            facts.link = link.recorded
+        }
         guard code == CURLE_OK else {
             var verify = 0
             _ = ccurl_getinfo_long(handle, CURLINFO_SSL_VERIFYRESULT, &verify)
@@ -235,36 +245,46 @@ final class CurlEasy: @unchecked Sendable {
         _ = ccurl_getinfo_long(handle, CURLINFO_SSL_VERIFYRESULT, &verify)
         facts.tlsVerifyResult = verify == 0 ? "ok" : CurlTransport.verifyText(verify)
         let key = "\(ip ?? "?"):\(port)"
-        if let pem = leafPEM(), let certificate = ServerCertificate(pem: pem) {
+        let chain = chainPEM()
+        if let pem = chain.first, let certificate = ServerCertificate(pem: pem) {
             facts.leafSHA256 = certificate.sha256Hex
             facts.spkiPin = certificate.spkiPin
             facts.issuer = certificate.issuer
+            facts.certificateChain = chain.map { ServerCertificate.base64DER(pem: $0) }
             handshakes[key] = facts
         } else if let earlier = handshakes[key] {
             // A reused connection has no new handshake: its certificate is the one its handshake saw.
             facts.leafSHA256 = earlier.leafSHA256
             facts.spkiPin = earlier.spkiPin
             facts.issuer = earlier.issuer
+            facts.certificateChain = earlier.certificateChain
         }
         // With VERIFYPEER and VERIFYHOST on, a transfer that completed had its chain and name verified.
         facts.tlsVerified = verify == 0 && facts.leafSHA256 != nil
         return facts
     }
 
-    /// The leaf certificate as PEM from `CURLINFO_CERTINFO`; nil when the transfer made no handshake.
-    private func leafPEM() -> String? {
+    /// The server's chain as PEM from `CURLINFO_CERTINFO`, leaf first, as the server sent it; empty when the transfer
+    /// made no handshake.
+    private func chainPEM() -> [String] {
         var info: UnsafeMutablePointer<curl_certinfo>?
         guard ccurl_getinfo_certinfo(handle, &info) == CURLE_OK, let info, info.pointee.num_of_certs > 0,
-              let lists = info.pointee.certinfo else { return nil }
-        var node = lists[0]
-        while let current = node {
-            if let data = current.pointee.data {
-                let line = String(cString: data)
-                if line.hasPrefix("Cert:") { return String(line.dropFirst("Cert:".count)) }
+              let lists = info.pointee.certinfo else { return [] }
+        var chain: [String] = []
+        for index in 0..<Int(info.pointee.num_of_certs) {
+            var node = lists[index]
+            while let current = node {
+                if let data = current.pointee.data {
+                    let line = String(cString: data)
+                    if line.hasPrefix("Cert:") {
+                        chain.append(String(line.dropFirst("Cert:".count)))
+                        break
+                    }
+                }
+                node = current.pointee.next
             }
-            node = current.pointee.next
         }
-        return nil
+        return chain
     }
 }
 

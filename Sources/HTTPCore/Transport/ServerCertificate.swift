@@ -21,7 +21,19 @@ final class ServerCertificate {
         x509 = parsed
     }
 
+    /// Shares a certificate another owner holds (one more reference, released in `deinit`).
+    init(retaining x509: OpaquePointer) {
+        X509_up_ref(x509)
+        self.x509 = x509
+    }
+
     deinit { X509_free(x509) }
+
+    /// The base64 of a PEM certificate's DER: its body without the armour lines.
+    static func base64DER(pem: String) -> String {
+        pem.split(whereSeparator: \.isNewline).filter { !$0.hasPrefix("-----") }
+            .map { $0.trimmingCharacters(in: .whitespaces) }.joined()
+    }
 
     /// SHA-256 of the certificate's DER, lowercase hex.
     var sha256Hex: String? {

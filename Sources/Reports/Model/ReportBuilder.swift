@@ -30,9 +30,33 @@ public enum ReportBuilder {
             var model = build(input: input, profile: profile, signoffs: signoffs, head: head, toolVersion: toolVersion, standing: standing)
             model.header.updates = try store.campaignUpdates(campaignId: campaign.id)
             model.header.databaseId = try store.databaseId() ?? ""
+            model.warnings += try journalTimeWarnings(store: store, input: input, profile: profile)
+            // An outside anchor vouches for this evidence when a timestamp token covers its head or a later entry.
+            let evidenceSeq = model.header.evidenceSeq
+            model.header.anchored = try store.anchors().contains { $0.headSeq >= evidenceSeq }
             // Screenshots of the judged runs, within the budget, for the HTML report's thumbnails.
             return try ThumbnailBudget.standard.apply(to: model) { try store.blob(sha256: $0) }
         }
+    }
+
+    /// Where the journal's time goes backwards by more than the skew into an entry of a judged run (its start, its
+    /// items, its clock readings, its finish): the recording machine's clock was moved between that entry and the one
+    /// before it (`JournalTime.backwards`). Once per entry, in journal order.
+    static func journalTimeWarnings(store: EvidenceStore, input: VerdictEngine.Input, profile: Profile) throws -> [Reason] {
+        let skew = profile.rules.outsideClockSkewSeconds
+        let judged = VerdictEngine(profile: profile).judgedRuns(input.runs)
+        let judgedIds = Set(judged.map(\.id))
+        var seqs = Set(judged.map(\.seq) + judged.compactMap(\.finishSeq))
+        seqs.formUnion(input.evidence.filter { judgedIds.contains($0.runId) }.map(\.seq))
+        seqs.formUnion(input.clocks.filter { judgedIds.contains($0.runId) }.map(\.seq))
+        var warnings: [Reason] = []
+        for seq in seqs.sorted() where seq > 1 {
+            guard let entry = try store.journalEntry(seq: seq), let previous = try store.journalEntry(seq: seq - 1),
+                  let back = JournalTime.backwards(previousAt: previous.at, at: entry.at, skewSeconds: skew) else { continue }
+            warnings.append(Reason(.journalTimeBackwards, ["seq": String(seq), "at": entry.at, "previousAt": previous.at,
+                                                           "seconds": String(back), "skewSeconds": String(skew)]))
+        }
+        return warnings
     }
 
     /// The records the verdict engine judges: the campaign's runs, the judged runs' evidence, its devices

@@ -18,6 +18,21 @@ public struct ReportModel: Sendable, Equatable {
     /// The campaign's verdict: the worst of its scenarios'.
     public var campaignVerdict: Verdict { Verdict.worst(of: scenarios.map(\.verdict)) }
 
+    /// What a CERTIFIED campaign's verdict line says beside the verdict: every scenario's marks (once each), and, when its
+    /// database has no outside anchor at or after this evidence, `unanchored`. Empty for any other verdict.
+    public var campaignMarks: [Reason] {
+        guard campaignVerdict == .certified else { return [] }
+        var marks: [Reason] = []
+        var seen: Set<String> = []
+        for m in scenarios.flatMap(\.marks) where seen.insert(m.code.rawValue + "|" + (m.parameters["host"] ?? "")).inserted {
+            var shared = m
+            shared.parameters["scenario"] = nil
+            marks.append(shared)
+        }
+        if !header.anchored { marks.append(Reason(.unanchored, ["seq": String(header.evidenceSeq)])) }
+        return marks
+    }
+
     /// Creates a model.
     public init(header: ReportHeader, scenarios: [ScenarioReport], warnings: [Reason], signoffs: [SignoffSummary]) {
         self.header = header
@@ -56,6 +71,9 @@ public struct ReportHeader: Sendable, Equatable {
     public var databaseId: String
     /// The SHA-256 fingerprint of the campaign's Play license key (`Campaign.playLicenseKeyFingerprint`); nil: none.
     public var playLicenseKeySha256: String?
+    /// Whether an outside anchor vouches for this evidence: an RFC 3161 timestamp token stored in the database over a
+    /// journal entry at or after `evidenceSeq`. False: only the database itself vouches for it.
+    public var anchored: Bool = false
 
     /// Creates a header.
     public init(campaignId: String, campaignName: String, profileId: String, profileTitle: LocalizedText, appId: String, appVersion: String,

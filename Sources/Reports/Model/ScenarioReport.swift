@@ -20,6 +20,10 @@ public struct ScenarioReport: Sendable, Equatable {
     public var evidence: [EvidenceSummary]
     /// Things to notice on the judged run that do not change the verdict.
     public var warnings: [Reason]
+    /// Warnings a reader must see beside the verdict itself, not only in the details: live evidence from a host the
+    /// vendor does not name (`unknown-hosted-host`), live evidence without pins (`unpinned`); only on a CERTIFIED verdict. The
+    /// details behind them (each check's host, trust basis and certificate) are in the check results.
+    public var marks: [Reason] = []
 
     /// The reason for the summary table: the first, worst one.
     public var summaryReason: Reason { reasons.first ?? Reason(.certified) }

@@ -2,7 +2,7 @@ import Evidence
 import StrictJSON
 
 /// The words of a report that growcert fixes, whatever templates it is rendered with: the verdict
-/// labels and their meanings, the campaign verdict line's label, and the notice that custom templates
+/// labels and their meanings, the marks beside a verdict (`unpinned`, `unanchored: …`), the campaign verdict line's label, and the notice that custom templates
 /// were used.
 ///
 /// They always come from the built-in strings of the report's language. A user's strings file may
@@ -11,7 +11,7 @@ import StrictJSON
 /// in any case.
 enum FixedWords {
     /// Dotted paths into a strings file; everything under each is fixed.
-    static let paths = ["verdict", "verdictMeaning", "header.campaignVerdict", "customTemplates"]
+    static let paths = ["verdict", "verdictMeaning", "verdictMarks", "header.campaignVerdict", "customTemplates"]
 
     /// The first fixed path (down to a single text) where `custom` differs from `builtIn`, with the custom value; nil when none.
     static func firstChange(in custom: JSONValue, builtIn: JSONValue) -> (path: String, value: String)? {

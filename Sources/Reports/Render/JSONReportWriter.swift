@@ -33,6 +33,7 @@ struct JSONReportWriter {
             "header": header,
             "journalHead": ["seq": .number(String(h.evidenceSeq)), "hash": JSONValue.visible(h.journalHead), "at": JSONValue.visible(h.evidenceAsOf)],
             "verdict": JSONValue.visible(model.campaignVerdict.rawValue),
+            "verdictMarks": .array(model.campaignMarks.map(mark)),
             "templates": customTemplatesSHA256.map { sha in
                 ["builtIn": false, "templateSha256": JSONValue.visible(sha), "notice": JSONValue.visible(FixedWords.customTemplatesNotice(templateSHA256: sha, lang: .en))]
             } ?? ["builtIn": true],
@@ -65,9 +66,16 @@ struct JSONReportWriter {
         return .object(o)
     }
 
+    /// A mark beside a verdict: its code, parameters and English words (`unpinned`, `unanchored: …`).
+    private func mark(_ r: Reason) -> JSONValue {
+        ["code": JSONValue.visible(r.code.rawValue), "parameters": .object(r.parameters.mapValues(JSONValue.visible)),
+         "text": JSONValue.visible(english.mark(r))]
+    }
+
     private func scenario(_ sc: ScenarioReport) -> JSONValue {
         [
             "id": JSONValue.visible(sc.id), "title": JSONValue.visible(sc.title.en), "verdict": JSONValue.visible(sc.verdict.rawValue), "summary": reason(sc.summaryReason),
+            "verdictMarks": .array(sc.marks.map(mark)),
             "reasons": .array(sc.reasons.map(reason)),
             "judgedRun": sc.judgedRun.map(run) ?? .null,
             "history": .array(sc.history.map(run)),

@@ -28,7 +28,7 @@ struct ReportContext {
             ],
             "hasCampaignUpdates": .bool(!h.updates.isEmpty),
             "campaignUpdates": .list(h.updates.map(campaignUpdate)),
-            "verdict": verdict(model.campaignVerdict),
+            "verdict": verdict(model.campaignVerdict, marks: model.campaignMarks),
             "hasAcceptedRisk": .bool(!risks.isEmpty),
             "acceptedRisks": .list(risks.map(signoff)),
             "hasWarnings": .bool(!model.warnings.isEmpty),
@@ -37,7 +37,7 @@ struct ReportContext {
             "hasNextSteps": .bool(model.campaignVerdict != .certified),
             "summary": .list(model.scenarios.map { s in
                 let lines = summaryLines(s)
-                return ["id": .string(s.id), "title": .string(s.title.text(lang)), "verdict": verdict(s.verdict),
+                return ["id": .string(s.id), "title": .string(s.title.text(lang)), "verdict": verdict(s.verdict, marks: s.marks),
                         "reason": .string(lines.joined(separator: strings.text("p.semicolon"))),
                         // One line each: Markdown escaping turns the newlines into <br> inside the table cell.
                         "reasonBreaks": .string(lines.joined(separator: "\n")),
@@ -72,9 +72,14 @@ struct ReportContext {
                 "hasNote": .bool(!(u.note ?? "").isEmpty), "note": .string(u.note ?? "")]
     }
 
-    func verdict(_ v: Verdict) -> MustacheValue {
-        ["key": .string(v.key), "code": .string(v.rawValue), "text": .string(strings.text("verdict.\(v.key)")),
-         "meaning": .string(strings.text("verdictMeaning.\(v.key)"))]
+    /// A verdict as templates show it. Its marks are part of `text` itself, so that every template that shows the
+    /// verdict (a custom one too) shows them beside it: `CERTIFIED (unpinned; unanchored: only this database vouches for it)`.
+    func verdict(_ v: Verdict, marks: [Reason] = []) -> MustacheValue {
+        let word = strings.text("verdict.\(v.key)")
+        let text = marks.isEmpty ? word
+            : word + strings.text("p.open") + marks.map(strings.mark).joined(separator: strings.text("p.semicolon")) + strings.text("p.close")
+        return ["key": .string(v.key), "code": .string(v.rawValue), "text": .string(text),
+                "meaning": .string(strings.text("verdictMeaning.\(v.key)")), "hasMarks": .bool(!marks.isEmpty)]
     }
 
     /// The summary of a scenario's reasons, worst first: one line per reason, except that reasons of one
@@ -115,7 +120,7 @@ struct ReportContext {
         let reasons = s.verdict == .certified ? [] : s.reasons
         return .dictionary([
             "id": .string(s.id), "title": .string(s.title.text(lang)), "expected": .string(s.expected.text(lang)),
-            "verdict": verdict(s.verdict), "reasonLine": .string(summaryLine(s)),
+            "verdict": verdict(s.verdict, marks: s.marks), "reasonLine": .string(summaryLine(s)),
             "hasReasons": .bool(!reasons.isEmpty),
             "reasons": .list(reasons.map { ["text": .string(strings.reason($0)), "verdictKey": .string($0.verdict?.key ?? "")] }),
             "hasRun": .bool(s.judgedRun != nil), "run": s.judgedRun.map(run) ?? .null,

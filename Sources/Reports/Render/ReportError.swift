@@ -30,7 +30,7 @@ public enum ReportError: Error, CustomStringConvertible, Equatable {
         case .stringsInvalid(let file, let why):
             return "Strings file '\(file)' is not valid: \(why). It must be a JSON object like the built-in templates/strings/en.json."
         case .fixedWordChanged(let file, let key, let value):
-            return "Strings file '\(file)' sets '\(key)' to '\(value)'. Verdict words, their meanings and the campaign verdict label are growcert's own, in every language, and cannot be changed by templates: remove the keys \(FixedWords.paths.map { "'\($0)'" }.joined(separator: ", ")) from the file (or keep them exactly as in the built-in strings)."
+            return "Strings file '\(file)' sets '\(key)' to '\(value)'. Verdict words, their meanings, the marks beside them and the campaign verdict label are growcert's own, in every language, and cannot be changed by templates: remove the keys \(FixedWords.paths.map { "'\($0)'" }.joined(separator: ", ")) from the file (or keep them exactly as in the built-in strings)."
         case .notAJSONReport(let label):
             return "Report '\(label)' is not a growcert JSON report (growcert-report/v1), so it cannot be compared. Compare JSON reports, or the campaigns themselves."
         case .integrity(let file, let why):

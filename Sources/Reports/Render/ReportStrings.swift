@@ -18,6 +18,11 @@ struct ReportStrings: Sendable {
         json[section]?[key]?.stringValue ?? "\(section).\(key)"
     }
 
+    /// A mark's words beside a verdict (`verdictMarks.<code>`, fixed: a custom strings file cannot change them).
+    func mark(_ r: Reason) -> String {
+        Self.fill(text("verdictMarks", r.code.rawValue), r.parameters, missing: text("common.notRecorded"))
+    }
+
     /// A reason's text: its template from `reasons`, with `{name}` replaced by parameters.
     ///
     /// `provenanceWhy` is the strings' explanation of the `provenance` parameter; a
@@ -28,6 +33,7 @@ struct ReportStrings: Sendable {
         if let p = params["required"], params["requiredShort"] == nil { params["requiredShort"] = text("provenanceShort", p) }
         if r.code == .transactionWarning, let w = params["warning"] { params["warning"] = storeWarning(w) }
         if r.code == .privatePeer, let peer = params["peer"] { params["peer"] = recorded(peer) }
+        if r.code == .unknownHostedHost, (params["known"] ?? "").isEmpty { params["known"] = text("verdictMarks.namesNone") }
         if r.code == .acceptedRisk {
             if let role = params["role"] { params["role"] = json["signoffs"]?["roles"]?[role]?.stringValue ?? role }
             if let d = params["decision"] { params["decision"] = json["signoffs"]?["decisions"]?[d]?.stringValue ?? d }

@@ -84,7 +84,7 @@ public struct NextStep: Sendable, Equatable {
     static func startsNewRun(_ code: Reason.Code) -> Bool {
         switch code {
         case .runFailed, .checkFailed, .noFinishedRun, .runBlocked, .noDevice, .simulatorDevice, .transactionTooOld, .transactionReused,
-             .receiptVerifiedLate, .noOutsideStart, .transactionBeforeRun, .transactionAfterRun, .receiptOutsideRun:
+             .receiptVerifiedLate, .noOutsideStart, .transactionBeforeRun, .transactionAfterRun, .receiptOutsideRun, .notRunBound:
             return true
         default:
             return false
@@ -113,7 +113,7 @@ public struct NextStep: Sendable, Equatable {
         if startsNewRun(code) { return newRun }
         switch code {
         case .runFailed, .checkFailed, .noFinishedRun, .runBlocked, .noDevice, .simulatorDevice, .transactionTooOld, .transactionReused,
-             .receiptVerifiedLate, .noOutsideStart, .transactionBeforeRun, .transactionAfterRun, .receiptOutsideRun:
+             .receiptVerifiedLate, .noOutsideStart, .transactionBeforeRun, .transactionAfterRun, .receiptOutsideRun, .notRunBound:
             return newRun
         case .checkNotRun, .checkOutcomeUnknown, .checkNotCertifying:
             return "growcert check run --run \(run)\(checkOptions)"
@@ -131,7 +131,7 @@ public struct NextStep: Sendable, Equatable {
         case .unknownRequirement:
             return "growcert --version"
         case .certified, .productionTransaction, .transactionWarning, .acceptedRisk, .openRunIgnored, .retractedFailure, .privatePeer,
-             .clockSkew, .runBound, .storeRefundProven:
+             .clockSkew, .runBound, .storeRefundProven, .unpinned, .unknownHostedHost, .unanchored, .journalTimeBackwards:
             return ""
         }
     }

@@ -51,6 +51,7 @@ public struct Reason: Sendable, Equatable {
         case receiptOutsideRun = "receipt-outside-run"
         case notAutoRenewable = "not-auto-renewable"
         case noStoreRefund = "no-store-refund"
+        case notRunBound = "not-run-bound"
         // CERTIFIED
         case certified = "certified"
         // Warnings
@@ -63,6 +64,11 @@ public struct Reason: Sendable, Equatable {
         case clockSkew = "clock-skew"
         case runBound = "run-bound"
         case storeRefundProven = "store-refund-proven"
+        // Marks: warnings shown beside the verdict itself (`ScenarioReport.marks`, `ReportModel.campaignMarks`)
+        case unpinned = "unpinned"
+        case unknownHostedHost = "unknown-hosted-host"
+        case unanchored = "unanchored"
+        case journalTimeBackwards = "journal-time-backwards"
 
         /// The verdict a reason of this code forces, or nil.
         public var verdict: Verdict? {
@@ -74,10 +80,10 @@ public struct Reason: Sendable, Equatable {
             case .checkNotCertifying, .transactionNotCertifying, .receiptNotCertifying, .simulatorDevice, .bundleMismatch,
                  .bundleMissing, .receiptNotForTransaction, .transactionTooOld, .transactionUndated, .transactionReused,
                  .receiptVerifiedLate, .noOutsideStart, .transactionBeforeRun, .transactionAfterRun, .receiptOutsideRun, .notAutoRenewable,
-                 .noStoreRefund:
+                 .noStoreRefund, .notRunBound:
                 return .notCertifiable
             case .certified, .productionTransaction, .transactionWarning, .acceptedRisk, .openRunIgnored, .retractedFailure, .privatePeer,
-                 .clockSkew, .runBound, .storeRefundProven:
+                 .clockSkew, .runBound, .storeRefundProven, .unpinned, .unknownHostedHost, .unanchored, .journalTimeBackwards:
                 return nil
             }
         }

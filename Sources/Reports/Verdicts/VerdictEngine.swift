@@ -1,4 +1,5 @@
 import Evidence
+import Foundation
 
 /// Judges each scenario of a campaign from its recorded evidence.
 ///
@@ -153,10 +154,9 @@ public struct VerdictEngine: Sendable {
                 warnings.append(Reason(.clockSkew, ["run": clock.runId, "event": clock.event.rawValue, "qaTime": clock.reading.qaTime,
                                                     "sandboxTime": sandboxTime, "skewSeconds": String(skew), "scenario": scenario.id]))
             }
-            let nonce = clocks.first { $0.event == .start }?.nonce
             for t in live where t.type == .transaction {
                 let tid = Self.transactionId(t)
-                if let nonce, Self.isRunBound(t, nonce: nonce, rules: profile.rules) {
+                if RequirementContext.isRunBound(t, run: judged, clocks: clocks), profile.rules.storeProofs.certifies(t.provenance) {
                     let field = StoreRulesRegistry.rules(for: t.details(as: TransactionDetails.self).store).runTokenField
                     warnings.append(Reason(.runBound, ["transaction": tid, "evidence": t.id, "run": judged?.id ?? "", "scenario": scenario.id,
                                                        "field": field]))
@@ -177,6 +177,26 @@ public struct VerdictEngine: Sendable {
                                                         "how": d.isRefundNotification ? "REFUND notification" : "revocationDate \(d.revocationDate ?? "")"]))
         }
 
+        // Marks: what the verdict line itself must say about the live evidence it rests on.
+        var marks: [Reason] = []
+        var unpinned = false
+        if judged != nil {
+            let judgedResults = Set(checks.compactMap(\.evidenceId))
+            var unknownHosts: [String] = []
+            for r in live where judgedResults.contains(r.id) && profile.rules.certifies(r.provenance, as: profile.rules.checkResultProvenance) {
+                let d = r.details(as: CheckResultDetails.self)
+                if d.identity.trustBasis != "pinned" { unpinned = true }
+                let hosts = ([d.target.baseUrl.flatMap { URL(string: $0)?.host }] + (d.probe + d.transcript).map(\.host)).compactMap { $0 }
+                for host in hosts where !profile.isKnownHostedHost(host) && !unknownHosts.contains(host.lowercased()) {
+                    unknownHosts.append(host.lowercased())
+                }
+            }
+            let known = profile.knownHostedHosts.isEmpty ? "" : profile.knownHostedHosts.joined(separator: ", ")
+            for host in unknownHosts {
+                marks.append(Reason(.unknownHostedHost, ["host": host, "known": known, "vendor": profile.vendor, "scenario": scenario.id]))
+            }
+        }
+
         // Stable: worst first, then in the order found.
         let ordered = reasons.enumerated().sorted { a, b in
             let va = a.element.verdict ?? .certified, vb = b.element.verdict ?? .certified
@@ -187,11 +207,15 @@ public struct VerdictEngine: Sendable {
             ? [Reason(.certified, ["checks": String(checks.count), "provenance": profile.rules.checkResultProvenance.rawValue])]
             : ordered
 
+        // Marks qualify a CERTIFIED verdict: a verdict that already keeps the scenario from certifying needs none.
+        if verdict != .certified { marks = [] }
+        if unpinned, verdict == .certified { marks.append(Reason(.unpinned, ["scenario": scenario.id])) }
+
         let history = runs.filter { $0.id != judged?.id }.sorted { $0.seq > $1.seq }.map { summary($0, input: input) }
         return ScenarioReport(
             id: scenario.id, title: scenario.title, expected: scenario.expected, verdict: verdict, reasons: final,
             judgedRun: judged.map { summary($0, input: input) }, history: history, checks: checks, requirements: requirements,
-            evidence: shown.map(summary), warnings: warnings)
+            evidence: shown.map(summary), warnings: warnings, marks: marks)
     }
 
     // MARK: Checks
@@ -215,14 +239,6 @@ public struct VerdictEngine: Sendable {
             certifying: profile.rules.certifies(item.provenance, as: profile.rules.checkResultProvenance),
             durationMs: d.durationMs, reason: d.reason,
             transcriptExcerpt: excerpt, transcriptCount: transcript.count)
-    }
-
-    /// Whether certifying store transaction `t` carries the run's `nonce` in the value its store binds a purchase to a
-    /// run with (App Store `appAccountToken`, Google Play `obfuscatedAccountId`): the one home of "run-bound".
-    static func isRunBound(_ t: EvidenceItem, nonce: String, rules: VerdictRules) -> Bool {
-        let details = t.details(as: TransactionDetails.self)
-        guard let token = StoreRulesRegistry.rules(for: details.store).runToken(details) else { return false }
-        return token.lowercased() == nonce.lowercased() && rules.storeProofs.certifies(t.provenance)
     }
 
     /// How many exchanges of a check's transcript a report shows.

@@ -1,6 +1,7 @@
 import ArgumentsKit
 import Evidence
 import Foundation
+import HTTPCore
 import GrowClient
 import Services
 import StoreProof
@@ -19,6 +20,9 @@ struct CLI {
     /// on the system trust store. Internal: only in-process tests (`@testable import growcert`) set one (a test CA);
     /// no flag or environment variable reaches it.
     var sandboxTransport: SandboxTransportFactory? = nil
+    /// What `verify` re-validates recorded server chains against: this machine's trust store. Only in-process tests
+    /// set another (their test CA); no flag or environment variable reaches it.
+    var serverTrust = ServerChainTrust()
     /// The folder the command runs in (where the workspace is looked for); in-process tests give their own.
     var currentFolder = FileManager.default.currentDirectoryPath
     /// What the terminal shows: progress lines, heartbeats, colour. The binary detects it (`TerminalStyle.detect`);
@@ -27,10 +31,10 @@ struct CLI {
 
     static let commands: [Command] = {
         let groups: [[Command]] = [
-            InitCommand.all, CampaignCommand.all, DeviceCommand.all, AccountCommand.all, RunCommand.all, EvidenceCommand.all, ImportCommand.all,
+            InitCommand.all, CampaignCommand.all, DeviceCommand.all, AccountCommand.all, RunCommand.all, ShareCommand.all, EvidenceCommand.all, ImportCommand.all,
             VerifyCommand.all, JournalCommand.all, CheckCommand.all, DemoCommand.all, ReportCommand.all, KeysCommand.all, SignoffCommand.all,
             SignersCommand.all, AnchorCommand.all, SandboxCommand.all, DbCommand.all, CompletionCommand.all, ManCommand.all,
-            [SandboxPurchaseCommand.command, CampaignUpdateCommand.command, StatusCommand.command],
+            [SandboxPurchaseCommand.command, CampaignUpdateCommand.command, StatusCommand.command, ServeCommand.command],
         ]
         return groups.flatMap { $0 }
     }()
@@ -65,7 +69,8 @@ struct CLI {
             }
             try Self.table.check(args, for: command)
             let invocation = Invocation(command: command, args: args, environment: environment, console: console, clock: clock, jwsVerifier: jwsVerifier,
-                                        sandboxTransport: sandboxTransport, currentFolder: currentFolder, terminal: terminal)
+                                        sandboxTransport: sandboxTransport, serverTrust: serverTrust, currentFolder: currentFolder,
+                                        terminal: terminal)
             return try await command.run(invocation)
         } catch {
             let (text, code) = Self.errorOutput(error, json: args.has("--json"))
@@ -140,6 +145,7 @@ struct CLI {
         ("Check against the vendor's Sandbox (or the local emulator)", ["check", "sandbox"]),
         ("Audit: re-check the evidence and a report", ["verify", "report verify", "journal", "anchor"]),
         ("Report and sign", ["report", "keys", "signoff", "signers"]),
+        ("Browse and share", ["serve", "run share", "run unshare"]),
         ("Database and shell", ["db", "completion", "man"]),
     ]
 

@@ -6,6 +6,7 @@ import Reports
 import Sandbox
 import Services
 import StoreProof
+import WebView
 
 /// An error the command line prints in its own words, with its exit code (sysexits.h).
 ///
@@ -50,7 +51,7 @@ extension EvidenceError: CommandLineError {
         case .databaseMissing, .fileMissing, .maskKeyMissing: return ExitCode.noInput
         case .notAnEvidenceDatabase, .damaged, .unreadableValue, .maskKeyMismatch, .databaseTooNew, .unknown, .invalidValue, .secretRefused,
              .fileTooLarge, .conflict: return ExitCode.dataError
-        case .io: return ExitCode.ioError
+        case .io, .commitUnacknowledged: return ExitCode.ioError
         case .internalFailure: return ExitCode.software
         }
     }
@@ -301,6 +302,28 @@ extension WorkspaceError: CommandLineError {
         case .emptyDatabase, .relativeEnvironment, .otherDatabase, .noWorkspace: return ExitCode.usage
         case .unreadable, .notOwned: return ExitCode.dataError
         case .databaseMissing: return ExitCode.noInput
+        }
+    }
+}
+
+extension WebError: CommandLineError {
+    var commandLineMessage: String {
+        switch self {
+        case .noServer:
+            return description + " Start one with 'growcert serve --bind ADDRESS' (an address the phone can reach, see docs/web.md), then run 'growcert run share' again."
+        case .unspecifiedAddress:
+            return usage(description, "serve")
+        default:
+            return description
+        }
+    }
+
+    var exitCode: Int32 {
+        switch self {
+        case .noServer: return ExitCode.unavailable
+        case .unspecifiedAddress, .badExpiry: return ExitCode.usage
+        case .cannotListen: return ExitCode.ioError
+        case .serverRefused: return ExitCode.dataError
         }
     }
 }

@@ -2,6 +2,7 @@ import ArgumentsKit
 import Evidence
 import Foundation
 import GrowClient
+import HTTPCore
 import Reports
 import Services
 import StoreProof
@@ -20,6 +21,8 @@ final class Invocation: Sendable {
     /// The transport factory for `check run`; nil (always, in the `growcert` binary): a `CurlTransport`.
     /// In-process tests inject one through `CLI.sandboxTransport`.
     let sandboxTransport: SandboxTransportFactory?
+    /// What `verify` re-validates recorded server chains against (`CLI.serverTrust`).
+    let serverTrust: ServerChainTrust
     /// The folder the command runs in: where the workspace is looked for, walking up.
     let currentFolder: String
     /// Whether the terminal shows progress lines, heartbeats and colour (injected: tests never depend on a TTY).
@@ -27,6 +30,7 @@ final class Invocation: Sendable {
 
     init(command: Command, args: ParsedArguments, environment: [String: String], console: Console, clock: @escaping Clock,
          jwsVerifier: JWSVerifier = JWSVerifier(), sandboxTransport: SandboxTransportFactory? = nil,
+         serverTrust: ServerChainTrust = ServerChainTrust(),
          currentFolder: String = FileManager.default.currentDirectoryPath, terminal: TerminalStyle = .plain) {
         self.command = command
         self.args = args
@@ -35,6 +39,7 @@ final class Invocation: Sendable {
         self.clock = clock
         self.jwsVerifier = jwsVerifier
         self.sandboxTransport = sandboxTransport
+        self.serverTrust = serverTrust
         self.currentFolder = currentFolder
         self.terminal = args.has("--json") ? .plain : terminal
     }

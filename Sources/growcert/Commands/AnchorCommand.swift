@@ -25,7 +25,7 @@ enum AnchorCommand {
             }
             let store = try inv.openStore()
             // A timestamp lends the head credibility: only an intact database's head is anchored.
-            try VerifyService(store: store, jwsVerifier: inv.jwsVerifier).requireIntact(before: "anchored")
+            try VerifyService(store: store, jwsVerifier: inv.jwsVerifier, serverTrust: inv.serverTrust).requireIntact(before: "anchored")
             let anchor = try await AnchorService(store: store).anchor(tsa: url)
             if let out = inv.optional("--out"), out == OutputFile.standardOutputPath {
                 // --out -: the token's bytes on standard output, the record on stderr.

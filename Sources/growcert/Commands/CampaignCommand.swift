@@ -23,6 +23,8 @@ enum CampaignCommand {
                     OptionSpec(name: "--sandbox-pin", value: "sha256//BASE64", help: "a public-key pin the hosted Sandbox must match (repeatable)",
                                repeatable: true),
                     OptionSpec(name: "--play-license-key", value: "FILE", help: "the app's Google Play license key (base64 as Play Console shows it, or PEM)"),
+                    OptionSpec(name: "--require-run-binding", value: nil,
+                               help: "only run-bound proof (the run's nonce as the purchase's appAccountToken) certifies a purchase (journaled)"),
                 ]) { inv in
             let store = try inv.openStore()
             let profileId = try inv.required("--profile")
@@ -33,7 +35,13 @@ enum CampaignCommand {
                 sdkName: inv.optional("--sdk-name") ?? profile.vendor + " SDK", sdkVersion: try inv.required("--sdk-version"),
                 project: try targetValue(inv, profile: profile), baseURL: try inv.required("--base-url"),
                 sandboxPins: inv.args.values("--sandbox-pin"), playLicenseKey: try playLicenseKey(inv, profile: profile)))
-            inv.printRecord(c.id, c.json)
+            var created = c
+            if inv.args.has("--require-run-binding") {
+                // Journaled as the campaign's first update, so the requirement reads (and is reported) like any later change.
+                _ = try store.updateCampaign(id: c.id, changes: [.requireRunBinding: "yes"], note: "required at creation")
+                created = try store.campaign(c.id)
+            }
+            inv.printRecord(created.id, created.json)
             return ExitCode.success
         },
         Command(path: ["campaign", "use"], summary: "make a campaign the workspace's current one: --campaign may then be left out", positionals: ["ID"],

@@ -24,6 +24,8 @@ enum CampaignUpdateCommand {
             OptionSpec(name: "--sandbox-pin", value: "sha256//BASE64", help: "the campaign's own Sandbox public-key pins: replaces its list (repeatable)",
                        repeatable: true),
             OptionSpec(name: "--play-license-key", value: "FILE", help: "the app's Google Play license key (base64 as Play Console shows it, or PEM)"),
+            OptionSpec(name: "--require-run-binding", value: nil,
+                       help: "from now on only run-bound proof (the run's nonce as the purchase's appAccountToken) certifies a purchase"),
             OptionSpec(name: "--note", value: "TEXT", help: "why it changed (shown in the report's history)"),
             OptionSpec(name: "--app-id", value: "ID", help: "refused: the app id defines what is certified"),
             OptionSpec(name: "--app-version", value: "V", help: "refused: the app version defines what is certified"),
@@ -48,8 +50,9 @@ enum CampaignUpdateCommand {
             let values = inv.args.values(option)
             if !values.isEmpty { changes[field] = values.joined(separator: " ") }
         }
+        if inv.args.has("--require-run-binding") { changes[.requireRunBinding] = "yes" }
         guard !changes.isEmpty || inv.optional("--play-license-key") != nil else {
-            throw CLIError.usage("Nothing to change: give at least one of \((fields.map(\.option) + ["--play-license-key"]).joined(separator: ", ")).", command: "campaign update")
+            throw CLIError.usage("Nothing to change: give at least one of \((fields.map(\.option) + ["--play-license-key", "--require-run-binding"]).joined(separator: ", ")).", command: "campaign update")
         }
         let store = try inv.openStore()
         let id = try inv.positional(0, "campaign ID")

@@ -63,7 +63,10 @@ enum CheckCommand {
             let all = try await CheckRunService(store: store, transportFactory: inv.sandboxTransport).runAll(request, planned: { ids in
                 if let line = live?.planned(ids) { console.err(line + "\n") }
             }) { result in
-                if !quiet { console.err(CheckCommand.paint(result.progressLine, on: style.colourErr) + "\n", raw: style.colourErr) }
+                if !quiet {
+                    console.err(CheckCommand.paint(result.progressLine, on: style.colourErr) + "\n", raw: style.colourErr)
+                    if let need = result.need, !result.outcome.isPassed { console.err("       → \(need.hint)\n") }
+                }
                 if let line = live?.finished() { console.err(line + "\n") }
             }
             if request.dryRun {

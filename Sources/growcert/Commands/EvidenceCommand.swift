@@ -72,12 +72,8 @@ enum EvidenceCommand {
                 let total = redacted.replaced.values.reduce(0, +)
                 inv.progress("redacted \(total) credential\(total == 1 ? "" : "s")" + (total == 0 ? "" : " (" + redacted.replaced.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ") + ")"))
             }
-            let note = inv.optional("--note")
-            if let note { try Validate.noSecrets([("note", note)]) }
-            let item = try store.addEvidence(NewEvidence(
-                runId: try inv.required("--run"), provenance: .manual,
-                details: AttachmentDetails(filename: filename, note: note, redactions: redactions),
-                attachment: NewAttachment(bytes: bytes, mediaType: mediaType, filename: filename)), attachmentLimit: limit)
+            let item = try EvidenceIntake(store: store).addAttachment(runId: try inv.required("--run"), bytes: bytes, filename: filename, mediaType: mediaType,
+                                                                      note: inv.optional("--note"), redactions: redactions, limit: limit)
             inv.printRecord(item.id, item.json)
             return ExitCode.success
         },
@@ -85,7 +81,7 @@ enum EvidenceCommand {
                 options: [runOption, OptionSpec(name: "--text", value: "TEXT", help: "the note", required: true)]) { inv in
             let text = try inv.required("--text")
             try Validate.nonEmpty(text, field: "note")
-            let item = try inv.openStore().addEvidence(NewEvidence(runId: try inv.required("--run"), provenance: .manual, details: NoteDetails(text: text)))
+            let item = try EvidenceIntake(store: try inv.openStore()).addNote(runId: try inv.required("--run"), text: text)
             inv.printRecord(item.id, item.json)
             return ExitCode.success
         },
@@ -187,27 +183,5 @@ enum ReceiptJSON {
             throw CLIError.data("Receipt file '\(path)' holds receipt '\(rid)', not '\(receiptId)'. Nothing was written.")
         }
         return (receiptId ?? rid, status)
-    }
-}
-
-/// Media types from file names, for attachments.
-enum MediaType {
-    static func guess(filename: String) -> String {
-        switch URL(fileURLWithPath: filename).pathExtension.lowercased() {
-        case "png": return "image/png"
-        case "jpg", "jpeg": return "image/jpeg"
-        case "heic": return "image/heic"
-        case "gif": return "image/gif"
-        case "mp4": return "video/mp4"
-        case "mov": return "video/quicktime"
-        case "txt", "log": return "text/plain"
-        case "json", "har": return "application/json"
-        case "pdf": return "application/pdf"
-        case "xml": return "application/xml"
-        case "html", "htm": return "text/html"
-        case "md": return "text/markdown"
-        case "zip": return "application/zip"
-        default: return "application/octet-stream"
-        }
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentsKit
 import Evidence
 import Foundation
+import Services
 import StrictJSON
 
 /// `growcert evidence import`: many evidence items from a JSON Lines file, one journal entry per line.
@@ -18,7 +19,8 @@ enum ImportCommand {
                 options: [
                     OptionSpec(name: "--file", value: "FILE", help: "JSON Lines, one evidence item per line (- for stdin)", required: true),
                     OptionSpec(name: "--dry-run", value: nil, help: "check every line and say what would be recorded; write nothing"),
-                    OptionSpec(name: "--from-line", value: "N", help: "start at line N (the lines before it are skipped): to resume after a bad line"),
+                    OptionSpec(name: "--from-line", value: "N", help: "start at line N (the lines before it are skipped): to resume after a bad line you fixed"),
+                    OptionSpec(name: "--resume", value: nil, help: "skip the lines of this file already recorded (by their import keys): to resume an interrupted import"),
                 ],
                 discussion: """
                 Each line is one JSON object naming an existing run:
@@ -32,6 +34,10 @@ enum ImportCommand {
                 After fixing the bad line, import the rest with --from-line N (N the bad line's number): the lines before
                 it, already recorded, are skipped. --dry-run checks every line as the import would (the run exists and is
                 open, no credentials, sizes), lists every bad line (exit 65), and opens the database read-only.
+                Each line of a file is recorded with its import key (the file's SHA-256 and the line's number), once at
+                most: importing the same file again is refused, and --resume skips the lines already recorded, which is
+                how an import interrupted in any way (a crash, a lost connection, a commit whose answer was lost) is
+                finished without recording a line twice. Lines read from stdin or a pipe carry no import key.
                 """,
                 run: run),
     ]
@@ -42,46 +48,105 @@ enum ImportCommand {
             guard let n = Int(v), n >= 1 else { throw CLIError.usage("--from-line takes a line number from 1, e.g. --from-line 2.", command: "evidence import") }
             return n
         } ?? 1
-        let reader = try LineReader(path: path, limit: lineLimit)
-        if inv.args.has("--dry-run") { return try dryRun(inv, path: path, reader: reader, fromLine: fromLine) }
+        let resume = inv.args.has("--resume")
+        // stdin and pipes (`--file <(…)`) can be read once only: their lines carry no import key.
+        var st = stat()
+        let keyed = path != "-" && stat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFREG
+        if resume, !keyed {
+            throw CLIError.usage("--resume needs a regular file: lines read from stdin or a pipe carry no import key (their SHA-256 is not known before the end). Save the input to a file and import that.", command: "evidence import")
+        }
+        // The import key of each line: the whole file's SHA-256 (read once before the import, and again as it is imported).
+        let fileSHA256 = keyed ? try Self.sha256(ofFile: path) : nil
+        let reader = try LineReader(path: path, limit: lineLimit, hashing: fileSHA256 != nil)
+        if inv.args.has("--dry-run") { return try dryRun(inv, path: path, reader: reader, fromLine: fromLine, fileSHA256: fileSHA256, resume: resume) }
         let store = try inv.openStore()
+        let done = try fileSHA256.map { try store.importedLines(fileSHA256: $0) } ?? []
+        if !resume, !done.isEmpty {
+            throw CLIError.data("'\(path)' was imported before: \(done.count == 1 ? "1 of its lines is" : "\(done.count) of its lines are") already recorded (each line is recorded once at most). Nothing was written. To record only the lines not yet recorded, import it with --resume.")
+        }
+        let resumeCommand = fileSHA256.map { _ in
+            (["growcert", "--db", store.path] + (inv.args.value("--actor").map { ["--actor", $0] } ?? [])
+                + ["evidence", "import", "--file", path, "--resume"] + (fromLine > 1 ? ["--from-line", String(fromLine)] : []))
+                .map(Self.shellWord).joined(separator: " ")
+        }
         var recorded = 0
+        var skipped = 0
         var lineNumber = 0
         var first: String?
         var last: String?
+        func failure(_ line: Int, _ error: Error) -> ImportLineError {
+            ImportLineError(path: path, line: line, recorded: recorded, first: first, last: last, underlying: error, resumeCommand: resumeCommand)
+        }
         while true {
             let next: ArraySlice<UInt8>?
-            do { next = try reader.next() } catch {
-                throw ImportLineError(path: path, line: lineNumber + 1, recorded: recorded, first: first, last: last, underlying: error)
-            }
+            do { next = try reader.next() } catch { throw failure(lineNumber + 1, error) }
             guard let line = next else { break }
             lineNumber += 1
             if lineNumber < fromLine || isBlank(line) { continue }
+            if done.contains(lineNumber) {
+                skipped += 1
+                continue
+            }
             do {
-                let item = try store.addEvidence(try evidence(from: line), attachmentLimit: EvidenceStore.defaultAttachmentLimit)
+                let key = fileSHA256.map { ImportKey(fileSHA256: $0, line: lineNumber) }
+                let item = try store.addEvidence(try evidence(from: line), importKey: key, attachmentLimit: EvidenceStore.defaultAttachmentLimit)
                 recorded += 1
                 if first == nil { first = item.id }
                 last = item.id
             } catch {
-                throw ImportLineError(path: path, line: lineNumber, recorded: recorded, first: first, last: last, underlying: error)
+                throw failure(lineNumber, error)
             }
             if recorded % progressEvery == 0 { inv.progress("import: \(recorded) items recorded (line \(lineNumber))") }
         }
+        if let fileSHA256, reader.sha256Hex() != fileSHA256 {
+            throw failure(lineNumber, CLIError.data("the file changed while it was imported (its SHA-256 is no longer \(fileSHA256.prefix(16))…), so the lines recorded carry the key of a file that no longer exists. Keep the file unchanged during an import."))
+        }
         if inv.json {
-            inv.console.out(JSONValue.object([
+            var summary: [String: JSONValue] = [
                 "recorded": .number(String(recorded)), "lines": .number(String(lineNumber)), "first": .optional(first), "last": .optional(last),
-            ]).prettyText + "\n")
+            ]
+            if resume { summary["skipped"] = .number(String(skipped)) }
+            inv.console.out(JSONValue.object(summary).prettyText + "\n")
         } else {
-            inv.console.out(recorded == 0 ? "Recorded nothing: '\(path)' has no items\(fromLine > 1 ? " from line \(fromLine)" : "").\n" : "Recorded \(recorded) items (\(first ?? "")…\(last ?? "")).\n")
+            let already = skipped == 1 ? "1 line already recorded" : "\(skipped) lines already recorded"
+            if recorded == 0 {
+                inv.console.out(skipped > 0 ? "Recorded nothing: skipped \(already); '\(path)' has no other items\(fromLine > 1 ? " from line \(fromLine)" : "").\n"
+                                            : "Recorded nothing: '\(path)' has no items\(fromLine > 1 ? " from line \(fromLine)" : "").\n")
+            } else {
+                inv.console.out("Recorded \(recorded) items (\(first ?? "")…\(last ?? ""))\(resume ? "; skipped \(already)" : "").\n")
+            }
         }
         return ExitCode.success
+    }
+
+    /// The SHA-256 of a whole file, lowercase hex: the file part of its lines' import keys.
+    static func sha256(ofFile path: String) throws -> String {
+        guard let handle = FileHandle(forReadingAtPath: path) else { throw EvidenceError.fileMissing(path: path) }
+        defer { try? handle.close() }
+        var hasher = SHA256Hasher()
+        while true {
+            let chunk: Data
+            do { chunk = try handle.read(upToCount: 1 << 20) ?? Data() } catch {
+                throw CLIError.io("Cannot read '\(path)': \(error). Check the file.")
+            }
+            if chunk.isEmpty { break }
+            hasher.update(chunk)
+        }
+        return Digest.hex(hasher.finalize())
+    }
+
+    /// A word of a command line as a POSIX shell reads it back: as it is when it is plain, else in single quotes.
+    static func shellWord(_ word: String) -> String {
+        let plain = !word.isEmpty && word.unicodeScalars.allSatisfy { $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "-_./:=@%+,".unicodeScalars.contains($0)) }
+        return plain ? word : "'" + word.replacingOccurrences(of: "'", with: #"'\''"#) + "'"
     }
 
     static func isBlank(_ line: ArraySlice<UInt8>) -> Bool { line.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D } }
 
     /// `--dry-run`: every line checked as the import would check it, on a read-only database.
-    static func dryRun(_ inv: Invocation, path: String, reader: LineReader, fromLine: Int) throws -> Int32 {
+    static func dryRun(_ inv: Invocation, path: String, reader: LineReader, fromLine: Int, fileSHA256: String?, resume: Bool) throws -> Int32 {
         let store = try inv.openStoreForReading()
+        let done = try resume ? fileSHA256.map { try store.importedLines(fileSHA256: $0) } ?? [] : []
         var wouldRecord = 0
         var lineNumber = 0
         var problems: [(line: Int, error: Error)] = []
@@ -93,7 +158,7 @@ enum ImportCommand {
             }
             guard let line = next else { break }
             lineNumber += 1
-            if lineNumber < fromLine || isBlank(line) { continue }
+            if lineNumber < fromLine || isBlank(line) || done.contains(lineNumber) { continue }
             do {
                 try store.checkEvidence(try evidence(from: line), attachmentLimit: EvidenceStore.defaultAttachmentLimit)
                 wouldRecord += 1
@@ -163,8 +228,17 @@ struct ImportLineError: CommandLineError {
     let first: String?
     let last: String?
     let underlying: Error
+    /// The command that resumes this import without recording a line twice (nil for stdin, whose lines carry no import key).
+    var resumeCommand: String?
 
     var commandLineMessage: String {
+        if case EvidenceError.commitUnacknowledged(let location, let detail) = underlying {
+            let items = recorded == 1 ? "the 1 item" : "the \(recorded) items"
+            let before = recorded == 0 ? "nothing was recorded before it" : "\(items) before it were recorded (\(first ?? "")…\(last ?? ""))"
+            let next = resumeCommand.map { "When the database is back, finish the import with this command: it skips every line already recorded (this one too, if it was), so none is recorded twice:\n  \($0)" }
+                ?? "Lines read from stdin or a pipe carry no import key: look at the run's last items (growcert evidence list) before you import the rest."
+            return "Line \(line) of '\(path)': the connection to the database '\(location)' was lost while the line was being committed (\(detail)): the line may or may not have been written; \(before). " + next
+        }
         var (why, _) = CLI.describe(underlying)
         for tail in [" Nothing was written; free space and record again.", " Nothing was written."] where why.hasSuffix(tail) {
             why.removeLast(tail.count)
@@ -205,9 +279,13 @@ final class LineReader {
     private var start = 0
     private var eof = false
 
-    init(path: String, limit: Int) throws {
+    /// The SHA-256 of every byte read so far, when asked for.
+    private var hasher: SHA256Hasher?
+
+    init(path: String, limit: Int, hashing: Bool = false) throws {
         self.path = path
         self.limit = limit
+        if hashing { hasher = SHA256Hasher() }
         if path == "-" {
             handle = FileHandle.standardInput
             return
@@ -220,6 +298,12 @@ final class LineReader {
     }
 
     deinit { if path != "-" { try? handle.close() } }
+
+    /// The SHA-256 of every byte read, lowercase hex (nil when not hashing); call once, at the end.
+    func sha256Hex() -> String? {
+        guard let done = hasher.take() else { return nil }
+        return Digest.hex(done.finalize())
+    }
 
     /// The next line without its `\n`, or nil at the end.
     func next() throws -> ArraySlice<UInt8>? {
@@ -246,7 +330,10 @@ final class LineReader {
             do { chunk = try handle.read(upToCount: 1 << 20) ?? Data() } catch {
                 throw CLIError.io("Cannot read '\(path)': \(error). Check the file.")
             }
-            if chunk.isEmpty { eof = true } else { buffer.append(contentsOf: chunk) }
+            if chunk.isEmpty { eof = true } else {
+                hasher?.update(chunk)
+                buffer.append(contentsOf: chunk)
+            }
         }
     }
 }

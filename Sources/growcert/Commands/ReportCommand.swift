@@ -7,6 +7,13 @@ import StrictJSON
 
 /// `growcert report render | list | show | verify | diff` (diff in `ReportDiffCommand`).
 enum ReportCommand {
+    /// `--require-anchor`: exit 1 (as `--require-certified` does) when no outside anchor covers the evidence judged.
+    static func anchorRequirement(_ inv: Invocation, model: ReportModel) -> Int32 {
+        guard inv.args.has("--require-anchor"), !model.header.anchored else { return ExitCode.success }
+        inv.progress("unanchored: only this database vouches for it: --require-anchor fails (anchor it: growcert anchor)")
+        return ExitCode.notCertified
+    }
+
     static let all = [
         Command(path: ["report", "render"], summary: "judge a campaign and render its certification report (stored, reproducible)",
                 options: [
@@ -18,6 +25,8 @@ enum ReportCommand {
                     OptionSpec(name: "--force", value: nil, help: "let --out replace an existing regular file"),
                     OptionSpec(name: "--templates", value: "DIR", help: "your own report.md.mustache / report.html.mustache / strings/<lang>.json"),
                     OptionSpec(name: "--require-certified", value: nil, help: "exit 1 unless the campaign verdict is CERTIFIED"),
+                    OptionSpec(name: "--require-anchor", value: nil,
+                               help: "exit 1 unless an outside anchor (a timestamp token from 'growcert anchor') covers the evidence"),
                     OptionSpec(name: "--no-store", value: nil, help: "render without recording it: the database is opened read-only"),
                 ],
                 discussion: """
@@ -56,7 +65,7 @@ enum ReportCommand {
             }
             let templates = try inv.optional("--templates").map { try TemplateSet(directory: $0) } ?? .embedded
             let service = ReportService(store: store, templates: templates)
-            if storing { try VerifyService(store: store, jwsVerifier: inv.jwsVerifier).requireIntact(before: "judged or stored") }
+            if storing { try VerifyService(store: store, jwsVerifier: inv.jwsVerifier, serverTrust: inv.serverTrust).requireIntact(before: "judged or stored") }
             let model = try service.model(campaignId: campaign.id)
             guard storing else {
                 let rendered = try service.renderOnly(model, format: format, lang: lang, out: out, force: inv.args.has("--force"))
@@ -70,7 +79,7 @@ enum ReportCommand {
                     inv.progress("not certified: --require-certified fails")
                     return ExitCode.notCertified
                 }
-                return ExitCode.success
+                return ReportCommand.anchorRequirement(inv, model: model)
             }
             let result = try service.render(model, format: format, lang: lang, out: out, force: inv.args.has("--force"))
             let (rendered, record, reused) = (result.rendered, result.record, result.reused)
@@ -88,7 +97,7 @@ enum ReportCommand {
                 inv.progress("not certified: --require-certified fails")
                 return ExitCode.notCertified
             }
-            return ExitCode.success
+            return ReportCommand.anchorRequirement(inv, model: model)
         },
         Command(path: ["report", "list"], summary: "list stored reports",
                 options: [OptionSpec(name: "--campaign", value: "ID", help: "only this campaign's")]) { inv in
@@ -149,7 +158,7 @@ enum ReportCommand {
             if let r = match, !heads.isEmpty, !heads.contains(r.evidenceHead) {
                 problems.append("the journal head written in the file is not the one stored for report \(r.id) (\(r.evidenceHead))")
             }
-            var verifier = VerifyService(store: store, jwsVerifier: inv.jwsVerifier)
+            var verifier = VerifyService(store: store, jwsVerifier: inv.jwsVerifier, serverTrust: inv.serverTrust)
             verifier.rejudgesReports = false  // this report is re-judged below, by name
             let verification = try verifier.run()
             if !verification.ok { problems.append("the database itself does not verify: run 'growcert verify'") }
@@ -215,7 +224,7 @@ enum ReportCommand {
         let dir = try inv.required("--out")
         let templates = try inv.optional("--templates").map { try TemplateSet(directory: $0) } ?? .embedded
         let service = ReportService(store: store, templates: templates)
-        try VerifyService(store: store, jwsVerifier: inv.jwsVerifier).requireIntact(before: "judged or stored")
+        try VerifyService(store: store, jwsVerifier: inv.jwsVerifier, serverTrust: inv.serverTrust).requireIntact(before: "judged or stored")
         let model = try service.model(campaignId: campaign.id)
         let written = try service.renderAll(model, renditions: ReportService.renditions(formats: formats, langs: langs), directory: dir,
                                             force: inv.args.has("--force"))
@@ -235,7 +244,7 @@ enum ReportCommand {
             inv.progress("not certified: --require-certified fails")
             return ExitCode.notCertified
         }
-        return ExitCode.success
+        return anchorRequirement(inv, model: model)
     }
 
     /// `built-in` when a stored report was rendered with this growcert's built-in templates, else `custom`.

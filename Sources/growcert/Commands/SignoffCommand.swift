@@ -49,7 +49,7 @@ enum SignoffCommand {
             let exportDir = inv.optional("--export")
             try exportDir.map { try SignoffCommand.checkExport(dir: $0, force: false, database: try inv.dbPath) }
             let store = try inv.openStore()
-            let s = try SignoffService(store: store, jwsVerifier: inv.jwsVerifier).sign(subject, by: SignoffService.Signer(
+            let s = try SignoffService(store: store, jwsVerifier: inv.jwsVerifier, serverTrust: inv.serverTrust).sign(subject, by: SignoffService.Signer(
                 role: try inv.required("--role"), name: try inv.required("--name"), decision: try inv.required("--decision"),
                 comment: inv.optional("--comment"), acceptRisk: inv.optional("--accept-risk"), acceptStale: inv.args.has("--accept-stale"),
                 privateKeyPEM: pem, passphrase: { try SigningKey.passphrase(for: pem, path: keyPath, inv) }))

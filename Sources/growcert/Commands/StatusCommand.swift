@@ -19,54 +19,29 @@ enum StatusCommand {
     static func run(_ inv: Invocation) async throws -> Int32 {
         let store = try inv.openStoreForReading()
         let campaigns = try inv.chosenCampaignId().map { [try store.campaign($0)] } ?? store.campaigns()
-        let service = ReportService(store: store)
-        let renderer = ReportRenderer()
         var json: [JSONValue] = []
         var text = ""
         // On a colour terminal the verdicts are painted, and every other piece is made safe here (written raw below).
         let colour = inv.terminal.colourOut
         func safe(_ piece: String) -> String { colour ? TextSafety.terminal(piece) : piece }
-        for campaign in campaigns {
-            let model = try service.model(campaignId: campaign.id)
-            let runs = try store.runs(campaignId: campaign.id)
-            var scenarios: [JSONValue] = []
+        for status in try StatusService(store: store).status(of: campaigns) {
+            let campaign = status.campaign
             var rows: [[String]] = []
             var steps: [(scenarios: [String], line: String)] = []
             var openFailures: [String] = []
-            for s in model.scenarios {
-                let open = runs.filter { $0.scenario == s.id && !$0.isFinished }.map(\.id)
-                // Checks that failed on a run still open: not judged yet, but worth knowing before it is finished.
-                var failedOnOpen: [JSONValue] = []
-                for run in open {
-                    let failed = try store.evidence(runId: run).filter { $0.type == .checkResult && !$0.isRetracted }
-                        .map { $0.details(as: CheckResultDetails.self) }
-                        .filter { $0.outcome == CheckResultDetails.Outcome.failed.rawValue }
-                    guard !failed.isEmpty else { continue }
-                    let ids = failed.map { $0.checkId ?? "?" }
-                    failedOnOpen.append(["run": .string(run), "checks": .array(ids.map(JSONValue.string))])
+            for s in status.scenarios {
+                for (run, ids) in s.failedOnOpenRuns {
                     openFailures.append("  \(s.id): open run \(run) has failed checks: \(ids.joined(separator: ", "))")
                 }
-                // The report's own next steps: the same steps, words and commands as "What to do next".
-                let next = try NextStep.steps(for: s, campaignId: campaign.id, profileId: campaign.profile).map { ($0, try renderer.text(of: $0, lang: .en)) }
-                scenarios.append([
-                    "scenario": .string(s.id), "verdict": .string(s.verdict.rawValue), "judgedRun": .optional(s.judgedRun?.id),
-                    "openRuns": .array(open.map(JSONValue.string)), "failedOnOpenRuns": .array(failedOnOpen),
-                    "reasons": .array((s.verdict == .certified ? [] : s.reasons).map { .string($0.code.rawValue) }),
-                    "nextSteps": .array(next.map { step, text in
-                        ["reason": .string(step.code.rawValue), "text": .string(text), "checks": .array(step.checks.map(JSONValue.string)),
-                         "command": .string(step.command)]
-                    }),
-                ])
-                rows.append([s.id, s.verdict.rawValue, s.judgedRun?.id ?? "-", open.isEmpty ? "-" : open.joined(separator: ", ")])
+                rows.append([s.id, s.verdict.rawValue, s.judgedRun ?? "-", s.openRuns.isEmpty ? "-" : s.openRuns.joined(separator: ", ")])
                 // A step that reads the same for several scenarios is printed once, naming them all.
-                for (step, text) in next {
+                for (step, text) in s.nextSteps {
                     let line = "\(text)" + (step.checks.isEmpty ? "" : " (\(step.checks.joined(separator: ", ")))") + "\n      \(step.command)"
                     if let i = steps.firstIndex(where: { $0.line == line }) { steps[i].scenarios.append(s.id) } else { steps.append(([s.id], line)) }
                 }
             }
-            json.append(["campaign": .string(campaign.id), "name": .string(campaign.name), "verdict": .string(model.campaignVerdict.rawValue),
-                         "scenarios": .array(scenarios)])
-            text += safe("Campaign \(campaign.id): \(campaign.name) — ") + TerminalStyle.paint(model.campaignVerdict.rawValue, on: colour) + "\n"
+            json.append(status.json)
+            text += safe("Campaign \(campaign.id): \(campaign.name) — ") + TerminalStyle.paint(status.verdict.rawValue, on: colour) + "\n"
             text += Self.paintVerdicts(TextTable.render(header: ["SCENARIO", "VERDICT", "JUDGED RUN", "OPEN RUNS"], rows: rows), on: colour)
             if !openFailures.isEmpty { text += safe("Failed checks on open runs:\n" + openFailures.joined(separator: "\n") + "\n") }
             text += safe(steps.isEmpty ? "Next steps: none, every scenario is CERTIFIED.\n"

@@ -49,16 +49,18 @@ enum TransactionEvidenceCommand {
         let store = try inv.openStore()
         let run = try store.run(try inv.required("--run"))
         let campaign = try store.campaign(run.campaignId)
+        let profile = try store.profileNamed(campaign.profile)
         let orderId = inv.optional("--order-id")
         if let orderId { try Validate.nonEmpty(orderId, field: "order id") }
-        let new: NewEvidence
+        var new: NewEvidence?
         let proof: JSONValue
+        var recorded: EvidenceItem?
         if let path = inv.optional("--jws-file") {
             let bytes = try inv.readInput(path, limit: JWSVerifier.maximumTokenBytes + 4096)
-            let token = try JWSVerifier.token(fromFileContents: Data(bytes))
-            let verified = try inv.jwsVerifier.verify(token, expectedBundleId: campaign.appId)
-            proof = TransactionEvidence.summary(verified)
-            new = TransactionEvidence.apple(verified, runId: run.id, orderId: orderId)
+            // The one path the web view's share links take too.
+            let added = try EvidenceIntake(store: store, jwsVerifier: inv.jwsVerifier).addAppleTransaction(runId: run.id, contents: Data(bytes), orderId: orderId)
+            recorded = added.item
+            proof = added.proof
         } else if let path = inv.optional("--google-purchase-json"), let signaturePath = inv.optional("--google-signature") {
             guard let key = campaign.playLicenseKey else { throw CLIError.data(noLicenseKey(campaign)) }
             let json = try inv.readInput(path, limit: GooglePlaySignedPurchase.maximumBytes + 1)
@@ -90,11 +92,17 @@ enum TransactionEvidenceCommand {
                 store: storeName, source: "typed", transactionId: transactionId, orderId: orderId, productId: inv.optional("--product-id"),
                 warnings: ["typed by a person with no store signature: provenance manual, never certifies"]))
         }
-        let profile = try store.profileNamed(campaign.profile)
-        guard profile.rules.storeProofs.accepts(new.provenance) else {
-            throw CLIError.data("Profile '\(profile.id)' does not accept \(new.provenance.rawValue) store transactions (it accepts \(profile.rules.storeProofs.accepted.map(\.rawValue).joined(separator: ", "))). Nothing was written.")
+        let item: EvidenceItem
+        if let recorded {
+            item = recorded
+        } else if let new {
+            guard profile.rules.storeProofs.accepts(new.provenance) else {
+                throw CLIError.data("Profile '\(profile.id)' does not accept \(new.provenance.rawValue) store transactions (it accepts \(profile.rules.storeProofs.accepted.map(\.rawValue).joined(separator: ", "))). Nothing was written.")
+            }
+            item = try store.addEvidence(new)
+        } else {
+            return ExitCode.software
         }
-        let item = try store.addEvidence(new)
         if inv.json {
             var o = item.json.objectValue ?? [:]
             o["proof"] = proof

@@ -41,7 +41,7 @@ enum VerifyCommand {
             let store = try inv.openStoreForReading()
             let total = try store.journalCount()
             let service = VerifyService(store: store, jwsVerifier: inv.jwsVerifier, expectedHeads: heads, statementDirs: inv.args.values("--statement"), tokens: tokens,
-                                        allowedSigners: signers, tsaCA: ca)
+                                        allowedSigners: signers, tsaCA: ca, serverTrust: inv.serverTrust)
             let result = try service.run { n in inv.progress("verify: \(n)/\(total) entries") }
             if inv.json {
                 let json: JSONValue = [
@@ -49,6 +49,7 @@ enum VerifyCommand {
                     "integrityCheck": .string(result.integrityCheck),
                     "rowsChecked": .object(result.rowsChecked.mapValues { .number(String($0)) }),
                     "problems": .array(result.problems.map { ["seq": $0.seq.map { .number(String($0)) } ?? .null, "message": .string($0.message)] }),
+                    "warnings": .array(result.warnings.map { ["seq": $0.seq.map { .number(String($0)) } ?? .null, "message": .string($0.message)] }),
                 ]
                 inv.console.out(json.prettyText + "\n")
             } else if result.ok {
@@ -58,10 +59,12 @@ enum VerifyCommand {
                 for t in tokens { out += "Timestamp token '\(t.path)': its head is in the journal\n" }
                 if let signers { out += "Every sign-off is by a signer '\(signers.path)' allows\n" }
                 if let ca { out += "Every timestamp token chains to '\(ca.path)'\n" }
+                for w in result.warnings { out += "Warning: \(w)\n" }
                 inv.console.out(out)
             } else {
                 var out = "TAMPERING FOUND in \(store.path):\n"
                 for p in result.problems { out += "  - \(p)\n" }
+                for w in result.warnings { out += "Warning: \(w)\n" }
                 if let first = result.problems.first(where: { $0.seq != nil }) { out += "First bad entry: \(first.seq ?? 0)\n" }
                 inv.console.out(out)
             }

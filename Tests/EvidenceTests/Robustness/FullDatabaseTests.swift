@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Evidence
+@testable import EvidenceModel
 
 /// A database that cannot grow (a full disk, or SQLite's page limit) refuses the write
 /// with a clear error and stays whole.

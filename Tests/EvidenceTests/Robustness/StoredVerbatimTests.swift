@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Evidence
+@testable import EvidenceModel
 
 /// Names, notes and labels with markup, quotes, SQL, NUL and bidirectional overrides are
 /// stored exactly as given: escaping is the renderers' job, never the store's.

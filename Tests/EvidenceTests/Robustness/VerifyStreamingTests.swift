@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Evidence
+@testable import EvidenceModel
 
 /// `verify` compares rows as the journal passes them; a table out of step with the journal
 /// (tampering in the middle of a long history) must still be reported row by row.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 @testable import Evidence
+@testable import EvidenceModel
 
 /// A fixed instant, so journal timestamps (and so hashes) are reproducible.
 let fixedDate = Date(timeIntervalSince1970: 1_796_025_600)  // 2026-11-30T08:00:00Z

@@ -19,7 +19,8 @@ enum CherryLifecycleChecks {
         let appUser = try await run.buyer()
         let (transaction, answer) = try await run.acceptedTransaction(for: appUser, client: client)
         try require(answer.result.ledgerEventId != nil,
-                    "Transaction \(transaction.transactionId) is not owned by '\(appUser)': give --customer the app user the purchase was made as.")
+                    "Transaction \(transaction.transactionId) is not owned by '\(appUser)': the purchase was made as another app user.",
+                    need: .purchaseOwner)
         let original = answer.result.originalTransactionId
         if run.isEmulator {
             try await step("play the store's \(event.rawValue) notification") { try await run.emulator().notify(event, originalTransactionId: original) }

@@ -36,7 +36,7 @@ enum CherryPurchaseChecks {
         }
         try require(result.ledgerEventId != nil || !result.duplicate || answer.status == 201,
                     "Transaction \(transaction.transactionId) is owned by another app user (duplicate with no ledger event for '\(appUser)'): "
-                        + "give --customer the app user the purchase was made as.")
+                        + "the purchase was made as another app user.", need: .purchaseOwner)
         try require(finished.withLock { $0 }, "The client core did not finish the transaction after the backend accepted it.")
         let (name, level) = try await run.level(of: appUser, for: result.originalTransactionId, client: client)
         try require(level.active, "Access level '\(name)' is not active after the purchase was accepted (state '\(level.state.rawValue)').")

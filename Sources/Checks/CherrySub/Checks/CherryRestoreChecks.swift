@@ -17,7 +17,8 @@ enum CherryRestoreChecks {
         // elsewhere the recorded one, whose resubmission as its owner is a duplicate that changes nothing.
         let (transaction, accepted) = try await run.acceptedTransaction(for: owner, client: client)
         try require(accepted.result.ledgerEventId != nil,
-                    "Transaction \(transaction.transactionId) is not owned by '\(owner)': give --customer the app user the purchase was made as.")
+                    "Transaction \(transaction.transactionId) is not owned by '\(owner)': the purchase was made as another app user.",
+                    need: .purchaseOwner)
         var other: CherrySubmission?
         if !run.usesRecorded {
             other = try await run.acceptedTransaction(for: owner, client: client, type: .consumable, productId: CherrySubSuite.otherProductId).1

@@ -75,7 +75,7 @@ public final class CherrySubHarness: CheckHarness {
     func emulator() throws -> CherryEmulatorControl {
         guard isEmulator else { throw CheckFailure("Internal: emulator controls were requested on a target that is not an emulator.") }
         guard let key = target.secretKey else {
-            throw CheckFailure("This check needs GROWCERT_SERVER_KEY (iap_sk_…) to drive the emulator; a --token-command alone is not enough.")
+            throw CheckFailure("This check needs GROWCERT_SERVER_KEY (iap_sk_…) to drive the emulator; a token command alone is not enough.", need: .serverKey)
         }
         return CherryEmulatorControl(configuration: target.configuration, secretKey: key, transport: recorder)
     }
@@ -99,7 +99,7 @@ public final class CherrySubHarness: CheckHarness {
     func secondUser() async throws -> String {
         if !usesRecorded { return try await newAppUser("second") }
         guard let second = context.secondCustomerId else {
-            throw CheckFailure("This check needs a second app user: give --second-customer APP_USER2.")
+            throw CheckFailure("This check needs a second app user.", need: .secondCustomer)
         }
         return second
     }
@@ -115,8 +115,8 @@ public final class CherrySubHarness: CheckHarness {
             return RecordedStoreTransaction(transactionId: purchase.transactionId, signedTransaction: purchase.signedTransaction)
         }
         guard let recorded = target.recordedTransaction else {
-            throw CheckFailure("No store transaction is recorded on this run: make the purchase on the device, record its JWS "
-                + "(evidence add transaction --jws-file), then run the check again.", waiting: true)
+            throw CheckFailure("No store transaction is recorded on this run: make the purchase on the device, record its signed "
+                + "transaction on the run, then run the check again.", waiting: true, need: .storeTransaction)
         }
         return recorded
     }

@@ -1,5 +1,6 @@
 import Foundation
 import GrowClient
+import RFC3339Time
 
 /// Purchase, restore, relay and refund: one store transaction, one grant, one refund.
 enum PurchaseChecks {
@@ -11,7 +12,7 @@ enum PurchaseChecks {
         CheckDefinition(id: "refund.revokes-and-records", body: refundRevokesAndRecords),
     ]
 
-    static let needsJWS = "This check needs the store-signed transaction recorded on the run (growcert evidence add transaction --jws-file)."
+    static let needsJWS = CheckFailure("This check needs the store-signed transaction recorded on the run.", need: .storeTransaction)
 
     static func deliveredOnce(_ run: GrooveGrowHarness) async throws {
         let purchase = try await run.purchase()
@@ -23,6 +24,9 @@ enum PurchaseChecks {
         let receipt = try verifiedReceipt(of: order, purchase: purchase)
         let grants = try await ledger(client, orderId: purchase.orderId).filter { $0.kind == WireVocabulary.LedgerKind.grant }
         try require(grants.count == 1, "The ledger has \(grants.count) grants for order '\(purchase.orderId)'; exactly one is required.")
+        // Delivered in this run: a purchase delivered (or refunded) before the run started proves nothing about this build.
+        try requireInRun(run, receipt.verifiedAt, what: "The verified receipt of order '\(order.orderId)'")
+        try requireInRun(run, grants[0].occurredAt, what: "The ledger's grant for order '\(order.orderId)'")
         if let receiptId = grants[0].receiptId {
             try require(receiptId == receipt.receiptId,
                         "The ledger's grant names receipt '\(receiptId)', but the order's verified receipt is '\(receipt.receiptId)'.")
@@ -113,6 +117,12 @@ enum PurchaseChecks {
         let refunds = entries.filter { $0.kind == WireVocabulary.LedgerKind.refund }
         try require(refunds.count == 1, "The ledger has \(refunds.count) refund entries for order '\(purchase.orderId)'; exactly one is required.")
         try require(refunds[0].amount.isNegative, "The refund entry books \(refunds[0].amount.text), which is not a negative amount.")
+        // Delivered and refunded in this run: an order refunded before the run started (by another campaign's refund
+        // check, say) proves nothing about this build.
+        try requireInRun(run, refunds[0].occurredAt, what: "The ledger's refund for order '\(order.orderId)'")
+        if let grant = entries.first(where: { $0.kind == WireVocabulary.LedgerKind.grant }) {
+            try requireInRun(run, grant.occurredAt, what: "The ledger's grant for order '\(order.orderId)'")
+        }
         if let grant = entries.first(where: { $0.kind == WireVocabulary.LedgerKind.grant }) {
             try require(refunds[0].amount == grant.amount.negated,
                         "The refund entry books \(refunds[0].amount.text), not the negative of the grant (\(grant.amount.text)).")
@@ -123,6 +133,17 @@ enum PurchaseChecks {
     }
 
     // MARK: Helpers
+
+    /// Fails unless a Sandbox time (`verifiedAt`, `occurredAt`) lies at or after the run's window start
+    /// (`CheckContext.runWindowStart`); no window: nothing to judge.
+    private static func requireInRun(_ run: GrooveGrowHarness, _ time: String?, what: String) throws {
+        guard let start = run.context.runWindowStart else { return }
+        guard let time, let at = RFC3339.milliseconds(time) else {
+            throw CheckFailure("\(what) carries no readable time, so it cannot be shown to belong to this run.")
+        }
+        try require(at >= start, "\(what) is dated \(time), before this run started on the Sandbox's clock "
+                    + "(\(RFC3339.string(millisecondsSince1970: start)), skew included): it was delivered in an earlier run, not this one.")
+    }
 
     private static func identifiedClient(_ run: GrooveGrowHarness) async throws -> GrowClient {
         let token = try await run.token(for: run.customerId)
@@ -150,7 +171,7 @@ enum PurchaseChecks {
     private static func submission(for purchase: PurchaseFixture, productId: String) throws -> WireReceiptSubmission {
         switch purchase.store {
         case WireVocabulary.Store.apple:
-            guard let jws = purchase.signedTransaction else { throw CheckFailure(needsJWS) }
+            guard let jws = purchase.signedTransaction else { throw needsJWS }
             return .apple(transactionId: purchase.transactionId, signedTransaction: jws)
         case WireVocabulary.Store.google:
             return .google(productId: productId, purchaseToken: purchase.transactionId)
@@ -160,7 +181,7 @@ enum PurchaseChecks {
     }
 
     private static func recoverTransaction(for purchase: PurchaseFixture) throws -> WireRecoverTransaction {
-        if purchase.store == WireVocabulary.Store.apple, purchase.signedTransaction == nil { throw CheckFailure(needsJWS) }
+        if purchase.store == WireVocabulary.Store.apple, purchase.signedTransaction == nil { throw needsJWS }
         return WireRecoverTransaction(store: purchase.store, transactionId: purchase.transactionId, signedTransaction: purchase.signedTransaction)
     }
 }

@@ -63,7 +63,7 @@ public final class GrooveGrowHarness: CheckHarness {
     /// The server key, or a failure that says what it is needed for.
     func serverKey(for purpose: String) throws -> ServerKey {
         guard let key = target.credentials.serverKey else {
-            throw CheckFailure("This check needs GROWCERT_SERVER_KEY \(purpose); a --token-command alone is not enough.")
+            throw CheckFailure("This check needs GROWCERT_SERVER_KEY \(purpose); a token command alone is not enough.", need: .serverKey)
         }
         return key
     }
@@ -100,7 +100,7 @@ public final class GrooveGrowHarness: CheckHarness {
             }
             issued = IssuedCustomerToken(customerToken: wire.customerToken, expiresAt: wire.expiresAt)
         } else {
-            throw CheckFailure("No way to obtain customer tokens: set GROWCERT_SERVER_KEY or pass --token-command.")
+            throw CheckFailure("No way to obtain customer tokens: neither GROWCERT_SERVER_KEY nor a token command was given.", need: .tokenSource)
         }
         remember(secret: issued.customerToken)
         return issued
@@ -126,11 +126,13 @@ public final class GrooveGrowHarness: CheckHarness {
     /// The second customer for the switch checks: the one given, or on an emulator a seeded one.
     func secondCustomerId() throws -> String {
         if let second = context.secondCustomerId {
-            try require(second != customerId, "The second customer must differ from --customer '\(customerId)'.")
+            guard second != customerId else {
+                throw CheckFailure("The second customer must differ from the first, '\(customerId)'.", need: .secondCustomer)
+            }
             return second
         }
         guard isEmulator else {
-            throw CheckFailure("This check needs a second customer: pass --second-customer CUSTOMER_ID.")
+            throw CheckFailure("This check needs a second customer.", need: .secondCustomer)
         }
         return customerId + "-second"
     }
@@ -150,7 +152,7 @@ public final class GrooveGrowHarness: CheckHarness {
             return try await fixtures.sharedPurchase { try await Fixtures.makeDeliveredPurchase(in: self) }
         }
         guard let recorded = target.recordedPurchase else {
-            throw CheckFailure("This check needs the purchase made on the device: pass --order-id ORDER_ID --transaction-id TRANSACTION_ID.")
+            throw CheckFailure("This check needs the purchase made on the device: its order id and transaction id.", need: .devicePurchase)
         }
         return PurchaseFixture(orderId: recorded.orderId, transactionId: recorded.transactionId, store: recorded.store,
                                signedTransaction: recorded.signedTransaction)

@@ -61,6 +61,10 @@ extension EvidenceStore {
 
     /// A PostgreSQL failure as a user-facing error. `reading`: the database is only being read.
     static func postgresFailure(_ e: PostgresError, location: String, reading: Bool) -> EvidenceError {
+        if e.commitUnacknowledged, !reading {
+            // libpq's words run over several lines; the first says what happened.
+            return .commitUnacknowledged(location: location, detail: String(e.message.prefix { $0 != "\n" }))
+        }
         if e.isConnection {
             return .io("Cannot connect to the PostgreSQL database '\(location)': \(e.message). Check the URL, that the server runs, and that libpq finds the password (~/.pgpass, PGPASSWORD or PGSERVICE). Nothing was written.")
         }

@@ -181,7 +181,13 @@ final class PostgresConnection {
         }
         inTransaction = true
         defer { inTransaction = false }
-        return try committed(begin: begin, execute: execute) {
+        // A write whose COMMIT was sent but whose answer was lost (the connection dropped) may or may not be committed.
+        let commitFailed: (Error) -> Error = { error in
+            guard lock, var e = error as? PostgresError, e.isConnection || PQstatus(self.handle) != CONNECTION_OK else { return error }
+            e.commitUnacknowledged = true
+            return e
+        }
+        return try committed(begin: begin, execute: execute, commitFailed: commitFailed) {
             // READ COMMITTED: each statement after the lock sees every entry committed before it was granted.
             if lock { _ = try query("SELECT pg_advisory_xact_lock($1)", [.integer(Self.journalLockKey)]) }
             return try body()

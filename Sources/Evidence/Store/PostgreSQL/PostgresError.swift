@@ -8,6 +8,8 @@ public struct PostgresError: Error, CustomStringConvertible {
     public let sqlState: String
     public let message: String
     public let sql: String?
+    /// The connection was lost while a write's `COMMIT` was under way: the server may or may not have committed it.
+    public internal(set) var commitUnacknowledged = false
 
     init(sqlState: String, message: String, sql: String?) {
         self.sqlState = sqlState

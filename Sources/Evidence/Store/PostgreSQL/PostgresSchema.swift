@@ -28,6 +28,7 @@ enum PostgresSchema {
         // The new table gets the grants `runs` has (a team's recorder and auditor roles), so `db init-roles` need not run again.
         Migration(version: 7) { try ddl(version: 7, after: 6) + grantsLike("runs", on: "run_abandons") },
         Migration(version: 8) { try ddl(version: 8, after: 7) + grantsLike("runs", on: "run_clocks") },
+        Migration(version: 9) { try ddl(version: 9, after: 8) + grantsLike("runs", on: "evidence_imports") },
     ]
 
     /// SQL that grants on table `new` what each role other than the owner has on `model`.

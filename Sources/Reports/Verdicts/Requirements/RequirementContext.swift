@@ -26,6 +26,17 @@ final class RequirementContext {
         OutsideWindow(run: $0, clocks: input.clocks, live: live, skewSeconds: rules.outsideClockSkewSeconds)
     }
 
+    /// Whether store transaction `t` is run-bound: it carries `run`'s nonce (minted at its start) as its
+    /// store's run token (App Store `appAccountToken`, Google Play `obfuscatedAccountId`: `StoreRules.runToken`), signed by
+    /// the store. The one home of that rule: the `run-bound` warning and a campaign's
+    /// `--require-run-binding` both ask it.
+    static func isRunBound(_ t: EvidenceItem, run: Run?, clocks: [RunClock]) -> Bool {
+        guard let run, let nonce = clocks.first(where: { $0.runId == run.id && $0.event == .start })?.nonce,
+              case let details = t.details(as: TransactionDetails.self),
+              let token = StoreRulesRegistry.rules(for: details.store).runToken(details) else { return false }
+        return token.lowercased() == nonce.lowercased()
+    }
+
     /// The run's recorded device.
     var device: Device? { run.flatMap { r in input.devices.first { $0.id == r.deviceId } } }
 

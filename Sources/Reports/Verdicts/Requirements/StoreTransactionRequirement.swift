@@ -65,6 +65,10 @@ struct StoreTransactionRequirement: RequirementEvaluator {
                 why.append(Reason(.noOutsideStart, ["run": run.id, "transaction": tid, "evidence": t.id]))
             }
         }
+        // A campaign that requires run binding certifies only a purchase the store signed for this very run.
+        if input.campaign.requireRunBinding, let run = context.run, !RequirementContext.isRunBound(t, run: run, clocks: input.clocks) {
+            why.append(Reason(.notRunBound, ["transaction": tid, "evidence": t.id, "run": run.id]))
+        }
         if let owner = input.transactionsOwnedElsewhere[tid], owner.campaignId != input.campaign.id {
             why.append(Reason(.transactionReused, ["transaction": tid, "campaign": owner.campaignId, "campaignName": owner.campaignName,
                                                     "evidence": owner.evidenceId]))

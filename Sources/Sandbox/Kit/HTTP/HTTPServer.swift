@@ -14,6 +14,8 @@ import Glibc
 public final class HTTPServer: Sendable {
     /// Turns one complete request into its response. Called on libmicrohttpd's threads.
     public typealias Handler = @Sendable (HTTPServerRequest) -> HTTPServerResponse
+    /// The largest body a request may send, from its method and path, asked before any of the body is read.
+    public typealias BodyLimit = @Sendable (_ method: String, _ path: String) -> Int
 
     private let context: ServerContext
     /// What a running server owns; start and stop may come from any thread.
@@ -33,9 +35,11 @@ public final class HTTPServer: Sendable {
     ///   - oversizeResponse: the answer to a request whose body is too large.
     ///   - sleeper: waits out a response's `delayMilliseconds` in the connection's thread.
     ///   - handler: the request handler, called concurrently from connection threads.
+    ///   - bodyLimit: a smaller limit per method and path (never above `maxBodyBytes`); a request whose
+    ///     `Content-Length` is above it is answered with `oversizeResponse` before its body is read.
     public init(maxBodyBytes: Int = 1 << 20, oversizeResponse: HTTPServerResponse,
-                sleeper: any EmulatorSleeper = SystemEmulatorSleeper(), handler: @escaping Handler) {
-        context = ServerContext(handler: handler, maxBodyBytes: maxBodyBytes, oversizeResponse: oversizeResponse, sleeper: sleeper)
+                sleeper: any EmulatorSleeper = SystemEmulatorSleeper(), bodyLimit: BodyLimit? = nil, handler: @escaping Handler) {
+        context = ServerContext(handler: handler, maxBodyBytes: maxBodyBytes, oversizeResponse: oversizeResponse, sleeper: sleeper, bodyLimit: bodyLimit)
     }
 
     deinit { stop() }
@@ -54,9 +58,18 @@ public final class HTTPServer: Sendable {
         try start(port: port, address: 0x7F00_0001, tls: nil)
     }
 
+    /// Starts listening on the IPv4 `address` (dotted quad, e.g. `127.0.0.1`) and `port` (0 = any free port), serving
+    /// at most `connectionLimit` connections at once (one thread each; more wait in the listen queue), and returns
+    /// the real port.
+    public func start(port: UInt16, bindAddress: String, connectionLimit: Int) throws -> UInt16 {
+        var parsed = in_addr()
+        guard inet_pton(AF_INET, bindAddress, &parsed) == 1 else { throw SandboxError.bindFailed(port: port, reason: "'\(bindAddress)' is not an IPv4 address") }
+        return try start(port: port, address: UInt32(bigEndian: parsed.s_addr), tls: nil, connectionLimit: max(1, connectionLimit))
+    }
+
     /// Test seam, never reachable from the CLI: listens on IPv4 `address` (host order), over TLS
     /// with `tls` (PEM certificate chain and key) when given.
-    func start(port: UInt16, address: UInt32, tls: (certificatePEM: String, keyPEM: String)?) throws -> UInt16 {
+    func start(port: UInt16, address: UInt32, tls: (certificatePEM: String, keyPEM: String)?, connectionLimit: Int? = nil) throws -> UInt16 {
         try running.withLock { running throws -> UInt16 in
             guard running.daemon == nil else { throw SandboxError.alreadyStarted }
 
@@ -68,6 +81,9 @@ public final class HTTPServer: Sendable {
                 MHD_OptionItem(option: MHD_OPTION.CONNECTION_TIMEOUT, value: 60, ptr_value: nil),
                 MHD_OptionItem(option: MHD_OPTION.NOTIFY_COMPLETED, value: unsafeBitCast(completed, to: Int.self), ptr_value: nil),
             ]
+            if let connectionLimit {
+                options.append(MHD_OptionItem(option: MHD_OPTION.CONNECTION_LIMIT, value: connectionLimit, ptr_value: nil))
+            }
             var flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_THREAD_PER_CONNECTION.rawValue
             var tlsMemory: [UnsafeMutablePointer<CChar>] = []
             if let tls {
@@ -152,12 +168,15 @@ private final class ServerContext: Sendable {
     let maxBodyBytes: Int
     let oversizeResponse: HTTPServerResponse
     let sleeper: any EmulatorSleeper
+    let bodyLimit: HTTPServer.BodyLimit?
 
-    init(handler: @escaping HTTPServer.Handler, maxBodyBytes: Int, oversizeResponse: HTTPServerResponse, sleeper: any EmulatorSleeper) {
+    init(handler: @escaping HTTPServer.Handler, maxBodyBytes: Int, oversizeResponse: HTTPServerResponse, sleeper: any EmulatorSleeper,
+         bodyLimit: HTTPServer.BodyLimit?) {
         self.handler = handler
         self.maxBodyBytes = maxBodyBytes
         self.oversizeResponse = oversizeResponse
         self.sleeper = sleeper
+        self.bodyLimit = bodyLimit
     }
 }
 
@@ -165,6 +184,8 @@ private final class ServerContext: Sendable {
 private final class RequestState {
     var body = Data()
     var overflowed = false
+    var limit: Int
+    init(limit: Int) { self.limit = limit }
 }
 
 /// Collects key/value pairs from `MHD_get_connection_values`.
@@ -200,7 +221,17 @@ private func httpServerAccess(
     let context = Unmanaged<ServerContext>.fromOpaque(cls).takeUnretainedValue()
 
     guard let statePointer = conCls.pointee else {
-        conCls.pointee = Unmanaged.passRetained(RequestState()).toOpaque()
+        var limit = context.maxBodyBytes
+        if let bodyLimit = context.bodyLimit {
+            limit = min(limit, bodyLimit(method.map { String(cString: $0) }?.uppercased() ?? "", url.map { String(cString: $0) } ?? "/"))
+        }
+        conCls.pointee = Unmanaged.passRetained(RequestState(limit: limit)).toOpaque()
+        // A declared length over the limit is answered now, before any of the body is read (libmicrohttpd then
+        // closes the connection instead of reading the body).
+        if let declared = MHD_lookup_connection_value(connection, MHD_ValueKind.HEADER_KIND, "Content-Length"),
+           let length = Int(String(cString: declared).trimmingCharacters(in: .whitespaces)), length > limit {
+            return queue(context.oversizeResponse, on: connection)
+        }
         return MHD_Result.YES
     }
     let state = Unmanaged<RequestState>.fromOpaque(statePointer).takeUnretainedValue()
@@ -208,7 +239,7 @@ private func httpServerAccess(
     if let uploadDataSize, uploadDataSize.pointee > 0 {
         let count = uploadDataSize.pointee
         if !state.overflowed, let uploadData {
-            if state.body.count + count > context.maxBodyBytes {
+            if state.body.count + count > state.limit {
                 state.overflowed = true
                 state.body = Data()
             } else {

@@ -23,6 +23,23 @@ public struct ReportRecord: Sendable, Equatable {
          "evidenceSeq": .number(String(evidenceSeq)), "journalHead": .string(evidenceHead), "verdict": .string(verdict),
          "createdBy": .string(createdBy), "createdAt": .string(createdAt)]
     }
+
+    /// Every stored property, for the store that reads rows (a `package` memberwise initialiser).
+    package init(id: String, seq: Int64, campaignId: String, format: String, lang: String, templateSHA256: String, sha256: String, size: Int64, evidenceSeq: Int64, evidenceHead: String, verdict: String, createdBy: String, createdAt: String) {
+        self.id = id
+        self.seq = seq
+        self.campaignId = campaignId
+        self.format = format
+        self.lang = lang
+        self.templateSHA256 = templateSHA256
+        self.sha256 = sha256
+        self.size = size
+        self.evidenceSeq = evidenceSeq
+        self.evidenceHead = evidenceHead
+        self.verdict = verdict
+        self.createdBy = createdBy
+        self.createdAt = createdAt
+    }
 }
 
 /// What `storeReport` needs.
@@ -89,6 +106,22 @@ public struct SignoffRecord: Sendable, Equatable {
          "decision": .string(st?.decision ?? decision), "comment": .optional(comment), "acceptRisk": .optional(acceptRisk), "statement": statementJSON,
          "signature": .string(signature), "publicKey": .string(publicKey), "keyId": .string(keyId), "createdAt": .string(createdAt)]
     }
+
+    /// Every stored property, for the store that reads rows (a `package` memberwise initialiser).
+    package init(id: String, seq: Int64, reportId: String, campaignId: String, role: String, name: String, decision: String, statement: String, signature: String, publicKey: String, keyId: String, createdAt: String) {
+        self.id = id
+        self.seq = seq
+        self.reportId = reportId
+        self.campaignId = campaignId
+        self.role = role
+        self.name = name
+        self.decision = decision
+        self.statement = statement
+        self.signature = signature
+        self.publicKey = publicKey
+        self.keyId = keyId
+        self.createdAt = createdAt
+    }
 }
 
 /// A trusted signer: a public key registered (journaled) as belonging to a named person and role.
@@ -106,6 +139,18 @@ public struct SignerRecord: Sendable, Equatable {
     public var json: JSONValue {
         ["id": .string(id), "name": .string(name), "role": .string(role), "publicKey": .string(publicKey), "keyId": .string(keyId),
          "createdBy": .string(createdBy), "createdAt": .string(createdAt)]
+    }
+
+    /// Every stored property, for the store that reads rows (a `package` memberwise initialiser).
+    package init(id: String, seq: Int64, name: String, role: String, publicKey: String, keyId: String, createdBy: String, createdAt: String) {
+        self.id = id
+        self.seq = seq
+        self.name = name
+        self.role = role
+        self.publicKey = publicKey
+        self.keyId = keyId
+        self.createdBy = createdBy
+        self.createdAt = createdAt
     }
 }
 
@@ -129,5 +174,19 @@ public struct AnchorRecord: Sendable, Equatable {
         ["id": .string(id), "headSeq": .number(String(headSeq)), "headHash": .string(headHash), "tsa": .string(tsaURL),
          "token": .string(token), "genTime": .string(genTime), "serial": .string(serial), "createdBy": .string(createdBy),
          "createdAt": .string(createdAt)]
+    }
+
+    /// Every stored property, for the store that reads rows (a `package` memberwise initialiser).
+    package init(id: String, seq: Int64, headSeq: Int64, headHash: String, tsaURL: String, token: String, genTime: String, serial: String, createdBy: String, createdAt: String) {
+        self.id = id
+        self.seq = seq
+        self.headSeq = headSeq
+        self.headHash = headHash
+        self.tsaURL = tsaURL
+        self.token = token
+        self.genTime = genTime
+        self.serial = serial
+        self.createdBy = createdBy
+        self.createdAt = createdAt
     }
 }

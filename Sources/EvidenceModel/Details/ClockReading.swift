@@ -98,4 +98,15 @@ public struct RunClock: Sendable, Equatable {
         ["id": .string(id), "run": .string(runId), "event": .string(event.rawValue), "nonce": .optional(nonce),
          "reading": reading.json, "recordedAt": .string(recordedAt)]
     }
+
+    /// Every stored property, for the store that reads rows (a `package` memberwise initialiser).
+    package init(id: String, seq: Int64, runId: String, event: RunClockEvent, nonce: String? = nil, reading: ClockReading, recordedAt: String) {
+        self.id = id
+        self.seq = seq
+        self.runId = runId
+        self.event = event
+        self.nonce = nonce
+        self.reading = reading
+        self.recordedAt = recordedAt
+    }
 }

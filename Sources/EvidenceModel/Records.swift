@@ -30,6 +30,9 @@ public struct Campaign: Sendable, Equatable {
     public static func fingerprint(ofPlayLicenseKey key: String) -> String? {
         Data(base64Encoded: key).map { Digest.sha256Hex($0) }
     }
+    /// Whether only run-bound proof certifies this campaign's purchases (`campaign create|update --require-run-binding`,
+    /// journaled as a `campaign.update` of `require_run_binding` to `yes`).
+    public var requireRunBinding = false
 
     /// The campaign as JSON (the target column labelled by the profile's target field: `project`, `publishableKey`);
     /// `sandboxPins` appears only when the campaign has pins (older output is unchanged).
@@ -40,7 +43,26 @@ public struct Campaign: Sendable, Equatable {
          "createdBy": .string(createdBy), "createdAt": .string(createdAt)]
         if !sandboxPins.isEmpty { o["sandboxPins"] = .array(sandboxPins.map(JSONValue.string)) }
         if let fingerprint = playLicenseKeyFingerprint { o["playLicenseKeySha256"] = .string(fingerprint) }
+        if requireRunBinding { o["requireRunBinding"] = .bool(true) }
         return .object(o)
+    }
+
+    /// Every stored property, for the store that reads rows (a `package` memberwise initialiser).
+    package init(id: String, seq: Int64, profile: String, name: String, appId: String, appVersion: String, build: String, sdkName: String, sdkVersion: String, project: String, baseURL: String, createdBy: String, createdAt: String, sandboxPins: [String] = []) {
+        self.id = id
+        self.seq = seq
+        self.profile = profile
+        self.name = name
+        self.appId = appId
+        self.appVersion = appVersion
+        self.build = build
+        self.sdkName = sdkName
+        self.sdkVersion = sdkVersion
+        self.project = project
+        self.baseURL = baseURL
+        self.createdBy = createdBy
+        self.createdAt = createdAt
+        self.sandboxPins = sandboxPins
     }
 }
 
@@ -72,6 +94,20 @@ public struct Device: Sendable, Equatable {
          "platform": .string(platform.rawValue), "model": .string(model), "osVersion": .string(osVersion),
          "identifierHash": .optional(identifierHash), "createdAt": .string(createdAt)]
     }
+
+    /// Every stored property, for the store that reads rows (a `package` memberwise initialiser).
+    package init(id: String, seq: Int64, campaignId: String, label: String, kind: DeviceKind, platform: Platform, model: String, osVersion: String, identifierHash: String? = nil, createdAt: String) {
+        self.id = id
+        self.seq = seq
+        self.campaignId = campaignId
+        self.label = label
+        self.kind = kind
+        self.platform = platform
+        self.model = model
+        self.osVersion = osVersion
+        self.identifierHash = identifierHash
+        self.createdAt = createdAt
+    }
 }
 
 /// A store sandbox account; the address is kept only masked and as a keyed hash.
@@ -90,6 +126,19 @@ public struct StoreAccount: Sendable, Equatable {
         ["id": .string(id), "campaign": .string(campaignId), "label": .string(label), "store": .string(store.rawValue),
          "account": .string(accountMasked), "accountHash": .string(accountHash), "storefront": .optional(storefront),
          "createdAt": .string(createdAt)]
+    }
+
+    /// Every stored property, for the store that reads rows (a `package` memberwise initialiser).
+    package init(id: String, seq: Int64, campaignId: String, label: String, store: Store, accountMasked: String, accountHash: String, storefront: String? = nil, createdAt: String) {
+        self.id = id
+        self.seq = seq
+        self.campaignId = campaignId
+        self.label = label
+        self.store = store
+        self.accountMasked = accountMasked
+        self.accountHash = accountHash
+        self.storefront = storefront
+        self.createdAt = createdAt
     }
 }
 
@@ -189,6 +238,23 @@ public struct EvidenceItem: Sendable, Equatable {
          "size": size.map { .number(String($0)) } ?? .null, "recordedBy": .string(recordedBy), "recordedAt": .string(recordedAt),
          "retracted": .bool(isRetracted), "retractedReason": .optional(retractedReason)]
     }
+
+    /// Every stored property, for the store that reads rows (a `package` memberwise initialiser).
+    package init(id: String, seq: Int64, runId: String, type: EvidenceType, provenance: Provenance, details: JSONValue, attachmentSHA256: String? = nil, mediaType: String? = nil, size: Int64? = nil, recordedBy: String, recordedAt: String, retractedSeq: Int64? = nil, retractedReason: String? = nil) {
+        self.id = id
+        self.seq = seq
+        self.runId = runId
+        self.type = type
+        self.provenance = provenance
+        self.details = details
+        self.attachmentSHA256 = attachmentSHA256
+        self.mediaType = mediaType
+        self.size = size
+        self.recordedBy = recordedBy
+        self.recordedAt = recordedAt
+        self.retractedSeq = retractedSeq
+        self.retractedReason = retractedReason
+    }
 }
 
 /// One entry of the append-only journal.
@@ -201,6 +267,17 @@ public struct JournalEntry: Sendable, Equatable {
     public var payload: String
     public var prevHash: String
     public var hash: String
+
+    /// Every stored property, for the store that reads rows (a `package` memberwise initialiser).
+    package init(seq: Int64, kind: String, actor: String, at: String, payload: String, prevHash: String, hash: String) {
+        self.seq = seq
+        self.kind = kind
+        self.actor = actor
+        self.at = at
+        self.payload = payload
+        self.prevHash = prevHash
+        self.hash = hash
+    }
 }
 
 /// The newest journal entry that counts as evidence (report renders do not).
@@ -244,6 +321,8 @@ public enum CampaignField: String, Sendable, CaseIterable {
     /// The app's Google Play license key (base64 DER SubjectPublicKeyInfo). Not a `campaigns` column: it lives in
     /// the campaign's journaled updates only (`campaign create --play-license-key` writes one with the campaign).
     case playLicenseKey = "play_license_key"
+    /// `yes` when only run-bound proof certifies the campaign's purchases, else `no`.
+    case requireRunBinding = "require_run_binding"
 
     /// The field's name as people read it.
     public var label: String {
@@ -255,6 +334,7 @@ public enum CampaignField: String, Sendable, CaseIterable {
         case .baseURL: return "base URL"
         case .sandboxPins: return "Sandbox pins"
         case .playLicenseKey: return "Play license key"
+        case .requireRunBinding: return "run binding required"
         }
     }
 }
@@ -270,11 +350,12 @@ extension Campaign {
         case .baseURL: return baseURL
         case .sandboxPins: return sandboxPins.joined(separator: " ")
         case .playLicenseKey: return playLicenseKey ?? ""
+        case .requireRunBinding: return requireRunBinding ? "yes" : "no"
         }
     }
 
     /// Sets `field` to `value`.
-    mutating func set(_ field: CampaignField, to value: String) {
+    package mutating func set(_ field: CampaignField, to value: String) {
         switch field {
         case .name: name = value
         case .sdkName: sdkName = value
@@ -283,6 +364,7 @@ extension Campaign {
         case .baseURL: baseURL = value
         case .sandboxPins: sandboxPins = value.split(separator: " ").map(String.init)
         case .playLicenseKey: playLicenseKey = value.isEmpty ? nil : value
+        case .requireRunBinding: requireRunBinding = value == "yes"
         }
     }
 }
@@ -301,6 +383,13 @@ public struct CampaignUpdate: Sendable, Equatable {
         public func shown(_ value: String?) -> String {
             guard field == CampaignField.playLicenseKey.rawValue, let value, !value.isEmpty else { return value ?? "" }
             return "SHA-256 " + (Campaign.fingerprint(ofPlayLicenseKey: value) ?? "?")
+        }
+
+        /// Every stored property, for the store that reads rows (a `package` memberwise initialiser).
+        package init(field: String, from: String? = nil, to: String) {
+            self.field = field
+            self.from = from
+            self.to = to
         }
     }
 
@@ -322,5 +411,16 @@ public struct CampaignUpdate: Sendable, Equatable {
         ["id": .string(id), "campaign": .string(campaignId),
          "changes": .array(changes.map { ["field": .string($0.field), "from": .optional($0.from), "to": .string($0.to)] }),
          "note": .optional(note), "updatedBy": .string(updatedBy), "updatedAt": .string(updatedAt)]
+    }
+
+    /// Every stored property, for the store that reads rows (a `package` memberwise initialiser).
+    package init(id: String, seq: Int64, campaignId: String, changes: [Change], note: String? = nil, updatedBy: String, updatedAt: String) {
+        self.id = id
+        self.seq = seq
+        self.campaignId = campaignId
+        self.changes = changes
+        self.note = note
+        self.updatedBy = updatedBy
+        self.updatedAt = updatedAt
     }
 }

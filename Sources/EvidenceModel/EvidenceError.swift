@@ -32,6 +32,8 @@ public enum EvidenceError: Error, CustomStringConvertible, Equatable {
     case conflict(String)
     /// The disk is full or the database cannot be written.
     case io(String)
+    /// The connection to the database server was lost while a write was being committed: it may or may not be recorded.
+    case commitUnacknowledged(location: String, detail: String)
     /// Something that should not happen.
     case internalFailure(String)
 
@@ -67,6 +69,8 @@ public enum EvidenceError: Error, CustomStringConvertible, Equatable {
             return message
         case .io(let message):
             return message
+        case .commitUnacknowledged(let location, let detail):
+            return "The connection to the database '\(location)' was lost while the write was being committed (\(detail)): it may or may not have been recorded. Look at what was recorded before you record it again."
         case .internalFailure(let message):
             return "Internal error: \(message)"
         }
@@ -81,19 +85,5 @@ public enum EvidenceError: Error, CustomStringConvertible, Equatable {
         var text = String(thousandths / 1000) + (fraction.isEmpty ? "" : "." + fraction)
         if thousandths == 0, bytes > 0 { text = "under 0.001" }
         return text + " MiB (\(bytes) bytes)"
-    }
-
-    /// Maps a SQLite failure to a user-facing error.
-    public static func storage(_ error: SQLiteError, path: String) -> EvidenceError {
-        if error.isFull {
-            return .io("The disk holding '\(path)' is full (or the database reached its size limit). Nothing was written; free space and record again.")
-        }
-        if error.isBusy {
-            return .io("The database '\(path)' stayed locked by another growcert process for too long. Nothing was written; try again.")
-        }
-        if error.isIO {
-            return .io("Cannot write the database '\(path)': \(error.message). Nothing was written; check the file's permissions and the disk.")
-        }
-        return .internalFailure(error.description)
     }
 }

@@ -6,6 +6,7 @@ public struct ExchangeRecord: Sendable, Equatable {
     /// The exchange's JSON keys.
     public enum Key: String, CaseIterable, Sendable {
         case method, path, status, sandboxKind, durationMs, idempotencyKey, requestBody, responseBody, error, peer, tls, spkiPin, date
+        case host, certificateChain, link
     }
 
     public var method: String?
@@ -24,11 +25,18 @@ public struct ExchangeRecord: Sendable, Equatable {
     public var spkiPin: String?
     /// The response's `Date` header as the server sent it (its clock); nil when absent, or in records made before it was kept.
     public var date: String?
+    /// The host name the request asked for (the name its chain was verified for); nil in records made before it was kept.
+    public var host: String?
+    /// The server's certificate chain, leaf first, each certificate's DER in base64 (what `verify` re-validates); empty
+    /// over plain HTTP, without an answer, or in records made before it was kept.
+    public var certificateChain: [String]
+    /// The link of the QA machine the peer was reached through (`veth1 (veth, this kernel)`); nil when unknown.
+    public var link: String?
 
     /// An exchange record.
     public init(method: String, path: String, status: Int?, sandboxKind: String?, durationMs: Int, idempotencyKey: String?,
                 requestBody: String?, responseBody: String?, error: String?, peer: String?, tls: String?, spkiPin: String?,
-                date: String? = nil) {
+                date: String? = nil, host: String? = nil, certificateChain: [String] = [], link: String? = nil) {
         self.method = method
         self.path = path
         self.status = status.map { String($0) }
@@ -42,6 +50,9 @@ public struct ExchangeRecord: Sendable, Equatable {
         self.tls = tls
         self.spkiPin = spkiPin
         self.date = date
+        self.host = host
+        self.certificateChain = certificateChain
+        self.link = link
     }
 
     /// Reads a recorded exchange.
@@ -60,18 +71,26 @@ public struct ExchangeRecord: Sendable, Equatable {
         tls = text(.tls)
         spkiPin = text(.spkiPin)
         date = text(.date)
+        host = text(.host)
+        certificateChain = DetailValue.texts(json[Key.certificateChain.rawValue])
+        link = text(.link)
     }
 
     /// The exchange as recorded.
     public var json: JSONValue {
-        .object([
+        var fields: [String: JSONValue] = [
             Key.method.rawValue: .optional(method), Key.path.rawValue: .optional(path),
             Key.status.rawValue: status.map(JSONValue.number) ?? .null, Key.sandboxKind.rawValue: .optional(sandboxKind),
             Key.durationMs.rawValue: durationMs.map(JSONValue.number) ?? .null, Key.idempotencyKey.rawValue: .optional(idempotencyKey),
             Key.requestBody.rawValue: .optional(requestBody), Key.responseBody.rawValue: .optional(responseBody),
             Key.error.rawValue: .optional(error), Key.peer.rawValue: .optional(peer), Key.tls.rawValue: .optional(tls),
             Key.spkiPin.rawValue: .optional(spkiPin), Key.date.rawValue: .optional(date),
-        ])
+        ]
+        // Kept only where measured, so that an exchange without them (plain HTTP, no answer) keeps its earlier bytes.
+        if let host { fields[Key.host.rawValue] = .string(host) }
+        if !certificateChain.isEmpty { fields[Key.certificateChain.rawValue] = DetailValue.strings(certificateChain) }
+        if let link { fields[Key.link.rawValue] = .string(link) }
+        return .object(fields)
     }
 
     /// The `Date` header in milliseconds since 1970 (whole seconds, as HTTP dates are); nil when absent or unreadable.

@@ -112,6 +112,9 @@ public struct Profile: Sendable, Equatable {
     public var rules: VerdictRules
     /// The vendor's hosted Sandbox public-key pins (`hostedSandbox.spkiPins`, `sha256//BASE64`); empty: none published.
     public var sandboxPins: [String]
+    /// The host names the vendor documents for its hosted Sandbox (`hostedSandbox.hosts`, lowercase); empty when the
+    /// vendor names none. A live-hosted result from any other host is marked beside its verdict.
+    public var knownHostedHosts: [String] = []
     /// The field that names the campaign's target within the vendor (`target`; default: GrooveGrow's `project` UUID).
     public var target: TargetField = .project
     /// The SHA-256 of the profile's canonical JSON text: the rules that judge a campaign, named in every
@@ -128,6 +131,13 @@ public struct Profile: Sendable, Equatable {
 
     /// The catalog entry of a check.
     public func check(_ id: String) -> CheckInfo? { checks.first { $0.id == id } }
+
+    /// Whether `host` (a URL's host, any case, a trailing dot allowed) is one the vendor documents for its hosted Sandbox.
+    public func isKnownHostedHost(_ host: String) -> Bool {
+        var name = host.lowercased()
+        if name.hasSuffix(".") { name.removeLast() }
+        return knownHostedHosts.contains(name)
+    }
 
     /// The Sandbox pins in force for `campaign`: the profile's, then the campaign's own that the profile lacks.
     public func sandboxPins(for campaign: Campaign) -> [String] {
@@ -202,6 +212,12 @@ public struct Profile: Sendable, Equatable {
                 throw EvidenceError.invalidValue(field: "profile", value: "hostedSandbox.spkiPins", why: "a pin is not a string")
             }
             return try Validate.sandboxPin(text)
+        }
+        knownHostedHosts = try (json["hostedSandbox"]?["hosts"]?.arrayValue ?? []).map { host in
+            guard let text = host.stringValue, !text.isEmpty, text == text.lowercased(), !text.contains("/"), !text.contains(":") else {
+                throw EvidenceError.invalidValue(field: "profile", value: "hostedSandbox.hosts", why: "a host is not a lowercase host name")
+            }
+            return text
         }
         func acceptance(_ a: JSONValue?) throws -> AcceptanceRule {
             let field = "verdictRules.serverReceiptBinding"

@@ -52,7 +52,7 @@ public enum Digest {
         return String(decoding: out, as: UTF8.self)
     }
 
-    @inline(__always) static func hexDigit(_ v: UInt8) -> UInt8 { v < 10 ? 0x30 + v : 0x57 + v }
+    @inline(__always) package static func hexDigit(_ v: UInt8) -> UInt8 { v < 10 ? 0x30 + v : 0x57 + v }
 }
 
 /// An incremental SHA-256 (for hashing a journal or a file without holding it whole).

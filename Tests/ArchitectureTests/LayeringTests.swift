@@ -1,0 +1,120 @@
+import Foundation
+import Testing
+
+/// The layering rules of docs/architecture.md, checked on the source text, so a change that breaks one fails here
+/// instead of waiting for a reviewer. Each rule reads `Sources/` of this checkout.
+///
+/// Two rules still have known exceptions, listed by file below: those lists may only shrink. A file that starts
+/// breaking a rule fails the test; so does a listed file that no longer breaks it (take it off the list, so the
+/// figure stays true).
+@Suite struct LayeringTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// Every Swift file under `Sources/<module>/…`, as (path relative to the root, text).
+    static func sources(in modules: [String]) throws -> [(path: String, text: String)] {
+        var out: [(String, String)] = []
+        for module in modules {
+            let dir = root.appendingPathComponent("Sources/\(module)")
+            guard let walk = FileManager.default.enumerator(at: dir, includingPropertiesForKeys: nil) else { continue }
+            for case let url as URL in walk where url.pathExtension == "swift" {
+                let rel = String(url.standardizedFileURL.path.dropFirst(root.standardizedFileURL.path.count + 1))
+                out.append((rel, try String(contentsOf: url, encoding: .utf8)))
+            }
+        }
+        return out.sorted { $0.0 < $1.0 }
+    }
+
+    /// The modules imported by a file.
+    static func imports(_ text: String) -> Set<String> {
+        var out: Set<String> = []
+        for line in text.split(separator: "\n") {
+            let words = line.split(separator: " ").map(String.init)
+            guard let i = words.firstIndex(of: "import"), words[..<i].allSatisfy({ $0.hasPrefix("@") || ["internal", "package", "public", "private", "fileprivate"].contains($0) }),
+                  i + 1 < words.count else { continue }
+            out.insert(words[i + 1])
+        }
+        return out
+    }
+
+    /// The code of a file without its comments (line comments and doc comments), so prose about a rule is not a break of it.
+    static func code(_ text: String) -> String {
+        text.split(separator: "\n", omittingEmptySubsequences: false).map { line -> Substring in
+            let trimmed = line.drop { $0 == " " }
+            return trimmed.hasPrefix("//") ? "" : line
+        }.joined(separator: "\n")
+    }
+
+    static func allModules() throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("Sources").path).sorted()
+    }
+
+    @Test func onlyTheStoreTalksToSQLiteOrPostgreSQL() throws {
+        var offenders: [String] = []
+        for file in try Self.sources(in: try Self.allModules()) where !Self.imports(file.text).isDisjoint(with: ["CSQLite", "CPostgres"]) {
+            let isStore = file.path.hasPrefix("Sources/Evidence/")
+            let isBenchBaseline = file.path.hasPrefix("Sources/growcert-bench/Raw")
+            if !isStore && !isBenchBaseline { offenders.append(file.path) }
+        }
+        #expect(offenders == [], "only the store (Sources/Evidence) and the bench's raw baselines may import CSQLite or CPostgres")
+    }
+
+    @Test func theEvidenceModelIsPureValues() throws {
+        let allowed: Set<String> = ["Foundation", "StrictJSON", "RFC3339Time", "SecretShapes", "CCrypto", "CZlib"]
+        for file in try Self.sources(in: ["EvidenceModel"]) {
+            let extra = Self.imports(file.text).subtracting(allowed)
+            #expect(extra.isEmpty, "\(file.path) imports \(extra.sorted()); the model imports no store, network, vendor or CLI module")
+        }
+    }
+
+    @Test func noLibraryKnowsTheCommandLine() throws {
+        let libraries = try Self.allModules().filter { !["growcert", "growcert-bench", "ArgumentsKit"].contains($0) && !$0.hasPrefix("C") }
+        for file in try Self.sources(in: libraries) {
+            #expect(!Self.imports(file.text).contains("ArgumentsKit"), "\(file.path) imports ArgumentsKit: option parsing belongs to the executables")
+        }
+    }
+
+    /// Files of the vendor-neutral modules that still name a vendor (issue 26's figure; the goal is the registry only).
+    static let vendorNamingDebt: Set<String> = [
+        "Sources/EvidenceModel/NewRecords.swift",
+        "Sources/EvidenceModel/Profiles/EmbeddedProfiles.swift",
+        "Sources/EvidenceModel/Validate.swift",
+        "Sources/Services/CheckRunService.swift",
+        "Sources/Services/CherrySubSandboxPurchaseService.swift",
+        "Sources/Services/DemoService+CherrySub.swift",
+        "Sources/Services/DemoService.swift",
+        "Sources/Services/PreflightService+CherrySub.swift",
+        "Sources/Services/PreflightService.swift",
+        "Sources/Services/ServiceError.swift",
+    ]
+
+    @Test func vendorNeutralModulesNameNoVendor() throws {
+        let neutral = ["Evidence", "EvidenceModel", "Reports", "HTTPCore", "StoreProof", "Services", "WebView"]
+        let pattern = try Regex("(?i)groovegrow|cherrysub")
+        var naming: Set<String> = []
+        for file in try Self.sources(in: neutral) where Self.code(file.text).contains(pattern) { naming.insert(file.path) }
+        #expect(naming.subtracting(Self.vendorNamingDebt).sorted() == [], "a vendor-neutral file names a vendor: reach the vendor through its registry entry")
+        #expect(Self.vendorNamingDebt.subtracting(naming).sorted() == [], "these files no longer name a vendor: take them off vendorNamingDebt")
+    }
+
+    /// Files of `Evidence`, `EvidenceModel`, `Checks` and `Reports` whose code still spells a `growcert …` command line or
+    /// one of its flags.
+    static let commandLineDebt: Set<String> = [
+        "Sources/Evidence/Audit/Ed25519.swift",
+        "Sources/Evidence/Store/EvidenceStore+Reports.swift",
+        "Sources/Evidence/Store/PostgreSQL/EvidenceStore+Postgres.swift",
+        "Sources/EvidenceModel/EvidenceError.swift",
+        "Sources/Reports/Render/ReportContext.swift",
+        "Sources/Reports/Verdicts/NextStep.swift",
+    ]
+
+    @Test func librariesWriteNoCommandLines() throws {
+        let commands = "init|campaign|run|evidence|check|report|verify|signoff|journal|status|db|anchor|sandbox|demo|device|account|signer|serve|export|import"
+        let pattern = try Regex("\"[^\"\\n]*(growcert (\(commands))\\b|(^|[ (])--[a-z][a-z-]+)")
+        var spelling: Set<String> = []
+        for file in try Self.sources(in: ["Evidence", "EvidenceModel", "Checks", "Reports", "WebView"]) where Self.code(file.text).contains(pattern) {
+            spelling.insert(file.path)
+        }
+        #expect(spelling.subtracting(Self.commandLineDebt).sorted() == [], "a library spells a command line: return an id and values, and word it in the CLI")
+        #expect(Self.commandLineDebt.subtracting(spelling).sorted() == [], "these files no longer spell a command line: take them off commandLineDebt")
+    }
+}

@@ -4,7 +4,7 @@ import StrictJSON
 /// Input checks shared by the store's write methods. Each throws a clear `EvidenceError`.
 public enum Validate {
     /// A Play license key as a campaign records it: canonical base64 (the caller's StoreProof read the key itself).
-    static func playLicenseKey(_ key: String) throws -> String {
+    package static func playLicenseKey(_ key: String) throws -> String {
         guard let der = Data(base64Encoded: key), der.count >= 64, der.base64EncodedString() == key else {
             throw EvidenceError.invalidValue(field: "Play license key", value: String(key.prefix(24)), why: "is not canonical base64 of a public key")
         }

@@ -338,7 +338,7 @@ final class WebRouter: Sendable {
     // MARK: - Helpers
 
     func reading<T>(_ body: (EvidenceStore) throws -> T) throws -> T {
-        try body(try EvidenceStore.openForReading(at: settings.database, actor: "growcert serve", clock: settings.clock))
+        try body(try EvidenceStore.openForReading(at: settings.database, actor: "web view", clock: settings.clock))
     }
 
     func csrfToken(_ r: HTTPServerRequest) -> String? {

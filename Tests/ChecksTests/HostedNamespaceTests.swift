@@ -11,21 +11,33 @@ import Synchronization
 
 /// An honest hosted run: a hosted-mode Sandbox on an address that is not this machine's, behind TLS with a test CA.
 @Suite struct HostedNamespaceTests {
+    static let host = "sandbox.hosted.test"
+
+    /// A Sandbox emulator that declares itself hosted, and a test PKI whose certificate names `host`.
+    static func hostedEmulator() throws -> (SandboxEmulator, TestPKI) {
+        let pki = try TestPKI.make(names: [host])
+        var configuration = SandboxConfiguration()
+        configuration.declaredKind = "hosted"
+        return (try SandboxEmulator(configuration: configuration), pki)
+    }
+
+    /// Starts `emulator` behind TLS with `pki`'s certificate on `namespace`'s inside address; returns its port.
+    static func start(_ emulator: SandboxEmulator, pki: TestPKI, in namespace: NetworkNamespace) throws -> UInt16 {
+        let certificate = try String(contentsOfFile: pki.certificateFile, encoding: .utf8)
+        let key = try String(contentsOfFile: pki.keyFile, encoding: .utf8)
+        guard let inside = PeerAddress(namespace.insideAddress) else { throw SupportFailure("not an address: \(namespace.insideAddress)") }
+        let address = inside.bytes.reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+        return try namespace.inside { try emulator.start(address: address, certificatePEM: certificate, keyPEM: key) }
+    }
     @Test(.enabled(if: NetworkNamespace.available, "skipped: network namespaces need root and a working 'ip netns' (iproute2)"))
     func anHonestHostedSandboxOnAnotherAddressIsRecordedLiveHosted() async throws {
         let namespace = try NetworkNamespace()
         defer { namespace.remove() }
-        let host = "sandbox.hosted.test"
-        let pki = try TestPKI.make(names: [host])
-        var configuration = SandboxConfiguration()
-        configuration.declaredKind = "hosted"
-        let emulator = try SandboxEmulator(configuration: configuration)
+        let host = Self.host
+        let (emulator, pki) = try Self.hostedEmulator()
         defer { emulator.stop() }
-        let certificate = try String(contentsOfFile: pki.certificateFile, encoding: .utf8)
-        let key = try String(contentsOfFile: pki.keyFile, encoding: .utf8)
         let inside = try #require(PeerAddress(namespace.insideAddress))
-        let address = inside.bytes.reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
-        let port = try namespace.inside { try emulator.start(address: address, certificatePEM: certificate, keyPEM: key) }
+        let port = try Self.start(emulator, pki: pki, in: namespace)
 
         // The test's veth stands in for a cable to another machine.
         let transport = CurlTransport(pins: [], caFile: pki.caFile, resolve: ["\(host):\(port):\(namespace.insideAddress)"],
@@ -62,18 +74,12 @@ import Synchronization
     func aFakeHostedSandboxInANamespaceOfThisMachineIsNotLiveHosted() async throws {
         let namespace = try NetworkNamespace(publicRange: true)
         defer { namespace.remove() }
-        let host = "sandbox.hosted.test"
-        let pki = try TestPKI.make(names: [host])
-        var configuration = SandboxConfiguration()
-        configuration.declaredKind = "hosted"
-        let emulator = try SandboxEmulator(configuration: configuration)
+        let host = Self.host
+        let (emulator, pki) = try Self.hostedEmulator()
         defer { emulator.stop() }
-        let certificate = try String(contentsOfFile: pki.certificateFile, encoding: .utf8)
-        let key = try String(contentsOfFile: pki.keyFile, encoding: .utf8)
         let inside = try #require(PeerAddress(namespace.insideAddress))
         #expect(inside.scope(localAddresses: PeerAddress.thisMachine()) == .publicRange)
-        let address = inside.bytes.reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
-        let port = try namespace.inside { try emulator.start(address: address, certificatePEM: certificate, keyPEM: key) }
+        let port = try Self.start(emulator, pki: pki, in: namespace)
 
         // No stand-in: the veth is what it is, a link whose other end is in this kernel.
         let transport = CurlTransport(pins: [], caFile: pki.caFile, resolve: ["\(host):\(port):\(namespace.insideAddress)"])

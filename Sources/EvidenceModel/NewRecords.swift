@@ -13,10 +13,13 @@ public struct NewCampaign: Sendable {
     public var baseURL: String
     /// Sandbox public-key pins (`sha256//BASE64`) for this campaign; each is validated.
     public var sandboxPins: [String]
+    /// The app's Google Play license key, canonical base64 DER (StoreProof's `GooglePlayLicenseKey.base64`); nil: none.
+    public var playLicenseKey: String?
 
     public init(profile: String, name: String?, appId: String, appVersion: String, build: String, sdkName: String = "GrooveGrow SDK",
-                sdkVersion: String, project: String, baseURL: String, sandboxPins: [String] = []) {
+                sdkVersion: String, project: String, baseURL: String, sandboxPins: [String] = [], playLicenseKey: String? = nil) {
         self.sandboxPins = sandboxPins
+        self.playLicenseKey = playLicenseKey
         self.profile = profile
         self.name = name
         self.appId = appId

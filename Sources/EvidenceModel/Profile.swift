@@ -43,13 +43,39 @@ public struct CheckInfo: Sendable, Equatable {
     public var proves: LocalizedText
 }
 
+/// The store proofs a profile's scenarios accept, and which of them certify (`verdictRules.storeProofs`).
+///
+/// A store proof is named by its provenance (`store-signed-sandbox`: an App Store Sandbox JWS;
+/// `store-signed-google`: a Play Billing purchase signed with the campaign's license key). A proof the profile does
+/// not accept is refused when recorded; an accepted proof that is not certifying is recorded and reported only.
+public struct StoreProofPolicy: Sendable, Equatable {
+    /// The provenances a store transaction of this profile may have, in the profile's order.
+    public var accepted: [Provenance]
+    /// The accepted provenances that certify a store transaction, in the profile's order.
+    public var certifying: [Provenance]
+
+    /// A policy; `certifying` must be accepted and hold no fixture (`Profile.init` refuses it otherwise).
+    public init(accepted: [Provenance], certifying: [Provenance]) {
+        self.accepted = accepted
+        self.certifying = certifying
+    }
+
+    /// Whether a store transaction of provenance `p` is accepted on this profile's campaigns.
+    public func accepts(_ p: Provenance) -> Bool { accepted.contains(p) }
+
+    /// Whether a store transaction of provenance `p` certifies: named certifying, and never a fixture.
+    public func certifies(_ p: Provenance) -> Bool { certifying.contains(p) && !p.isFixture }
+}
+
 /// The verdict rules of a profile, stated as data next to its scenarios.
 ///
-/// Which provenance can ever certify is not profile data: that is `Provenance.canCertify`. A profile says
-/// which of those each kind of evidence needs, and `certifies(_:as:)` is the one answer to "does this certify".
+/// A profile says which provenance each kind of evidence needs and which store proofs certify; no profile can make
+/// a fixture certify (`Provenance.isFixture`). `certifies(_:as:)` and `storeProofs.certifies(_:)` are the answers
+/// to "does this certify".
 public struct VerdictRules: Sendable, Equatable {
     public var checkResultProvenance: Provenance
-    public var storeTransactionProvenance: Provenance
+    /// The store proofs the scenarios accept and which of them certify (`storeProofs`).
+    public var storeProofs: StoreProofPolicy
     public var serverReceiptProvenance: Provenance
     /// How the vendor's acceptance of a store transaction is found and proven (`serverReceiptBinding`).
     public var serverReceiptBinding: AcceptanceRule
@@ -66,7 +92,12 @@ public struct VerdictRules: Sendable, Equatable {
 
     /// Whether evidence of provenance `p` certifies where the profile requires `required`: the one place that says so.
     public func certifies(_ p: Provenance, as required: Provenance) -> Bool {
-        p == required && p.canCertify
+        p == required && !p.isFixture
+    }
+
+    /// Whether evidence of provenance `p` certifies anything under these rules: a check result, a receipt or a store proof.
+    public func certifiesAnything(_ p: Provenance) -> Bool {
+        certifies(p, as: checkResultProvenance) || certifies(p, as: serverReceiptProvenance) || storeProofs.certifies(p)
     }
 }
 
@@ -220,10 +251,39 @@ public struct Profile: Sendable, Equatable {
                 throw EvidenceError.invalidValue(field: "profile", value: "target", why: "give 'prefix' or 'shape': 'uuid'")
             }
         }
+        func storeProofs(_ v: JSONValue?) throws -> StoreProofPolicy {
+            guard let proofs = v?["storeProofs"] else {
+                // The rules before store proofs were named: one provenance, accepted and certifying.
+                let one = try provenance(v?["storeTransactionProvenance"], "verdictRules.storeTransactionProvenance")
+                guard !one.isFixture else {
+                    throw EvidenceError.invalidValue(field: "profile", value: "verdictRules.storeTransactionProvenance",
+                                                     why: "'\(one.rawValue)' is a fixture and can never certify")
+                }
+                return StoreProofPolicy(accepted: [one], certifying: [one])
+            }
+            func list(_ name: String) throws -> [Provenance] {
+                let field = "verdictRules.storeProofs." + name
+                guard let items = proofs[name]?.arrayValue, !items.isEmpty else {
+                    throw EvidenceError.invalidValue(field: "profile", value: field, why: "must list provenances")
+                }
+                return try items.map { try provenance($0, field) }
+            }
+            let accepted = try list("accepts"), certifying = try list("certifying")
+            for p in certifying {
+                guard accepted.contains(p) else {
+                    throw EvidenceError.invalidValue(field: "profile", value: "verdictRules.storeProofs.certifying", why: "'\(p.rawValue)' is not accepted")
+                }
+                guard !p.isFixture else {
+                    throw EvidenceError.invalidValue(field: "profile", value: "verdictRules.storeProofs.certifying",
+                                                     why: "'\(p.rawValue)' is a fixture and can never certify")
+                }
+            }
+            return StoreProofPolicy(accepted: accepted, certifying: certifying)
+        }
         let v = json["verdictRules"]
         rules = VerdictRules(
             checkResultProvenance: try provenance(v?["checkResultProvenance"], "verdictRules.checkResultProvenance"),
-            storeTransactionProvenance: try provenance(v?["storeTransactionProvenance"], "verdictRules.storeTransactionProvenance"),
+            storeProofs: try storeProofs(v),
             serverReceiptProvenance: try provenance(v?["serverReceiptProvenance"], "verdictRules.serverReceiptProvenance"),
             serverReceiptBinding: try acceptance(v?["serverReceiptBinding"]),
             transactionBundleMustMatchAppId: v?["transactionBundleMustMatchAppId"]?.boolValue ?? true,

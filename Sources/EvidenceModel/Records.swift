@@ -1,3 +1,4 @@
+import Foundation
 import StrictJSON
 
 /// One app build under certification.
@@ -17,6 +18,18 @@ public struct Campaign: Sendable, Equatable {
     public var createdAt: String
     /// The campaign's own Sandbox public-key pins (`sha256//BASE64`), added to the profile's; empty for none.
     public var sandboxPins: [String] = []
+    /// The app's Google Play license key (base64 DER SubjectPublicKeyInfo, as Play Console shows it), recorded by
+    /// a `campaign.update`; nil: none, and no signed Google Play purchase can be recorded.
+    public var playLicenseKey: String?
+
+    /// The SHA-256 of the license key's DER SubjectPublicKeyInfo, lowercase hex: how reports, `campaign show` and
+    /// sign-off statements name the key for the release manager to compare with Play Console. The one home of it.
+    public var playLicenseKeyFingerprint: String? { playLicenseKey.flatMap(Self.fingerprint(ofPlayLicenseKey:)) }
+
+    /// The fingerprint of a base64 license key (SHA-256 of its DER, lowercase hex); nil when it is not base64.
+    public static func fingerprint(ofPlayLicenseKey key: String) -> String? {
+        Data(base64Encoded: key).map { Digest.sha256Hex($0) }
+    }
     /// Whether only run-bound proof certifies this campaign's purchases (`campaign create|update --require-run-binding`,
     /// journaled as a `campaign.update` of `require_run_binding` to `yes`).
     public var requireRunBinding = false
@@ -29,6 +42,7 @@ public struct Campaign: Sendable, Equatable {
          "sdkVersion": .string(sdkVersion), TargetField.of(profile: profile).name: .string(project), "baseUrl": .string(baseURL),
          "createdBy": .string(createdBy), "createdAt": .string(createdAt)]
         if !sandboxPins.isEmpty { o["sandboxPins"] = .array(sandboxPins.map(JSONValue.string)) }
+        if let fingerprint = playLicenseKeyFingerprint { o["playLicenseKeySha256"] = .string(fingerprint) }
         if requireRunBinding { o["requireRunBinding"] = .bool(true) }
         return .object(o)
     }
@@ -304,6 +318,9 @@ public enum CampaignField: String, Sendable, CaseIterable {
     case baseURL = "base_url"
     /// The campaign's own Sandbox public-key pins, space-separated (the update replaces the list).
     case sandboxPins = "sandbox_pins"
+    /// The app's Google Play license key (base64 DER SubjectPublicKeyInfo). Not a `campaigns` column: it lives in
+    /// the campaign's journaled updates only (`campaign create --play-license-key` writes one with the campaign).
+    case playLicenseKey = "play_license_key"
     /// `yes` when only run-bound proof certifies the campaign's purchases, else `no`.
     case requireRunBinding = "require_run_binding"
 
@@ -316,6 +333,7 @@ public enum CampaignField: String, Sendable, CaseIterable {
         case .project: return "project"
         case .baseURL: return "base URL"
         case .sandboxPins: return "Sandbox pins"
+        case .playLicenseKey: return "Play license key"
         case .requireRunBinding: return "run binding required"
         }
     }
@@ -331,6 +349,7 @@ extension Campaign {
         case .project: return project
         case .baseURL: return baseURL
         case .sandboxPins: return sandboxPins.joined(separator: " ")
+        case .playLicenseKey: return playLicenseKey ?? ""
         case .requireRunBinding: return requireRunBinding ? "yes" : "no"
         }
     }
@@ -344,6 +363,7 @@ extension Campaign {
         case .project: project = value
         case .baseURL: baseURL = value
         case .sandboxPins: sandboxPins = value.split(separator: " ").map(String.init)
+        case .playLicenseKey: playLicenseKey = value.isEmpty ? nil : value
         case .requireRunBinding: requireRunBinding = value == "yes"
         }
     }
@@ -358,6 +378,12 @@ public struct CampaignUpdate: Sendable, Equatable {
 
         /// The field's name as people read it (its column name when this growcert does not know it).
         public var label: String { CampaignField(rawValue: field)?.label ?? field }
+
+        /// A value as a line shows it: a license key by its SHA-256 fingerprint, anything else as recorded.
+        public func shown(_ value: String?) -> String {
+            guard field == CampaignField.playLicenseKey.rawValue, let value, !value.isEmpty else { return value ?? "" }
+            return "SHA-256 " + (Campaign.fingerprint(ofPlayLicenseKey: value) ?? "?")
+        }
 
         /// Every stored property, for the store that reads rows (a `package` memberwise initialiser).
         package init(field: String, from: String? = nil, to: String) {
@@ -378,7 +404,7 @@ public struct CampaignUpdate: Sendable, Equatable {
 
     /// What changed, as one line: `base URL 'a' → 'b'; SDK version '1' → '2'`.
     public var summary: String {
-        changes.map { "\($0.label) '\($0.from ?? "")' → '\($0.to)'" }.joined(separator: "; ")
+        changes.map { "\($0.label) '\($0.shown($0.from))' → '\($0.shown($0.to))'" }.joined(separator: "; ")
     }
 
     public var json: JSONValue {

@@ -22,4 +22,7 @@ public struct RequirementID: RawRepresentable, Hashable, Sendable, ExpressibleBy
     public static let serverReceipt: RequirementID = "serverReceipt"
     /// That transaction is an auto-renewable subscription.
     public static let autoRenewable: RequirementID = "autoRenewable"
+    /// The store itself signed the refund of that transaction (an App Store REFUND notification, or the signed
+    /// transaction with its `revocationDate`).
+    public static let storeRefund: RequirementID = "storeRefund"
 }

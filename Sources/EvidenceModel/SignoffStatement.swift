@@ -51,6 +51,9 @@ public struct SignoffStatement: Sendable, Equatable {
     public var growcertVersion: String?
     /// v3: the database's identity (`EvidenceStore.databaseId`).
     public var databaseId: String?
+    /// v3: the SHA-256 fingerprint of the campaign's Play license key when it has one (`playLicenseKeySha256`;
+    /// absent otherwise, so statements of campaigns without one are unchanged).
+    public var playLicenseKeySha256: String?
 
     /// Whether the statement signs the campaign's evidence state rather than one report file.
     public var coversCampaignState: Bool { scope == Self.scopeCampaign }
@@ -107,6 +110,7 @@ public struct SignoffStatement: Sendable, Equatable {
                   scenarioVerdicts: json["scenarioVerdicts"]?.objectValue?.compactMapValues(\.stringValue),
                   rulesSha256: json["rulesSha256"]?.stringValue, growcertVersion: json["growcertVersion"]?.stringValue,
                   databaseId: json["databaseId"]?.stringValue)
+        playLicenseKeySha256 = json["playLicenseKeySha256"]?.stringValue
     }
 
     /// Reads a statement's canonical text.
@@ -138,6 +142,7 @@ public struct SignoffStatement: Sendable, Equatable {
             o["rulesSha256"] = .optional(rulesSha256)
             o["growcertVersion"] = .optional(growcertVersion)
             o["databaseId"] = .optional(databaseId)
+            if let playLicenseKeySha256 { o["playLicenseKeySha256"] = .string(playLicenseKeySha256) }
         }
         return .object(o)
     }

@@ -3,6 +3,14 @@ import StrictJSON
 
 /// Input checks shared by the store's write methods. Each throws a clear `EvidenceError`.
 public enum Validate {
+    /// A Play license key as a campaign records it: canonical base64 (the caller's StoreProof read the key itself).
+    package static func playLicenseKey(_ key: String) throws -> String {
+        guard let der = Data(base64Encoded: key), der.count >= 64, der.base64EncodedString() == key else {
+            throw EvidenceError.invalidValue(field: "Play license key", value: String(key.prefix(24)), why: "is not canonical base64 of a public key")
+        }
+        return key
+    }
+
     public static func nonEmpty(_ value: String, field: String) throws {
         // An ASCII byte other than white space settles it without Foundation (whose first use costs a
         // command-line run a fraction of a millisecond); anything else is trimmed as before.

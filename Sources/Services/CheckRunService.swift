@@ -114,16 +114,20 @@ public struct CheckRunService {
     /// store-signed transaction (`signed`, the profile's certifying store provenance) whenever one is
     /// recorded, and a `--transaction-id` naming any other transaction is refused: the checks must examine
     /// the very transaction the verdict judges.
-    public func recordedPurchase(run: Run, request: CheckRunRequest, hostedTarget: Bool, signed: Provenance) throws -> RecordedPurchase? {
+    public func recordedPurchase(run: Run, request: CheckRunRequest, hostedTarget: Bool, signed: StoreProofPolicy) throws -> RecordedPurchase? {
         let transactions = try store.evidence(runId: run.id).filter { $0.type == .transaction && !$0.isRetracted }
         if (request.orderId == nil) != (request.transactionId == nil) {
             throw ServiceError.orderAndTransactionApart
         }
         func purchase(_ t: TransactionDetails?, orderId: String, transactionId: String) -> RecordedPurchase {
-            RecordedPurchase(orderId: orderId, transactionId: transactionId, store: t.map(\.store).flatMap { $0.isEmpty ? nil : $0 } ?? "apple",
-                             signedTransaction: t?.signedPayload)
+            let store = t.map(\.store).flatMap { $0.isEmpty ? nil : $0 } ?? "apple"
+            // A signed Google Play purchase is submitted to the Sandbox by its token, which the signed JSON holds.
+            if let t, let token = TransactionEvidence.googlePurchaseToken(t) {
+                return RecordedPurchase(orderId: orderId, transactionId: token, store: store, signedTransaction: nil)
+            }
+            return RecordedPurchase(orderId: orderId, transactionId: transactionId, store: store, signedTransaction: t?.signedPayload)
         }
-        let storeSigned = transactions.filter { $0.provenance == signed }.map { $0.details(as: TransactionDetails.self) }
+        let storeSigned = transactions.filter { signed.certifies($0.provenance) }.map { $0.details(as: TransactionDetails.self) }
         let recordedTransactions = transactions.map { $0.details(as: TransactionDetails.self) }
         if hostedTarget, let transactionId = request.transactionId, let orderId = request.orderId {
             guard let match = storeSigned.last(where: { $0.transactionId == transactionId }) else {

@@ -2,6 +2,7 @@ import Checks
 import Evidence
 import Foundation
 import GrowClient
+import HTTPCore
 import Reports
 import Sandbox
 import StoreProof
@@ -68,12 +69,15 @@ public struct DemoService {
 
         let (store, campaign) = try createCampaign(NewCampaign(
             profile: "groovegrow", name: "GrooveGrow demo app 1.0.0 (100)", appId: Self.appId, appVersion: "1.0.0", build: "100",
-            sdkVersion: "0.0.1", project: emulator.projectId.uuidString, baseURL: url.absoluteString), dbPath: dbPath)
+            sdkVersion: "0.0.1", project: emulator.projectId.uuidString, baseURL: url.absoluteString,
+            // The emulator's own Play license key, so that its signed Google purchases verify (as emulator-signed).
+            playLicenseKey: emulator.backend.playLicenseKeyDER.base64EncodedString()), dbPath: dbPath)
 
         let request = CheckRunRequest(runId: nil, customerId: Self.customer, secondCustomerId: Self.secondCustomer, serverKey: emulator.serverKey)
         let (passed, total) = try await runScenarios(store: store, campaign: campaign, request: request) { run, results in
             if let orderId = results.compactMap({ $0.receipt?.orderId }).first {
                 try await recordStoreTransaction(orderId: orderId, emulator: emulator, url: url, store: store, runId: run.id)
+                try await recordGooglePurchase(emulator: emulator, url: url, store: store, campaign: campaign, runId: run.id)
             }
         }
         return try finish(store: store, campaign: campaign, dbPath: dbPath, passed: passed, total: total)
@@ -138,6 +142,29 @@ public struct DemoService {
         let reasons = try model.scenarios.map { "\($0.id): \($0.verdict.rawValue) — \(try renderer.text(of: $0.summaryReason, lang: .en))" }
         return Outcome(databasePath: dbPath, campaignId: campaign.id, checksPassed: passed, checksRun: total,
                        verdict: model.campaignVerdict.rawValue, reports: reports, reasons: reasons)
+    }
+
+    /// Buys the emulator product on the emulator's Google Play leg (a funnel with a Google step, the emulator's
+    /// purchase signed with its own RSA key) and records it as `evidence add transaction --google-purchase-json` does:
+    /// verified with the campaign's license key (the emulator's), it is emulator-signed and never certifies.
+    public func recordGooglePurchase(emulator: SandboxEmulator, url: URL, store: EvidenceStore, campaign: Campaign, runId: String) async throws {
+        let configuration = try GrowClientConfiguration(baseURL: url, project: emulator.projectId)
+        let serverKey = try ServerKey(emulator.serverKey)
+        let control = EmulatorControl(configuration: configuration, serverKey: serverKey)
+        let token = try await ServerClient(configuration: configuration, serverKey: serverKey).issueCustomerToken(customerId: Self.customer)
+        guard let points = ExactDecimal(EmulatorPurchase.points) else { throw EmulatorPurchase.Failure.invalidPoints }
+        let step = WireEmulatorStep(store: WireVocabulary.Store.google, productId: EmulatorPurchase.productId, tier: EmulatorPurchase.tier, points: points)
+        let runToken = try await control.runToken(WireEmulatorRunTokenRequest(customerId: Self.customer, steps: [step]))
+        let app = GrowClient(configuration: configuration)
+        _ = try await app.identify(customerToken: token.customerToken)
+        guard let orderId = try await app.funnel(runToken: runToken).steps.first?.orderId else { throw EmulatorPurchase.Failure.noPurchaseStep }
+        let bought = try await control.purchase(orderId: orderId)
+        guard let json = bought.originalJson, let signature = bought.signature, let key = campaign.playLicenseKey,
+              let der = Data(base64Encoded: key) else { return }
+        let purchase = try GooglePlaySignedPurchase.verify(json: Data(json.utf8), signatureFile: Data(signature.utf8),
+                                                           key: try GooglePlayLicenseKey(der: [UInt8](der)), expectedPackage: Self.appId)
+        let item = try store.addEvidence(TransactionEvidence.googleSigned(purchase, runId: runId, orderId: orderId))
+        say("  recorded the emulator's signed Google Play purchase for order \(orderId) as \(item.id) (\(item.provenance.rawValue))")
     }
 
     /// Asks the emulator for the store purchase behind the order the checks delivered and records

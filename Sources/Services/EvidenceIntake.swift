@@ -41,7 +41,13 @@ public struct EvidenceIntake {
         if let orderId { try Validate.nonEmpty(orderId, field: "order id") }
         let token = try JWSVerifier.token(fromFileContents: contents)
         let verified = try jwsVerifier.verify(token, expectedBundleId: campaign.appId)
-        let item = try store.addEvidence(TransactionEvidence.apple(verified, runId: run.id, orderId: orderId))
+        let new = TransactionEvidence.apple(verified, runId: run.id, orderId: orderId)
+        let profile = try store.profileNamed(campaign.profile)
+        guard profile.rules.storeProofs.accepts(new.provenance) else {
+            throw EvidenceError.invalidValue(field: "store transaction", value: new.provenance.rawValue,
+                                             why: "profile '\(profile.id)' does not accept it (it accepts \(profile.rules.storeProofs.accepted.map(\.rawValue).joined(separator: ", "))). Nothing was written.")
+        }
+        let item = try store.addEvidence(new)
         return (item, TransactionEvidence.summary(verified))
     }
 }

@@ -60,7 +60,7 @@ extension PreflightService {
 
         let signer = try LocalStoreKitSigner()
         return try plan.map { item in
-            var recorded = try recordedStoreTransaction(run: item.run, signed: profile.rules.storeTransactionProvenance, hostedTarget: hostedTarget)
+            var recorded = try recordedStoreTransaction(run: item.run, signed: profile.rules.storeProofs, hostedTarget: hostedTarget)
             if let wanted = request.transactionId {
                 guard let match = try recordedStoreTransaction(run: item.run, id: wanted) else {
                     throw ServiceError.transactionNotRecorded(transactionId: wanted, runId: item.run.id)
@@ -85,9 +85,9 @@ extension PreflightService {
     }
 
     /// The newest transaction recorded on `run` with its JWS (store-signed ones first on an HTTPS target).
-    private func recordedStoreTransaction(run: Run, signed: Provenance, hostedTarget: Bool) throws -> RecordedStoreTransaction? {
+    private func recordedStoreTransaction(run: Run, signed: StoreProofPolicy, hostedTarget: Bool) throws -> RecordedStoreTransaction? {
         let transactions = try store.evidence(runId: run.id).filter { $0.type == .transaction && !$0.isRetracted }
-        let storeSigned = transactions.filter { $0.provenance == signed }
+        let storeSigned = transactions.filter { signed.certifies($0.provenance) }
         let candidates = (hostedTarget && !storeSigned.isEmpty ? storeSigned : transactions).map { $0.details(as: TransactionDetails.self) }
         guard let t = candidates.last(where: { $0.transactionId != nil && $0.signedPayload != nil }),
               let id = t.transactionId, let jws = t.signedPayload else { return nil }

@@ -73,7 +73,7 @@ public struct PreflightService {
         let transport = self.transport ?? transportFactory?(pins) ?? CurlTransport(pins: pins)
         let purchases = try plan.map {
             try CheckRunService(store: store).recordedPurchase(run: $0.run, request: request, hostedTarget: hostedTarget,
-                                                               signed: profile.rules.storeTransactionProvenance)
+                                                               signed: profile.rules.storeProofs)
         }
         if hostedTarget { try requireFlags(plan.flatMap(\.checkIds), request: request, runner: runner) }
 

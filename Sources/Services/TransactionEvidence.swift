@@ -25,9 +25,59 @@ public enum TransactionEvidence {
         withProvenance(verified.summary, provenance(of: verified.signer))
     }
 
+    /// A verified App Store Server Notification's summary with its provenance (its signer's).
+    public static func summary(_ verified: VerifiedAppleNotification) -> JSONValue {
+        withProvenance(verified.summary, provenance(of: verified.signer))
+    }
+
+    /// A verified App Store Server Notification V2, recorded as a transaction item of `source` `notification`: the
+    /// notification's type, subtype and UUID, its nested transaction's fields (`transactionId` names the purchase it
+    /// is about; a `TEST` notification has none and is named by its UUID), and the notification JWS itself.
+    public static func notification(_ verified: VerifiedAppleNotification, runId: String) -> NewEvidence {
+        let details = TransactionDetails(summary: summary(verified), store: "apple", source: TransactionDetails.notificationSource,
+                                         transactionId: verified.transaction?.transactionId ?? verified.notificationUUID, orderId: nil,
+                                         productId: verified.transaction?.productId, signedPayload: verified.jws,
+                                         warnings: verified.transaction?.warnings ?? [])
+        return NewEvidence(runId: runId, provenance: provenance(of: verified.signer), details: details)
+    }
+
     /// A Google Play purchase's summary with its (`manual`) provenance and the note saying why.
     public static func summary(_ purchase: GooglePurchase) -> JSONValue {
         withProvenance(purchase.summary, .manual, note: googleNote)
+    }
+
+    /// The provenance of a Google Play purchase whose Play Billing signature verified with the campaign's license key:
+    /// `emulator-signed` when the growcert emulator says it made it (`environment` `Emulator` in the signed JSON),
+    /// else `store-signed-google`.
+    public static func provenance(of purchase: GooglePlaySignedPurchase) -> Provenance {
+        purchase.payload["environment"]?.stringValue == StoreProofNames.emulatorEnvironment ? .emulatorSigned : .storeSignedGoogle
+    }
+
+    /// A signed Google Play purchase's summary with its provenance.
+    public static func summary(_ purchase: GooglePlaySignedPurchase) -> JSONValue {
+        withProvenance(purchase.summary, provenance(of: purchase))
+    }
+
+    /// A signed Google Play purchase: its summary, the order it paid for, the exact signed JSON and its signature
+    /// (kept so that `verify` and an auditor can check the signature again), and its token's SHA-256.
+    public static func googleSigned(_ purchase: GooglePlaySignedPurchase, runId: String, orderId: String?) -> NewEvidence {
+        var fields = summary(purchase).objectValue ?? [:]
+        fields[TransactionDetails.Key.googleSignature.rawValue] = .string(purchase.signature)
+        let details = TransactionDetails(summary: .object(fields), store: "google", source: playBillingSource, transactionId: purchase.orderId,
+                                         orderId: orderId, productId: purchase.productId, signedPayload: purchase.originalJson, warnings: [],
+                                         googleOrderId: purchase.orderId, purchaseTokenSha256: Digest.sha256Hex(purchase.purchaseToken))
+        return NewEvidence(runId: runId, provenance: provenance(of: purchase), details: details)
+    }
+
+    /// The `source` of a transaction recorded from a Play Billing signed purchase.
+    public static let playBillingSource = "play-billing"
+
+    /// The purchase token of a transaction recorded from a Play Billing signed purchase (it is in the signed JSON);
+    /// nil for any other transaction.
+    public static func googlePurchaseToken(_ t: TransactionDetails) -> String? {
+        guard t.store == "google", t.source == playBillingSource, let payload = t.signedPayload,
+              let document = try? JSONValue.parse(payload) else { return nil }
+        return document["purchaseToken"]?.stringValue
     }
 
     /// A voided Google Play purchase's summary with its (`manual`) provenance and the note saying why.

@@ -135,7 +135,28 @@ public struct VerifyService {
     /// Only transaction items are read.
     public func storeProofProblems() throws -> [VerificationProblem] {
         var problems: [VerificationProblem] = []
+        // Every Play license key each run's campaign has recorded, oldest first: a purchase recorded before a key
+        // changed verifies with the key it was recorded under.
+        var playKeysOfRun: [String: [String]] = [:]
+        for campaign in try store.campaigns() {
+            let keys = try store.campaignUpdates(campaignId: campaign.id).flatMap(\.changes)
+                .filter { $0.field == CampaignField.playLicenseKey.rawValue }.map(\.to)
+            for run in try store.runs(campaignId: campaign.id) { playKeysOfRun[run.id] = keys }
+        }
         for (item, appId) in try store.evidence(type: .transaction) {
+            let details = item.details(as: TransactionDetails.self)
+            if item.provenance == .storeSignedGoogle || details.source == TransactionEvidence.playBillingSource {
+                if let message = checkGoogle(item, appId: appId, keys: playKeysOfRun[item.runId] ?? []) {
+                    problems.append(VerificationProblem(seq: item.seq, message: "evidence \(item.id) (transaction): \(message)"))
+                }
+                continue
+            }
+            if details.isNotification {
+                if let message = checkNotification(item, appId: appId) {
+                    problems.append(VerificationProblem(seq: item.seq, message: "evidence \(item.id) (transaction): \(message)"))
+                }
+                continue
+            }
             if let message = check(item, appId: appId) {
                 problems.append(VerificationProblem(seq: item.seq, message: "evidence \(item.id) (transaction): \(message)"))
             }
@@ -192,6 +213,57 @@ public struct VerifyService {
             }
         }
         return problems
+    }
+
+    /// What is wrong with one Play Billing signed transaction item, or nil: its signature must verify with a license
+    /// key its campaign recorded, and its provenance and details must be what `TransactionEvidence.googleSigned` makes of it.
+    private func checkGoogle(_ item: EvidenceItem, appId: String, keys: [String]) -> String? {
+        let details = item.details(as: TransactionDetails.self)
+        guard let json = details.signedPayload, let signature = details.googleSignature else {
+            return "provenance '\(item.provenance.rawValue)' is recorded, but the item holds no Play Billing purchase and signature that prove it"
+        }
+        var lastError = "the campaign has no Play license key"
+        for key in keys.reversed() {
+            guard let der = Data(base64Encoded: key) else { continue }
+            let purchase: GooglePlaySignedPurchase
+            do {
+                purchase = try GooglePlaySignedPurchase.verify(json: Data(json.utf8), signatureFile: Data(signature.utf8),
+                                                               key: try GooglePlayLicenseKey(der: [UInt8](der)), expectedPackage: appId)
+            } catch {
+                lastError = String(describing: error)
+                continue
+            }
+            let expected = TransactionEvidence.googleSigned(purchase, runId: item.runId, orderId: details.orderId)
+            if expected.provenance != item.provenance {
+                return "provenance is recorded as '\(item.provenance.rawValue)', but its Play Billing signature proves '\(expected.provenance.rawValue)'"
+            }
+            let stored = item.details.objectValue ?? [:]
+            let proven = expected.details.objectValue ?? [:]
+            let differing = Set(stored.keys).union(proven.keys).filter { stored[$0] != proven[$0] }.sorted()
+            return differing.isEmpty ? nil : "the stored details differ from what its Play Billing signature proves: \(differing.joined(separator: ", "))"
+        }
+        return "its stored Play Billing purchase does not verify with a Play license key its campaign recorded: \(lastError)"
+    }
+
+    /// What is wrong with one recorded App Store Server Notification, or nil: its JWS must verify and give exactly
+    /// the provenance and details stored.
+    private func checkNotification(_ item: EvidenceItem, appId: String) -> String? {
+        let details = item.details(as: TransactionDetails.self)
+        guard let token = details.signedPayload else { return "it holds no App Store Server Notification JWS" }
+        let verified: VerifiedAppleNotification
+        do {
+            verified = try jwsVerifier.verifyNotification(token, expectedBundleId: appId)
+        } catch {
+            return "its stored App Store Server Notification does not verify: \(error)"
+        }
+        let expected = TransactionEvidence.notification(verified, runId: item.runId)
+        if expected.provenance != item.provenance {
+            return "provenance is recorded as '\(item.provenance.rawValue)', but its notification JWS proves '\(expected.provenance.rawValue)'"
+        }
+        let stored = item.details.objectValue ?? [:]
+        let proven = expected.details.objectValue ?? [:]
+        let differing = Set(stored.keys).union(proven.keys).filter { stored[$0] != proven[$0] }.sorted()
+        return differing.isEmpty ? nil : "the stored details differ from what its notification JWS proves: \(differing.joined(separator: ", "))"
     }
 
     /// Each run's and item's recorded time against its own journal entry's `at`, and the journal's `at` in order

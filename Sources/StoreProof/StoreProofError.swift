@@ -75,6 +75,18 @@ public enum StoreProofError: Error, CustomStringConvertible, Equatable, Sendable
     case googleProductMismatch(expected: String, found: [String])
     /// A voided purchases list with no entries.
     case googleEmptyVoidedList
+    /// The license key file is not an RSA public key as Play Console shows it.
+    case googleLicenseKeyUnreadable(reason: String)
+    /// The signature file is not base64.
+    case googleSignatureUnreadable
+    /// The signature does not verify over the purchase JSON with the license key.
+    case googleSignatureInvalid
+    /// The signature verifies only with a line ending added to (`added` false) or taken from (`added` true) the JSON.
+    case googleTrailingNewline(added: Bool)
+    /// The signed purchase's `packageName` is not the campaign's app id.
+    case googlePackageMismatch(expected: String, found: String)
+    /// The signed purchase's `purchaseState` is not purchased.
+    case googleNotPurchased(state: String)
 
     /// A one-line English message naming the rule that failed and what to do.
     public var description: String {
@@ -147,6 +159,20 @@ public enum StoreProofError: Error, CustomStringConvertible, Equatable, Sendable
             return "the Google Play purchase is for product \(list), not \(quoted(expected)) given with --product-id"
         case .googleEmptyVoidedList:
             return "the voidedPurchases list is empty; there is no refund to record"
+        case .googleLicenseKeyUnreadable(let reason):
+            return "the Play license key is unreadable: \(reason)"
+        case .googleSignatureUnreadable:
+            return "the Google Play signature file is not base64; save Purchase.getSignature() unchanged"
+        case .googleSignatureInvalid:
+            return "the Google Play signature does not verify over the purchase JSON with the campaign's Play license key (RSASSA-PKCS1-v1_5, SHA-1): the JSON was changed, or another app's key signed it"
+        case .googleTrailingNewline(let added):
+            return added
+                ? "the Google Play signature verifies only without the line ending at the end of the purchase JSON: a trailing newline is not the signed bytes; save Purchase.getOriginalJson() exactly, with no newline added"
+                : "the Google Play signature verifies only with a line ending after the purchase JSON: the signed bytes end in a newline that the file lacks; save Purchase.getOriginalJson() exactly"
+        case .googlePackageMismatch(let expected, let found):
+            return "the signed purchase's packageName \(quoted(found)) differs from the campaign's app id \(quoted(expected)); record a purchase from the app under test"
+        case .googleNotPurchased(let state):
+            return "the signed purchase's purchaseState is \(state), not purchased; record the purchase once Google Play reports it purchased"
         }
     }
 }

@@ -52,16 +52,36 @@ public struct AppStoreTestPKI: Sendable {
     /// is in thousandths of USD, nil leaves `price` and `currency` out; `expiresDate` is written when given.
     public func signTransaction(transactionId: String, bundleId: String, productId: String, purchaseDate: Date,
                                 signedDate: Date = Date(), environment: String = "Sandbox",
-                                originalTransactionId: String? = nil, price: Int? = 4990, expiresDate: Date? = nil) throws -> String {
+                                originalTransactionId: String? = nil, price: Int? = 4990, expiresDate: Date? = nil,
+                                revocationDate: Date? = nil) throws -> String {
         func ms(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1000).rounded(.down)) }
-        let header = "{\"alg\":\"ES256\",\"x5c\":[\(x5c.map { "\"\($0)\"" }.joined(separator: ","))]}"
         let priced = price.map { ",\"price\":\($0),\"currency\":\"USD\"" } ?? ""
-        let expires = expiresDate.map { ",\"expiresDate\":\(ms($0))" } ?? ""
+        let expires = (expiresDate.map { ",\"expiresDate\":\(ms($0))" } ?? "") + (revocationDate.map { ",\"revocationDate\":\(ms($0)),\"revocationReason\":0" } ?? "")
         let payload = """
             {"transactionId":"\(transactionId)","originalTransactionId":"\(originalTransactionId ?? transactionId)","bundleId":"\(bundleId)",\
             "productId":"\(productId)","type":"Auto-Renewable Subscription","purchaseDate":\(ms(purchaseDate)),\
             "signedDate":\(ms(signedDate)),"environment":"\(environment)","storefront":"USA"\(priced)\(expires)}
             """
+        return try sign(payload: payload)
+    }
+
+    /// An App Store Server Notification V2 `signedPayload` of `type` for `bundleId`, signed by the leaf, carrying
+    /// `signedTransactionInfo` when given (`TEST` notifications carry none).
+    public func signNotification(type: String, subtype: String? = nil, bundleId: String, signedTransactionInfo: String?,
+                                 environment: String = "Sandbox", signedDate: Date = Date()) throws -> String {
+        let ms = Int64((signedDate.timeIntervalSince1970 * 1000).rounded(.down))
+        let transaction = signedTransactionInfo.map { ",\"signedTransactionInfo\":\"\($0)\"" } ?? ""
+        let sub = subtype.map { ",\"subtype\":\"\($0)\"" } ?? ""
+        let payload = """
+            {"notificationType":"\(type)"\(sub),"notificationUUID":"\(UUID().uuidString.lowercased())","version":"2.0","signedDate":\(ms),\
+            "data":{"appAppleId":1234567890,"bundleId":"\(bundleId)","bundleVersion":"311","environment":"\(environment)"\(transaction)}}
+            """
+        return try sign(payload: payload)
+    }
+
+    /// `payload` as a compact JWS signed by the leaf, with the test chain as `x5c`.
+    public func sign(payload: String) throws -> String {
+        let header = "{\"alg\":\"ES256\",\"x5c\":[\(x5c.map { "\"\($0)\"" }.joined(separator: ","))]}"
         let input = Self.base64URL(Data(header.utf8)) + "." + Self.base64URL(Data(payload.utf8))
         let message = directory.appendingPathComponent("message-\(UUID().uuidString)")
         try Data(input.utf8).write(to: message)

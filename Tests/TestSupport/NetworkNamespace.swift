@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
 
-/// A network namespace joined to this one by a veth pair, `10.233.X.1/30` here and `10.233.X.2/30` inside (or `203.0.113.…`).
+/// A network namespace joined to this one by a veth pair: a free `/30` of `10.233.0.0/16` (or of `203.0.113.0/24`), `.1` here and `.2` inside.
 ///
 /// The only traffic is between this machine and the namespace. `remove()` deletes both (the veth goes with the namespace).
 public final class NetworkNamespace: Sendable {
@@ -24,14 +24,20 @@ public final class NetworkNamespace: Sendable {
     /// `publicRange`: addresses from TEST-NET-3 (`203.0.113.0/24`, public-looking: no private-range warning), as an
     /// insider's fake "hosted" Sandbox would use.
     public init(publicRange: Bool = false) throws {
-        // One test process may hold several at once (suites run in parallel): names and addresses differ per instance.
+        // One test process may hold several at once (suites run in parallel), and other test processes may too: names
+        // carry the pid and a serial; the /30 is one no link on this machine holds, chosen and taken under a file lock.
         let serial = Self.made.add(1, ordering: .relaxed).newValue
-        let tag = (Int(getpid() % 200) + serial * 67) % 200 + 20
         name = "growcert\(getpid())n\(serial)"
         hostSide = "gch\(getpid() % 100000)n\(serial % 100)"
         let peer = "gcn\(getpid() % 100000)n\(serial % 100)"
-        outsideAddress = publicRange ? "203.0.113.\(tag % 64 * 4 + 1)" : "10.233.\(tag).1"
-        insideAddress = publicRange ? "203.0.113.\(tag % 64 * 4 + 2)" : "10.233.\(tag).2"
+        let lock = open("/run/growcert-netns.lock", O_CREAT | O_RDWR, 0o600)
+        guard lock >= 0 else { throw SupportFailure("cannot open /run/growcert-netns.lock") }
+        defer { close(lock) }  // closing releases the flock
+        guard flock(lock, LOCK_EX) == 0 else { throw SupportFailure("cannot lock /run/growcert-netns.lock") }
+        Self.reapNamespacesOfEndedProcesses()
+        let block = try Self.freeBlock(publicRange: publicRange)
+        outsideAddress = block.outside
+        insideAddress = block.inside
         try Self.ip(["netns", "add", name])
         do {
             try Self.ip(["link", "add", hostSide, "type", "veth", "peer", "name", peer])
@@ -44,6 +50,35 @@ public final class NetworkNamespace: Sendable {
         } catch {
             remove()
             throw error
+        }
+    }
+
+    /// The first `/30` (from a pid-dependent start) whose addresses no link on this machine holds.
+    private static func freeBlock(publicRange: Bool) throws -> (outside: String, inside: String) {
+        let used = Set(try output(["-o", "-4", "addr", "show"]).split(separator: " ").compactMap { word -> String? in
+            guard let slash = word.firstIndex(of: "/") else { return nil }
+            return String(word[..<slash])
+        })
+        let blocks = publicRange ? 64 : 16_384
+        let start = Int(getpid()) % blocks
+        for step in 0..<blocks {
+            let index = (start + step) % blocks
+            let (outside, inside) = publicRange
+                ? ("203.0.113.\(index * 4 + 1)", "203.0.113.\(index * 4 + 2)")
+                : ("10.233.\(index / 64).\(index % 64 * 4 + 1)", "10.233.\(index / 64).\(index % 64 * 4 + 2)")
+            if !used.contains(outside) && !used.contains(inside) { return (outside, inside) }
+        }
+        throw SupportFailure("no free /30 for a test namespace")
+    }
+
+    /// Namespaces a killed test process left behind (`growcert<pid>n<serial>` whose pid is gone) hold addresses and
+    /// routes; they are deleted before a new one is made.
+    private static func reapNamespacesOfEndedProcesses() {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: "/var/run/netns") else { return }
+        for name in names where name.hasPrefix("growcert") {
+            let digits = name.dropFirst("growcert".count).prefix { $0.isNumber }
+            guard let pid = Int32(digits), pid != getpid(), kill(pid, 0) != 0, errno == ESRCH else { continue }
+            _ = try? ip(["netns", "del", name])  // its veth pair goes with it
         }
     }
 
@@ -78,6 +113,20 @@ public final class NetworkNamespace: Sendable {
         }
         let setns = unsafeBitCast(symbol, to: SetNS.self)
         guard setns(fd, 0x4000_0000 /* CLONE_NEWNET */) == 0 else { throw SupportFailure("setns failed: \(String(cString: strerror(errno)))") }
+    }
+
+    private static func output(_ arguments: [String]) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/sbin/ip")
+        process.arguments = arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { throw SupportFailure("ip \(arguments.joined(separator: " ")) failed") }
+        return String(decoding: data, as: UTF8.self)
     }
 
     @discardableResult

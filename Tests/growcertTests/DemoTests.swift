@@ -71,6 +71,17 @@ struct DemoTests {
         for s in scenarios { #expect(s["verdict"] as? String == "NOT CERTIFIABLE", "\(s["id"] ?? "?")") }
     }
 
+    @Test("The demo shows a Google Play purchase signed by the emulator's own key: emulator-signed, never certifying")
+    func demoShowsAnEmulatorSignedGooglePurchase() throws {
+        let demo = try DemoRun.get()
+        #expect((demo.outcome.stdout + demo.outcome.stderr).contains("recorded the emulator's signed Google Play purchase for order "), "\(demo.outcome.stderr)")
+        let md = String(decoding: FileManager.default.contents(atPath: demo.file("report.md")) ?? Data(), as: UTF8.self)
+        let row = try #require(md.split(separator: "\n").first { $0.contains("store: google") }, "\(md.prefix(2000))")
+        #expect(row.contains("emulator-signed (cannot certify)"), "\(row)")
+        #expect(row.contains("signed payload: Play Billing purchase JSON, "), "\(row)")
+        #expect(md.contains("Play license key (compare with Play Console) | SHA-256 "))
+    }
+
     @Test("No server key (gg_sk_…) is in the demo's database, reports or output")
     func demoLeavesNoServerKeyAnywhere() throws {
         let demo = try DemoRun.get()

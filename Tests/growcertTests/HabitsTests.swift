@@ -61,7 +61,7 @@ struct HabitsTests {
         }
         #expect(!lines.contains("Other:"), "a command is in no group")
         for c in CLI.commands {
-            let entry = "  " + c.name.padding(toLength: 28, withPad: " ", startingAt: 0) + c.summary
+            let entry = "  " + c.name.padding(toLength: max(28, c.name.count + 2), withPad: " ", startingAt: 0) + c.summary
             #expect(lines.filter { $0 == entry }.count == 1, "\(c.name) is not listed exactly once")
         }
         #expect(!text.contains("__complete"))

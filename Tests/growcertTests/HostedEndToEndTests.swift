@@ -105,7 +105,9 @@ struct HostedEndToEndTests {
     /// Starts a hosted-mode emulator with TLS reached at `peerAddress` (`start` serves it there), buys as the app, records
     /// as QA through the in-process CLI, and renders the JSON report.
     static func certificationFlow(
-        peerAddress: String, cables: Set<String> = [], purchasedBefore: TimeInterval = 0, start: (SandboxEmulator, UInt32, String, String) throws -> UInt16
+        peerAddress: String, cables: Set<String> = [], purchasedBefore: TimeInterval = 0,
+        afterRefund: ((_ qa: InProcessGrowcert, _ run: String, _ purchase: HostedSandbox.Purchase, _ appStore: AppStoreTestPKI) async throws -> Void)? = nil,
+        start: (SandboxEmulator, UInt32, String, String) throws -> UInt16
     ) async throws -> FlowOutcome {
         let sandbox = try HostedSandbox(peerAddress: peerAddress, start: start)
         defer { sandbox.stop() }
@@ -144,6 +146,7 @@ struct HostedEndToEndTests {
         // The store refunds the purchase and notifies the Sandbox (Apple's side, played through the emulator's store leg).
         try await console.refund(transactionId: transactionId)
         try await qa.ok(["check", "run", "--run", purchaseRun, "--check", "refund.revokes-and-records"] + customer)
+        try await afterRefund?(qa, purchaseRun, purchase, appStore)
         for scenario in scenarios { try await qa.ok(["run", "finish", try #require(runs[scenario]), "--outcome", "pass"]) }
 
         let judgement = try await CampaignJudgement.read(qa, runs: try scenarios.map { try #require(runs[$0]) })

@@ -17,6 +17,8 @@ struct HostedSandbox {
 
     let emulator: SandboxEmulator
     let appStore: AppStoreTestPKI
+    /// The app's Google Play license key, made for the test: the hosted Sandbox's store leg knows its purchases.
+    let googlePlay: GooglePlayTestKey
     let baseURL: String
     let caFile: String
     let resolve: [String]
@@ -35,9 +37,11 @@ struct HostedSandbox {
     init(peerAddress: String, start: (SandboxEmulator, UInt32, String, String) throws -> UInt16) throws {
         let tls = try TestPKI.make(names: [Self.host])
         appStore = try AppStoreTestPKI.make()
+        googlePlay = try GooglePlayTestKey.make()
         var configuration = SandboxConfiguration(bundleId: Self.appId)
         configuration.declaredKind = "hosted"
         configuration.appStoreTestRootDER = appStore.rootDER
+        configuration.googlePlayTestKeyDER = Data(base64Encoded: googlePlay.licenseKeyBase64)
         emulator = try SandboxEmulator(configuration: configuration)
         let address = try #require(PeerAddress(peerAddress)).bytes.reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
         let port = try start(emulator, address,
@@ -76,5 +80,45 @@ struct HostedSandbox {
             })
         try #require(bought.receipt.status == WireVocabulary.ReceiptResult.delivered, "\(bought.receipt)")
         return Purchase(orderId: bought.orderId, transactionId: bought.transaction.transactionId, jws: bought.transaction.signedTransaction)
+    }
+
+    /// A Google Play purchase made as the app: its GrooveGrow order, and what Play Billing returned (the exact JSON and
+    /// its signature).
+    struct GooglePurchase {
+        var orderId: String
+        var originalJson: Data
+        var signature: String
+        /// The token the app submitted to the Sandbox (the signed purchase's, unless another was submitted).
+        var submittedToken: String
+    }
+
+    /// The app on an Android phone: signs in as the first customer, opens a Google Play funnel, buys with a license
+    /// tester (`purchaseType` `test`) or real money (`real`), Google Play signs the purchase with the test license key,
+    /// and the app submits its token to the hosted Sandbox, which learns the purchase from Google Play (the test seam).
+    /// `submitAnotherToken`: the app submits another purchase's token (same Google order id) instead.
+    func buyOnGooglePlayAsTheApp(purchasedAt: Date = Date(), purchaseType: String = "test", submitAnotherToken: Bool = false) async throws -> GooglePurchase {
+        let token = try await ServerClient(configuration: configuration, serverKey: serverKey, transport: transport)
+            .issueCustomerToken(customerId: Self.customers[0], ttlSeconds: 900)
+        let step = WireEmulatorStep(store: WireVocabulary.Store.google, productId: Self.productId, tier: EmulatorPurchase.tier,
+                                    points: try #require(ExactDecimal(EmulatorPurchase.points)))
+        let runToken = try await console.runToken(WireEmulatorRunTokenRequest(customerId: Self.customers[0], steps: [step]))
+        let app = GrowClient(configuration: configuration, transport: transport)
+        _ = try await app.identify(customerToken: token.customerToken)
+        let orderId = try #require(try await app.funnel(runToken: runToken).steps.first?.orderId)
+        let googleOrderId = "GPA.3376-6117-5921-" + String(Int.random(in: 10_000...99_999))
+        func purchase(_ purchaseToken: String) throws -> (Data, String) {
+            let json = GooglePlayTestKey.purchaseJSON(orderId: googleOrderId, packageName: Self.appId, productId: Self.productId,
+                                                      purchaseTime: Int64(purchasedAt.timeIntervalSince1970 * 1000), purchaseToken: purchaseToken)
+            return (json, try googlePlay.sign(json))
+        }
+        let (json, signature) = try purchase("agpg" + UUID().uuidString + ".AO-J1Ox")
+        var submitted = try emulator.backend.registerGooglePlayTestPurchase(originalJson: json, signature: signature, purchaseType: purchaseType)
+        if submitAnotherToken {
+            let (other, otherSignature) = try purchase("agpg" + UUID().uuidString + ".AO-J1Ox")
+            submitted = try emulator.backend.registerGooglePlayTestPurchase(originalJson: other, signature: otherSignature, purchaseType: purchaseType)
+        }
+        let receipt = try await app.submitReceipt(orderId: orderId, submission: .google(productId: Self.productId, purchaseToken: submitted))
+        try #require(receipt.status == WireVocabulary.ReceiptResult.delivered, "\(receipt)")
+        return GooglePurchase(orderId: orderId, originalJson: json, signature: signature, submittedToken: submitted)
     }
 }

@@ -24,7 +24,7 @@ struct ShellIntegrationTests {
 
     @Test("The bash script parses and completes commands, subcommands, options and known values from the command table", arguments: [
         (["growcert", "ev"], ["evidence"]),
-        (["growcert", "evidence", "add", ""], ["transaction", "receipt", "attachment", "note"]),
+        (["growcert", "evidence", "add", ""], ["transaction", "store-notification", "receipt", "attachment", "note"]),
         (["growcert", "--db", "x.sqlite", "run", ""], ["start", "finish", "abandon", "list", "show", "share", "unshare"]),
         (["growcert", "report", "render", "--format", ""], ["md", "html", "junit", "json", "all"]),
         (["growcert", "report", "render", "--lang", "zh"], ["zh-Hans"]),

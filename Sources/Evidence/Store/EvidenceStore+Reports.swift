@@ -104,6 +104,8 @@ extension EvidenceStore {
                 statement.scenarioVerdicts = judgment.scenarioVerdicts
                 statement.rulesSha256 = judgment.rulesSha256
                 statement.growcertVersion = judgment.growcertVersion
+                // The Play license key in force, by fingerprint, for the release manager to compare with Play Console.
+                statement.playLicenseKeySha256 = try self.campaign(campaign.id).playLicenseKeyFingerprint
                 statement.databaseId = try db.first(.journal(order: .seqAscending, limit: 1)).map(Self.entry)?.hash
             }
             let text = statement.json.canonicalText

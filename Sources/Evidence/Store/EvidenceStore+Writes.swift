@@ -17,6 +17,7 @@ extension EvidenceStore {
         let baseURL = try Validate.baseURL(new.baseURL)
         var pins: [String] = []
         for pin in new.sandboxPins where !pins.contains(try Validate.sandboxPin(pin)) { pins.append(pin) }
+        if let key = new.playLicenseKey { _ = try Validate.playLicenseKey(key) }
         let name = new.name ?? "\(new.appId) \(new.appVersion) (\(new.build))"
         try Validate.nonEmpty(name, field: "name")
         try Validate.noSecrets([("name", name), ("app id", new.appId), ("app version", new.appVersion), ("build", new.build),
@@ -29,6 +30,15 @@ extension EvidenceStore {
                  "sdk_version": .string(new.sdkVersion), "project": .string(project), "base_url": .string(baseURL),
                  "created_by": .string(actor), "created_at": .string(at),
                  "sandbox_pins": pins.isEmpty ? .null : .string(pins.joined(separator: " "))]
+            }
+            // The license key is not a campaigns column: it is journaled as the campaign's first update, in the same write.
+            if let key = new.playLicenseKey {
+                let updateId = try nextId(Tables.campaignUpdates)
+                try append(.campaignUpdate) { _, at in
+                    ["id": .string(updateId), "campaign_id": .string(id),
+                     "changes": [CampaignField.playLicenseKey.rawValue: ["from": "", "to": .string(key)]],
+                     "note": .null, "updated_by": .string(actor), "updated_at": .string(at)]
+                }
             }
             return id
         }
@@ -48,6 +58,7 @@ extension EvidenceStore {
             switch field {
             case .project: value = try TargetField.of(profile: campaign.profile).validate(raw)
             case .baseURL: value = try Validate.baseURL(raw)
+            case .playLicenseKey: value = try Validate.playLicenseKey(raw)
             case .sandboxPins:
                 var pins: [String] = []
                 for pin in raw.split(separator: " ").map(String.init) where !pins.contains(try Validate.sandboxPin(pin)) { pins.append(pin) }

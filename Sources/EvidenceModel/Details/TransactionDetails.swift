@@ -2,8 +2,9 @@ import StrictJSON
 
 /// A store transaction's details: what growcert's rules read and write, plus what the store proof's summary said.
 ///
-/// A transaction is recorded from a verified App Store JWS (`source` `jws`), a Google Play purchase or
-/// voided-purchases entry (`google`), or typed by hand (`typed`). The keys growcert reads are declared here;
+/// A transaction is recorded from a verified App Store JWS (`source` `jws`), a Google Play purchase signed by Play
+/// Billing (`play-billing`: `signedPayload` holds the exact signed JSON, `googleSignature` its signature), a Play
+/// Developer API purchase or voided-purchases entry (`google`), or typed by hand (`typed`). The keys growcert reads are declared here;
 /// the store proof's other summary fields (`provenance`, `chainSubjects`, `price` …) are kept as written in
 /// `storeFields`, so the journal holds the same bytes as before the type existed.
 public struct TransactionDetails: EvidenceDetails, BindingKeyed {
@@ -11,7 +12,8 @@ public struct TransactionDetails: EvidenceDetails, BindingKeyed {
     public enum Key: String, CaseIterable, Sendable {
         case store, source, kind, transactionId, originalTransactionId, orderId, productId, bundleId, environment, type
         case purchaseDate, purchaseDateMillis, signedDate, signedPayload, warnings
-        case googleOrderId, purchaseTokenSha256, voided, note, appAccountToken
+        case googleOrderId, purchaseTokenSha256, voided, note, appAccountToken, obfuscatedAccountId, googleSignature, packageName
+        case notificationType, subtype, notificationUUID, revocationDate
     }
 
     public static let evidenceType = EvidenceType.transaction
@@ -107,6 +109,20 @@ public struct TransactionDetails: EvidenceDetails, BindingKeyed {
     public var purchaseDateMillis: String? { DetailValue.id(field(.purchaseDateMillis)) }
     /// The UUID the app attached to the purchase (StoreKit's `appAccountToken`), as the store signed it.
     public var appAccountToken: String? { DetailValue.text(field(.appAccountToken)) }
+    /// The value the app passed to Play Billing's `setObfuscatedAccountId`, as Google Play signed it.
+    public var obfuscatedAccountId: String? { DetailValue.text(field(.obfuscatedAccountId)) }
+    /// The Play Billing signature (base64) over `signedPayload`, when recorded from a signed Google Play purchase.
+    public var googleSignature: String? { DetailValue.text(field(.googleSignature)) }
+    /// `revocationDate` as the store signed it (RFC 3339): the transaction was refunded or revoked.
+    public var revocationDate: String? { DetailValue.id(field(.revocationDate)) }
+    /// An App Store Server Notification's `notificationType` (`REFUND`, `TEST`, …), when recorded from one.
+    public var notificationType: String? { DetailValue.text(field(.notificationType)) }
+    /// The `source` of an App Store Server Notification V2.
+    public static let notificationSource = "notification"
+    /// Whether this records an App Store Server Notification (not a purchase).
+    public var isNotification: Bool { source == Self.notificationSource }
+    /// Whether this records an App Store `REFUND` notification.
+    public var isRefundNotification: Bool { isNotification && notificationType == "REFUND" }
     /// `signedDate` as the store proof wrote it (RFC 3339).
     public var signedDate: String? { DetailValue.id(field(.signedDate)) }
 

@@ -118,10 +118,11 @@ public enum ReportBuilder {
                              toolVersion: String, standing: [String: SignoffStanding] = [:]) -> ReportModel {
         let c = input.campaign
         let scenarios = VerdictEngine(profile: profile).judge(input)
-        let header = ReportHeader(
+        var header = ReportHeader(
             campaignId: c.id, campaignName: c.name, profileId: profile.id, profileTitle: profile.title, appId: c.appId, appVersion: c.appVersion,
             build: c.build, sdkName: c.sdkName, sdkVersion: c.sdkVersion, project: c.project, baseURL: c.baseURL, toolVersion: toolVersion,
             evidenceAsOf: head?.at ?? "", evidenceSeq: head?.seq ?? 0, journalHead: head?.hash ?? "", rulesSHA256: profile.rulesSHA256)
+        header.playLicenseKeySha256 = c.playLicenseKeyFingerprint
         // Values come from the signed statement (verify checks the row says the same).
         let summaries = signoffs.map { so -> SignoffSummary in
             let st = so.signed

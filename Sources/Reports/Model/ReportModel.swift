@@ -69,6 +69,8 @@ public struct ReportHeader: Sendable, Equatable {
     public var rulesSHA256: String
     /// The identity of the database the evidence is in: its journal's first entry hash (`EvidenceStore.databaseId`).
     public var databaseId: String
+    /// The SHA-256 fingerprint of the campaign's Play license key (`Campaign.playLicenseKeyFingerprint`); nil: none.
+    public var playLicenseKeySha256: String?
     /// Whether an outside anchor vouches for this evidence: an RFC 3161 timestamp token stored in the database over a
     /// journal entry at or after `evidenceSeq`. False: only the database itself vouches for it.
     public var anchored: Bool = false

@@ -92,6 +92,7 @@ public struct RequirementReport: Sendable, Equatable {
         case storeTransaction = "store-transaction"
         case serverReceipt = "server-receipt"
         case autoRenewable = "auto-renewable"
+        case storeRefund = "store-refund"
     }
 
     /// How it stands.

@@ -24,6 +24,7 @@ struct ReportContext {
                 "sdk": .string("\(h.sdkName) \(h.sdkVersion)"), "project": .string(h.project), "baseURL": .string(h.baseURL),
                 "toolVersion": .string(h.toolVersion), "evidenceAsOf": .string(h.evidenceAsOf), "evidenceSeq": .string(String(h.evidenceSeq)),
                 "journalHead": .string(h.journalHead),
+                "hasPlayLicenseKey": .bool(h.playLicenseKeySha256 != nil), "playLicenseKeySha256": .string(h.playLicenseKeySha256 ?? ""),
             ],
             "hasCampaignUpdates": .bool(!h.updates.isEmpty),
             "campaignUpdates": .list(h.updates.map(campaignUpdate)),
@@ -65,7 +66,7 @@ struct ReportContext {
         let format = strings.json["campaignUpdates"]?["change"]?.stringValue ?? "{field} {from} → {to}"
         let what = u.changes.map { c in
             ReportStrings.fill(format, ["field": strings.json["campaignUpdates"]?["field"]?[c.field]?.stringValue ?? c.label,
-                                        "from": "'\(c.from ?? "")'", "to": "'\(c.to)'"], missing: "")
+                                        "from": "'\(c.shown(c.from))'", "to": "'\(c.shown(c.to))'"], missing: "")
         }.joined(separator: "; ")
         return ["id": .string(u.id), "by": .string(u.updatedBy), "at": .string(u.updatedAt), "what": .string(what),
                 "hasNote": .bool(!(u.note ?? "").isEmpty), "note": .string(u.note ?? "")]

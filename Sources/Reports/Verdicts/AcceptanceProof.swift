@@ -8,7 +8,8 @@ protocol AcceptanceProof: Sendable {
     /// Whether the documents carry the vendor's own verification time.
     var hasVendorClock: Bool { get }
     /// nil when `document` names the transaction; else the `receipt-not-for-transaction` parameters.
-    func mismatch(document: JSONValue?, transactionId: String, productId: String) -> [String: String]?
+    /// `transaction` is the store transaction's details, for what its store's rules match besides the id.
+    func mismatch(document: JSONValue?, transaction: TransactionDetails) -> [String: String]?
     /// The vendor's verification time for the transaction; nil when there is none.
     func verifiedAt(document: JSONValue?, transactionId: String) -> String?
 }

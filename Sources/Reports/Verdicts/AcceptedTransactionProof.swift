@@ -8,7 +8,8 @@ struct AcceptedTransactionProof: AcceptanceProof {
     static let accepted = "accepted"
     let hasVendorClock = false
 
-    func mismatch(document answer: JSONValue?, transactionId tid: String, productId product: String) -> [String: String]? {
+    func mismatch(document answer: JSONValue?, transaction t: TransactionDetails) -> [String: String]? {
+        let tid = t.transactionId ?? "", product = t.productId ?? ""
         let named = answer?["transactionId"]?.scalarText
         let answerProduct = answer?["productId"]?.scalarText ?? ""
         let environment = answer?["environment"]?.scalarText

@@ -126,10 +126,12 @@ public struct NextStep: Sendable, Equatable {
         case .noServerReceipt, .receiptNotCertifying, .receiptNotForTransaction:
             // The profile names the check that records the vendor's acceptance (`serverReceiptBinding.recordedBy`).
             return "growcert check run --run \(run)" + (checkOptions.isEmpty ? " --check CHECK" : checkOptions)
+        case .noStoreRefund:
+            return "growcert evidence add store-notification --run \(run) --signed-payload NOTIFICATION.jws"
         case .unknownRequirement:
             return "growcert --version"
         case .certified, .productionTransaction, .transactionWarning, .acceptedRisk, .openRunIgnored, .retractedFailure, .privatePeer,
-             .clockSkew, .runBound, .unpinned, .unknownHostedHost, .unanchored, .journalTimeBackwards:
+             .clockSkew, .runBound, .storeRefundProven, .unpinned, .unknownHostedHost, .unanchored, .journalTimeBackwards:
             return ""
         }
     }

@@ -7,16 +7,22 @@ struct OrderReceiptsProof: AcceptanceProof {
     static let verified = "verified"
     let hasVendorClock = true
 
-    func mismatch(document order: JSONValue?, transactionId tid: String, productId product: String) -> [String: String]? {
+    func mismatch(document order: JSONValue?, transaction t: TransactionDetails) -> [String: String]? {
+        let tid = t.transactionId ?? "", product = t.productId ?? ""
+        let store = StoreRulesRegistry.rules(for: t.store)
         let orderProduct = order?["productId"]?.scalarText ?? ""
         let entries = order?["receipts"]?.arrayValue ?? []
-        let bound = !tid.isEmpty && !product.isEmpty && orderProduct == product && entries.contains { e in
+        func namesTransaction(_ e: JSONValue) -> Bool {
             e["transactionId"]?.scalarText == tid && e["storeEnvironment"]?.stringValue == ReceiptBinding.storeEnvironment
                 && e["status"]?.stringValue == Self.verified
         }
+        let bound = !tid.isEmpty && !product.isEmpty && orderProduct == product && entries.contains { e in
+            namesTransaction(e) && store.receiptEntryMismatch(e, t) == nil
+        }
         if bound { return nil }
         let named = entries.map { e in
-            "\(e["transactionId"]?.scalarText ?? "?") (\(e["storeEnvironment"]?.scalarText ?? "?"), \(e["status"]?.scalarText ?? "?"))"
+            let other = namesTransaction(e) ? store.receiptEntryMismatch(e, t).map { ", " + $0 } ?? "" : ""
+            return "\(e["transactionId"]?.scalarText ?? "?") (\(e["storeEnvironment"]?.scalarText ?? "?"), \(e["status"]?.scalarText ?? "?")\(other))"
         }
         return ["transaction": tid, "product": product, "orderProduct": orderProduct.isEmpty ? "?" : orderProduct,
                 "named": named.isEmpty ? "-" : named.joined(separator: ", ")]

@@ -50,6 +50,7 @@ public struct Reason: Sendable, Equatable {
         case transactionAfterRun = "transaction-after-run"
         case receiptOutsideRun = "receipt-outside-run"
         case notAutoRenewable = "not-auto-renewable"
+        case noStoreRefund = "no-store-refund"
         case notRunBound = "not-run-bound"
         // CERTIFIED
         case certified = "certified"
@@ -62,6 +63,7 @@ public struct Reason: Sendable, Equatable {
         case privatePeer = "private-peer"
         case clockSkew = "clock-skew"
         case runBound = "run-bound"
+        case storeRefundProven = "store-refund-proven"
         // Marks: warnings shown beside the verdict itself (`ScenarioReport.marks`, `ReportModel.campaignMarks`)
         case unpinned = "unpinned"
         case unknownHostedHost = "unknown-hosted-host"
@@ -78,10 +80,10 @@ public struct Reason: Sendable, Equatable {
             case .checkNotCertifying, .transactionNotCertifying, .receiptNotCertifying, .simulatorDevice, .bundleMismatch,
                  .bundleMissing, .receiptNotForTransaction, .transactionTooOld, .transactionUndated, .transactionReused,
                  .receiptVerifiedLate, .noOutsideStart, .transactionBeforeRun, .transactionAfterRun, .receiptOutsideRun, .notAutoRenewable,
-                 .notRunBound:
+                 .noStoreRefund, .notRunBound:
                 return .notCertifiable
             case .certified, .productionTransaction, .transactionWarning, .acceptedRisk, .openRunIgnored, .retractedFailure, .privatePeer,
-                 .clockSkew, .runBound, .unpinned, .unknownHostedHost, .unanchored, .journalTimeBackwards:
+                 .clockSkew, .runBound, .storeRefundProven, .unpinned, .unknownHostedHost, .unanchored, .journalTimeBackwards:
                 return nil
             }
         }

@@ -43,7 +43,7 @@ struct ReceiptBinding: Sendable {
             return ["transaction": t.transactionId ?? "", "product": t.productId ?? "", "orderProduct": "?",
                     "named": "unknown proof rule '\(rule.proof)'"]
         }
-        return proof.mismatch(document: document, transactionId: t.transactionId ?? "", productId: t.productId ?? "")
+        return proof.mismatch(document: document, transaction: t)
     }
 
     /// Whether this rule's documents carry the vendor's own verification time.

@@ -156,9 +156,10 @@ public struct VerdictEngine: Sendable {
             }
             for t in live where t.type == .transaction {
                 let tid = Self.transactionId(t)
-                if RequirementContext.isRunBound(t, run: judged, clocks: clocks),
-                   profile.rules.certifies(t.provenance, as: profile.rules.storeTransactionProvenance) {
-                    warnings.append(Reason(.runBound, ["transaction": tid, "evidence": t.id, "run": judged?.id ?? "", "scenario": scenario.id]))
+                if RequirementContext.isRunBound(t, run: judged, clocks: clocks), profile.rules.storeProofs.certifies(t.provenance) {
+                    let field = StoreRulesRegistry.rules(for: t.details(as: TransactionDetails.self).store).runTokenField
+                    warnings.append(Reason(.runBound, ["transaction": tid, "evidence": t.id, "run": judged?.id ?? "", "scenario": scenario.id,
+                                                       "field": field]))
                 }
                 if t.provenance == .storeSignedProduction {
                     warnings.append(Reason(.productionTransaction, ["transaction": tid, "evidence": t.id, "scenario": scenario.id]))
@@ -167,6 +168,13 @@ public struct VerdictEngine: Sendable {
                     warnings.append(Reason(.transactionWarning, ["transaction": tid, "evidence": t.id, "warning": text, "scenario": scenario.id]))
                 }
             }
+        }
+
+        // A refund the store itself signed, naming the judged transaction: shown whether or not the profile requires it.
+        if let t = context.judgedTransaction, let proof = StoreRefundRequirement.proof(of: t, in: context) {
+            let d = proof.details(as: TransactionDetails.self)
+            warnings.append(Reason(.storeRefundProven, ["transaction": Self.transactionId(t), "evidence": proof.id, "scenario": scenario.id,
+                                                        "how": d.isRefundNotification ? "REFUND notification" : "revocationDate \(d.revocationDate ?? "")"]))
         }
 
         // Marks: what the verdict line itself must say about the live evidence it rests on.
@@ -295,9 +303,10 @@ public struct VerdictEngine: Sendable {
                                                  value: shorten(base + (target.kind.map { " (\($0))" } ?? ""))))
             }
         case .transaction:
-            if let jws = item.details(as: TransactionDetails.self).signedPayload {
+            let t = item.details(as: TransactionDetails.self)
+            if let payload = t.signedPayload {
                 out.append(EvidenceSummary.Field(name: TransactionDetails.Key.signedPayload.rawValue,
-                                                 value: "JWS, \(jws.utf8.count) bytes, SHA-256 \(Digest.sha256Hex(jws).prefix(16))…"))
+                                                 value: StoreRulesRegistry.rules(for: t.store).describeSignedPayload(payload)))
             }
         case .receipt:
             let raw = item.details(as: ReceiptDetails.self).raw

@@ -159,7 +159,8 @@ extension GrooveGrowEngine {
         let receipts = order.receiptIds.compactMap { state.receipts[$0] }.map { receipt in
             WireOrderReceipt(receiptId: receipt.receiptId, transactionId: receipt.transactionId,
                              status: receipt.verified ? WireVocabulary.ReceiptStatus.verified : WireVocabulary.ReceiptStatus.rejected,
-                             verifiedAt: receipt.verifiedAt.map(RFC3339.format), storeEnvironment: receipt.storeEnvironment)
+                             verifiedAt: receipt.verifiedAt.map(RFC3339.format), storeEnvironment: receipt.storeEnvironment,
+                             purchaseToken: receipt.purchaseToken, purchaseType: receipt.purchaseType)
         }
         return WireOrder(orderId: order.orderId, customerId: order.customerId, productId: order.step.productId,
                          store: order.step.store, status: order.status, receipts: receipts, ledgerEventIds: order.ledgerEventIds)

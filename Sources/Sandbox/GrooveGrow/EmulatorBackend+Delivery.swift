@@ -65,14 +65,37 @@ extension GrooveGrowEngine {
     }
 
     /// The transaction key when `purchaseToken` is a token this emulator issued for this order.
-    func verifyGoogle(order: EmulatorState.Order, productId: String, purchaseToken: String) -> Result<String, Rejection> {
+    mutating func verifyGoogle(order: EmulatorState.Order, productId: String, purchaseToken: String) -> Result<String, Rejection> {
         guard order.step.store == WireVocabulary.Store.google else {
             return .failure(Rejection("Order \(order.orderId) is a \(order.step.store) order, not a Google one."))
         }
         guard productId == order.step.productId else {
             return .failure(Rejection("The purchase is for product '\(productId)', not '\(order.step.productId)'."))
         }
+        bindGoogleTestPurchase(order: order, key: purchaseToken)
         return purchaseCheck(order: order, key: purchaseToken)
+    }
+
+    /// Test seam: a Google Play purchase signed with the test license key (`SandboxConfiguration.googlePlayTestKeyDER`),
+    /// as Google Play reports it to the hosted Sandbox's server-side check: `purchaseType` `test` is a Sandbox
+    /// purchase, `real` a Production one. It pays for the first order its token is submitted for.
+    mutating func registerGooglePlayTestPurchase(originalJson: Data, signature: String, purchaseType: String) throws -> String {
+        guard let key = googlePlayTestKey else { throw SandboxError.invalidConfiguration("no Google Play test key") }
+        let purchase = try GooglePlaySignedPurchase.verify(json: originalJson, signatureFile: Data(signature.utf8), key: key, expectedPackage: bundleId)
+        state.purchases[purchase.purchaseToken] = EmulatorState.Purchase(
+            orderId: "", store: WireVocabulary.Store.google, productId: purchase.productId,
+            wire: WireEmulatorPurchase(transactionId: nil, signedTransaction: nil, purchaseToken: purchase.purchaseToken,
+                                       originalJson: purchase.originalJson, signature: signature),
+            storeEnvironment: purchaseType == "test" ? "Sandbox" : "Production", googleOrderId: purchase.orderId, purchaseType: purchaseType)
+        state.purchaseOrder.append(purchase.purchaseToken)
+        return purchase.purchaseToken
+    }
+
+    private mutating func bindGoogleTestPurchase(order: EmulatorState.Order, key: String) {
+        guard var purchase = state.purchases[key], purchase.orderId.isEmpty, order.transactionKey == nil else { return }
+        purchase.orderId = order.orderId
+        state.purchases[key] = purchase
+        state.orders[order.orderId]?.transactionKey = key
     }
 
     private func purchaseCheck(order: EmulatorState.Order, key: String) -> Result<String, Rejection> {
@@ -96,9 +119,14 @@ extension GrooveGrowEngine {
         guard var order = state.orders[orderId] else { return ("", false) }
         let now = clock.now()
         let receiptId = counters.make("r_")
-        state.receipts[receiptId] = EmulatorState.Receipt(receiptId: receiptId, orderId: orderId, transactionId: transactionKey,
+        let purchase = state.purchases[transactionKey]
+        // A Google receipt names the Google order id, the token submitted and whether it was a test purchase.
+        let google = purchase?.store == WireVocabulary.Store.google
+        state.receipts[receiptId] = EmulatorState.Receipt(receiptId: receiptId, orderId: orderId,
+                                                          transactionId: google ? purchase?.googleOrderId ?? transactionKey : transactionKey,
                                                           verified: true, verifiedAt: now, rejectReason: nil,
-                                                          storeEnvironment: state.purchases[transactionKey]?.storeEnvironment ?? WireVocabulary.storeEnvironment)
+                                                          storeEnvironment: purchase?.storeEnvironment ?? WireVocabulary.storeEnvironment,
+                                                          purchaseToken: google ? transactionKey : nil, purchaseType: google ? purchase?.purchaseType : nil)
         state.receiptByTransaction[transactionKey] = receiptId
 
         let eventId = counters.eventId()

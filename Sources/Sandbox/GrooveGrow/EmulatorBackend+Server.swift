@@ -1,6 +1,8 @@
 import RFC3339Time
 import Foundation
 import GrowClient
+import HTTPCore
+import StoreProof
 
 // Server endpoints and `/_emulator` control. Called under the backend's mutex.
 extension GrooveGrowEngine {
@@ -82,6 +84,7 @@ extension GrooveGrowEngine {
         }
         let key: String
         let wire: WireEmulatorPurchase
+        var googleOrderId: String?
         if order.step.store == WireVocabulary.Store.apple {
             key = counters.transactionId()
             let jws: String
@@ -93,10 +96,18 @@ extension GrooveGrowEngine {
             wire = WireEmulatorPurchase(transactionId: key, signedTransaction: jws, purchaseToken: nil)
         } else {
             key = RandomText.base62(count: 48)
-            wire = WireEmulatorPurchase(transactionId: nil, signedTransaction: nil, purchaseToken: key)
+            googleOrderId = counters.make("GPA.0000-0000-0000-")
+            let json = googlePurchaseJSON(order: order, purchaseToken: key, googleOrderId: googleOrderId ?? "")
+            do {
+                wire = WireEmulatorPurchase(transactionId: nil, signedTransaction: nil, purchaseToken: key,
+                                            originalJson: String(decoding: json, as: UTF8.self), signature: try signer.signGoogle(json))
+            } catch {
+                throw APIFailure(.unavailable, "The emulator could not sign the purchase: \(error)")
+            }
         }
         state.purchases[key] = EmulatorState.Purchase(orderId: order.orderId, store: order.step.store,
-                                                      productId: order.step.productId, wire: wire)
+                                                      productId: order.step.productId, wire: wire, googleOrderId: googleOrderId,
+                                                      purchaseType: googleOrderId == nil ? nil : "test")
         state.purchaseOrder.append(key)
         order.transactionKey = key
         if order.status == WireVocabulary.OrderStatus.created {
@@ -126,6 +137,26 @@ extension GrooveGrowEngine {
     mutating func reset() -> Reply {
         state = EmulatorState()
         return .json(200, [String: String]())
+    }
+
+    /// A Play Billing purchase JSON for `order`, in Play's key order, saying `environment: Emulator` (Play's has none):
+    /// the bytes the emulator signs.
+    private func googlePurchaseJSON(order: EmulatorState.Order, purchaseToken: String, googleOrderId: String) -> Data {
+        let accountToken = state.customers[order.customerId]?.appAccountToken ?? UUID()
+        let fields: [(String, String)] = [
+            ("orderId", Self.jsonString(googleOrderId)), ("packageName", Self.jsonString(bundleId)), ("productId", Self.jsonString(order.step.productId)),
+            ("purchaseTime", String(RFC3339.milliseconds(clock.now()))), ("purchaseState", "0"), ("purchaseToken", Self.jsonString(purchaseToken)),
+            ("obfuscatedAccountId", Self.jsonString(accountToken.uuidString.lowercased())), ("quantity", "1"), ("acknowledged", "false"),
+            ("environment", Self.jsonString(StoreProofNames.emulatorEnvironment)),
+        ]
+        return Data(("{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}").utf8)
+    }
+
+    /// `text` as a JSON string literal.
+    private static func jsonString(_ text: String) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.withoutEscapingSlashes]
+        return (try? encoder.encode(text)).map { String(decoding: $0, as: UTF8.self) } ?? "\"\""
     }
 
     private func applePayload(order: EmulatorState.Order, transactionId: String) -> AppleTransactionPayload {

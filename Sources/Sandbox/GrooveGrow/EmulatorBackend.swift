@@ -44,7 +44,18 @@ public final class EmulatorBackend: EmulatedBackend {
         engine = Mutex(GrooveGrowEngine(
             projectText: configuration.projectId.uuidString.lowercased(), serverKey: configuration.serverKey,
             bundleId: configuration.bundleId, clock: configuration.clock,
-            appStoreTestVerifier: configuration.appStoreTestRootDER.map { JWSVerifier(trustedRootDER: $0) }, signer: signer))
+            appStoreTestVerifier: configuration.appStoreTestRootDER.map { JWSVerifier(trustedRootDER: $0) },
+            googlePlayTestKey: try configuration.googlePlayTestKeyDER.map { try GooglePlayLicenseKey(der: [UInt8]($0)) }, signer: signer))
+    }
+
+    /// The emulator's Google Play license key (DER SubjectPublicKeyInfo): what a demo campaign records so that the
+    /// emulator's signed Google purchases verify (as `emulator-signed`, never certifying).
+    public var playLicenseKeyDER: Data { engine.withLock { $0.signer.playLicenseKeyDER } }
+
+    /// Test seam: registers a Google Play purchase signed with the test key, as Google Play would report it to the
+    /// hosted Sandbox (see `SandboxConfiguration.googlePlayTestKeyDER`); returns its token.
+    func registerGooglePlayTestPurchase(originalJson: Data, signature: String, purchaseType: String) throws -> String {
+        try engine.withLock { try $0.registerGooglePlayTestPurchase(originalJson: originalJson, signature: signature, purchaseType: purchaseType) }
     }
 
     /// The emulator's time: its injected clock.
@@ -83,12 +94,15 @@ struct GrooveGrowEngine {
     let clock: any SandboxClock
     /// Verifies App Store JWS to a test root (test seam, see `SandboxConfiguration.appStoreTestRootDER`); nil: none accepted.
     let appStoreTestVerifier: JWSVerifier?
+    /// The Google Play license key whose purchases the test seam registers (`SandboxConfiguration.googlePlayTestKeyDER`).
+    let googlePlayTestKey: GooglePlayLicenseKey?
     let signer: StoreSigner
     var state = EmulatorState()
     var counters = IdentifierCounters()
 
     init(projectText: String, serverKey: String, bundleId: String, clock: any SandboxClock,
-         appStoreTestVerifier: JWSVerifier?, signer: StoreSigner) {
+         appStoreTestVerifier: JWSVerifier?, googlePlayTestKey: GooglePlayLicenseKey? = nil, signer: StoreSigner) {
+        self.googlePlayTestKey = googlePlayTestKey
         self.projectText = projectText
         self.serverKey = serverKey
         self.bundleId = bundleId

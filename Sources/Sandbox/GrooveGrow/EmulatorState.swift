@@ -47,6 +47,10 @@ struct EmulatorState {
         var refunded = false
         /// `Sandbox` for an App Store JWS verified to the test root (`SandboxConfiguration.appStoreTestRootDER`).
         var storeEnvironment = WireVocabulary.storeEnvironment
+        /// Google: the Google order id (`GPA.…`) its receipts name.
+        var googleOrderId: String?
+        /// Google: `test` (a license tester's) or `real`.
+        var purchaseType: String?
     }
 
     struct Receipt {
@@ -58,6 +62,9 @@ struct EmulatorState {
         var rejectReason: String?
         /// `storeEnvironment` of the order's receipt: `Emulator`, or `Sandbox` for a transaction verified to the test root.
         var storeEnvironment = WireVocabulary.storeEnvironment
+        /// Google: the purchase token submitted, and `test` or `real`.
+        var purchaseToken: String?
+        var purchaseType: String?
     }
 
     var customers: [String: Customer] = [:]

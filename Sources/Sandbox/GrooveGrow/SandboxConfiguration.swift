@@ -28,6 +28,10 @@ public struct SandboxConfiguration: EmulatorHostSettings {
     /// Sandbox purchase of the order it is submitted for (as the hosted Sandbox accepts App Store transactions),
     /// and reports its receipts with `storeEnvironment: Sandbox`. Internal, so only `@testable import Sandbox` sets it.
     var appStoreTestRootDER: Data? = nil
+    /// Test seam, never reachable from the CLI: a Google Play license key (DER SubjectPublicKeyInfo) made for a test.
+    /// Purchases signed with it can be registered with the store leg (`EmulatorBackend.registerGooglePlayTestPurchase`)
+    /// as a hosted Sandbox's server-side check would learn them from Google Play. Internal.
+    var googlePlayTestKeyDER: Data? = nil
 
     /// Creates a configuration; nil `projectId` or `serverKey` means a fresh random one.
     public init(

@@ -48,6 +48,37 @@ public struct JWSVerifier: Sendable {
     ///
     /// - Parameter expectedBundleId: the app under test; when given, a transaction for another app is refused.
     public func verify(_ jws: String, expectedBundleId: String?) throws -> VerifiedAppleTransaction {
+        let envelope = try verifiedEnvelope(jws) { try Self.string($0, "environment") }
+        var warnings: [String] = []
+        switch envelope.signer {
+        case .appStoreProduction:
+            warnings.append("environment Production: a real Production purchase in a sandbox campaign; it is recorded but never certifies")
+        case .xcode:
+            warnings.append("signed by StoreKit Testing in Xcode on a developer's machine; recorded as a fixture, never certifies")
+        case .emulator:
+            warnings.append("signed by the growcert emulator's own key; recorded as a fixture, never certifies")
+        case .appStoreSandbox:
+            break
+        }
+        return try transaction(envelope, warnings: warnings, jws: jws, expectedBundleId: expectedBundleId)
+    }
+
+    /// A signed App Store object whose signature, chain and dates verified: its payload's fields, its signer, its
+    /// environment and its `signedDate`.
+    struct Envelope {
+        var fields: [String: JSONValue]
+        var signer: AppleSigner
+        var environment: AppleEnvironment
+        var signedDate: StoreTimestamp
+        var chainSubjects: [String]
+        var payload: JSONValue
+    }
+
+    /// Verifies the JWS itself (shape, ES256 over the leaf's key, the chain to the trusted root with Apple's markers,
+    /// validity at the payload's `signedDate`), reading the environment the signer vouches for with `environmentOf`
+    /// (a transaction's own `environment`, a notification's `data.environment`). The one home of those rules, for
+    /// transactions, renewal infos and App Store Server Notifications alike.
+    func verifiedEnvelope(_ jws: String, environmentOf: ([String: JSONValue]) throws -> String?) throws -> Envelope {
         let byteCount = jws.utf8.count
         guard byteCount <= Self.maximumTokenBytes else {
             throw StoreProofError.tokenTooLarge(bytes: byteCount, limit: Self.maximumTokenBytes)
@@ -95,29 +126,26 @@ public struct JWSVerifier: Sendable {
 
         let payload = try Self.jsonObject(payloadBytes, part: "payload")
         guard let fields = payload.objectValue else { throw StoreProofError.malformedJSON(part: "payload", detail: "not an object") }
-        guard let environmentText = try Self.string(fields, "environment") else { throw StoreProofError.missingField("environment") }
+        guard let environmentText = try environmentOf(fields) else { throw StoreProofError.missingField("environment") }
         guard let environment = AppleEnvironment(rawValue: environmentText) else {
             throw StoreProofError.unknownEnvironment(environmentText)
         }
         guard let signedDate = try Self.timestamp(fields, "signedDate") else { throw StoreProofError.missingField("signedDate") }
 
-        var warnings: [String] = []
         let signer: AppleSigner
         if certificates.count == 1 {
             signer = try Self.classifyLocal(certificate: leaf, environment: environment, signedDate: signedDate)
         } else {
             signer = try classifyStoreChain(certificates, environment: environment, signedDate: signedDate)
         }
-        switch signer {
-        case .appStoreProduction:
-            warnings.append("environment Production: a real Production purchase in a sandbox campaign; it is recorded but never certifies")
-        case .xcode:
-            warnings.append("signed by StoreKit Testing in Xcode on a developer's machine; recorded as a fixture, never certifies")
-        case .emulator:
-            warnings.append("signed by the growcert emulator's own key; recorded as a fixture, never certifies")
-        case .appStoreSandbox:
-            break
-        }
+        return Envelope(fields: fields, signer: signer, environment: environment, signedDate: signedDate,
+                        chainSubjects: certificates.map(\.subjectLine), payload: payload)
+    }
+
+    /// The transaction in a verified payload's `fields`.
+    func transaction(_ envelope: Envelope, warnings: [String], jws: String, expectedBundleId: String?) throws -> VerifiedAppleTransaction {
+        var warnings = warnings
+        let (fields, signer, environment, signedDate, payload) = (envelope.fields, envelope.signer, envelope.environment, envelope.signedDate, envelope.payload)
 
         let transactionId = try Self.required(Self.identifier(fields, "transactionId"), "transactionId")
         let bundleId = try Self.required(Self.string(fields, "bundleId"), "bundleId")
@@ -147,7 +175,7 @@ public struct JWSVerifier: Sendable {
             revocationDate: revocationDate,
             revocationReason: try Self.number(fields, "revocationReason"),
             appAccountToken: try Self.string(fields, "appAccountToken"),
-            chainSubjects: certificates.map(\.subjectLine),
+            chainSubjects: envelope.chainSubjects,
             warnings: warnings,
             jws: jws,
             payload: payload)
@@ -175,7 +203,7 @@ public struct JWSVerifier: Sendable {
     }
 
     /// leaf ← intermediate ← trusted root, marker extensions, validity at `signedDate`, then OpenSSL's path check.
-    private func classifyStoreChain(_ chain: [X509Certificate], environment: AppleEnvironment, signedDate: StoreTimestamp) throws -> AppleSigner {
+    func classifyStoreChain(_ chain: [X509Certificate], environment: AppleEnvironment, signedDate: StoreTimestamp) throws -> AppleSigner {
         guard environment.requiresStoreChain else {
             throw StoreProofError.localEnvironmentWithStoreChain(environment: environment.rawValue)
         }

@@ -122,7 +122,7 @@ struct CLI {
             let hint = Self.suggestedWords(words).map { " Did you mean '\($0.joined(separator: " "))'?" } ?? ""
             throw CLIError.usage("Unknown command '\(typed)'.\(hint)", command: "")
         }
-        let text = "Commands of 'growcert \(group.joined())':\n" + members.map { "  " + $0.name.padding(toLength: 28, withPad: " ", startingAt: 0) + $0.summary }.joined(separator: "\n") + "\n"
+        let text = "Commands of 'growcert \(group.joined())':\n" + members.map { "  " + $0.name.padding(toLength: max(28, $0.name.count + 2), withPad: " ", startingAt: 0) + $0.summary }.joined(separator: "\n") + "\n"
         if wantsHelp {
             console.out(text)
             return ExitCode.success
@@ -161,11 +161,11 @@ struct CLI {
             lines += ["", title + ":"]
             // Within a group, in the order of its words (status first), each word's commands as declared.
             let members = words.flatMap { word in commands.filter { group(of: $0) == title && ($0.name == word || ($0.path.first == word && !words.contains($0.name))) } }
-            for c in members { lines.append("  " + c.name.padding(toLength: 28, withPad: " ", startingAt: 0) + c.summary) }
+            for c in members { lines.append("  " + c.name.padding(toLength: max(28, c.name.count + 2), withPad: " ", startingAt: 0) + c.summary) }
         }
         let others = commands.filter { group(of: $0) == "Other" }
         if !others.isEmpty {
-            lines += ["", "Other:"] + others.map { "  " + $0.name.padding(toLength: 28, withPad: " ", startingAt: 0) + $0.summary }
+            lines += ["", "Other:"] + others.map { "  " + $0.name.padding(toLength: max(28, $0.name.count + 2), withPad: " ", startingAt: 0) + $0.summary }
         }
         lines += ["", "Global options:"] + GlobalOptions.table.lines(GlobalOptions.all + GlobalOptions.topLevel) + ["",
                   "Exit codes: 0 ok · 1 checks failed / not certified · 2 tampering found · 64 usage · 65 bad input",

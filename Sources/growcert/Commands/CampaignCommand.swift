@@ -2,6 +2,8 @@ import ArgumentsKit
 import Evidence
 import Services
 import StrictJSON
+import StoreProof
+import Foundation
 
 /// `growcert campaign create | use | list | show`.
 enum CampaignCommand {
@@ -20,6 +22,7 @@ enum CampaignCommand {
                     OptionSpec(name: "--name", value: "TEXT", help: "a name for the campaign (default: app id, version and build)"),
                     OptionSpec(name: "--sandbox-pin", value: "sha256//BASE64", help: "a public-key pin the hosted Sandbox must match (repeatable)",
                                repeatable: true),
+                    OptionSpec(name: "--play-license-key", value: "FILE", help: "the app's Google Play license key (base64 as Play Console shows it, or PEM)"),
                     OptionSpec(name: "--require-run-binding", value: nil,
                                help: "only run-bound proof (the run's nonce as the purchase's appAccountToken) certifies a purchase (journaled)"),
                 ]) { inv in
@@ -31,7 +34,7 @@ enum CampaignCommand {
                 appVersion: try inv.required("--app-version"), build: try inv.required("--build"),
                 sdkName: inv.optional("--sdk-name") ?? profile.vendor + " SDK", sdkVersion: try inv.required("--sdk-version"),
                 project: try targetValue(inv, profile: profile), baseURL: try inv.required("--base-url"),
-                sandboxPins: inv.args.values("--sandbox-pin")))
+                sandboxPins: inv.args.values("--sandbox-pin"), playLicenseKey: try playLicenseKey(inv, profile: profile)))
             var created = c
             if inv.args.has("--require-run-binding") {
                 // Journaled as the campaign's first update, so the requirement reads (and is reported) like any later change.
@@ -89,6 +92,7 @@ enum CampaignCommand {
               \(targetLabel(c.profile)) \(c.project)
               Sandbox      \(c.baseURL)
               Sandbox pins \(c.sandboxPins.isEmpty ? "(none: the system trust store decides)" : c.sandboxPins.joined(separator: " "))
+              Play key     \(c.playLicenseKeyFingerprint.map { "SHA-256 \($0) (compare with Play Console)" } ?? "(none: no signed Google Play purchase can be recorded)")
               created      \(c.createdAt) by \(c.createdBy)
 
             Devices:
@@ -106,6 +110,17 @@ enum CampaignCommand {
             return ExitCode.success
         },
     ]
+
+    /// The license key in `--play-license-key`'s file, as canonical base64; nil without the option.
+    static func playLicenseKey(_ inv: Invocation, profile: Profile) throws -> String? {
+        guard let path = inv.optional("--play-license-key") else { return nil }
+        guard profile.rules.storeProofs.accepts(.storeSignedGoogle) else {
+            throw CLIError.usage("Profile '\(profile.id)' accepts no signed Google Play purchases (its store proofs: \(profile.rules.storeProofs.accepted.map(\.rawValue).joined(separator: ", "))), so it takes no --play-license-key. Nothing was changed.",
+                                 command: inv.command.path.joined(separator: " "))
+        }
+        let bytes = try inv.readInput(path, limit: GooglePlayLicenseKey.maximumBytes + 1)
+        return try GooglePlayLicenseKey(fileContents: Data(bytes)).base64
+    }
 
     /// The target field's name, padded to the other labels' width of `campaign show`.
     static func targetLabel(_ profileId: String) -> String {

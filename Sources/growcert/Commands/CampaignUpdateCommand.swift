@@ -13,7 +13,7 @@ enum CampaignUpdateCommand {
     static let fixed = ["--app-id", "--app-version", "--build", "--profile"]
 
     static let command = Command(
-        path: ["campaign", "update"], summary: "change a campaign's base URL, SDK version, target (project or publishable key), name or Sandbox pins (journaled)", positionals: ["ID"],
+        path: ["campaign", "update"], summary: "change a campaign's base URL, SDK version, target (project or publishable key), name, Sandbox pins or Play license key (journaled)", positionals: ["ID"],
         options: [
             OptionSpec(name: "--base-url", value: "URL", help: "Sandbox base URL, https://HOST[/PREFIX]"),
             OptionSpec(name: "--sdk-version", value: "V", help: "GrooveGrow SDK version"),
@@ -23,6 +23,7 @@ enum CampaignUpdateCommand {
             OptionSpec(name: "--name", value: "TEXT", help: "the campaign's name"),
             OptionSpec(name: "--sandbox-pin", value: "sha256//BASE64", help: "the campaign's own Sandbox public-key pins: replaces its list (repeatable)",
                        repeatable: true),
+            OptionSpec(name: "--play-license-key", value: "FILE", help: "the app's Google Play license key (base64 as Play Console shows it, or PEM)"),
             OptionSpec(name: "--require-run-binding", value: nil,
                        help: "from now on only run-bound proof (the run's nonce as the purchase's appAccountToken) certifies a purchase"),
             OptionSpec(name: "--note", value: "TEXT", help: "why it changed (shown in the report's history)"),
@@ -50,11 +51,14 @@ enum CampaignUpdateCommand {
             if !values.isEmpty { changes[field] = values.joined(separator: " ") }
         }
         if inv.args.has("--require-run-binding") { changes[.requireRunBinding] = "yes" }
-        guard !changes.isEmpty else {
-            throw CLIError.usage("Nothing to change: give at least one of \(fields.map(\.option).joined(separator: ", ")), --require-run-binding.", command: "campaign update")
+        guard !changes.isEmpty || inv.optional("--play-license-key") != nil else {
+            throw CLIError.usage("Nothing to change: give at least one of \((fields.map(\.option) + ["--play-license-key", "--require-run-binding"]).joined(separator: ", ")).", command: "campaign update")
         }
         let store = try inv.openStore()
         let id = try inv.positional(0, "campaign ID")
+        if let key = try CampaignCommand.playLicenseKey(inv, profile: try store.profileNamed(try store.campaign(id).profile)) {
+            changes[.playLicenseKey] = key
+        }
         let targetFlags = ["--project", "--publishable-key"].filter { inv.optional($0) != nil }
         if let given = targetFlags.first {
             let profile = try store.campaign(id).profile

@@ -13,6 +13,7 @@ enum EvidenceCommand {
 
     static let all = [
         TransactionEvidenceCommand.command,
+        StoreNotificationCommand.command,
         Command(path: ["evidence", "add", "receipt"], summary: "record the server's receipt JSON for an order",
                 options: [
                     runOption,

@@ -52,15 +52,20 @@ public struct WireEmulatorPurchaseRequest: Codable, Sendable, Equatable {
     public init(orderId: String) { self.orderId = orderId }
 }
 
-/// `POST /_emulator/store/purchases` response: Apple fields or Google's `purchaseToken`.
+/// `POST /_emulator/store/purchases` response: Apple fields, or Google's `purchaseToken` with the Play Billing
+/// purchase JSON (`originalJson`) and its base64 SHA1withRSA `signature`, signed by the emulator's own key.
 public struct WireEmulatorPurchase: Codable, Sendable, Equatable {
     public var transactionId: String?
     public var signedTransaction: String?
     public var purchaseToken: String?
-    public init(transactionId: String?, signedTransaction: String?, purchaseToken: String?) {
+    public var originalJson: String?
+    public var signature: String?
+    public init(transactionId: String?, signedTransaction: String?, purchaseToken: String?, originalJson: String? = nil, signature: String? = nil) {
         self.transactionId = transactionId
         self.signedTransaction = signedTransaction
         self.purchaseToken = purchaseToken
+        self.originalJson = originalJson
+        self.signature = signature
     }
 }
 

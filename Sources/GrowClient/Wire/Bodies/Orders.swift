@@ -53,16 +53,24 @@ public struct WireReceiptResult: Codable, Sendable, Equatable {
 /// `storeEnvironment`: `Sandbox`, `Production`, `Xcode`, `Emulator`.
 public struct WireOrderReceipt: Codable, Sendable, Equatable {
     public var receiptId: String
+    /// Apple: the transaction id; Google: the Google order id (`GPA.…`).
     public var transactionId: String
+    /// Google only: the purchase token the device submitted.
+    public var purchaseToken: String?
+    /// Google only: `test` for a license tester's purchase, `real` otherwise.
+    public var purchaseType: String?
     public var status: String
     public var verifiedAt: String?
     public var storeEnvironment: String
-    public init(receiptId: String, transactionId: String, status: String, verifiedAt: String?, storeEnvironment: String) {
+    public init(receiptId: String, transactionId: String, status: String, verifiedAt: String?, storeEnvironment: String,
+                purchaseToken: String? = nil, purchaseType: String? = nil) {
         self.receiptId = receiptId
         self.transactionId = transactionId
         self.status = status
         self.verifiedAt = verifiedAt
         self.storeEnvironment = storeEnvironment
+        self.purchaseToken = purchaseToken
+        self.purchaseType = purchaseType
     }
 }
 

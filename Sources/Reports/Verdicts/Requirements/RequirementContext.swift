@@ -27,11 +27,13 @@ final class RequirementContext {
     }
 
     /// Whether store transaction `t` is run-bound: it carries `run`'s nonce (minted at its start) as its
-    /// `appAccountToken`, signed by the store. The one home of that rule: the `run-bound` warning and a campaign's
+    /// store's run token (App Store `appAccountToken`, Google Play `obfuscatedAccountId`: `StoreRules.runToken`), signed by
+    /// the store. The one home of that rule: the `run-bound` warning and a campaign's
     /// `--require-run-binding` both ask it.
     static func isRunBound(_ t: EvidenceItem, run: Run?, clocks: [RunClock]) -> Bool {
         guard let run, let nonce = clocks.first(where: { $0.runId == run.id && $0.event == .start })?.nonce,
-              let token = t.details(as: TransactionDetails.self).appAccountToken else { return false }
+              case let details = t.details(as: TransactionDetails.self),
+              let token = StoreRulesRegistry.rules(for: details.store).runToken(details) else { return false }
         return token.lowercased() == nonce.lowercased()
     }
 
@@ -39,7 +41,8 @@ final class RequirementContext {
     var device: Device? { run.flatMap { r in input.devices.first { $0.id == r.deviceId } } }
 
     /// The run's store transactions.
-    private(set) lazy var transactions: [EvidenceItem] = live.filter { $0.type == .transaction }
+    /// The run's store transactions (purchases: not the store's notifications about them).
+    private(set) lazy var transactions: [EvidenceItem] = live.filter { $0.type == .transaction && !$0.details(as: TransactionDetails.self).isNotification }
 
     /// The vendor's acceptances recorded for transaction `t` (found by the profile's binding key); whether one
     /// proves `t` is `ReceiptBinding`'s to say.

@@ -4,7 +4,7 @@ import Evidence
 enum RequirementRegistry {
     static let evaluators: [any RequirementEvaluator] = [
         DeviceRequirement(), PhysicalDeviceRequirement(), StoreAccountRequirement(), StoreTransactionRequirement(),
-        ServerReceiptRequirement(), AutoRenewableRequirement(),
+        ServerReceiptRequirement(), AutoRenewableRequirement(), StoreRefundRequirement(),
     ]
 
     static let byId: [RequirementID: any RequirementEvaluator] = Dictionary(evaluators.map { ($0.id, $0) }) { first, _ in first }

@@ -21,10 +21,13 @@ struct StoreTransactionRequirement: RequirementEvaluator {
         let details = t.details(as: TransactionDetails.self)
         let tid = details.transactionId ?? t.id
         var why: [Reason] = []
-        let signed = rules.certifies(t.provenance, as: rules.storeTransactionProvenance)
+        let signed = rules.storeProofs.certifies(t.provenance)
         if !signed {
+            // The certifying proof of the transaction's own store, when the profile names one.
+            let own = StoreRulesRegistry.rules(for: details.store).signedProvenance
+            let required = rules.storeProofs.certifying.contains(own) ? own : (rules.storeProofs.certifying.first ?? own)
             why.append(Reason(.transactionNotCertifying, ["transaction": tid, "evidence": t.id, "provenance": t.provenance.rawValue,
-                                                           "required": rules.storeTransactionProvenance.rawValue]))
+                                                           "required": required.rawValue]))
         }
         if rules.transactionBundleMustMatchAppId {
             if let bundle = details.bundleId, !bundle.isEmpty {

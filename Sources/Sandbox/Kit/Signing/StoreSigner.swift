@@ -2,8 +2,8 @@ import Foundation
 import HTTPCore
 import StoreProof
 
-/// The emulator's stand-in for the App Store's signing: a P-256 key, a self-signed
-/// certificate for it, and compact JWS (ES256) over transaction payloads.
+/// The emulator's stand-in for the stores' signing: for the App Store a P-256 key, a self-signed certificate for it,
+/// and compact JWS (ES256) over transaction payloads; for Google Play an RSA key signing purchase JSON (SHA1withRSA).
 ///
 /// The emulator accepts as its own only what it signed itself: the `x5c` leaf must be its own
 /// certificate and StoreProof's verifier must accept the token. Parsing is StoreProof's; this only produces.
@@ -14,6 +14,10 @@ final class StoreSigner {
 
     private let key: SigningKey
     private let certificate: SelfSignedCertificate
+    private let playKey: PlaySigningKey
+
+    /// The emulator's Google Play license key: DER SubjectPublicKeyInfo.
+    var playLicenseKeyDER: Data { playKey.publicKeyDER }
 
     /// The signing certificate in DER.
     var certificateDER: Data { certificate.der }
@@ -21,7 +25,11 @@ final class StoreSigner {
     init(now: Date) throws {
         key = try SigningKey()
         certificate = try SelfSignedCertificate(key: key, commonName: Self.commonName, now: now)
+        playKey = try PlaySigningKey()
     }
+
+    /// The base64 Play Billing signature of exactly `json`, made with the emulator's own RSA key.
+    func signGoogle(_ json: Data) throws -> String { try playKey.sign(json) }
 
     private struct Header: Codable {
         var alg: String

@@ -1,7 +1,6 @@
 import Checks
 import Evidence
 import Foundation
-import GrowClient
 import HTTPCore
 
 /// What `check run` verifies before any check runs, so that a set-up mistake is refused and never recorded.
@@ -37,12 +36,13 @@ public struct PreflightService {
     public func prepare(_ request: CheckRunRequest) async throws -> [Target] {
         let (runs, campaign) = try selectedRuns(request)
         let profile = try store.profileNamed(campaign.profile)
-        let runner = CheckRunner(suite: try CheckSuites.suite(for: profile.id), profile: profile)
+        let vendor = try Vendors.vendor(for: profile.id)
+        let runner = CheckRunner(suite: vendor.suite, profile: profile)
         let known = runner.catalog.map(\.id)
         for id in request.exceptIds where !known.contains(id) {
             throw ServiceError.unknownExceptedCheck(id: id, known: known)
         }
-        var plan: [(run: Run, checkIds: [String])] = []
+        var plan: [PlannedChecks] = []
         for run in runs {
             let scenario = try profile.scenario(run.scenario)
             if request.campaignId == nil {
@@ -63,45 +63,7 @@ public struct PreflightService {
             throw ServiceError.noCheckLeft(runIds: runs.map(\.id))
         }
         try Validate.nonEmpty(request.customerId, field: "customer")
-        if runner.suite is CherrySubSuite {
-            return try await cherrySubTargets(plan, campaign: campaign, profile: profile, runner: runner, request: request)
-        }
-        let configuration = try GrowClientConfiguration(baseURL: campaign.baseURL, project: campaign.project)
-        let credentials = try CheckRunService.credentials(serverKey: request.serverKey, tokenCommand: request.tokenCommand)
-        let hostedTarget = configuration.baseURL.scheme == "https"
-        let pins = profile.sandboxPins(for: campaign)
-        let transport = self.transport ?? transportFactory?(pins) ?? CurlTransport(pins: pins)
-        let purchases = try plan.map {
-            try CheckRunService(store: store).recordedPurchase(run: $0.run, request: request, hostedTarget: hostedTarget,
-                                                               signed: profile.rules.storeProofs)
-        }
-        if hostedTarget { try requireFlags(plan.flatMap(\.checkIds), request: request, runner: runner) }
-
-        // One probe: nothing answers → 69, before any credential is used.
-        let kind: SandboxKind
-        do {
-            kind = try await SandboxProbe.kind(configuration: configuration, transport: transport)
-        } catch let error as TransportError {
-            throw CheckError.unreachable(baseURL: configuration.baseURL.absoluteString, reason: error.description)
-        }
-        let isEmulator = kind == .emulator
-        if !isEmulator && !hostedTarget { try requireFlags(plan.flatMap(\.checkIds), request: request, runner: runner) }
-
-        let client = try await identified(request.customerId, campaignId: campaign.id, configuration: configuration, transport: transport, credentials: credentials)
-        var emulatorPurchase: RecordedPurchase?
-        if isEmulator, let orderId = request.orderId, let transactionId = request.transactionId {
-            emulatorPurchase = try await emulatorOrder(orderId: orderId, transactionId: transactionId, customerId: request.customerId,
-                                                       client: client, recorded: purchases.compactMap { $0 })
-        }
-        let windowStarts = try runWindowStarts(plan.map(\.run), campaign: campaign)
-        return zip(plan, purchases).map { item, purchase in
-            var context = CheckContext(configuration: configuration, transport: transport, credentials: credentials,
-                                       customerId: request.customerId, secondCustomerId: request.secondCustomerId,
-                                       recordedPurchase: emulatorPurchase ?? purchase, sandboxPins: pins)
-            context.grooveGrow?.usesRecordedPurchaseOnEmulator = emulatorPurchase != nil
-            context.runWindowStart = windowStarts[item.run.id] ?? nil
-            return Target(run: item.run, checkIds: item.checkIds, runner: runner, context: context)
-        }
+        return try await vendor.checkTargets(plan, campaign: campaign, profile: profile, runner: runner, request: request, preflight: self)
     }
 
     /// Each run's window start for its checks (`CheckContext.runWindowStart`): its live-hosted outside start less the
@@ -140,6 +102,11 @@ public struct PreflightService {
         }
     }
 
+    /// The transport to the Sandbox enforcing `pins`: `transport`, or one `transportFactory` makes, or a `CurlTransport`.
+    public func sandboxTransport(pins: [String]) -> any HTTPTransport {
+        transport ?? transportFactory?(pins) ?? CurlTransport(pins: pins)
+    }
+
     /// The flags the selected checks need on a target that is not the emulator.
     public func requireFlags(_ checkIds: [String], request: CheckRunRequest, runner: CheckRunner) throws {
         let needSecond = checkIds.filter(runner.needingSecondCustomer.contains)
@@ -149,57 +116,5 @@ public struct PreflightService {
         if let second = request.secondCustomerId, second == request.customerId {
             throw ServiceError.secondCustomerIsCustomer(customerId: request.customerId)
         }
-    }
-
-    /// One token for `customerId` and one identify under the campaign's scope; the set-up mistake otherwise.
-    private func identified(_ customerId: String, campaignId: String, configuration: GrowClientConfiguration, transport: any HTTPTransport,
-                            credentials: CheckCredentials) async throws -> GrowClient {
-        let base = configuration.baseURL.absoluteString
-        let token: String
-        if let provider = credentials.tokenProvider {
-            do {
-                token = try await provider(customerId, nil).customerToken
-            } catch let failure as TokenCommandRunner.Failure {
-                if failure.status == 126 || failure.status == 127 {
-                    throw ServiceError.tokenCommandNotRunnable(status: failure.status ?? 127)
-                }
-                throw ServiceError.tokenCommandFailed(reason: failure.description)
-            }
-        } else if let key = credentials.serverKey {
-            do {
-                token = try await ServerClient(configuration: configuration, serverKey: key, transport: transport)
-                    .issueCustomerToken(customerId: customerId, ttlSeconds: 300).customerToken
-            } catch let error as GrowClientError {
-                throw ServiceError.tokenNotIssued(baseURL: base, customerId: customerId, project: configuration.projectHeaderValue, error: error, campaignId: campaignId)
-            }
-        } else {
-            throw ServiceError.noCredentials(vendor: .grooveGrow)
-        }
-        let client = GrowClient(configuration: configuration, transport: transport)
-        do {
-            _ = try await client.identify(customerToken: token)
-        } catch let error as GrowClientError {
-            throw ServiceError.tokenRefused(baseURL: base, fromTokenCommand: credentials.tokenProvider != nil, customerId: customerId,
-                                            project: configuration.projectHeaderValue, error: error, campaignId: campaignId)
-        }
-        return client
-    }
-
-    /// The emulator order QA named, if it exists there for `customerId` with that transaction.
-    private func emulatorOrder(orderId: String, transactionId: String, customerId: String, client: GrowClient,
-                               recorded: [RecordedPurchase]) async throws -> RecordedPurchase {
-        let order: WireOrder
-        do {
-            order = try await client.order(id: orderId)
-        } catch let error as GrowClientError {
-            throw ServiceError.emulatorOrderMissing(orderId: orderId, customerId: customerId, reason: "\(error)")
-        }
-        guard order.receipts.contains(where: { $0.transactionId == transactionId }) else {
-            let known = order.receipts.map(\.transactionId)
-            throw ServiceError.emulatorOrderHasNoReceipt(orderId: orderId, transactionId: transactionId, known: known)
-        }
-        let match = recorded.first { $0.transactionId == transactionId }
-        return RecordedPurchase(orderId: orderId, transactionId: transactionId, store: order.store,
-                                signedTransaction: match?.signedTransaction)
     }
 }

@@ -109,6 +109,7 @@ public struct RunService {
     private func reading(campaign: Campaign, profile: Profile) async -> ClockReading {
         let pins = profile.sandboxPins(for: campaign)
         let transport = transportFactory?(pins) ?? CurlTransport(pins: pins)
-        return await SandboxClockReader(transport: transport, pins: pins, now: now).read(campaign: campaign)
+        return await SandboxClockReader(transport: transport, pins: pins, now: now)
+            .read(campaign: campaign, suite: try? Vendors.vendor(for: campaign.profile).suite)
     }
 }

@@ -10,7 +10,7 @@ import HTTPCore
 /// run token and store purchase, the client core's identify, funnel and receipt submission), then reads the
 /// order, so its files are what a real purchase gives QA:
 /// the store-signed transaction (emulator-signed here) and the order the Sandbox returns.
-public struct SandboxPurchaseService {
+public struct GrooveGrowSandboxPurchaseService {
     public let configuration: GrowClientConfiguration
     public let serverKey: ServerKey
     public var transport: any HTTPTransport = CurlTransport()
@@ -43,7 +43,7 @@ public struct SandboxPurchaseService {
             throw ServiceError.purchaseTargetUnreachable(baseURL: configuration.baseURL.absoluteString)
         }
         guard kind == .emulator else {
-            throw ServiceError.purchaseTargetNotEmulator(baseURL: configuration.baseURL.absoluteString)
+            throw ServiceError.purchaseTargetNotEmulator(baseURL: configuration.baseURL.absoluteString, kindHeader: "GrooveGrow-Sandbox-Kind", profile: nil)
         }
     }
 

@@ -34,7 +34,7 @@ public struct CherrySubSandboxPurchaseService {
         do { kind = try await CherryProbe.kind(configuration: configuration, transport: transport) } catch {
             throw ServiceError.purchaseTargetUnreachable(baseURL: url)
         }
-        guard kind == .emulator else { throw ServiceError.purchaseTargetNotEmulatorCherrySub(baseURL: url) }
+        guard kind == .emulator else { throw ServiceError.purchaseTargetNotEmulator(baseURL: url, kindHeader: "CherrySub-Environment-Kind", profile: "cherrysub") }
     }
 
     /// Buys one auto-renewable subscription of `bundleId` and returns the emulator-signed transaction.

@@ -96,7 +96,7 @@ public struct CheckRecorder {
         ExchangeRecord(
             method: entry.method, path: entry.path, status: entry.status, sandboxKind: entry.sandboxKind,
             durationMs: entry.durationMilliseconds,
-            idempotencyKey: entry.requestHeaders.first { $0.name.caseInsensitiveCompare(Wire.Header.idempotencyKey) == .orderedSame }?.value,
+            idempotencyKey: entry.requestHeaders.first { $0.name.caseInsensitiveCompare(GrowWire.Header.idempotencyKey) == .orderedSame }?.value,
             requestBody: entry.requestBody.map(cap), responseBody: entry.responseBody.map(cap), error: entry.error,
             peer: entry.connection?.peerAddress,
             tls: entry.connection.flatMap { $0.scheme == "https" ? ($0.tlsVerified ? "verified" : "not verified: \($0.tlsVerifyResult ?? "no certificate")") : nil },

@@ -102,7 +102,7 @@ import Testing
         var offenders: [String] = []
         for file in try Self.sources(in: ["Services", "growcert", "WebView"]) where !Self.isVendorsOwn(file.path) {
             let code = Self.code(file.text)
-            if code.contains(try Regex("\\b(GrooveGrowSuite|CherrySubSuite|SandboxEmulator|CherrySubEmulator|GrooveGrowEmulator)\\b")) {
+            if code.contains(try Regex("\\b(GrooveGrowSuite|CherrySubSuite|GrooveGrowEmulator|CherrySubEmulator)\\b")) {
                 offenders.append(file.path)
             }
         }

@@ -65,7 +65,7 @@ import Testing
     }
 
     @Test func aFailedEmulatorPurchaseIsBadData() {
-        #expect(CLI.describe(EmulatorPurchase.Failure.noPurchaseStep) == ("The emulator's funnel has no purchase step, so there is no order to buy.", 65))
+        #expect(CLI.describe(GrowEmulatorPurchase.Failure.noPurchaseStep) == ("The emulator's funnel has no purchase step, so there is no order to buy.", 65))
     }
 
     @Test func aUsageErrorOfTheParserIsExit64WithTheCommandsHelp() {

@@ -12,16 +12,16 @@ public struct GrooveGrowSuite: CheckSuite {
 
     public var profileId: String { "groovegrow" }
 
-    public var dialect: SandboxDialect { Wire.dialect }
+    public var dialect: SandboxDialect { GrowWire.dialect }
 
     public var definitions: [CheckDefinition<GrooveGrowHarness>] { Self.all }
 
-    private static let all = SessionChecks.all + HoldingsChecks.all + SwitchChecks.all + NetworkChecks.all + PurchaseChecks.all
+    private static let all = GrooveGrowSessionChecks.all + GrooveGrowHoldingsChecks.all + GrooveGrowSwitchChecks.all + GrooveGrowNetworkChecks.all + GrooveGrowPurchaseChecks.all
 
     public func probe(_ context: CheckContext, target: GrooveGrowTarget, through transport: any HTTPTransport) async throws -> SandboxKind {
         let baseURL = target.configuration.baseURL.absoluteString
         do {
-            return try await SandboxProbe.kind(configuration: target.configuration, transport: transport)
+            return try await GrowSandboxProbe.kind(configuration: target.configuration, transport: transport)
         } catch let error as TransportError {
             throw CheckError.unreachable(baseURL: baseURL, reason: error.description)
         } catch is CancellationError {
@@ -32,13 +32,13 @@ public struct GrooveGrowSuite: CheckSuite {
     }
 
     public func clockProbe(baseURL: String, target: String, through transport: any HTTPTransport) async throws {
-        _ = try await SandboxProbe.kind(configuration: try GrowClientConfiguration(baseURL: baseURL, project: target, requestTimeout: 5),
+        _ = try await GrowSandboxProbe.kind(configuration: try GrowClientConfiguration(baseURL: baseURL, project: target, requestTimeout: 5),
                                         transport: transport)
     }
 
     public func harnesses(for context: CheckContext, target: GrooveGrowTarget) -> @Sendable () -> GrooveGrowHarness {
         // One purchase fixture for every check of the run.
-        let fixtures = FixtureCache()
+        let fixtures = GrooveGrowFixtureCache()
         return { GrooveGrowHarness(context: context, target: target, fixtures: fixtures) }
     }
 }

@@ -13,18 +13,18 @@ public struct CheckCredentials: Sendable, CustomStringConvertible, CustomReflect
     public typealias TokenProvider = @Sendable (_ customerId: String, _ ttlSeconds: Int?) async throws -> IssuedCustomerToken
 
     /// The host backend's server key (`GROWCERT_SERVER_KEY`), when available.
-    public var serverKey: ServerKey?
+    public var serverKey: GrowServerKey?
     /// Where tokens come from when not minted with `serverKey`.
     public var tokenProvider: TokenProvider?
 
     /// Credentials from their parts; with both, tokens come from `tokenProvider`.
-    public init(serverKey: ServerKey?, tokenProvider: TokenProvider?) {
+    public init(serverKey: GrowServerKey?, tokenProvider: TokenProvider?) {
         self.serverKey = serverKey
         self.tokenProvider = tokenProvider
     }
 
     /// Mint tokens with the server key, which also unlocks console, relay and emulator checks.
-    public static func serverKey(_ key: ServerKey) -> CheckCredentials {
+    public static func serverKey(_ key: GrowServerKey) -> CheckCredentials {
         CheckCredentials(serverKey: key, tokenProvider: nil)
     }
 

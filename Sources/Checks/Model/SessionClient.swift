@@ -8,15 +8,15 @@ import GrowClient
 /// alone cannot imitate. `CheckContext.makeSessionClient` creates instances.
 public protocol SessionClient: Sendable {
     /// Starts a session with `customerToken` (`GET /v1/session`).
-    func identify(customerToken: String) async throws -> WireSession
+    func identify(customerToken: String) async throws -> GrowWireSession
     /// Forgets the customer: token, session and snapshot.
     func reset() async
     /// Reads holdings (`GET /v1/holdings`) and keeps them as `snapshot`.
-    func readHoldings() async throws -> WireHoldings
+    func readHoldings() async throws -> GrowWireHoldings
     /// The session of the current customer, if identified.
-    var currentSession: WireSession? { get async }
+    var currentSession: GrowWireSession? { get async }
     /// The holdings last read for the current customer.
-    var snapshot: WireHoldings? { get async }
+    var snapshot: GrowWireHoldings? { get async }
     /// Whether a customer token is held.
     var hasCustomerToken: Bool { get async }
 }

@@ -69,13 +69,13 @@ public enum GrowClientError: Error, Sendable, Hashable, CustomStringConvertible 
     public var wireCode: String? {
         switch self {
         case .unauthorized(let code): return code == .unspecified ? nil : code.rawValue
-        case .scopeMismatch: return WireErrorCode.scopeMismatch.rawValue
-        case .forbidden: return WireErrorCode.forbidden.rawValue
-        case .notFound: return WireErrorCode.notFound.rawValue
-        case .conflict: return WireErrorCode.idempotencyConflict.rawValue
-        case .invalidRequest: return WireErrorCode.invalidRequest.rawValue
-        case .retryable(.rateLimited): return WireErrorCode.rateLimited.rawValue
-        case .retryable(.server): return WireErrorCode.unavailable.rawValue
+        case .scopeMismatch: return GrowWireErrorCode.scopeMismatch.rawValue
+        case .forbidden: return GrowWireErrorCode.forbidden.rawValue
+        case .notFound: return GrowWireErrorCode.notFound.rawValue
+        case .conflict: return GrowWireErrorCode.idempotencyConflict.rawValue
+        case .invalidRequest: return GrowWireErrorCode.invalidRequest.rawValue
+        case .retryable(.rateLimited): return GrowWireErrorCode.rateLimited.rawValue
+        case .retryable(.server): return GrowWireErrorCode.unavailable.rawValue
         default: return nil
         }
     }

@@ -20,7 +20,7 @@ public struct GrowClientConfiguration: Sendable, Hashable {
 
     /// Validates the target. Throws `GrowClientError.insecureTarget` for plain HTTP to a
     /// non-loopback host and `.invalidConfiguration` for anything else unusable.
-    public init(baseURL: URL, project: UUID, environment: String = Wire.environment, requestTimeout: TimeInterval = 30) throws {
+    public init(baseURL: URL, project: UUID, environment: String = GrowWire.environment, requestTimeout: TimeInterval = 30) throws {
         let normalized: URL
         do {
             normalized = try TargetURL.normalize(baseURL)
@@ -42,7 +42,7 @@ public struct GrowClientConfiguration: Sendable, Hashable {
     }
 
     /// Parses a base URL and project UUID as typed by a user.
-    public init(baseURL: String, project: String, environment: String = Wire.environment, requestTimeout: TimeInterval = 30) throws {
+    public init(baseURL: String, project: String, environment: String = GrowWire.environment, requestTimeout: TimeInterval = 30) throws {
         guard let url = URL(string: baseURL.trimmingCharacters(in: .whitespaces)), url.scheme != nil else {
             throw GrowClientError.invalidConfiguration("'\(baseURL)' is not a URL. Use the Sandbox base URL, like 'https://sandbox.example.com'.")
         }

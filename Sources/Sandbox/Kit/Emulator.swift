@@ -2,13 +2,13 @@ import Foundation
 import RFC3339Time
 
 /// A local emulator of a vendor's backend, served over HTTP on 127.0.0.1: what every vendor's
-/// emulator shares (`SandboxEmulator`, `CherrySubEmulator`).
+/// emulator shares (`GrooveGrowEmulator`, `CherrySubEmulator`).
 ///
 /// State lives in memory only and goes away with the emulator. Every response declares the
 /// backend an emulator in the vendor's kind header, so nothing recorded against it certifies.
 ///
 /// ```swift
-/// let emulator = try SandboxEmulator(configuration: .init())
+/// let emulator = try GrooveGrowEmulator(configuration: .init())
 /// let url = try emulator.start()      // http://127.0.0.1:PORT
 /// defer { emulator.stop() }
 /// ```

@@ -6,6 +6,6 @@ public protocol EmulatorHostSettings: Sendable {
     var maxBodyBytes: Int { get }
     /// How injected delays wait.
     var sleeper: any EmulatorSleeper { get }
-    /// The settings of an emulator made without any (`SandboxEmulator()`).
+    /// The settings of an emulator made without any (`GrooveGrowEmulator()`).
     static var standard: Self { get }
 }

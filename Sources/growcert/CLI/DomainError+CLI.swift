@@ -212,7 +212,7 @@ extension CheckError: CommandLineError {
     }
 }
 
-extension EmulatorPurchase.Failure: CommandLineError {
+extension GrowEmulatorPurchase.Failure: CommandLineError {
     var commandLineMessage: String { SecretScanner.redact(description) }
     var exitCode: Int32 { ExitCode.dataError }
 }

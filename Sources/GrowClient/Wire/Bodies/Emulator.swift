@@ -5,11 +5,11 @@ import HTTPCore
 // Identifiers are strings (they may be all digits and exceed 2^53); amounts are `ExactDecimal`.
 
 /// `POST /_emulator/customers`.
-public struct WireEmulatorCustomer: Codable, Sendable, Equatable {
+public struct GrowWireEmulatorCustomer: Codable, Sendable, Equatable {
     public var customerId: String
-    public var memberships: [WireMembership]
-    public var balances: [WireBalance]
-    public init(customerId: String, memberships: [WireMembership], balances: [WireBalance]) {
+    public var memberships: [GrowWireMembership]
+    public var balances: [GrowWireBalance]
+    public init(customerId: String, memberships: [GrowWireMembership], balances: [GrowWireBalance]) {
         self.customerId = customerId
         self.memberships = memberships
         self.balances = balances
@@ -17,7 +17,7 @@ public struct WireEmulatorCustomer: Codable, Sendable, Equatable {
 }
 
 /// A step in `POST /_emulator/run-tokens`.
-public struct WireEmulatorStep: Codable, Sendable, Equatable {
+public struct GrowWireEmulatorStep: Codable, Sendable, Equatable {
     public var store: String
     public var productId: String
     public var tier: String
@@ -31,30 +31,30 @@ public struct WireEmulatorStep: Codable, Sendable, Equatable {
 }
 
 /// `POST /_emulator/run-tokens` request.
-public struct WireEmulatorRunTokenRequest: Codable, Sendable, Equatable {
+public struct GrowWireEmulatorRunTokenRequest: Codable, Sendable, Equatable {
     public var customerId: String
-    public var steps: [WireEmulatorStep]
-    public init(customerId: String, steps: [WireEmulatorStep]) {
+    public var steps: [GrowWireEmulatorStep]
+    public init(customerId: String, steps: [GrowWireEmulatorStep]) {
         self.customerId = customerId
         self.steps = steps
     }
 }
 
 /// `POST /_emulator/run-tokens` response.
-public struct WireEmulatorRunToken: Codable, Sendable, Equatable {
+public struct GrowWireEmulatorRunToken: Codable, Sendable, Equatable {
     public var runToken: String
     public init(runToken: String) { self.runToken = runToken }
 }
 
 /// `POST /_emulator/store/purchases` request.
-public struct WireEmulatorPurchaseRequest: Codable, Sendable, Equatable {
+public struct GrowWireEmulatorPurchaseRequest: Codable, Sendable, Equatable {
     public var orderId: String
     public init(orderId: String) { self.orderId = orderId }
 }
 
 /// `POST /_emulator/store/purchases` response: Apple fields, or Google's `purchaseToken` with the Play Billing
 /// purchase JSON (`originalJson`) and its base64 SHA1withRSA `signature`, signed by the emulator's own key.
-public struct WireEmulatorPurchase: Codable, Sendable, Equatable {
+public struct GrowWireEmulatorPurchase: Codable, Sendable, Equatable {
     public var transactionId: String?
     public var signedTransaction: String?
     public var purchaseToken: String?
@@ -70,10 +70,10 @@ public struct WireEmulatorPurchase: Codable, Sendable, Equatable {
 }
 
 /// `POST /_emulator/store/refunds` request.
-public struct WireEmulatorRefundRequest: Codable, Sendable, Equatable {
+public struct GrowWireEmulatorRefundRequest: Codable, Sendable, Equatable {
     public var transactionId: String
     public init(transactionId: String) { self.transactionId = transactionId }
 }
 
 /// `POST /_emulator/faults` request (the shape both vendors' emulators share).
-public typealias WireEmulatorFault = EmulatorFaultBody
+public typealias GrowWireEmulatorFault = EmulatorFaultBody

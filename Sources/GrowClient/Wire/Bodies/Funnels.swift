@@ -4,13 +4,13 @@ import Foundation
 // Identifiers are strings (they may be all digits and exceed 2^53); amounts are `ExactDecimal`.
 
 /// `POST /v1/funnels` request.
-public struct WireFunnelRequest: Codable, Sendable, Equatable {
+public struct GrowWireFunnelRequest: Codable, Sendable, Equatable {
     public var runToken: String
     public init(runToken: String) { self.runToken = runToken }
 }
 
 /// A funnel step.
-public struct WireFunnelStep: Codable, Sendable, Equatable {
+public struct GrowWireFunnelStep: Codable, Sendable, Equatable {
     public var stepId: String
     public var kind: String
     public var store: String
@@ -26,11 +26,11 @@ public struct WireFunnelStep: Codable, Sendable, Equatable {
 }
 
 /// `POST /v1/funnels` response.
-public struct WireFunnel: Codable, Sendable, Equatable {
+public struct GrowWireFunnel: Codable, Sendable, Equatable {
     public var funnelId: String
     public var customerId: String
-    public var steps: [WireFunnelStep]
-    public init(funnelId: String, customerId: String, steps: [WireFunnelStep]) {
+    public var steps: [GrowWireFunnelStep]
+    public init(funnelId: String, customerId: String, steps: [GrowWireFunnelStep]) {
         self.funnelId = funnelId
         self.customerId = customerId
         self.steps = steps

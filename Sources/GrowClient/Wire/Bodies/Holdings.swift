@@ -5,7 +5,7 @@ import HTTPCore
 // Identifiers are strings (they may be all digits and exceed 2^53); amounts are `ExactDecimal`.
 
 /// A membership in holdings. `status` is `active`, `expired` or `revoked`.
-public struct WireMembership: Codable, Sendable, Equatable, Hashable {
+public struct GrowWireMembership: Codable, Sendable, Equatable, Hashable {
     public var membershipId: String
     public var customerId: String
     public var tier: String
@@ -30,7 +30,7 @@ public struct WireMembership: Codable, Sendable, Equatable, Hashable {
 }
 
 /// A balance in holdings.
-public struct WireBalance: Codable, Sendable, Equatable, Hashable {
+public struct GrowWireBalance: Codable, Sendable, Equatable, Hashable {
     public var customerId: String
     public var currency: String
     public var amount: ExactDecimal
@@ -42,12 +42,12 @@ public struct WireBalance: Codable, Sendable, Equatable, Hashable {
 }
 
 /// `GET /v1/holdings` and `GET /v1/server/customers/{id}`.
-public struct WireHoldings: Codable, Sendable, Equatable {
+public struct GrowWireHoldings: Codable, Sendable, Equatable {
     public var customerId: String
     public var asOf: String
-    public var memberships: [WireMembership]
-    public var balances: [WireBalance]
-    public init(customerId: String, asOf: String, memberships: [WireMembership], balances: [WireBalance]) {
+    public var memberships: [GrowWireMembership]
+    public var balances: [GrowWireBalance]
+    public init(customerId: String, asOf: String, memberships: [GrowWireMembership], balances: [GrowWireBalance]) {
         self.customerId = customerId
         self.asOf = asOf
         self.memberships = memberships

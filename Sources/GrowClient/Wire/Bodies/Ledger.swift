@@ -5,7 +5,7 @@ import HTTPCore
 // Identifiers are strings (they may be all digits and exceed 2^53); amounts are `ExactDecimal`.
 
 /// A ledger entry. `kind`: `grant`, `revoke`, `refund`, `adjust`.
-public struct WireLedgerEntry: Codable, Sendable, Equatable {
+public struct GrowWireLedgerEntry: Codable, Sendable, Equatable {
     public var eventId: String
     public var customerId: String
     public var kind: String
@@ -27,10 +27,10 @@ public struct WireLedgerEntry: Codable, Sendable, Equatable {
 }
 
 /// `GET /v1/ledger` response page.
-public struct WireLedgerPage: Codable, Sendable, Equatable {
-    public var entries: [WireLedgerEntry]
+public struct GrowWireLedgerPage: Codable, Sendable, Equatable {
+    public var entries: [GrowWireLedgerEntry]
     public var nextAfter: String?
-    public init(entries: [WireLedgerEntry], nextAfter: String?) {
+    public init(entries: [GrowWireLedgerEntry], nextAfter: String?) {
         self.entries = entries
         self.nextAfter = nextAfter
     }

@@ -5,18 +5,18 @@ import Foundation
 
 /// `POST /v1/orders/{orderId}/receipts` request: Apple (`transactionId` + `signedTransaction`)
 /// or Google (`productId` + `purchaseToken`).
-public struct WireReceiptSubmission: Codable, Sendable, Equatable {
+public struct GrowWireReceiptSubmission: Codable, Sendable, Equatable {
     public var store: String
     public var transactionId: String?
     public var signedTransaction: String?
     public var productId: String?
     public var purchaseToken: String?
 
-    public static func apple(transactionId: String, signedTransaction: String) -> WireReceiptSubmission {
-        WireReceiptSubmission(store: "apple", transactionId: transactionId, signedTransaction: signedTransaction, productId: nil, purchaseToken: nil)
+    public static func apple(transactionId: String, signedTransaction: String) -> GrowWireReceiptSubmission {
+        GrowWireReceiptSubmission(store: "apple", transactionId: transactionId, signedTransaction: signedTransaction, productId: nil, purchaseToken: nil)
     }
-    public static func google(productId: String, purchaseToken: String) -> WireReceiptSubmission {
-        WireReceiptSubmission(store: "google", transactionId: nil, signedTransaction: nil, productId: productId, purchaseToken: purchaseToken)
+    public static func google(productId: String, purchaseToken: String) -> GrowWireReceiptSubmission {
+        GrowWireReceiptSubmission(store: "google", transactionId: nil, signedTransaction: nil, productId: productId, purchaseToken: purchaseToken)
     }
     public init(store: String, transactionId: String?, signedTransaction: String?, productId: String?, purchaseToken: String?) {
         self.store = store
@@ -28,7 +28,7 @@ public struct WireReceiptSubmission: Codable, Sendable, Equatable {
 }
 
 /// `POST /v1/orders/{orderId}/receipts` response. `status`: `pending`, `delivered`, `rejected`.
-public struct WireReceiptResult: Codable, Sendable, Equatable {
+public struct GrowWireReceiptResult: Codable, Sendable, Equatable {
     public var orderId: String
     public var receiptId: String
     public var status: String
@@ -51,7 +51,7 @@ public struct WireReceiptResult: Codable, Sendable, Equatable {
 
 /// A receipt within an order. `status`: `verified`, `rejected`;
 /// `storeEnvironment`: `Sandbox`, `Production`, `Xcode`, `Emulator`.
-public struct WireOrderReceipt: Codable, Sendable, Equatable {
+public struct GrowWireOrderReceipt: Codable, Sendable, Equatable {
     public var receiptId: String
     /// Apple: the transaction id; Google: the Google order id (`GPA.…`).
     public var transactionId: String
@@ -75,15 +75,15 @@ public struct WireOrderReceipt: Codable, Sendable, Equatable {
 }
 
 /// `GET /v1/orders/{orderId}`. `status`: `created`, `pending`, `delivered`, `refunded`, `revoked`.
-public struct WireOrder: Codable, Sendable, Equatable {
+public struct GrowWireOrder: Codable, Sendable, Equatable {
     public var orderId: String
     public var customerId: String
     public var productId: String
     public var store: String
     public var status: String
-    public var receipts: [WireOrderReceipt]
+    public var receipts: [GrowWireOrderReceipt]
     public var ledgerEventIds: [String]
-    public init(orderId: String, customerId: String, productId: String, store: String, status: String, receipts: [WireOrderReceipt], ledgerEventIds: [String]) {
+    public init(orderId: String, customerId: String, productId: String, store: String, status: String, receipts: [GrowWireOrderReceipt], ledgerEventIds: [String]) {
         self.orderId = orderId
         self.customerId = customerId
         self.productId = productId

@@ -4,7 +4,7 @@ import Foundation
 // Identifiers are strings (they may be all digits and exceed 2^53); amounts are `ExactDecimal`.
 
 /// A native transaction in a recover request.
-public struct WireRecoverTransaction: Codable, Sendable, Equatable {
+public struct GrowWireRecoverTransaction: Codable, Sendable, Equatable {
     public var store: String
     public var transactionId: String
     public var signedTransaction: String?
@@ -16,17 +16,17 @@ public struct WireRecoverTransaction: Codable, Sendable, Equatable {
 }
 
 /// `POST /v1/relay/native-orders/recover` request.
-public struct WireRecoverRequest: Codable, Sendable, Equatable {
+public struct GrowWireRecoverRequest: Codable, Sendable, Equatable {
     public var synchronizeStore: Bool
-    public var transactions: [WireRecoverTransaction]
-    public init(synchronizeStore: Bool, transactions: [WireRecoverTransaction]) {
+    public var transactions: [GrowWireRecoverTransaction]
+    public init(synchronizeStore: Bool, transactions: [GrowWireRecoverTransaction]) {
         self.synchronizeStore = synchronizeStore
         self.transactions = transactions
     }
 }
 
 /// One recovered order.
-public struct WireRecoveredOrder: Codable, Sendable, Equatable {
+public struct GrowWireRecoveredOrder: Codable, Sendable, Equatable {
     public var orderId: String
     public var receiptId: String
     public var status: String
@@ -40,7 +40,7 @@ public struct WireRecoveredOrder: Codable, Sendable, Equatable {
 }
 
 /// `POST /v1/relay/native-orders/recover` response.
-public struct WireRecoverResult: Codable, Sendable, Equatable {
-    public var recovered: [WireRecoveredOrder]
-    public init(recovered: [WireRecoveredOrder]) { self.recovered = recovered }
+public struct GrowWireRecoverResult: Codable, Sendable, Equatable {
+    public var recovered: [GrowWireRecoveredOrder]
+    public init(recovered: [GrowWireRecoveredOrder]) { self.recovered = recovered }
 }

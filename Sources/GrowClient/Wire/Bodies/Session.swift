@@ -4,7 +4,7 @@ import Foundation
 // Identifiers are strings (they may be all digits and exceed 2^53); amounts are `ExactDecimal`.
 
 /// `GET /v1/session`.
-public struct WireSession: Codable, Sendable, Equatable {
+public struct GrowWireSession: Codable, Sendable, Equatable {
     public var customerId: String
     public var projectId: String
     public var environment: String
@@ -18,7 +18,7 @@ public struct WireSession: Codable, Sendable, Equatable {
 }
 
 /// `POST /v1/server/customer-tokens` request (`ttlSeconds` 1–86400).
-public struct WireTokenRequest: Codable, Sendable, Equatable {
+public struct GrowWireTokenRequest: Codable, Sendable, Equatable {
     public var customerId: String
     public var ttlSeconds: Int
     public init(customerId: String, ttlSeconds: Int) {
@@ -28,7 +28,7 @@ public struct WireTokenRequest: Codable, Sendable, Equatable {
 }
 
 /// `POST /v1/server/customer-tokens` response.
-public struct WireIssuedToken: Codable, Sendable, Equatable {
+public struct GrowWireIssuedToken: Codable, Sendable, Equatable {
     public var customerToken: String
     public var customerId: String
     public var projectId: String

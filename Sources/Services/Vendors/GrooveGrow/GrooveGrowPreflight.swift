@@ -25,7 +25,7 @@ extension GrooveGrowVendor {
         // One probe: nothing answers → 69, before any credential is used.
         let kind: SandboxKind
         do {
-            kind = try await SandboxProbe.kind(configuration: configuration, transport: transport)
+            kind = try await GrowSandboxProbe.kind(configuration: configuration, transport: transport)
         } catch let error as TransportError {
             throw CheckError.unreachable(baseURL: configuration.baseURL.absoluteString, reason: error.description)
         }
@@ -53,8 +53,8 @@ extension GrooveGrowVendor {
     static let serverKeyUse = "growcert mints short-lived customer tokens with it"
 
     static func credentials(serverKey: String?, tokenCommand: String?) throws -> CheckCredentials {
-        let key = try serverKey.map { value -> ServerKey in
-            do { return try ServerKey(value) } catch {
+        let key = try serverKey.map { value -> GrowServerKey in
+            do { return try GrowServerKey(value) } catch {
                 throw ServiceError.serverKeyInvalid(reason: "\(error)")
             }
         }
@@ -123,7 +123,7 @@ extension GrooveGrowVendor {
             }
         } else if let key = credentials.serverKey {
             do {
-                token = try await ServerClient(configuration: configuration, serverKey: key, transport: transport)
+                token = try await GrowServerClient(configuration: configuration, serverKey: key, transport: transport)
                     .issueCustomerToken(customerId: customerId, ttlSeconds: 300).customerToken
             } catch let error as GrowClientError {
                 throw ServiceError.tokenNotIssued(baseURL: base, customerId: customerId, project: configuration.projectHeaderValue, error: error, campaignId: campaignId)
@@ -144,7 +144,7 @@ extension GrooveGrowVendor {
     /// The emulator order QA named, if it exists there for `customerId` with that transaction.
     func emulatorOrder(orderId: String, transactionId: String, customerId: String, client: GrowClient,
                                recorded: [RecordedPurchase]) async throws -> RecordedPurchase {
-        let order: WireOrder
+        let order: GrowWireOrder
         do {
             order = try await client.order(id: orderId)
         } catch let error as GrowClientError {

@@ -6,23 +6,23 @@ import HTTPCore
 ///
 /// Only the local emulator: the target must be a loopback address and declare itself
 /// `GrooveGrow-Sandbox-Kind: emulator`, or nothing is sent beyond that first probe. The purchase goes
-/// through the emulator purchase every emulator buyer shares (`EmulatorPurchase`: the `/_emulator` controls'
+/// through the emulator purchase every emulator buyer shares (`GrowEmulatorPurchase`: the `/_emulator` controls'
 /// run token and store purchase, the client core's identify, funnel and receipt submission), then reads the
 /// order, so its files are what a real purchase gives QA:
 /// the store-signed transaction (emulator-signed here) and the order the Sandbox returns.
 public struct GrooveGrowSandboxPurchaseService {
     public let configuration: GrowClientConfiguration
-    public let serverKey: ServerKey
+    public let serverKey: GrowServerKey
     public var transport: any HTTPTransport = CurlTransport()
 
     /// Purchases on the emulator at `configuration`'s base URL with `serverKey`, over `transport`.
-    public init(configuration: GrowClientConfiguration, serverKey: ServerKey, transport: any HTTPTransport = CurlTransport()) {
+    public init(configuration: GrowClientConfiguration, serverKey: GrowServerKey, transport: any HTTPTransport = CurlTransport()) {
         self.configuration = configuration
         self.serverKey = serverKey
         self.transport = transport
     }
 
-    public static let productId = EmulatorPurchase.productId
+    public static let productId = GrowEmulatorPurchase.productId
 
     public struct Purchase {
         public var orderId: String
@@ -39,7 +39,7 @@ public struct GrooveGrowSandboxPurchaseService {
             throw ServiceError.purchaseTargetNotLoopback(baseURL: configuration.baseURL.absoluteString, host: host)
         }
         let kind: SandboxKind
-        do { kind = try await SandboxProbe.kind(configuration: configuration, transport: transport) } catch {
+        do { kind = try await GrowSandboxProbe.kind(configuration: configuration, transport: transport) } catch {
             throw ServiceError.purchaseTargetUnreachable(baseURL: configuration.baseURL.absoluteString)
         }
         guard kind == .emulator else {
@@ -50,15 +50,15 @@ public struct GrooveGrowSandboxPurchaseService {
     /// Buys one Apple subscription for `customerId` and returns its order, transaction and JWS.
     public func purchase(customerId: String) async throws -> Purchase {
         try await requireEmulator()
-        let control = EmulatorControl(configuration: configuration, serverKey: serverKey, transport: transport)
-        let server = ServerClient(configuration: configuration, serverKey: serverKey, transport: transport)
+        let control = GrowEmulatorControl(configuration: configuration, serverKey: serverKey, transport: transport)
+        let server = GrowServerClient(configuration: configuration, serverKey: serverKey, transport: transport)
         let client = GrowClient(configuration: configuration, transport: transport)
         let token = try await server.issueCustomerToken(customerId: customerId)
-        // An `EmulatorPurchase.Failure` goes up as it is (the CLI words it, 65), and so does what a stage threw.
-        let bought: EmulatorPurchase.Bought
+        // An `GrowEmulatorPurchase.Failure` goes up as it is (the CLI words it, 65), and so does what a stage threw.
+        let bought: GrowEmulatorPurchase.Bought
         do {
-            bought = try await EmulatorPurchase(control: control, app: client).buy(customerId: customerId, customerToken: token.customerToken)
-        } catch let failure as EmulatorPurchase.StageFailure {
+            bought = try await GrowEmulatorPurchase(control: control, app: client).buy(customerId: customerId, customerToken: token.customerToken)
+        } catch let failure as GrowEmulatorPurchase.StageFailure {
             throw failure.underlying
         }
         let orderId = bought.orderId

@@ -7,7 +7,7 @@ import Sandbox
 import StoreProof
 
 /// GrooveGrow's entry in `Vendors`: its profile, its check suite and pre-flight (`GrooveGrowPreflight.swift`), its
-/// client core (`GrowClient`), its emulator (`Sandbox`'s `SandboxEmulator`) and its demo.
+/// client core (`GrowClient`), its emulator (`Sandbox`'s `GrooveGrowEmulator`) and its demo.
 public struct GrooveGrowVendor: Vendor {
     public init() {}
 
@@ -36,7 +36,7 @@ public struct GrooveGrowVendor: Vendor {
             return uuid
         }
         let bundleId = settings["bundle-id"] ?? "com.example.app"
-        let emulator = try SandboxEmulator(configuration: SandboxConfiguration(
+        let emulator = try GrooveGrowEmulator(configuration: GrooveGrowConfiguration(
             projectId: project, serverKey: settings["server-key"], port: port, bundleId: bundleId))
         let url = try emulator.start()
         let projectText = emulator.projectId.uuidString.lowercased()
@@ -52,7 +52,7 @@ public struct GrooveGrowVendor: Vendor {
 
     public func emulatorPurchase(_ request: EmulatorPurchaseRequest) async throws -> EmulatorPurchaseResult {
         let configuration = try GrowClientConfiguration(baseURL: request.baseURL, project: request.target)
-        let service = GrooveGrowSandboxPurchaseService(configuration: configuration, serverKey: try ServerKey(request.serverKey))
+        let service = GrooveGrowSandboxPurchaseService(configuration: configuration, serverKey: try GrowServerKey(request.serverKey))
         let customer = request.customerId ?? "c_1001"
         try Validate.nonEmpty(customer, field: "customer")
         let purchase = try await service.purchase(customerId: customer)
@@ -64,7 +64,7 @@ public struct GrooveGrowVendor: Vendor {
     // MARK: The demo
 
     public func runDemo(_ demo: DemoService, dbPath: String) async throws -> DemoService.Outcome {
-        let emulator = try SandboxEmulator(configuration: SandboxConfiguration(bundleId: Self.demoAppId))
+        let emulator = try GrooveGrowEmulator(configuration: GrooveGrowConfiguration(bundleId: Self.demoAppId))
         let url = try emulator.start()
         defer { emulator.stop() }
         demo.say("Started the GrooveGrow Sandbox emulator on \(url.absoluteString) (in-process, not certifying)")
@@ -88,17 +88,17 @@ public struct GrooveGrowVendor: Vendor {
     /// Buys the emulator product on the emulator's Google Play leg (a funnel with a Google step, the emulator's
     /// purchase signed with its own RSA key) and records it as `evidence add transaction --google-purchase-json` does:
     /// verified with the campaign's license key (the emulator's), it is emulator-signed and never certifies.
-    func recordGooglePurchase(_ demo: DemoService, emulator: SandboxEmulator, url: URL, store: EvidenceStore, campaign: Campaign, runId: String) async throws {
+    func recordGooglePurchase(_ demo: DemoService, emulator: GrooveGrowEmulator, url: URL, store: EvidenceStore, campaign: Campaign, runId: String) async throws {
         let configuration = try GrowClientConfiguration(baseURL: url, project: emulator.projectId)
-        let serverKey = try ServerKey(emulator.serverKey)
-        let control = EmulatorControl(configuration: configuration, serverKey: serverKey)
-        let token = try await ServerClient(configuration: configuration, serverKey: serverKey).issueCustomerToken(customerId: Self.demoCustomer)
-        guard let points = ExactDecimal(EmulatorPurchase.points) else { throw EmulatorPurchase.Failure.invalidPoints }
-        let step = WireEmulatorStep(store: WireVocabulary.Store.google, productId: EmulatorPurchase.productId, tier: EmulatorPurchase.tier, points: points)
-        let runToken = try await control.runToken(WireEmulatorRunTokenRequest(customerId: Self.demoCustomer, steps: [step]))
+        let serverKey = try GrowServerKey(emulator.serverKey)
+        let control = GrowEmulatorControl(configuration: configuration, serverKey: serverKey)
+        let token = try await GrowServerClient(configuration: configuration, serverKey: serverKey).issueCustomerToken(customerId: Self.demoCustomer)
+        guard let points = ExactDecimal(GrowEmulatorPurchase.points) else { throw GrowEmulatorPurchase.Failure.invalidPoints }
+        let step = GrowWireEmulatorStep(store: GrowWireVocabulary.Store.google, productId: GrowEmulatorPurchase.productId, tier: GrowEmulatorPurchase.tier, points: points)
+        let runToken = try await control.runToken(GrowWireEmulatorRunTokenRequest(customerId: Self.demoCustomer, steps: [step]))
         let app = GrowClient(configuration: configuration)
         _ = try await app.identify(customerToken: token.customerToken)
-        guard let orderId = try await app.funnel(runToken: runToken).steps.first?.orderId else { throw EmulatorPurchase.Failure.noPurchaseStep }
+        guard let orderId = try await app.funnel(runToken: runToken).steps.first?.orderId else { throw GrowEmulatorPurchase.Failure.noPurchaseStep }
         let bought = try await control.purchase(orderId: orderId)
         guard let json = bought.originalJson, let signature = bought.signature, let key = campaign.playLicenseKey,
               let der = Data(base64Encoded: key) else { return }
@@ -110,9 +110,9 @@ public struct GrooveGrowVendor: Vendor {
 
     /// Asks the emulator for the store purchase behind the order the checks delivered and records
     /// its signed transaction, verified like any App Store JWS (it verifies as emulator-signed).
-    func recordStoreTransaction(_ demo: DemoService, orderId: String, emulator: SandboxEmulator, url: URL, store: EvidenceStore, runId: String) async throws {
-        let control = EmulatorControl(configuration: try GrowClientConfiguration(baseURL: url, project: emulator.projectId),
-                                      serverKey: try ServerKey(emulator.serverKey))
+    func recordStoreTransaction(_ demo: DemoService, orderId: String, emulator: GrooveGrowEmulator, url: URL, store: EvidenceStore, runId: String) async throws {
+        let control = GrowEmulatorControl(configuration: try GrowClientConfiguration(baseURL: url, project: emulator.projectId),
+                                      serverKey: try GrowServerKey(emulator.serverKey))
         let purchase = try await control.purchase(orderId: orderId)
         guard let jws = purchase.signedTransaction else { return }
         let verified = try JWSVerifier().verify(jws, expectedBundleId: Self.demoAppId)

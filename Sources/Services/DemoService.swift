@@ -13,16 +13,16 @@ import StoreProof
 /// account, one run per scenario with every check, the emulator's signed purchase
 /// recorded as the store transaction, and the reports rendered. Everything it
 /// records is honestly non-certifying, and the report says why.
-public struct DemoService {
-    public let outDirectory: String
-    public let actor: String
-    public let clock: Clock
-    public let say: @Sendable (String) -> Void
+package struct DemoService {
+    package let outDirectory: String
+    package let actor: String
+    package let clock: Clock
+    package let say: @Sendable (String) -> Void
     /// The vendor's profile (`Vendors`); the standard vendor's by default.
-    public var profile = Vendors.standard.profileId
+    package var profile = Vendors.standard.profileId
 
     /// A demo writing into `outDirectory`, recording as `actor` at `clock`'s times, telling its progress to `say`.
-    public init(outDirectory: String, actor: String, clock: @escaping Clock, profile: String = Vendors.standard.profileId, say: @escaping @Sendable (String) -> Void) {
+    package init(outDirectory: String, actor: String, clock: @escaping Clock, profile: String = Vendors.standard.profileId, say: @escaping @Sendable (String) -> Void) {
         self.outDirectory = outDirectory
         self.actor = actor
         self.clock = clock
@@ -30,17 +30,17 @@ public struct DemoService {
         self.say = say
     }
 
-    public struct Outcome {
-        public var databasePath: String
-        public var campaignId: String
-        public var checksPassed: Int
-        public var checksRun: Int
-        public var verdict: String
-        public var reports: [(path: String, record: ReportRecord)]
-        public var reasons: [String]
+    package struct Outcome {
+        package var databasePath: String
+        package var campaignId: String
+        package var checksPassed: Int
+        package var checksRun: Int
+        package var verdict: String
+        package var reports: [(path: String, record: ReportRecord)]
+        package var reasons: [String]
     }
 
-    public func run() async throws -> Outcome {
+    package func run() async throws -> Outcome {
         let fm = FileManager.default
         do { try fm.createDirectory(atPath: outDirectory, withIntermediateDirectories: true) } catch {
             throw ServiceError.demoFolderUnwritable(path: outDirectory, reason: error.localizedDescription)
@@ -57,7 +57,7 @@ public struct DemoService {
     }
 
     /// A fresh database at `dbPath` with campaign `new`, a simulator and a sandbox account.
-    public func createCampaign(_ new: NewCampaign, dbPath: String) throws -> (EvidenceStore, Campaign) {
+    package func createCampaign(_ new: NewCampaign, dbPath: String) throws -> (EvidenceStore, Campaign) {
         let (store, _) = try EvidenceStore.create(at: dbPath, actor: actor, clock: clock)
         let campaign = try store.createCampaign(new)
         _ = try store.addDevice(NewDevice(campaignId: campaign.id, label: "iphone-sim", kind: "simulator", platform: "ios",
@@ -70,7 +70,7 @@ public struct DemoService {
 
     /// One run per scenario of the campaign's profile with every check (`request` with each run's id), then `afterRun`,
     /// then the run finished; returns the checks passed and run.
-    public func runScenarios(store: EvidenceStore, campaign: Campaign, request: CheckRunRequest,
+    package func runScenarios(store: EvidenceStore, campaign: Campaign, request: CheckRunRequest,
                       beforeRun: (Run) async throws -> String? = { _ in nil },
                       afterRun: (Run, [CheckResult]) async throws -> Void) async throws -> (passed: Int, total: Int) {
         let service = CheckRunService(store: store)
@@ -98,7 +98,7 @@ public struct DemoService {
     }
 
     /// Renders the demo's reports, verifies the database and sums up the verdict.
-    public func finish(store: EvidenceStore, campaign: Campaign, dbPath: String, passed: Int, total: Int) throws -> Outcome {
+    package func finish(store: EvidenceStore, campaign: Campaign, dbPath: String, passed: Int, total: Int) throws -> Outcome {
 
         var reports: [(String, ReportRecord)] = []
         let reportService = ReportService(store: store)

@@ -10,30 +10,30 @@ import HTTPCore
 /// (69 when nothing answers), one customer token (server key or token command) and one identify under the
 /// campaign's scope (65 on `scope_mismatch`, a refused key or a failing token command), and on the emulator
 /// the `--order-id`/`--transaction-id` QA gave. Nothing is recorded here; its exchanges are not evidence.
-public struct PreflightService {
-    public let store: EvidenceStore
+package struct PreflightService {
+    package let store: EvidenceStore
     /// The transport to the Sandbox; nil: a `CurlTransport` enforcing the profile's and campaign's pins.
-    public var transport: (any HTTPTransport)? = nil
+    package var transport: (any HTTPTransport)? = nil
     /// Makes the transport from the pins when `transport` is nil; nil: a `CurlTransport` (a test seam: in-process tests inject one).
-    public var transportFactory: SandboxTransportFactory? = nil
+    package var transportFactory: SandboxTransportFactory? = nil
 
     /// The pre-flight of checks recorded into `store`, over `transport` or one `transportFactory` makes.
-    public init(store: EvidenceStore, transport: (any HTTPTransport)? = nil, transportFactory: SandboxTransportFactory? = nil) {
+    package init(store: EvidenceStore, transport: (any HTTPTransport)? = nil, transportFactory: SandboxTransportFactory? = nil) {
         self.store = store
         self.transport = transport
         self.transportFactory = transportFactory
     }
 
     /// One run to check: which checks, the runner of its profile's suite, and the context they run in.
-    public struct Target {
-        public var run: Run
-        public var checkIds: [String]
-        public var runner: CheckRunner
-        public var context: CheckContext
+    package struct Target {
+        package var run: Run
+        package var checkIds: [String]
+        package var runner: CheckRunner
+        package var context: CheckContext
     }
 
     /// The runs a request names, with everything the checks need; throws the set-up mistake otherwise.
-    public func prepare(_ request: CheckRunRequest) async throws -> [Target] {
+    package func prepare(_ request: CheckRunRequest) async throws -> [Target] {
         let (runs, campaign) = try selectedRuns(request)
         let profile = try store.profileNamed(campaign.profile)
         let vendor = try Vendors.vendor(for: profile.id)
@@ -77,7 +77,7 @@ public struct PreflightService {
     }
 
     /// `--run`'s run, or with `--campaign` every open run in catalog order (scenario by scenario, then as started).
-    public func selectedRuns(_ request: CheckRunRequest) throws -> ([Run], Campaign) {
+    package func selectedRuns(_ request: CheckRunRequest) throws -> ([Run], Campaign) {
         switch (request.runId, request.campaignId) {
         case (let runId?, nil):
             let run = try store.run(runId)
@@ -103,12 +103,12 @@ public struct PreflightService {
     }
 
     /// The transport to the Sandbox enforcing `pins`: `transport`, or one `transportFactory` makes, or a `CurlTransport`.
-    public func sandboxTransport(pins: [String]) -> any HTTPTransport {
+    package func sandboxTransport(pins: [String]) -> any HTTPTransport {
         transport ?? transportFactory?(pins) ?? CurlTransport(pins: pins)
     }
 
     /// The flags the selected checks need on a target that is not the emulator.
-    public func requireFlags(_ checkIds: [String], request: CheckRunRequest, runner: CheckRunner) throws {
+    package func requireFlags(_ checkIds: [String], request: CheckRunRequest, runner: CheckRunner) throws {
         let needSecond = checkIds.filter(runner.needingSecondCustomer.contains)
         if request.secondCustomerId == nil, !needSecond.isEmpty {
             throw ServiceError.secondCustomerNeeded(checks: needSecond)

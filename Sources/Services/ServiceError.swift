@@ -7,7 +7,7 @@ import GrowClient
 /// The cases carry what went wrong, as data; `description` says it in the services' own words, which
 /// name no flag, no exit code and no command line. The command line words each case for its users (with
 /// the flags that fix it) and gives it an exit code, in one place (`growcert/CLI/DomainError+CLI.swift`).
-public enum ServiceError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum ServiceError: Error, Sendable, Equatable, CustomStringConvertible {
     // MARK: Check run: which runs and checks
 
     /// A check left out is no check of the campaign's suite.
@@ -119,7 +119,7 @@ public enum ServiceError: Error, Sendable, Equatable, CustomStringConvertible {
 
     static let nothingRun = "Nothing was run or recorded."
 
-    public var description: String {
+    package var description: String {
         let nothing = Self.nothingRun
         switch self {
         case .unknownExceptedCheck(let id, let known):
@@ -215,14 +215,14 @@ public enum ServiceError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 
     /// `run r1, run r2`.
-    public static func runs(_ ids: [String]) -> String { ids.map { "run \($0)" }.joined(separator: ", ") }
+    package static func runs(_ ids: [String]) -> String { ids.map { "run \($0)" }.joined(separator: ", ") }
 
     /// `none is recorded`, or `recorded: t1, t2`.
-    public static func recorded(_ ids: [String]) -> String { ids.isEmpty ? "none is recorded" : "recorded: " + ids.joined(separator: ", ") }
+    package static func recorded(_ ids: [String]) -> String { ids.isEmpty ? "none is recorded" : "recorded: " + ids.joined(separator: ", ") }
 
     /// `The check` or `The checks`.
-    public static func theChecks(_ ids: [String]) -> String { ids.count == 1 ? "The check" : "The checks" }
+    package static func theChecks(_ ids: [String]) -> String { ids.count == 1 ? "The check" : "The checks" }
 
     /// ` (and 2 more problems)` after the first of `count` problems; empty for one.
-    public static func more(_ count: Int) -> String { count > 1 ? " (and \(count - 1) more problem\(count > 2 ? "s" : ""))" : "" }
+    package static func more(_ count: Int) -> String { count > 1 ? " (and \(count - 1) more problem\(count > 2 ? "s" : ""))" : "" }
 }

@@ -66,6 +66,18 @@ import Testing
         }
     }
 
+    @Test("growcert ships executables only: modules share declarations with package access, none is public API")
+    func nothingIsPublic() throws {
+        let pattern = try Regex("^\\s*(@[A-Za-z_]+(\\([^)]*\\))?\\s+)*public\\s")
+        var offenders: [String] = []
+        for file in try Self.sources(in: try Self.allModules()) {
+            for line in Self.code(file.text).split(separator: "\n") where line.contains(pattern) {
+                offenders.append("\(file.path): \(line.trimmingCharacters(in: .whitespaces))")
+            }
+        }
+        #expect(offenders == [], "declare it package (SE-0386): growcert has no library product, so nothing is public API")
+    }
+
     @Test func noLibraryKnowsTheCommandLine() throws {
         let libraries = try Self.allModules().filter { !["growcert", "growcert-bench", "ArgumentsKit"].contains($0) && !$0.hasPrefix("C") }
         for file in try Self.sources(in: libraries) {

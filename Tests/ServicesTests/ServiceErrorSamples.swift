@@ -3,10 +3,10 @@ import GrowClient
 import Services
 
 /// One value of every `ServiceError` case, for the tests of its words and of the command line's mapping.
-public enum ServiceErrorSamples {
+enum ServiceErrorSamples {
     static let problem = VerificationProblem(seq: 3, message: "the hash of entry 3 does not match")
 
-    public static let all: [ServiceError] = [
+    static let all: [ServiceError] = [
         .unknownExceptedCheck(id: "x", known: ["a"]), .checkNotInScenario(id: "x", scenario: "s", checks: ["a"]),
         .checkNotInCampaign(id: "x", campaignId: "c1", known: ["a"]), .noCheckLeft(runIds: ["r1"]), .purchaseNeedsOneRun,
         .noOpenRun(campaignId: "c1"), .runOrCampaign, .orderAndTransactionApart,

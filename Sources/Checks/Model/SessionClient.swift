@@ -6,7 +6,7 @@ import GrowClient
 /// logic can be tested against a deliberately broken client (one that keeps
 /// data after `reset`, or applies a late response), which a transport
 /// alone cannot imitate. `CheckContext.makeSessionClient` creates instances.
-public protocol SessionClient: Sendable {
+package protocol SessionClient: Sendable {
     /// Starts a session with `customerToken` (`GET /v1/session`).
     func identify(customerToken: String) async throws -> GrowWireSession
     /// Forgets the customer: token, session and snapshot.

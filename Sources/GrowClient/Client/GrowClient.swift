@@ -14,29 +14,29 @@ import HTTPCore
 /// POSTs carry an `Idempotency-Key`. Use the `prepare…` methods and
 /// `send(_:)` to keep a request, and `retry(_:)` to resend it unchanged after
 /// a retryable failure. Nothing is retried automatically.
-public actor GrowClient {
+package actor GrowClient {
     /// Target and scope of every request.
-    public nonisolated let configuration: GrowClientConfiguration
+    package nonisolated let configuration: GrowClientConfiguration
     private let executor: GrowRequestExecutor
 
     private var customerToken: String?
     private var generation: UInt64 = 0
 
     /// The session from the last successful `identify` of the current generation.
-    public private(set) var currentSession: GrowWireSession?
+    package private(set) var currentSession: GrowWireSession?
     /// The holdings from the last successful `readHoldings` of the current generation.
-    public private(set) var snapshot: GrowWireHoldings?
+    package private(set) var snapshot: GrowWireHoldings?
 
     /// Whether a customer token is held in memory.
-    public var hasCustomerToken: Bool { customerToken != nil }
+    package var hasCustomerToken: Bool { customerToken != nil }
 
     /// Increases with every `identify` and `reset`.
-    public var sessionGeneration: UInt64 { generation }
+    package var sessionGeneration: UInt64 { generation }
 
     /// Creates a client with no session.
     ///
     /// `makeIdempotencyKey` generates keys for POSTs the caller gives none for (default: a random UUID).
-    public init(configuration: GrowClientConfiguration,
+    package init(configuration: GrowClientConfiguration,
                 transport: any HTTPTransport = CurlTransport(),
                 makeIdempotencyKey: @escaping @Sendable () -> String = IdempotencyKey.random) {
         self.configuration = configuration
@@ -51,7 +51,7 @@ public actor GrowClient {
     /// The previous customer's token, session and snapshot are forgotten first.
     /// On `401`/`403` the new token is forgotten as well.
     @discardableResult
-    public func identify(customerToken token: String) async throws -> GrowWireSession {
+    package func identify(customerToken token: String) async throws -> GrowWireSession {
         guard !token.isEmpty, GrowClientConfiguration.isHeaderSafe(token) else {
             throw GrowClientError.invalidArgument("The customer token must be a non-empty single line of printable ASCII.")
         }
@@ -63,7 +63,7 @@ public actor GrowClient {
     }
 
     /// Forgets the customer (sign-out): token, session and snapshot. Responses still in flight are dropped.
-    public func reset() {
+    package func reset() {
         startGeneration()
     }
 
@@ -71,19 +71,19 @@ public actor GrowClient {
 
     /// Reads the customer's holdings (`GET /v1/holdings`) and keeps them as `snapshot`.
     @discardableResult
-    public func readHoldings() async throws -> GrowWireHoldings {
+    package func readHoldings() async throws -> GrowWireHoldings {
         let holdings: GrowWireHoldings = try await customerCall(method: .get, path: GrowWire.Path.holdings)
         snapshot = holdings
         return holdings
     }
 
     /// The status of one order (`GET /v1/orders/{orderId}`).
-    public func order(id orderId: String) async throws -> GrowWireOrder {
+    package func order(id orderId: String) async throws -> GrowWireOrder {
         try await customerCall(method: .get, path: GrowWire.Path.order(orderId))
     }
 
     /// One ledger page (`GET /v1/ledger`). `limit` must be 1–500 when given.
-    public func ledgerPage(orderId: String? = nil, after: String? = nil, limit: Int? = nil) async throws -> GrowWireLedgerPage {
+    package func ledgerPage(orderId: String? = nil, after: String? = nil, limit: Int? = nil) async throws -> GrowWireLedgerPage {
         var query: [(String, String)] = []
         if let orderId { query.append(("orderId", orderId)) }
         if let after { query.append(("after", after)) }
@@ -99,7 +99,7 @@ public actor GrowClient {
     /// Every ledger entry, following `nextAfter` from page to page.
     ///
     /// A `nextAfter` that repeats is a contract violation (`invalidResponse`) rather than an endless loop.
-    public func ledger(orderId: String? = nil, after: String? = nil, limit: Int? = nil) async throws -> [GrowWireLedgerEntry] {
+    package func ledger(orderId: String? = nil, after: String? = nil, limit: Int? = nil) async throws -> [GrowWireLedgerEntry] {
         var entries: [GrowWireLedgerEntry] = []
         var cursor = after
         var seenCursors: Set<String> = []
@@ -115,30 +115,30 @@ public actor GrowClient {
     }
 
     /// Starts a funnel from a run token (`POST /v1/funnels`).
-    public func funnel(runToken: String, idempotencyKey: String? = nil) async throws -> GrowWireFunnel {
+    package func funnel(runToken: String, idempotencyKey: String? = nil) async throws -> GrowWireFunnel {
         try await send(prepareFunnel(runToken: runToken, idempotencyKey: idempotencyKey))
     }
 
     /// Prepares `POST /v1/funnels` for `send(_:)`/`retry(_:)`.
-    public func prepareFunnel(runToken: String, idempotencyKey: String? = nil) throws -> GrowPendingRequest<GrowWireFunnel> {
+    package func prepareFunnel(runToken: String, idempotencyKey: String? = nil) throws -> GrowPendingRequest<GrowWireFunnel> {
         try executor.prepare(path: GrowWire.Path.funnels, body: GrowWireFunnelRequest(runToken: runToken),
                              idempotencyKey: idempotencyKey, authentication: .customer)
     }
 
     /// Submits a store receipt for an order (`POST /v1/orders/{orderId}/receipts`).
-    public func submitReceipt(orderId: String, submission: GrowWireReceiptSubmission, idempotencyKey: String? = nil) async throws -> GrowWireReceiptResult {
+    package func submitReceipt(orderId: String, submission: GrowWireReceiptSubmission, idempotencyKey: String? = nil) async throws -> GrowWireReceiptResult {
         try await send(prepareSubmitReceipt(orderId: orderId, submission: submission, idempotencyKey: idempotencyKey))
     }
 
     /// Prepares `POST /v1/orders/{orderId}/receipts` for `send(_:)`/`retry(_:)`.
-    public func prepareSubmitReceipt(orderId: String, submission: GrowWireReceiptSubmission, idempotencyKey: String? = nil) throws -> GrowPendingRequest<GrowWireReceiptResult> {
+    package func prepareSubmitReceipt(orderId: String, submission: GrowWireReceiptSubmission, idempotencyKey: String? = nil) throws -> GrowPendingRequest<GrowWireReceiptResult> {
         try executor.prepare(path: GrowWire.Path.receipts(orderId), body: submission,
                              idempotencyKey: idempotencyKey, authentication: .customer)
     }
 
     /// Asks the relay to recover native store orders (`POST /v1/relay/native-orders/recover`),
     /// sending the customer token and the host backend's server key together.
-    public func recoverNativeOrders(using relay: GrowRelayCredentials, transactions: [GrowWireRecoverTransaction],
+    package func recoverNativeOrders(using relay: GrowRelayCredentials, transactions: [GrowWireRecoverTransaction],
                                     synchronizeStore: Bool = false, idempotencyKey: String? = nil) async throws -> GrowWireRecoverResult {
         try await send(prepareRecoverNativeOrders(authentication: .customerAndServerKey(relay), transactions: transactions,
                                                   synchronizeStore: synchronizeStore, idempotencyKey: idempotencyKey))
@@ -146,7 +146,7 @@ public actor GrowClient {
 
     /// Prepares the relay recover request. `authentication` other than `.customerAndServerKey`
     /// deliberately leaves one credential out (for checks that the Sandbox refuses it).
-    public func prepareRecoverNativeOrders(authentication: GrowRelayAuthentication, transactions: [GrowWireRecoverTransaction],
+    package func prepareRecoverNativeOrders(authentication: GrowRelayAuthentication, transactions: [GrowWireRecoverTransaction],
                                            synchronizeStore: Bool = false, idempotencyKey: String? = nil) throws -> GrowPendingRequest<GrowWireRecoverResult> {
         try executor.prepare(path: GrowWire.Path.relayRecover,
                              body: GrowWireRecoverRequest(synchronizeStore: synchronizeStore, transactions: transactions),
@@ -154,7 +154,7 @@ public actor GrowClient {
     }
 
     /// Sends a prepared customer or relay request with the current customer's token.
-    public func send<Response>(_ pending: GrowPendingRequest<Response>) async throws -> Response {
+    package func send<Response>(_ pending: GrowPendingRequest<Response>) async throws -> Response {
         let relay: GrowRelayAuthentication?
         switch pending.authentication {
         case .customer: relay = nil
@@ -167,7 +167,7 @@ public actor GrowClient {
     }
 
     /// Resends `pending` with the same idempotency key and the same body bytes.
-    public func retry<Response>(_ pending: GrowPendingRequest<Response>) async throws -> Response {
+    package func retry<Response>(_ pending: GrowPendingRequest<Response>) async throws -> Response {
         try await send(pending)
     }
 

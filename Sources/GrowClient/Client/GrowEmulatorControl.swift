@@ -6,49 +6,49 @@ import HTTPCore
 /// A hosted Sandbox has none of these endpoints; they exist so tests and
 /// the demo can seed customers, create funnels, simulate store purchases,
 /// refunds and faults.
-public final class GrowEmulatorControl: Sendable, CustomStringConvertible {
-    public var configuration: GrowClientConfiguration { server.configuration }
+package final class GrowEmulatorControl: Sendable, CustomStringConvertible {
+    package var configuration: GrowClientConfiguration { server.configuration }
     /// The control endpoints authenticate as the host backend does.
     private let server: GrowServerClient
 
     /// Creates a controller that authenticates with `serverKey`.
-    public init(configuration: GrowClientConfiguration, serverKey: GrowServerKey,
+    package init(configuration: GrowClientConfiguration, serverKey: GrowServerKey,
                 transport: any HTTPTransport = CurlTransport(),
                 makeIdempotencyKey: @escaping @Sendable () -> String = IdempotencyKey.random) {
         server = GrowServerClient(configuration: configuration, serverKey: serverKey, transport: transport, makeIdempotencyKey: makeIdempotencyKey)
     }
 
     /// Creates or replaces a customer's holdings.
-    public func seedCustomer(_ customer: GrowWireEmulatorCustomer) async throws {
+    package func seedCustomer(_ customer: GrowWireEmulatorCustomer) async throws {
         _ = try await post(GrowWire.Path.emulatorCustomers, customer, as: GrowNoContent.self)
     }
 
     /// Creates a run token for a new funnel.
-    public func runToken(_ request: GrowWireEmulatorRunTokenRequest) async throws -> String {
+    package func runToken(_ request: GrowWireEmulatorRunTokenRequest) async throws -> String {
         try await post(GrowWire.Path.emulatorRunTokens, request, as: GrowWireEmulatorRunToken.self).runToken
     }
 
     /// Simulates the store purchase for an order's funnel step.
-    public func purchase(orderId: String) async throws -> GrowWireEmulatorPurchase {
+    package func purchase(orderId: String) async throws -> GrowWireEmulatorPurchase {
         try await post(GrowWire.Path.emulatorPurchases, GrowWireEmulatorPurchaseRequest(orderId: orderId), as: GrowWireEmulatorPurchase.self)
     }
 
     /// Has the store report a refund of a transaction.
-    public func refund(transactionId: String) async throws {
+    package func refund(transactionId: String) async throws {
         _ = try await post(GrowWire.Path.emulatorRefunds, GrowWireEmulatorRefundRequest(transactionId: transactionId), as: GrowNoContent.self)
     }
 
     /// Installs (or with `delayMs: 0` clears) a server-side fault for a path.
-    public func fault(_ fault: GrowWireEmulatorFault) async throws {
+    package func fault(_ fault: GrowWireEmulatorFault) async throws {
         _ = try await post(GrowWire.Path.emulatorFaults, fault, as: GrowNoContent.self)
     }
 
     /// Forgets all emulator state.
-    public func reset() async throws {
+    package func reset() async throws {
         _ = try await post(GrowWire.Path.emulatorReset, [String: String](), as: GrowNoContent.self)
     }
 
-    public var description: String { "GrowEmulatorControl(\(configuration.baseURL.absoluteString), key \(Redactor.placeholder))" }
+    package var description: String { "GrowEmulatorControl(\(configuration.baseURL.absoluteString), key \(Redactor.placeholder))" }
 
     private func post<Body: Encodable, Response: Decodable & Sendable>(_ path: String, _ body: Body, as type: Response.Type) async throws -> Response {
         try await server.post(path, body, as: type)

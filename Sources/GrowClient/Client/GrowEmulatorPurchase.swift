@@ -8,17 +8,17 @@ import HTTPCore
 /// emulator-signed transaction) unless the caller brings its own signed transaction (a test App
 /// Store). An error of a stage comes wrapped in a `StageFailure` that names the stage; whether the
 /// receipt was delivered is the caller's to judge (`Bought.receipt`).
-public struct GrowEmulatorPurchase: Sendable {
+package struct GrowEmulatorPurchase: Sendable {
     /// The product the emulator purchase buys.
-    public static let productId = "gold_monthly"
+    package static let productId = "gold_monthly"
     /// The tier it grants.
-    public static let tier = "gold"
+    package static let tier = "gold"
     /// The points it grants, as exact decimal text.
-    public static let points = "10.5"
+    package static let points = "10.5"
 
     /// One stage of the purchase; its description is the stage in words ("start the funnel"), for a
     /// reason that names it.
-    public enum Stage: Sendable, Equatable, CustomStringConvertible {
+    package enum Stage: Sendable, Equatable, CustomStringConvertible {
         /// Creating the funnel's run token with the emulator's controls.
         case runToken
         /// The app signing in as `customerId`.
@@ -30,7 +30,7 @@ public struct GrowEmulatorPurchase: Sendable {
         /// Submitting the order's receipt.
         case submitReceipt(orderId: String)
 
-        public var description: String {
+        package var description: String {
             switch self {
             case .runToken: return "create a funnel run token on the emulator"
             case .identify(let customerId): return "identify as '\(customerId)' for the purchase"
@@ -42,7 +42,7 @@ public struct GrowEmulatorPurchase: Sendable {
     }
 
     /// Why a purchase could not be made although every call succeeded.
-    public enum Failure: Error, Sendable, Equatable, CustomStringConvertible {
+    package enum Failure: Error, Sendable, Equatable, CustomStringConvertible {
         /// The funnel has no purchase step, so no order.
         case noPurchaseStep
         /// The emulator's store purchase of the order returned no Apple transaction.
@@ -50,7 +50,7 @@ public struct GrowEmulatorPurchase: Sendable {
         /// The emulator purchase's points are not an exact decimal (a defect of growcert).
         case invalidPoints
 
-        public var description: String {
+        package var description: String {
             switch self {
             case .noPurchaseStep: return "The emulator's funnel has no purchase step, so there is no order to buy."
             case .noAppleTransaction(let orderId): return "The emulator's store purchase of order '\(orderId)' returned no Apple transaction."
@@ -60,46 +60,46 @@ public struct GrowEmulatorPurchase: Sendable {
     }
 
     /// A store transaction for an order: its id and its JWS.
-    public struct StoreTransaction: Sendable, Equatable {
-        public var transactionId: String
-        public var signedTransaction: String
+    package struct StoreTransaction: Sendable, Equatable {
+        package var transactionId: String
+        package var signedTransaction: String
 
-        public init(transactionId: String, signedTransaction: String) {
+        package init(transactionId: String, signedTransaction: String) {
             self.transactionId = transactionId
             self.signedTransaction = signedTransaction
         }
     }
 
     /// The store leg that signs an order's transaction, when it is not the emulator's own.
-    public typealias Store = @Sendable (_ orderId: String) async throws -> StoreTransaction
+    package typealias Store = @Sendable (_ orderId: String) async throws -> StoreTransaction
 
     /// What the purchase bought, and how the Sandbox answered its receipt.
-    public struct Bought: Sendable {
-        public var orderId: String
-        public var transaction: StoreTransaction
-        public var receipt: GrowWireReceiptResult
+    package struct Bought: Sendable {
+        package var orderId: String
+        package var transaction: StoreTransaction
+        package var receipt: GrowWireReceiptResult
     }
 
     /// A stage that threw: which one, and what it threw.
-    public struct StageFailure: Error, CustomStringConvertible {
-        public let stage: Stage
-        public let underlying: any Error
+    package struct StageFailure: Error, CustomStringConvertible {
+        package let stage: Stage
+        package let underlying: any Error
 
         /// "Could not start the funnel: …".
-        public var description: String { "Could not \(stage): \(underlying)" }
+        package var description: String { "Could not \(stage): \(underlying)" }
     }
 
     private let control: GrowEmulatorControl
     private let app: GrowClient
 
     /// A purchase through the emulator's controls (`control`) made by the app (`app`).
-    public init(control: GrowEmulatorControl, app: GrowClient) {
+    package init(control: GrowEmulatorControl, app: GrowClient) {
         self.control = control
         self.app = app
     }
 
     /// The funnel step the purchase buys: one Apple subscription granting `points`.
-    public static func step() throws -> GrowWireEmulatorStep {
+    package static func step() throws -> GrowWireEmulatorStep {
         guard let amount = ExactDecimal(points) else { throw Failure.invalidPoints }
         return GrowWireEmulatorStep(store: GrowWireVocabulary.Store.apple, productId: productId, tier: tier, points: amount)
     }
@@ -108,7 +108,7 @@ public struct GrowEmulatorPurchase: Sendable {
     ///
     /// - Parameter store: signs the order's transaction; nil for the emulator's own store purchase.
     /// - Throws: a `StageFailure` wrapping what a stage threw, or a `Failure`.
-    public func buy(customerId: String, customerToken: String, store: Store? = nil) async throws -> Bought {
+    package func buy(customerId: String, customerToken: String, store: Store? = nil) async throws -> Bought {
         let step = try Self.step()
         let runToken = try await run(.runToken) {
             try await control.runToken(GrowWireEmulatorRunTokenRequest(customerId: customerId, steps: [step]))

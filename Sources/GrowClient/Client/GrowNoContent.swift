@@ -1,5 +1,5 @@
 /// The response type of requests whose success body carries nothing the caller needs.
-public struct GrowNoContent: Decodable, Sendable, Equatable {
-    public init() {}
-    public init(from decoder: Decoder) throws {}
+package struct GrowNoContent: Decodable, Sendable, Equatable {
+    package init() {}
+    package init(from decoder: Decoder) throws {}
 }

@@ -7,13 +7,13 @@ import HTTPCore
 /// prepared, so a retry after a timeout or lost response is byte-for-byte
 /// the original request and the server can recognise it as a replay.
 /// Credentials are not part of its description.
-public struct GrowPendingRequest<Response: Decodable & Sendable>: Sendable, CustomStringConvertible {
-    public let method: HTTPMethod
+package struct GrowPendingRequest<Response: Decodable & Sendable>: Sendable, CustomStringConvertible {
+    package let method: HTTPMethod
     /// The contract path (percent-encoded), below the base URL.
-    public let path: String
+    package let path: String
     /// The exact body bytes sent on every attempt.
-    public let body: Data
-    public let idempotencyKey: String
+    package let body: Data
+    package let idempotencyKey: String
     let authentication: Authentication
 
     enum Authentication: Sendable {
@@ -30,5 +30,5 @@ public struct GrowPendingRequest<Response: Decodable & Sendable>: Sendable, Cust
         self.authentication = authentication
     }
 
-    public var description: String { "\(method.rawValue) \(path) (Idempotency-Key \(idempotencyKey))" }
+    package var description: String { "\(method.rawValue) \(path) (Idempotency-Key \(idempotencyKey))" }
 }

@@ -1,6 +1,6 @@
 /// Which credentials a relay request carries. The contract requires both; the
 /// one-sided cases exist so a check can show that each alone is refused.
-public enum GrowRelayAuthentication: Sendable, Hashable {
+package enum GrowRelayAuthentication: Sendable, Hashable {
     /// Customer bearer token and `GrooveGrow-Server-Key` (the correct form).
     case customerAndServerKey(GrowRelayCredentials)
     /// Only the customer token.

@@ -6,9 +6,9 @@ import HTTPCore
 /// Sends `GET /v1/session` with the scope headers and no token; a Sandbox answers
 /// (with 401), and the answer's `GrooveGrow-Sandbox-Kind` says whether it is the
 /// hosted Sandbox or an emulator. Only a transport failure (no HTTP answer) throws.
-public enum GrowSandboxProbe {
+package enum GrowSandboxProbe {
     /// The kind the target declares; throws the transport's error when there is no HTTP answer.
-    public static func kind(configuration: GrowClientConfiguration, transport: any HTTPTransport) async throws -> SandboxKind {
+    package static func kind(configuration: GrowClientConfiguration, transport: any HTTPTransport) async throws -> SandboxKind {
         guard let url = configuration.url(path: GrowWire.Path.session) else {
             throw TransportError.invalidRequest("the base URL cannot be combined with \(GrowWire.Path.session)")
         }

@@ -5,14 +5,14 @@ import HTTPCore
 ///
 /// Issues short-lived customer tokens and reads the console's view of a
 /// customer. The key stays in memory and never appears in a description.
-public final class GrowServerClient: Sendable, CustomStringConvertible {
+package final class GrowServerClient: Sendable, CustomStringConvertible {
     /// Target and scope of every request.
-    public let configuration: GrowClientConfiguration
+    package let configuration: GrowClientConfiguration
     private let serverKey: GrowServerKey
     private let executor: GrowRequestExecutor
 
     /// Creates a client that authenticates with `serverKey`.
-    public init(configuration: GrowClientConfiguration, serverKey: GrowServerKey,
+    package init(configuration: GrowClientConfiguration, serverKey: GrowServerKey,
                 transport: any HTTPTransport = CurlTransport(),
                 makeIdempotencyKey: @escaping @Sendable () -> String = IdempotencyKey.random) {
         self.configuration = configuration
@@ -22,12 +22,12 @@ public final class GrowServerClient: Sendable, CustomStringConvertible {
 
 
     /// Issues a customer token (`POST /v1/server/customer-tokens`); `ttlSeconds` must be 1–86400.
-    public func issueCustomerToken(customerId: String, ttlSeconds: Int = 900, idempotencyKey: String? = nil) async throws -> GrowWireIssuedToken {
+    package func issueCustomerToken(customerId: String, ttlSeconds: Int = 900, idempotencyKey: String? = nil) async throws -> GrowWireIssuedToken {
         try await send(prepareIssueCustomerToken(customerId: customerId, ttlSeconds: ttlSeconds, idempotencyKey: idempotencyKey))
     }
 
     /// Prepares `POST /v1/server/customer-tokens` for `send(_:)`.
-    public func prepareIssueCustomerToken(customerId: String, ttlSeconds: Int = 900, idempotencyKey: String? = nil) throws -> GrowPendingRequest<GrowWireIssuedToken> {
+    package func prepareIssueCustomerToken(customerId: String, ttlSeconds: Int = 900, idempotencyKey: String? = nil) throws -> GrowPendingRequest<GrowWireIssuedToken> {
         guard (1...86_400).contains(ttlSeconds) else {
             throw GrowClientError.invalidArgument("The token lifetime must be 1–86400 seconds; got \(ttlSeconds).")
         }
@@ -36,14 +36,14 @@ public final class GrowServerClient: Sendable, CustomStringConvertible {
     }
 
     /// The console's view of a customer (`GET /v1/server/customers/{id}`), shaped like holdings.
-    public func consoleCustomer(id customerId: String) async throws -> GrowWireHoldings {
+    package func consoleCustomer(id customerId: String) async throws -> GrowWireHoldings {
         let credentials = GrowRequestExecutor.Credentials(bearer: serverKey.value)
         let request = try executor.request(method: .get, path: GrowWire.Path.consoleCustomer(customerId), credentials: credentials)
         return try await executor.perform(request, as: GrowWireHoldings.self, credentials: credentials)
     }
 
     /// Sends (or resends, unchanged) a request prepared by this client.
-    public func send<Response>(_ pending: GrowPendingRequest<Response>) async throws -> Response {
+    package func send<Response>(_ pending: GrowPendingRequest<Response>) async throws -> Response {
         try await executor.sendServer(pending, serverKey: serverKey)
     }
 
@@ -52,7 +52,7 @@ public final class GrowServerClient: Sendable, CustomStringConvertible {
         try await send(try executor.prepare(path: path, body: body, idempotencyKey: nil, authentication: .server) as GrowPendingRequest<Response>)
     }
 
-    public var description: String { "GrowServerClient(\(configuration.baseURL.absoluteString), key \(Redactor.placeholder))" }
+    package var description: String { "GrowServerClient(\(configuration.baseURL.absoluteString), key \(Redactor.placeholder))" }
 }
 
 extension GrowRequestExecutor {

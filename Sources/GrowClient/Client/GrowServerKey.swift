@@ -4,13 +4,13 @@ import HTTPCore
 ///
 /// Its description and reflection never show the key, so printing or
 /// logging a value that holds one cannot leak it.
-public struct GrowServerKey: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+package struct GrowServerKey: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     let value: String
 
     /// Wraps a key. Throws `GrowClientError.invalidArgument` when it is empty or not a single line of
     /// printable ASCII (it would corrupt the header). The `gg_sk_` prefix is not enforced, so checks can
     /// present a malformed key on purpose; see `hasExpectedPrefix`.
-    public init(_ value: String) throws {
+    package init(_ value: String) throws {
         guard !value.isEmpty, GrowClientConfiguration.isHeaderSafe(value) else {
             throw GrowClientError.invalidArgument("The server key must be a single line of printable ASCII (it starts with 'gg_sk_').")
         }
@@ -18,9 +18,9 @@ public struct GrowServerKey: Sendable, Hashable, CustomStringConvertible, Custom
     }
 
     /// Whether the key starts with `gg_sk_`, as every real server key does.
-    public var hasExpectedPrefix: Bool { value.hasPrefix(GrowWire.serverKeyPrefix) }
+    package var hasExpectedPrefix: Bool { value.hasPrefix(GrowWire.serverKeyPrefix) }
 
-    public var description: String { "GrowServerKey(\(Redactor.placeholder))" }
-    public var debugDescription: String { description }
-    public var customMirror: Mirror { Mirror(self, children: [], displayStyle: .struct) }
+    package var description: String { "GrowServerKey(\(Redactor.placeholder))" }
+    package var debugDescription: String { description }
+    package var customMirror: Mirror { Mirror(self, children: [], displayStyle: .struct) }
 }

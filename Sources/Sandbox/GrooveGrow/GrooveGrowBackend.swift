@@ -15,13 +15,13 @@ import Synchronization
 /// Every response carries `GrooveGrow-Sandbox-Kind: emulator` and
 /// `Content-Type: application/json`. An injected delay is returned in
 /// `HTTPServerResponse.delayMilliseconds` for the server to honour outside the lock.
-public final class GrooveGrowBackend: EmulatedBackend {
+package final class GrooveGrowBackend: EmulatedBackend {
     /// The project this backend serves.
-    public let projectId: UUID
+    package let projectId: UUID
     /// The server key that server and relay requests must present.
-    public let serverKey: String
+    package let serverKey: String
     /// The emulator's store-signing certificate (DER), the `x5c` leaf of every emulated transaction.
-    public let signingCertificateDER: Data
+    package let signingCertificateDER: Data
 
     /// The sandbox kind every response declares (`emulator`, unless a test configured otherwise).
     let declaredKind: String
@@ -33,7 +33,7 @@ public final class GrooveGrowBackend: EmulatedBackend {
     ///
     /// - Throws: `SandboxError.invalidConfiguration` for an unusable configuration,
     ///   `SandboxError.crypto` when OpenSSL cannot make the key or certificate.
-    public init(configuration: GrooveGrowConfiguration) throws {
+    package init(configuration: GrooveGrowConfiguration) throws {
         try configuration.validate()
         projectId = configuration.projectId
         serverKey = configuration.serverKey
@@ -50,7 +50,7 @@ public final class GrooveGrowBackend: EmulatedBackend {
 
     /// The emulator's Google Play license key (DER SubjectPublicKeyInfo): what a demo campaign records so that the
     /// emulator's signed Google purchases verify (as `emulator-signed`, never certifying).
-    public var playLicenseKeyDER: Data { engine.withLock { $0.signer.playLicenseKeyDER } }
+    package var playLicenseKeyDER: Data { engine.withLock { $0.signer.playLicenseKeyDER } }
 
     /// Test seam: registers a Google Play purchase signed with the test key, as Google Play would report it to the
     /// hosted Sandbox (see `GrooveGrowConfiguration.googlePlayTestKeyDER`); returns its token.
@@ -59,10 +59,10 @@ public final class GrooveGrowBackend: EmulatedBackend {
     }
 
     /// The emulator's time: its injected clock.
-    public var now: Date { clock.now() }
+    package var now: Date { clock.now() }
 
     /// Handles one request and returns the response, with the emulator's common headers.
-    public func handle(_ request: HTTPServerRequest) -> HTTPServerResponse {
+    package func handle(_ request: HTTPServerRequest) -> HTTPServerResponse {
         let (reply, delay) = engine.withLock { $0.process(request) }
         var response = Self.finish(reply, delay: delay)
         if declaredKind != GrowWireVocabulary.sandboxKind {
@@ -72,7 +72,7 @@ public final class GrooveGrowBackend: EmulatedBackend {
     }
 
     /// The answer to a request body over the size limit.
-    public func oversizeResponse(limit: Int) -> HTTPServerResponse {
+    package func oversizeResponse(limit: Int) -> HTTPServerResponse {
         Self.finish(.failure(GrooveGrowFailure(.invalidRequest, "The request body is larger than \(limit) bytes; send a smaller body.")), delay: 0)
     }
 

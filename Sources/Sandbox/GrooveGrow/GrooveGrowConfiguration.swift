@@ -5,21 +5,21 @@ import GrowClient
 ///
 /// Every value has a default, so `GrooveGrowConfiguration()` gives a fresh project,
 /// a fresh random server key and any free port.
-public struct GrooveGrowConfiguration: EmulatorHostSettings {
+package struct GrooveGrowConfiguration: EmulatorHostSettings {
     /// The project (App UUID) the emulator serves; requests must name it, in lower case.
-    public var projectId: UUID
+    package var projectId: UUID
     /// The server key (`gg_sk_…`) that server and relay requests must present.
-    public var serverKey: String
+    package var serverKey: String
     /// The port on 127.0.0.1; 0 picks any free port.
-    public var port: UInt16
+    package var port: UInt16
     /// The `bundleId` written into emulated App Store transactions.
-    public var bundleId: String
+    package var bundleId: String
     /// Where the emulator reads the time.
-    public var clock: any SandboxClock
+    package var clock: any SandboxClock
     /// The largest request body accepted; larger ones get `400 invalid_request`.
-    public var maxBodyBytes: Int
+    package var maxBodyBytes: Int
     /// How the server waits out an injected fault delay.
-    public var sleeper: any EmulatorSleeper
+    package var sleeper: any EmulatorSleeper
     /// The `GrooveGrow-Sandbox-Kind` every response declares: `emulator`. Internal, so only a test
     /// (`@testable import Sandbox`) can make an emulator answer `hosted`; never the CLI.
     var declaredKind = GrowWireVocabulary.sandboxKind
@@ -34,7 +34,7 @@ public struct GrooveGrowConfiguration: EmulatorHostSettings {
     var googlePlayTestKeyDER: Data? = nil
 
     /// Creates a configuration; nil `projectId` or `serverKey` means a fresh random one.
-    public init(
+    package init(
         projectId: UUID? = nil,
         serverKey: String? = nil,
         port: UInt16 = 0,
@@ -61,5 +61,5 @@ public struct GrooveGrowConfiguration: EmulatorHostSettings {
 
 extension GrooveGrowConfiguration {
     /// The defaults every parameter of `init` has.
-    public static var standard: Self { Self() }
+    package static var standard: Self { Self() }
 }

@@ -10,12 +10,12 @@ import Foundation
 /// let url = try emulator.start()      // http://127.0.0.1:PORT
 /// defer { emulator.stop() }
 /// ```
-public typealias GrooveGrowEmulator = Emulator<GrooveGrowBackend>
+package typealias GrooveGrowEmulator = Emulator<GrooveGrowBackend>
 
 extension Emulator where Backend == GrooveGrowBackend {
     /// The project (App UUID) the emulator serves.
-    public var projectId: UUID { backend.projectId }
+    package var projectId: UUID { backend.projectId }
 
     /// The server key (`gg_sk_…`). A secret: never write it to disk or logs.
-    public var serverKey: String { backend.serverKey }
+    package var serverKey: String { backend.serverKey }
 }

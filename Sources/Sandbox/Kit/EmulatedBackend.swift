@@ -5,7 +5,7 @@ import Foundation
 ///
 /// The GrooveGrow Sandbox (`GrooveGrowBackend`) and CherrySub staging (`CherrySubBackend`) conform;
 /// a new vendor's backend conforms to get the emulator's start, stop and base URL.
-public protocol EmulatedBackend: AnyObject, Sendable {
+package protocol EmulatedBackend: AnyObject, Sendable {
     /// The backend's settings, including those the host serves it with.
     associatedtype Configuration: EmulatorHostSettings
 

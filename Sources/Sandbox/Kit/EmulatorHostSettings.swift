@@ -1,5 +1,5 @@
 /// What the host needs of a backend's configuration to serve it.
-public protocol EmulatorHostSettings: Sendable {
+package protocol EmulatorHostSettings: Sendable {
     /// The port on 127.0.0.1; 0 picks any free port.
     var port: UInt16 { get }
     /// The largest request body accepted.

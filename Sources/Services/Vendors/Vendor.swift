@@ -9,7 +9,7 @@ import Foundation
 /// purchase), its emulator (`startEmulator`, `emulatorPurchase`) and its demo (`runDemo`). Everything else in
 /// `Services` and the CLI asks the entry and names no vendor. A new vendor adds its own files (client, checks,
 /// emulator, profile, the entry in `Sources/Services/Vendors/<Vendor>/`) and one line to `Vendors.all`.
-public protocol Vendor: Sendable {
+package protocol Vendor: Sendable {
     /// The id of the vendor's profile (`profiles/<id>.json`), which its campaigns name.
     var profileId: String { get }
     /// The vendor's name as people read it.
@@ -43,18 +43,18 @@ public protocol Vendor: Sendable {
 }
 
 /// The checks to run on one run.
-public typealias PlannedChecks = (run: Run, checkIds: [String])
+package typealias PlannedChecks = (run: Run, checkIds: [String])
 
 /// One setting a vendor's emulator takes.
-public struct EmulatorSetting: Sendable, Equatable {
+package struct EmulatorSetting: Sendable, Equatable {
     /// Its name, in lower case with dashes (`bundle-id`).
-    public let name: String
+    package let name: String
     /// What its value is, for help (`UUID`).
-    public let value: String
+    package let value: String
     /// What it sets, for help.
-    public let help: String
+    package let help: String
 
-    public init(name: String, value: String, help: String) {
+    package init(name: String, value: String, help: String) {
         self.name = name
         self.value = value
         self.help = help
@@ -62,27 +62,27 @@ public struct EmulatorSetting: Sendable, Equatable {
 }
 
 /// A vendor's emulator serving on 127.0.0.1, and what a tester needs from it.
-public struct RunningEmulator: Sendable {
+package struct RunningEmulator: Sendable {
     /// What it is called in its first printed line ("Sandbox emulator").
-    public let title: String
+    package let title: String
     /// Where it listens.
-    public let url: URL
+    package let url: URL
     /// The campaign target it serves (the profile's target field: a project, a publishable key).
-    public let target: String
+    package let target: String
     /// The app id its signed purchases carry.
-    public let bundleId: String
+    package let bundleId: String
     /// Whether it accepts only purchases of `bundleId`.
-    public let acceptsOnlyItsApp: Bool
+    package let acceptsOnlyItsApp: Bool
     /// The SDK version a campaign aimed at it names.
-    public let sdkVersion: String
+    package let sdkVersion: String
     /// What it prints, in order: label, JSON key and value. The last one is its throwaway server key.
-    public let facts: [(label: String, key: String, value: String)]
+    package let facts: [(label: String, key: String, value: String)]
     /// Its throwaway server key (for `GROWCERT_SERVER_KEY`; never stored).
-    public var serverKey: String { facts.last?.value ?? "" }
+    package var serverKey: String { facts.last?.value ?? "" }
     /// Stops it.
-    public let stop: @Sendable () -> Void
+    package let stop: @Sendable () -> Void
 
-    public init(title: String, url: URL, target: String, bundleId: String, acceptsOnlyItsApp: Bool, sdkVersion: String,
+    package init(title: String, url: URL, target: String, bundleId: String, acceptsOnlyItsApp: Bool, sdkVersion: String,
                 facts: [(label: String, key: String, value: String)], stop: @escaping @Sendable () -> Void) {
         self.title = title
         self.url = url
@@ -96,19 +96,19 @@ public struct RunningEmulator: Sendable {
 }
 
 /// What `sandbox purchase` asks of a vendor's emulator.
-public struct EmulatorPurchaseRequest: Sendable {
+package struct EmulatorPurchaseRequest: Sendable {
     /// The emulator's base URL.
-    public var baseURL: String
+    package var baseURL: String
     /// The campaign target it serves (project, publishable key).
-    public var target: String
+    package var target: String
     /// The campaign's app id, when a campaign named the emulator.
-    public var appId: String?
+    package var appId: String?
     /// The emulator's throwaway server key.
-    public var serverKey: String
+    package var serverKey: String
     /// Who buys, when the vendor's purchase takes a customer (`Vendor.emulatorPurchaseTakesCustomer`; nil: its default).
-    public var customerId: String?
+    package var customerId: String?
 
-    public init(baseURL: String, target: String, appId: String?, serverKey: String, customerId: String?) {
+    package init(baseURL: String, target: String, appId: String?, serverKey: String, customerId: String?) {
         self.baseURL = baseURL
         self.target = target
         self.appId = appId
@@ -118,19 +118,19 @@ public struct EmulatorPurchaseRequest: Sendable {
 }
 
 /// One emulator-signed purchase: the files QA records, and what identifies it.
-public struct EmulatorPurchaseResult: Sendable {
+package struct EmulatorPurchaseResult: Sendable {
     /// The Sandbox's order id, when the vendor has orders.
-    public var orderId: String?
-    public var transactionId: String
-    public var productId: String
+    package var orderId: String?
+    package var transactionId: String
+    package var productId: String
     /// Who bought it, when the vendor's purchase takes a customer.
-    public var customerId: String?
+    package var customerId: String?
     /// The app it was bought for.
-    public var appId: String?
+    package var appId: String?
     /// Each file's bytes, in the order of `Vendor.emulatorPurchaseFiles`.
-    public var files: [Data]
+    package var files: [Data]
 
-    public init(orderId: String?, transactionId: String, productId: String, customerId: String?, appId: String?, files: [Data]) {
+    package init(orderId: String?, transactionId: String, productId: String, customerId: String?, appId: String?, files: [Data]) {
         self.orderId = orderId
         self.transactionId = transactionId
         self.productId = productId

@@ -10,7 +10,7 @@ import RFC3339Time
 /// `faults` (faults the check provokes), then `capture` (what really reached the
 /// target, in memory only), then the context's transport. Public only as the
 /// suite's harness type; everything in it is internal to the checks.
-public final class GrooveGrowHarness: CheckHarness {
+package final class GrooveGrowHarness: CheckHarness {
     let context: CheckContext
     let target: GrooveGrowTarget
     let recorder: RecordingTransport
@@ -33,9 +33,9 @@ public final class GrooveGrowHarness: CheckHarness {
     var customerId: String { context.customerId }
     var isEmulator: Bool { context.isEmulatorTarget }
 
-    public var transcript: [TranscriptEntry] { recorder.entries }
-    public var secrets: [String] { state.withLock { $0.secrets } }
-    public var receipt: ObservedReceipt? { state.withLock { $0.receipt } }
+    package var transcript: [TranscriptEntry] { recorder.entries }
+    package var secrets: [String] { state.withLock { $0.secrets } }
+    package var receipt: ObservedReceipt? { state.withLock { $0.receipt } }
 
     func remember(secret: String) { state.withLock { $0.secrets.append(secret) } }
     func observe(receipt: ObservedReceipt) { state.withLock { $0.receipt = receipt } }

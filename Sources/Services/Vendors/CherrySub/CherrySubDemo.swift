@@ -12,7 +12,7 @@ extension CherrySubVendor {
 
     /// `growcert demo --profile cherrysub`: the CherrySub staging emulator in-process, every check of every scenario,
     /// an emulator-signed store purchase recorded on each purchase scenario's run, and the reports. Never certifying.
-    public func runDemo(_ demo: DemoService, dbPath: String) async throws -> DemoService.Outcome {
+    package func runDemo(_ demo: DemoService, dbPath: String) async throws -> DemoService.Outcome {
         let emulator = try CherrySubEmulator(configuration: CherrySubConfiguration(bundleId: Self.demoAppId))
         let url = try emulator.start()
         defer { emulator.stop() }

@@ -9,7 +9,7 @@ extension CherrySubVendor {
     /// CherrySub's pre-flight: the broker's credentials, the flags the checks need off the emulator, one probe
     /// (69 when nothing answers), one broker token for `--customer` and one authenticated read with it (65 when the
     /// publishable key, the secret key or the token command is refused). Nothing is recorded.
-    public func checkTargets(_ plan: [PlannedChecks], campaign: Campaign, profile: Profile, runner: CheckRunner,
+    package func checkTargets(_ plan: [PlannedChecks], campaign: Campaign, profile: Profile, runner: CheckRunner,
                              request: CheckRunRequest, preflight: PreflightService) async throws -> [PreflightService.Target] {
         guard let baseURL = URL(string: campaign.baseURL) else { throw ServiceError.campaignURLInvalid(baseURL: campaign.baseURL) }
         let configuration: CherryClientConfiguration

@@ -10,23 +10,23 @@ import HTTPCore
 /// store purchase (`POST /_emulator/store/purchases`): a JWS signed by the emulator's own key, environment
 /// `Emulator`, which growcert records as emulator-signed evidence and which never certifies. CherrySub's acceptance of
 /// it (the receipt the verdict pairs with it) is recorded by the check `purchase.backend-verifies`, not here.
-public struct CherrySubSandboxPurchaseService {
-    public let configuration: CherryClientConfiguration
-    public let secretKey: CherrySecretKey
-    public var transport: any HTTPTransport = CurlTransport()
+package struct CherrySubSandboxPurchaseService {
+    package let configuration: CherryClientConfiguration
+    package let secretKey: CherrySecretKey
+    package var transport: any HTTPTransport = CurlTransport()
 
     /// The auto-renewable product bought (the one the CherrySub demo buys).
-    public static let productId = "com.example.pro.monthly"
+    package static let productId = "com.example.pro.monthly"
 
     /// Purchases on the emulator at `configuration`'s base URL with `secretKey`, over `transport`.
-    public init(configuration: CherryClientConfiguration, secretKey: CherrySecretKey, transport: any HTTPTransport = CurlTransport()) {
+    package init(configuration: CherryClientConfiguration, secretKey: CherrySecretKey, transport: any HTTPTransport = CurlTransport()) {
         self.configuration = configuration
         self.secretKey = secretKey
         self.transport = transport
     }
 
     /// Refuses any target that is not the local CherrySub emulator.
-    public func requireEmulator() async throws {
+    package func requireEmulator() async throws {
         let url = configuration.baseURL.absoluteString
         let host = configuration.baseURL.host ?? ""
         guard PeerAddress.namesThisMachine(host: host) else { throw ServiceError.purchaseTargetNotLoopback(baseURL: url, host: host) }
@@ -38,7 +38,7 @@ public struct CherrySubSandboxPurchaseService {
     }
 
     /// Buys one auto-renewable subscription of `bundleId` and returns the emulator-signed transaction.
-    public func purchase(bundleId: String) async throws -> CherryEmulatorPurchase {
+    package func purchase(bundleId: String) async throws -> CherryEmulatorPurchase {
         try await requireEmulator()
         let control = CherryEmulatorControl(configuration: configuration, secretKey: secretKey, transport: transport)
         return try await control.purchase(productId: Self.productId, bundleId: bundleId, type: .autoRenewable)

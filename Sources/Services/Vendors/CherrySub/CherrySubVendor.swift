@@ -7,22 +7,22 @@ import Sandbox
 /// CherrySub's entry in `Vendors`: its profile (StoreKit only), its check suite and pre-flight
 /// (`CherrySubPreflight.swift`), its client (`CherryClient`), its staging emulator (`Sandbox`'s `CherrySubEmulator`)
 /// and its demo (`CherrySubDemo.swift`).
-public struct CherrySubVendor: Vendor {
-    public init() {}
+package struct CherrySubVendor: Vendor {
+    package init() {}
 
-    public var profileId: String { "cherrysub" }
-    public var name: String { "CherrySub" }
-    public var sandboxName: String { "CherrySub staging backend" }
-    public var suite: any CheckSuite { CherrySubSuite() }
+    package var profileId: String { "cherrysub" }
+    package var name: String { "CherrySub" }
+    package var sandboxName: String { "CherrySub staging backend" }
+    package var suite: any CheckSuite { CherrySubSuite() }
 
     // MARK: The emulator
 
-    public var emulatorSettings: [EmulatorSetting] {
+    package var emulatorSettings: [EmulatorSetting] {
         [EmulatorSetting(name: "publishable-key", value: "KEY", help: "the app's publishable key, iap_pk_… (default: random, printed)"),
          EmulatorSetting(name: "bundle-id", value: "ID", help: "bundle id in its signed purchases (default com.example.app)")]
     }
 
-    public func startEmulator(port: UInt16, settings: [String: String]) throws -> RunningEmulator {
+    package func startEmulator(port: UInt16, settings: [String: String]) throws -> RunningEmulator {
         let bundleId = settings["bundle-id"] ?? "com.example.app"
         let emulator = try CherrySubEmulator(configuration: CherrySubConfiguration(
             publishableKey: settings["publishable-key"], port: port, bundleId: bundleId))
@@ -34,10 +34,10 @@ public struct CherrySubVendor: Vendor {
 
     // MARK: `sandbox purchase`
 
-    public var emulatorPurchaseTakesCustomer: Bool { false }
-    public var emulatorPurchaseFiles: [String] { ["transaction.jws"] }
+    package var emulatorPurchaseTakesCustomer: Bool { false }
+    package var emulatorPurchaseFiles: [String] { ["transaction.jws"] }
 
-    public func emulatorPurchase(_ request: EmulatorPurchaseRequest) async throws -> EmulatorPurchaseResult {
+    package func emulatorPurchase(_ request: EmulatorPurchaseRequest) async throws -> EmulatorPurchaseResult {
         guard let url = URL(string: request.baseURL) else { throw ServiceError.campaignURLInvalid(baseURL: request.baseURL) }
         let configuration: CherryClientConfiguration
         do {

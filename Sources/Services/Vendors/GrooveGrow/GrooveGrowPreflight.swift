@@ -9,7 +9,7 @@ extension GrooveGrowVendor {
     /// checks need off the emulator, one probe (69 when nothing answers), one customer token and one identify under
     /// the campaign's scope (65 on `scope_mismatch`, a refused key or a failing token command), and on the emulator
     /// the `--order-id`/`--transaction-id` QA gave. Nothing is recorded.
-    public func checkTargets(_ plan: [PlannedChecks], campaign: Campaign, profile: Profile, runner: CheckRunner,
+    package func checkTargets(_ plan: [PlannedChecks], campaign: Campaign, profile: Profile, runner: CheckRunner,
                              request: CheckRunRequest, preflight: PreflightService) async throws -> [PreflightService.Target] {
         let configuration = try GrowClientConfiguration(baseURL: campaign.baseURL, project: campaign.project)
         let credentials = try Self.credentials(serverKey: request.serverKey, tokenCommand: request.tokenCommand)

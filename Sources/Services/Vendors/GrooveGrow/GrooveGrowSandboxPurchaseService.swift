@@ -10,30 +10,30 @@ import HTTPCore
 /// run token and store purchase, the client core's identify, funnel and receipt submission), then reads the
 /// order, so its files are what a real purchase gives QA:
 /// the store-signed transaction (emulator-signed here) and the order the Sandbox returns.
-public struct GrooveGrowSandboxPurchaseService {
-    public let configuration: GrowClientConfiguration
-    public let serverKey: GrowServerKey
-    public var transport: any HTTPTransport = CurlTransport()
+package struct GrooveGrowSandboxPurchaseService {
+    package let configuration: GrowClientConfiguration
+    package let serverKey: GrowServerKey
+    package var transport: any HTTPTransport = CurlTransport()
 
     /// Purchases on the emulator at `configuration`'s base URL with `serverKey`, over `transport`.
-    public init(configuration: GrowClientConfiguration, serverKey: GrowServerKey, transport: any HTTPTransport = CurlTransport()) {
+    package init(configuration: GrowClientConfiguration, serverKey: GrowServerKey, transport: any HTTPTransport = CurlTransport()) {
         self.configuration = configuration
         self.serverKey = serverKey
         self.transport = transport
     }
 
-    public static let productId = GrowEmulatorPurchase.productId
+    package static let productId = GrowEmulatorPurchase.productId
 
-    public struct Purchase {
-        public var orderId: String
-        public var transactionId: String
-        public var signedTransaction: String
+    package struct Purchase {
+        package var orderId: String
+        package var transactionId: String
+        package var signedTransaction: String
         /// The order as `GET /v1/orders/{orderId}` returned it, as JSON text.
-        public var orderJSON: String
+        package var orderJSON: String
     }
 
     /// Refuses any target that is not the local emulator.
-    public func requireEmulator() async throws {
+    package func requireEmulator() async throws {
         let host = configuration.baseURL.host ?? ""
         guard PeerAddress.namesThisMachine(host: host) else {
             throw ServiceError.purchaseTargetNotLoopback(baseURL: configuration.baseURL.absoluteString, host: host)
@@ -48,7 +48,7 @@ public struct GrooveGrowSandboxPurchaseService {
     }
 
     /// Buys one Apple subscription for `customerId` and returns its order, transaction and JWS.
-    public func purchase(customerId: String) async throws -> Purchase {
+    package func purchase(customerId: String) async throws -> Purchase {
         try await requireEmulator()
         let control = GrowEmulatorControl(configuration: configuration, serverKey: serverKey, transport: transport)
         let server = GrowServerClient(configuration: configuration, serverKey: serverKey, transport: transport)

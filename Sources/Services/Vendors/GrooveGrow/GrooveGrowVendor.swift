@@ -8,13 +8,13 @@ import StoreProof
 
 /// GrooveGrow's entry in `Vendors`: its profile, its check suite and pre-flight (`GrooveGrowPreflight.swift`), its
 /// client core (`GrowClient`), its emulator (`Sandbox`'s `GrooveGrowEmulator`) and its demo.
-public struct GrooveGrowVendor: Vendor {
-    public init() {}
+package struct GrooveGrowVendor: Vendor {
+    package init() {}
 
-    public var profileId: String { "groovegrow" }
-    public var name: String { "GrooveGrow" }
-    public var sandboxName: String { "GrooveGrow Sandbox" }
-    public var suite: any CheckSuite { GrooveGrowSuite() }
+    package var profileId: String { "groovegrow" }
+    package var name: String { "GrooveGrow" }
+    package var sandboxName: String { "GrooveGrow Sandbox" }
+    package var suite: any CheckSuite { GrooveGrowSuite() }
 
     static let demoAppId = "com.example.groovegrow.demo"
     static let demoCustomer = "c_demo_1001"
@@ -22,13 +22,13 @@ public struct GrooveGrowVendor: Vendor {
 
     // MARK: The emulator
 
-    public var emulatorSettings: [EmulatorSetting] {
+    package var emulatorSettings: [EmulatorSetting] {
         [EmulatorSetting(name: "project", value: "UUID", help: "the project (App UUID) it serves; give your campaign's to keep it (default: random, printed)"),
          EmulatorSetting(name: "server-key", value: "KEY", help: "its server key, gg_sk_… (default: random, printed)"),
          EmulatorSetting(name: "bundle-id", value: "ID", help: "bundle id in its signed purchases (default com.example.app)")]
     }
 
-    public func startEmulator(port: UInt16, settings: [String: String]) throws -> RunningEmulator {
+    package func startEmulator(port: UInt16, settings: [String: String]) throws -> RunningEmulator {
         let project = try settings["project"].map { value -> UUID in
             guard let uuid = UUID(uuidString: value) else {
                 throw ServiceError.emulatorSettingInvalid(setting: "project", expected: "a UUID, e.g. 3f2b8c1e-5d4a-4e7b-9c1d-2a6f8e0b7c55")
@@ -47,10 +47,10 @@ public struct GrooveGrowVendor: Vendor {
 
     // MARK: `sandbox purchase`
 
-    public var emulatorPurchaseTakesCustomer: Bool { true }
-    public var emulatorPurchaseFiles: [String] { ["transaction.jws", "receipt.json"] }
+    package var emulatorPurchaseTakesCustomer: Bool { true }
+    package var emulatorPurchaseFiles: [String] { ["transaction.jws", "receipt.json"] }
 
-    public func emulatorPurchase(_ request: EmulatorPurchaseRequest) async throws -> EmulatorPurchaseResult {
+    package func emulatorPurchase(_ request: EmulatorPurchaseRequest) async throws -> EmulatorPurchaseResult {
         let configuration = try GrowClientConfiguration(baseURL: request.baseURL, project: request.target)
         let service = GrooveGrowSandboxPurchaseService(configuration: configuration, serverKey: try GrowServerKey(request.serverKey))
         let customer = request.customerId ?? "c_1001"
@@ -63,7 +63,7 @@ public struct GrooveGrowVendor: Vendor {
 
     // MARK: The demo
 
-    public func runDemo(_ demo: DemoService, dbPath: String) async throws -> DemoService.Outcome {
+    package func runDemo(_ demo: DemoService, dbPath: String) async throws -> DemoService.Outcome {
         let emulator = try GrooveGrowEmulator(configuration: GrooveGrowConfiguration(bundleId: Self.demoAppId))
         let url = try emulator.start()
         defer { emulator.stop() }

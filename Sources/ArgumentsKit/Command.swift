@@ -1,16 +1,16 @@
 /// A command: its words, its help, and what it runs with a `Context` (the program's own invocation).
-public struct Command<Context>: Sendable {
-    public let path: [String]
-    public let summary: String
+package struct Command<Context>: Sendable {
+    package let path: [String]
+    package let summary: String
     /// Positional arguments, in order (`ID`); a trailing `?` marks one optional.
-    public var positionals: [String] = []
-    public var options: [OptionSpec] = []
+    package var positionals: [String] = []
+    package var options: [OptionSpec] = []
     /// Longer text shown by `--help` after the options.
-    public var discussion: String = ""
-    public let run: @Sendable (Context) async throws -> Int32
+    package var discussion: String = ""
+    package let run: @Sendable (Context) async throws -> Int32
 
     /// A command named by the words `path` (none: the program itself).
-    public init(path: [String], summary: String, positionals: [String] = [], options: [OptionSpec] = [], discussion: String = "",
+    package init(path: [String], summary: String, positionals: [String] = [], options: [OptionSpec] = [], discussion: String = "",
                 run: @escaping @Sendable (Context) async throws -> Int32) {
         self.path = path
         self.summary = summary
@@ -21,10 +21,10 @@ public struct Command<Context>: Sendable {
     }
 
     /// The command words, joined: `report render`.
-    public var name: String { path.joined(separator: " ") }
+    package var name: String { path.joined(separator: " ") }
 
     /// `program words POSITIONAL [--option VALUE] ...`.
-    public func synopsis(program: String) -> String {
+    package func synopsis(program: String) -> String {
         var parts = [program] + path + positionals.map { $0.hasSuffix("?") ? "[\($0.dropLast())]" : $0 }
         for o in options {
             parts.append(o.required ? o.usage : "[\(o.usage)]")
@@ -35,7 +35,7 @@ public struct Command<Context>: Sendable {
 
     /// The text of `--help`: summary, usage, the options in one column, the program's global options (when it
     /// has any), then the discussion.
-    public func help(program: String, globals: OptionTable) -> String {
+    package func help(program: String, globals: OptionTable) -> String {
         var lines = [summary, "", "Usage:", "  " + synopsis(program: program), ""]
         if !options.isEmpty {
             lines.append("Options:")

@@ -3,16 +3,16 @@
 /// Everything about the syntax is derived from this table: which option takes a value (`ParsedArguments`),
 /// which options a command accepts and requires (`check`), `--help` (`help`) and the synopsis. A program
 /// with no subcommands is a table of one command whose `path` is empty (`growcert-bench`).
-public struct CommandTable<Context>: Sendable {
+package struct CommandTable<Context>: Sendable {
     /// The program's name, as its synopsis and messages say it: `growcert`.
-    public let program: String
-    public let commands: [Command<Context>]
-    public let globals: OptionTable
+    package let program: String
+    package let commands: [Command<Context>]
+    package let globals: OptionTable
     /// ` Did you mean 'x'?` for a mistyped name among the known ones, or the empty string.
-    public let suggest: @Sendable (_ typed: String, _ known: [String]) -> String
+    package let suggest: @Sendable (_ typed: String, _ known: [String]) -> String
 
     /// The table of `program`'s `commands`, with `globals`; `suggest` words near misses.
-    public init(program: String, commands: [Command<Context>], globals: OptionTable = OptionTable(all: []),
+    package init(program: String, commands: [Command<Context>], globals: OptionTable = OptionTable(all: []),
                 suggest: @escaping @Sendable (_ typed: String, _ known: [String]) -> String = { _, _ in "" }) {
         self.program = program
         self.commands = commands
@@ -21,20 +21,20 @@ public struct CommandTable<Context>: Sendable {
     }
 
     /// Splits `args` into words and options by this table.
-    public func parse(_ args: [String]) -> ParsedArguments { ParsedArguments(args, commands: commands, globals: globals) }
+    package func parse(_ args: [String]) -> ParsedArguments { ParsedArguments(args, commands: commands, globals: globals) }
 
     /// The command whose words are the longest prefix of `words`.
-    public func match(_ words: [String]) -> Command<Context>? {
+    package func match(_ words: [String]) -> Command<Context>? {
         commands.filter { words.starts(with: $0.path) }.max { $0.path.count < $1.path.count }
     }
 
     /// `command`'s `--help` text.
-    public func help(_ command: Command<Context>) -> String { command.help(program: program, globals: globals) }
+    package func help(_ command: Command<Context>) -> String { command.help(program: program, globals: globals) }
 
     /// Refuses a call of `command` that its declaration does not allow: an option it does not take, a value
     /// missing or given to a flag, an option given twice that is not repeatable, positionals too many or
     /// missing, a required option missing. Throws the first problem as a `UsageError`.
-    public func check(_ args: ParsedArguments, for command: Command<Context>) throws(UsageError) {
+    package func check(_ args: ParsedArguments, for command: Command<Context>) throws(UsageError) {
         func refuse(_ message: String) -> UsageError { UsageError(message, command: command.name) }
         let known = command.options + globals.all
         let allowed = Set(known.map(\.name))
@@ -71,17 +71,17 @@ public struct CommandTable<Context>: Sendable {
 
 /// A call its command's declaration does not allow. The program words it for its users (exit 64, with where
 /// its help is).
-public struct UsageError: Error, Sendable, Equatable, CustomStringConvertible {
+package struct UsageError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What was wrong, quoting what was typed.
-    public let message: String
+    package let message: String
     /// The command's words (`report render`); empty for the program itself.
-    public let command: String
+    package let command: String
 
     /// A usage error of `command` saying `message`.
-    public init(_ message: String, command: String) {
+    package init(_ message: String, command: String) {
         self.message = message
         self.command = command
     }
 
-    public var description: String { message }
+    package var description: String { message }
 }

@@ -1,19 +1,19 @@
 /// One option of a command, for parsing, checking and `--help`.
-public struct OptionSpec: Sendable {
-    public let name: String
+package struct OptionSpec: Sendable {
+    package let name: String
     /// The value placeholder (`ID`, `FILE`); nil for a flag.
-    public let value: String?
-    public let help: String
-    public var required = false
-    public var repeatable = false
+    package let value: String?
+    package let help: String
+    package var required = false
+    package var repeatable = false
     /// The values it takes, where they are a known list (formats, languages): for completion and the man page.
-    public var choices: [String] = []
+    package var choices: [String] = []
     /// Whether `--help` aligns the other options' help text with this one; a long option of one mode
     /// (`sandbox serve --profile cherrysub`) sets false so the command's other lines keep their layout.
-    public var setsHelpColumn = true
+    package var setsHelpColumn = true
 
     /// An option `name` taking `value` (nil: a flag), described by `help`.
-    public init(name: String, value: String?, help: String, required: Bool = false, repeatable: Bool = false, choices: [String] = [],
+    package init(name: String, value: String?, help: String, required: Bool = false, repeatable: Bool = false, choices: [String] = [],
                 setsHelpColumn: Bool = true) {
         self.name = name
         self.value = value
@@ -25,5 +25,5 @@ public struct OptionSpec: Sendable {
     }
 
     /// `--name VALUE`, or `--name` for a flag.
-    public var usage: String { value.map { "\(name) \($0)" } ?? name }
+    package var usage: String { value.map { "\(name) \($0)" } ?? name }
 }

@@ -6,17 +6,17 @@
 /// option none of them knows is kept in `unknown` (taking a value if some other command's option of
 /// that name does), for the program to report once the command is known (`CommandTable.check`). Parsing never throws:
 /// problems wait in `missingValue` and `unknown`, so that `--json` is known even for a call that is refused.
-public struct ParsedArguments: Sendable {
-    public var words: [String] = []
-    public var options: [String: [String]] = [:]
-    public var flags: Set<String> = []
+package struct ParsedArguments: Sendable {
+    package var words: [String] = []
+    package var options: [String: [String]] = [:]
+    package var flags: Set<String> = []
     /// Options no candidate command and no global option knows, in the order given.
-    public var unknown: [String] = []
+    package var unknown: [String] = []
     /// A value option given last, with no value after it.
-    public var missingValue: String?
+    package var missingValue: String?
 
     /// Parses `args` against `commands` and the global options `globals`.
-    public init<Context>(_ args: [String], commands: [Command<Context>], globals: OptionTable) {
+    package init<Context>(_ args: [String], commands: [Command<Context>], globals: OptionTable) {
         var i = 0
         var onlyWords = false
         while i < args.count {
@@ -48,7 +48,7 @@ public struct ParsedArguments: Sendable {
 
     /// Whether `name` takes a value for the commands `words` can still name: nil when none of
     /// them (nor the global options) knows it. Where candidates disagree, the value wins.
-    public static func spec<Context>(_ name: String, words: [String], commands: [Command<Context>], globals: OptionTable) -> Bool? {
+    package static func spec<Context>(_ name: String, words: [String], commands: [Command<Context>], globals: OptionTable) -> Bool? {
         if let global = globals.spec(name) { return global.value != nil }
         let candidates = commands.filter { $0.path.starts(with: words) || words.starts(with: $0.path) }
         let specs = candidates.flatMap(\.options).filter { $0.name == name }
@@ -57,14 +57,14 @@ public struct ParsedArguments: Sendable {
     }
 
     /// Whether the flag `flag` was given.
-    public func has(_ flag: String) -> Bool { flags.contains(flag) }
+    package func has(_ flag: String) -> Bool { flags.contains(flag) }
 
     /// The last value of an option, if given.
-    public func value(_ name: String) -> String? { options[name]?.last }
+    package func value(_ name: String) -> String? { options[name]?.last }
 
     /// Every value of a repeatable option.
-    public func values(_ name: String) -> [String] { options[name] ?? [] }
+    package func values(_ name: String) -> [String] { options[name] ?? [] }
 
     /// Every option name given, value options and flags, sorted.
-    public var given: [String] { (Array(options.keys) + Array(flags)).sorted() }
+    package var given: [String] { (Array(options.keys) + Array(flags)).sorted() }
 }

@@ -3,7 +3,7 @@ import HTTPCore
 
 /// What a check leaves for its result: the exchanges it recorded, the secrets it handled (scrubbed again
 /// from everything it returns) and the vendor acceptance it observed, if any.
-public protocol CheckHarness: Sendable {
+package protocol CheckHarness: Sendable {
     /// Every exchange of the check, in send order.
     var transcript: [TranscriptEntry] { get }
     /// Every secret the check handled.

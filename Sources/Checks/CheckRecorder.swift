@@ -13,19 +13,19 @@ import StrictJSON
 /// those certifies. The identity facts (peer, certificate, trust basis,
 /// warnings) go into the details so the report and its JSON export show them.
 /// Transcripts are already redacted; bodies are capped.
-public struct CheckRecorder {
+package struct CheckRecorder {
     /// Bodies longer than this many UTF-8 bytes are cut, with a note of their full size.
-    public static let bodyLimit = 4096
+    package static let bodyLimit = 4096
 
     /// The evidence database written to.
-    public let store: EvidenceStore
+    package let store: EvidenceStore
 
     /// A recorder writing into `store`.
-    public init(store: EvidenceStore) { self.store = store }
+    package init(store: EvidenceStore) { self.store = store }
 
     /// Records every result on run `runId`, in order; returns the items written.
     @discardableResult
-    public func record(_ results: [CheckResult], runId: String) throws -> [EvidenceItem] {
+    package func record(_ results: [CheckResult], runId: String) throws -> [EvidenceItem] {
         var items: [EvidenceItem] = []
         for result in results {
             for evidence in Self.evidence(for: result, runId: runId) {
@@ -36,7 +36,7 @@ public struct CheckRecorder {
     }
 
     /// The evidence items for one result, without writing them.
-    public static func evidence(for result: CheckResult, runId: String) -> [NewEvidence] {
+    package static func evidence(for result: CheckResult, runId: String) -> [NewEvidence] {
         let identity = result.identity
         let provenance: Provenance = identity.isLiveHosted ? .liveHosted : (identity.exchanged ? .liveEmulator : .noExchange)
         let details = CheckResultDetails(
@@ -96,7 +96,7 @@ public struct CheckRecorder {
         ExchangeRecord(
             method: entry.method, path: entry.path, status: entry.status, sandboxKind: entry.sandboxKind,
             durationMs: entry.durationMilliseconds,
-            idempotencyKey: entry.requestHeaders.first { $0.name.caseInsensitiveCompare(Wire.Header.idempotencyKey) == .orderedSame }?.value,
+            idempotencyKey: entry.requestHeaders.first { $0.name.caseInsensitiveCompare(GrowWire.Header.idempotencyKey) == .orderedSame }?.value,
             requestBody: entry.requestBody.map(cap), responseBody: entry.responseBody.map(cap), error: entry.error,
             peer: entry.connection?.peerAddress,
             tls: entry.connection.flatMap { $0.scheme == "https" ? ($0.tlsVerified ? "verified" : "not verified: \($0.tlsVerifyResult ?? "no certificate")") : nil },

@@ -4,11 +4,11 @@ import GrowClient
 import HTTPCore
 
 /// A check's catalog identity: its id and the scenario it belongs to.
-public struct CheckDescriptor: Sendable, Hashable {
+package struct CheckDescriptor: Sendable, Hashable {
     /// The catalog id, e.g. `session.identify`; titles are in `Profile.check(id)`.
-    public var id: String
+    package var id: String
     /// The scenario id, e.g. `first-connect`.
-    public var scenario: String
+    package var scenario: String
 }
 
 /// Runs one suite's live checks against a target and returns their results as data.
@@ -19,36 +19,36 @@ public struct CheckDescriptor: Sendable, Hashable {
 /// Checks then run one after another in catalog order: the profile's scenarios, each with its checks
 /// (the one list of a scenario's checks). Each check gets a fresh harness, so its transcript holds only
 /// its own exchanges.
-public struct CheckRunner: Sendable {
+package struct CheckRunner: Sendable {
     /// The checks' code.
-    public let suite: any CheckSuite
+    package let suite: any CheckSuite
     /// The profile whose scenarios list the checks.
-    public let profile: Profile
+    package let profile: Profile
 
     /// A runner of `suite`'s checks as `profile` lists them.
-    public init(suite: any CheckSuite, profile: Profile) {
+    package init(suite: any CheckSuite, profile: Profile) {
         self.suite = suite
         self.profile = profile
     }
 
     /// A runner of `suite`'s checks as its built-in profile lists them.
-    public init(suite: any CheckSuite) throws {
+    package init(suite: any CheckSuite) throws {
         self.init(suite: suite, profile: try Profile.named(suite.profileId))
     }
 
     /// Every check, in catalog order (scenario by scenario, as the profile lists them).
-    public var catalog: [CheckDescriptor] {
+    package var catalog: [CheckDescriptor] {
         profile.scenarios.flatMap { scenario in scenario.checks.map { CheckDescriptor(id: $0, scenario: scenario.id) } }
     }
 
     /// The checks that sign in as a second customer: off the emulator they need `CheckContext.secondCustomerId`.
-    public var needingSecondCustomer: [String] { suite.needingSecondCustomer }
+    package var needingSecondCustomer: [String] { suite.needingSecondCustomer }
 
     /// Runs `checkIds` (all checks when empty) in catalog order, calling `progress` as each one finishes.
     ///
     /// - Throws: `CheckError.unknownCheck` before anything is sent; `CheckError.unreachable`
     ///   when the target gives no HTTP response; `CancellationError` when the task is cancelled.
-    public func run(checkIds: [String], context: CheckContext,
+    package func run(checkIds: [String], context: CheckContext,
                     progress: @escaping @Sendable (CheckResult) -> Void = { _ in }) async throws -> [CheckResult] {
         try await Self.run(suite, catalog: catalog, checkIds: checkIds, context: context, progress: progress)
     }

@@ -8,7 +8,7 @@ import GrowClient
 /// in which order; the suite gives each of those check ids its code (`definitions`), says how to probe the
 /// target before any check runs, and makes the harness each check works in. A test keeps the profile's
 /// check ids and the suite's definitions equal both ways.
-public protocol CheckSuite: Sendable {
+package protocol CheckSuite: Sendable {
     /// The working environment of one check: its transports, fixtures and what it observed.
     associatedtype Harness: CheckHarness
     /// The suite's own target and credentials, carried by `CheckContext.target`.
@@ -33,7 +33,7 @@ public protocol CheckSuite: Sendable {
 
 extension CheckSuite {
     /// The ids of the checks that sign in as a second customer.
-    public var needingSecondCustomer: [String] { definitions.filter(\.needsSecondCustomer).map(\.id) }
+    package var needingSecondCustomer: [String] { definitions.filter(\.needsSecondCustomer).map(\.id) }
 
     /// The definition of `id`, or nil.
     func definition(_ id: String) -> CheckDefinition<Harness>? { definitions.first { $0.id == id } }

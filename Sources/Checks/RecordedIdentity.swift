@@ -9,14 +9,14 @@ import HTTPCore
 /// change the label and recompute the chain, but a label that its own facts contradict is not one the recorder wrote.
 /// Records kept before a fact was measured (no peer, no TLS result) contradict nothing: a missing fact is not a
 /// contradiction. What no file can show (facts rewritten to agree) needs an outside anchor.
-public enum RecordedIdentity {
+package enum RecordedIdentity {
     /// Why a `live-hosted` label contradicts the recorded facts, or nil when they agree.
     ///
     /// - Parameters:
     ///   - identity: the identity as recorded.
     ///   - exchanges: every recorded exchange the label rests on (a check's probe and transcript, a clock reading's one).
     ///   - pins: the Sandbox pins in force for the campaign (profile and campaign); empty when none.
-    public static func contradiction(identity: CheckIdentityRecord, exchanges: [ExchangeRecord], pins: [String]) -> String? {
+    package static func contradiction(identity: CheckIdentityRecord, exchanges: [ExchangeRecord], pins: [String]) -> String? {
         if !identity.liveHosted { return "its recorded identity says it is not live-hosted" + (identity.reason.map { " (\($0))" } ?? "") }
         if let reason = identity.reason { return "its recorded identity gives a reason it is not live-hosted: \(reason)" }
         let answered = exchanges.filter { $0.status != nil }
@@ -43,7 +43,7 @@ public enum RecordedIdentity {
     /// does: its recorded chain, for its recorded host name, at its own `Date`, against this machine's trust store and
     /// the pins (`ServerChainTrust`). An exchange with no chain, no host name or no time cannot be re-checked, so it is
     /// not live-hosted either.
-    public static func unvalidated(exchanges: [ExchangeRecord], pins: [String], trust: ServerChainTrust) -> String? {
+    package static func unvalidated(exchanges: [ExchangeRecord], pins: [String], trust: ServerChainTrust) -> String? {
         for e in exchanges where e.status != nil {
             let label = "\(e.method ?? "?") \(e.path ?? "?")"
             guard !e.certificateChain.isEmpty else { return "\(label) recorded no certificate chain to re-validate" }

@@ -9,18 +9,18 @@ import RFC3339Time
 /// `run start` and `run finish` record a reading; its Sandbox time counts as outside the QA machine only when the
 /// exchange is `live-hosted`. A target that gives no answer still gives a reading (`no-exchange`, no Sandbox time):
 /// the run is recorded, and a purchase on it cannot certify.
-public struct SandboxClockReader: Sendable {
+package struct SandboxClockReader: Sendable {
     /// The transport to the Sandbox (a `CurlTransport` enforcing the pins, in production).
-    public var transport: any HTTPTransport
+    package var transport: any HTTPTransport
     /// The Sandbox pins in force (profile and campaign): the live-hosted rule checks them.
-    public var pins: [String]
+    package var pins: [String]
     /// The QA machine's clock, recorded beside the Sandbox's.
-    public var now: @Sendable () -> Date
+    package var now: @Sendable () -> Date
     /// This machine's addresses, for the live-hosted rule.
-    public var localAddresses: @Sendable () -> Set<PeerAddress>
+    package var localAddresses: @Sendable () -> Set<PeerAddress>
 
     /// A reader over `transport`.
-    public init(transport: any HTTPTransport, pins: [String], now: @escaping @Sendable () -> Date = { Date() },
+    package init(transport: any HTTPTransport, pins: [String], now: @escaping @Sendable () -> Date = { Date() },
                 localAddresses: @escaping @Sendable () -> Set<PeerAddress> = { PeerAddress.thisMachine() }) {
         self.transport = transport
         self.pins = pins
@@ -28,9 +28,9 @@ public struct SandboxClockReader: Sendable {
         self.localAddresses = localAddresses
     }
 
-    /// Reads the clock of `campaign`'s target through its profile's suite.
-    public func read(campaign: Campaign) async -> ClockReading {
-        guard let suite = try? CheckSuites.suite(for: campaign.profile) else {
+    /// Reads the clock of `campaign`'s target through `suite`, its profile's suite (nil: the profile has none).
+    package func read(campaign: Campaign, suite: (any CheckSuite)?) async -> ClockReading {
+        guard let suite else {
             return ClockReading(sandboxTime: nil, qaTime: Timestamp.string(now()), provenance: .noExchange,
                                 notLiveHosted: "no check suite for profile '\(campaign.profile)'", identity: Self.noIdentity, exchange: nil)
         }

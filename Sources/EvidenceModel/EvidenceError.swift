@@ -3,7 +3,7 @@
 /// Messages say what was wrong, quote what the user typed in single quotes,
 /// and say what to do. None contains a bound secret value. No flag, command
 /// line or exit code is named here: the CLI adds those (`growcert/CLI/DomainError+CLI.swift`).
-public enum EvidenceError: Error, CustomStringConvertible, Equatable {
+package enum EvidenceError: Error, CustomStringConvertible, Equatable {
     /// No database at the path.
     case databaseMissing(path: String)
     /// The file exists but is not a growcert evidence database.
@@ -37,7 +37,7 @@ public enum EvidenceError: Error, CustomStringConvertible, Equatable {
     /// Something that should not happen.
     case internalFailure(String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .databaseMissing(let path):
             return "No evidence database at '\(path)'."

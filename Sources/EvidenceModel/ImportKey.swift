@@ -2,13 +2,13 @@
 /// number (from 1). Recorded with the item the line adds (`evidence_imports`), so that a line is
 /// recorded once at most, and an import can be resumed exactly: the lines whose key is recorded are
 /// skipped, whatever happened to the acknowledgement of their commit.
-public struct ImportKey: Hashable, Sendable {
+package struct ImportKey: Hashable, Sendable {
     /// The SHA-256 of the whole import file, lowercase hex.
-    public let fileSHA256: String
+    package let fileSHA256: String
     /// The line's number in the file, from 1.
-    public let line: Int
+    package let line: Int
 
-    public init(fileSHA256: String, line: Int) {
+    package init(fileSHA256: String, line: Int) {
         self.fileSHA256 = fileSHA256
         self.line = line
     }

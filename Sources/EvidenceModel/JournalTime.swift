@@ -7,10 +7,10 @@
 /// (`outsideClockSkewSeconds`): a row edited after the fact to move a run in time disagrees with the entry it hides in.
 /// A journal whose `at` goes backwards by more than the skew had a clock moved between two commands (`faketime` on
 /// one of them): every entry is genuine, so it is a warning, but the reader is told.
-public enum JournalTime {
+package enum JournalTime {
     /// How many seconds `time` lies away from its entry's `at`, when that is more than `skewSeconds`; nil when they
     /// agree (or either cannot be read: the schema check reports an unreadable time).
-    public static func disagreement(time: String, entryAt: String, skewSeconds: Int) -> Int64? {
+    package static func disagreement(time: String, entryAt: String, skewSeconds: Int) -> Int64? {
         guard let t = Timestamp.milliseconds(time), let at = Timestamp.milliseconds(entryAt) else { return nil }
         let apart = abs(t - at) / 1000
         return apart > Int64(skewSeconds) ? apart : nil
@@ -18,7 +18,7 @@ public enum JournalTime {
 
     /// How many seconds an entry dated `at` lies before the entry before it (dated `previousAt`), when that is more than
     /// `skewSeconds`; nil otherwise.
-    public static func backwards(previousAt: String, at: String, skewSeconds: Int) -> Int64? {
+    package static func backwards(previousAt: String, at: String, skewSeconds: Int) -> Int64? {
         guard let previous = Timestamp.milliseconds(previousAt), let now = Timestamp.milliseconds(at) else { return nil }
         let back = (previous - now) / 1000
         return back > Int64(skewSeconds) ? back : nil

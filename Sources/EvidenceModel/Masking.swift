@@ -1,9 +1,9 @@
 import Foundation
 
 /// Masks store account addresses for display: `sandbox.tester@icloud.com` → `s***r@icloud.com`.
-public enum Masking {
+package enum Masking {
     /// The masked form of an e-mail address or account id.
-    public static func mask(_ account: String) -> String {
+    package static func mask(_ account: String) -> String {
         let trimmed = account.trimmingCharacters(in: .whitespacesAndNewlines)
         if let at = trimmed.lastIndex(of: "@") {
             let local = trimmed[..<at]
@@ -20,7 +20,7 @@ public enum Masking {
     }
 
     /// The form an account is hashed in, so the same account is recognised however it was typed.
-    public static func normalizedAccount(_ account: String) -> String {
+    package static func normalizedAccount(_ account: String) -> String {
         account.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
     }
 }

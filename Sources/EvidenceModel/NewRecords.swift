@@ -1,22 +1,22 @@
 import StrictJSON
 
 /// What `createCampaign` needs.
-public struct NewCampaign: Sendable {
-    public var profile: String
-    public var name: String?
-    public var appId: String
-    public var appVersion: String
-    public var build: String
-    public var sdkName: String
-    public var sdkVersion: String
-    public var project: String
-    public var baseURL: String
+package struct NewCampaign: Sendable {
+    package var profile: String
+    package var name: String?
+    package var appId: String
+    package var appVersion: String
+    package var build: String
+    package var sdkName: String
+    package var sdkVersion: String
+    package var project: String
+    package var baseURL: String
     /// Sandbox public-key pins (`sha256//BASE64`) for this campaign; each is validated.
-    public var sandboxPins: [String]
+    package var sandboxPins: [String]
     /// The app's Google Play license key, canonical base64 DER (StoreProof's `GooglePlayLicenseKey.base64`); nil: none.
-    public var playLicenseKey: String?
+    package var playLicenseKey: String?
 
-    public init(profile: String, name: String?, appId: String, appVersion: String, build: String, sdkName: String = "GrooveGrow SDK",
+    package init(profile: String, name: String?, appId: String, appVersion: String, build: String, sdkName: String = "GrooveGrow SDK",
                 sdkVersion: String, project: String, baseURL: String, sandboxPins: [String] = [], playLicenseKey: String? = nil) {
         self.sandboxPins = sandboxPins
         self.playLicenseKey = playLicenseKey
@@ -33,16 +33,16 @@ public struct NewCampaign: Sendable {
 }
 
 /// What `addDevice` needs. `identifier` is hashed, never stored.
-public struct NewDevice: Sendable {
-    public var campaignId: String
-    public var label: String
-    public var kind: String
-    public var platform: String
-    public var model: String
-    public var osVersion: String
-    public var identifier: String?
+package struct NewDevice: Sendable {
+    package var campaignId: String
+    package var label: String
+    package var kind: String
+    package var platform: String
+    package var model: String
+    package var osVersion: String
+    package var identifier: String?
 
-    public init(campaignId: String, label: String, kind: String, platform: String, model: String, osVersion: String, identifier: String? = nil) {
+    package init(campaignId: String, label: String, kind: String, platform: String, model: String, osVersion: String, identifier: String? = nil) {
         self.campaignId = campaignId
         self.label = label
         self.kind = kind
@@ -54,14 +54,14 @@ public struct NewDevice: Sendable {
 }
 
 /// What `addAccount` needs. `account` is stored masked and as a keyed hash only.
-public struct NewAccount: Sendable {
-    public var campaignId: String
-    public var label: String
-    public var store: String
-    public var account: String
-    public var storefront: String?
+package struct NewAccount: Sendable {
+    package var campaignId: String
+    package var label: String
+    package var store: String
+    package var account: String
+    package var storefront: String?
 
-    public init(campaignId: String, label: String, store: String, account: String, storefront: String? = nil) {
+    package init(campaignId: String, label: String, store: String, account: String, storefront: String? = nil) {
         self.campaignId = campaignId
         self.label = label
         self.store = store
@@ -71,16 +71,16 @@ public struct NewAccount: Sendable {
 }
 
 /// What `startRun` needs: devices and accounts by label.
-public struct NewRun: Sendable {
-    public var campaignId: String
-    public var scenario: String
-    public var deviceLabel: String
-    public var accountLabel: String?
-    public var tester: String
+package struct NewRun: Sendable {
+    package var campaignId: String
+    package var scenario: String
+    package var deviceLabel: String
+    package var accountLabel: String?
+    package var tester: String
     /// The Sandbox's clock read as the run starts (`run.clock`, with a run nonce the store mints); nil records none.
-    public var clock: ClockReading?
+    package var clock: ClockReading?
 
-    public init(campaignId: String, scenario: String, deviceLabel: String, accountLabel: String?, tester: String, clock: ClockReading? = nil) {
+    package init(campaignId: String, scenario: String, deviceLabel: String, accountLabel: String?, tester: String, clock: ClockReading? = nil) {
         self.campaignId = campaignId
         self.scenario = scenario
         self.deviceLabel = deviceLabel
@@ -91,12 +91,12 @@ public struct NewRun: Sendable {
 }
 
 /// Bytes to store once, by SHA-256, with an evidence item.
-public struct NewAttachment: Sendable {
-    public var bytes: [UInt8]
-    public var mediaType: String
-    public var filename: String
+package struct NewAttachment: Sendable {
+    package var bytes: [UInt8]
+    package var mediaType: String
+    package var filename: String
 
-    public init(bytes: [UInt8], mediaType: String, filename: String) {
+    package init(bytes: [UInt8], mediaType: String, filename: String) {
         self.bytes = bytes
         self.mediaType = mediaType
         self.filename = filename
@@ -104,17 +104,17 @@ public struct NewAttachment: Sendable {
 }
 
 /// What `addEvidence` needs.
-public struct NewEvidence: Sendable {
-    public var runId: String
-    public var type: EvidenceType
-    public var provenance: Provenance
-    public var details: JSONValue
-    public var attachment: NewAttachment?
+package struct NewEvidence: Sendable {
+    package var runId: String
+    package var type: EvidenceType
+    package var provenance: Provenance
+    package var details: JSONValue
+    package var attachment: NewAttachment?
     /// Keys of `details` whose values are store-signed payloads (JWS), not credentials:
     /// the secret scan passes over them.
-    public var signedPayloadKeys: Set<String>
+    package var signedPayloadKeys: Set<String>
 
-    public init(runId: String, type: EvidenceType, provenance: Provenance, details: JSONValue, attachment: NewAttachment? = nil,
+    package init(runId: String, type: EvidenceType, provenance: Provenance, details: JSONValue, attachment: NewAttachment? = nil,
                 signedPayloadKeys: Set<String> = []) {
         self.runId = runId
         self.type = type

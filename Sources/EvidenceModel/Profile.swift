@@ -1,17 +1,17 @@
 import StrictJSON
 
 /// A language of the catalog and the reports.
-public enum Language: String, Sendable, CaseIterable {
+package enum Language: String, Sendable, CaseIterable {
     case en
     case zhHans = "zh-Hans"
 }
 
 /// Text in English and Simplified Chinese.
-public struct LocalizedText: Sendable, Equatable {
-    public var en: String
-    public var zhHans: String
+package struct LocalizedText: Sendable, Equatable {
+    package var en: String
+    package var zhHans: String
 
-    public func text(_ lang: Language) -> String { lang == .en ? en : zhHans }
+    package func text(_ lang: Language) -> String { lang == .en ? en : zhHans }
 
     init(_ json: JSONValue?, field: String) throws {
         guard let en = json?["en"]?.stringValue, let zh = json?["zh-Hans"]?.stringValue else {
@@ -23,24 +23,24 @@ public struct LocalizedText: Sendable, Equatable {
 }
 
 /// One acceptance scenario of a vendor's table.
-public struct Scenario: Sendable, Equatable {
-    public var id: String
-    public var title: LocalizedText
-    public var expected: LocalizedText
+package struct Scenario: Sendable, Equatable {
+    package var id: String
+    package var title: LocalizedText
+    package var expected: LocalizedText
     /// The live checks that must pass on the scenario's run, in order.
-    public var checks: [String]
+    package var checks: [String]
     /// What the scenario's run needs besides its checks, in the order a report lists it (`requires`).
-    public var requirements: [RequirementID]
+    package var requirements: [RequirementID]
 
     /// Whether the scenario requires `id`.
-    public func requires(_ id: RequirementID) -> Bool { requirements.contains(id) }
+    package func requires(_ id: RequirementID) -> Bool { requirements.contains(id) }
 }
 
 /// A live check's catalog entry.
-public struct CheckInfo: Sendable, Equatable {
-    public var id: String
-    public var title: LocalizedText
-    public var proves: LocalizedText
+package struct CheckInfo: Sendable, Equatable {
+    package var id: String
+    package var title: LocalizedText
+    package var proves: LocalizedText
 }
 
 /// The store proofs a profile's scenarios accept, and which of them certify (`verdictRules.storeProofs`).
@@ -48,23 +48,23 @@ public struct CheckInfo: Sendable, Equatable {
 /// A store proof is named by its provenance (`store-signed-sandbox`: an App Store Sandbox JWS;
 /// `store-signed-google`: a Play Billing purchase signed with the campaign's license key). A proof the profile does
 /// not accept is refused when recorded; an accepted proof that is not certifying is recorded and reported only.
-public struct StoreProofPolicy: Sendable, Equatable {
+package struct StoreProofPolicy: Sendable, Equatable {
     /// The provenances a store transaction of this profile may have, in the profile's order.
-    public var accepted: [Provenance]
+    package var accepted: [Provenance]
     /// The accepted provenances that certify a store transaction, in the profile's order.
-    public var certifying: [Provenance]
+    package var certifying: [Provenance]
 
     /// A policy; `certifying` must be accepted and hold no fixture (`Profile.init` refuses it otherwise).
-    public init(accepted: [Provenance], certifying: [Provenance]) {
+    package init(accepted: [Provenance], certifying: [Provenance]) {
         self.accepted = accepted
         self.certifying = certifying
     }
 
     /// Whether a store transaction of provenance `p` is accepted on this profile's campaigns.
-    public func accepts(_ p: Provenance) -> Bool { accepted.contains(p) }
+    package func accepts(_ p: Provenance) -> Bool { accepted.contains(p) }
 
     /// Whether a store transaction of provenance `p` certifies: named certifying, and never a fixture.
-    public func certifies(_ p: Provenance) -> Bool { certifying.contains(p) && !p.isFixture }
+    package func certifies(_ p: Provenance) -> Bool { certifying.contains(p) && !p.isFixture }
 }
 
 /// The verdict rules of a profile, stated as data next to its scenarios.
@@ -72,57 +72,57 @@ public struct StoreProofPolicy: Sendable, Equatable {
 /// A profile says which provenance each kind of evidence needs and which store proofs certify; no profile can make
 /// a fixture certify (`Provenance.isFixture`). `certifies(_:as:)` and `storeProofs.certifies(_:)` are the answers
 /// to "does this certify".
-public struct VerdictRules: Sendable, Equatable {
-    public var checkResultProvenance: Provenance
+package struct VerdictRules: Sendable, Equatable {
+    package var checkResultProvenance: Provenance
     /// The store proofs the scenarios accept and which of them certify (`storeProofs`).
-    public var storeProofs: StoreProofPolicy
-    public var serverReceiptProvenance: Provenance
+    package var storeProofs: StoreProofPolicy
+    package var serverReceiptProvenance: Provenance
     /// How the vendor's acceptance of a store transaction is found and proven (`serverReceiptBinding`).
-    public var serverReceiptBinding: AcceptanceRule
-    public var transactionBundleMustMatchAppId: Bool
+    package var serverReceiptBinding: AcceptanceRule
+    package var transactionBundleMustMatchAppId: Bool
     /// The most days a store transaction's purchase date may lie before its run started, for it to certify.
-    public var transactionMaxAgeDays: Int
+    package var transactionMaxAgeDays: Int
     /// How far, in seconds, a store-signed purchase date or a Sandbox's verification time may lie outside the run's
     /// outside window (the Sandbox's clock read at the run's start and finish) and still count; also how far the QA
     /// machine's clock may differ from the Sandbox's before a report warns (`outsideClockSkewSeconds`, default 300).
-    public var outsideClockSkewSeconds: Int = VerdictRules.defaultOutsideClockSkewSeconds
+    package var outsideClockSkewSeconds: Int = VerdictRules.defaultOutsideClockSkewSeconds
 
     /// The skew a profile that names none gets: five minutes.
-    public static let defaultOutsideClockSkewSeconds = 300
+    package static let defaultOutsideClockSkewSeconds = 300
 
     /// Whether evidence of provenance `p` certifies where the profile requires `required`: the one place that says so.
-    public func certifies(_ p: Provenance, as required: Provenance) -> Bool {
+    package func certifies(_ p: Provenance, as required: Provenance) -> Bool {
         p == required && !p.isFixture
     }
 
     /// Whether evidence of provenance `p` certifies anything under these rules: a check result, a receipt or a store proof.
-    public func certifiesAnything(_ p: Provenance) -> Bool {
+    package func certifiesAnything(_ p: Provenance) -> Bool {
         certifies(p, as: checkResultProvenance) || certifies(p, as: serverReceiptProvenance) || storeProofs.certifies(p)
     }
 }
 
 /// A vendor's scenario catalog: one JSON file per profile under `profiles/`.
-public struct Profile: Sendable, Equatable {
-    public var id: String
-    public var vendor: String
-    public var title: LocalizedText
-    public var source: String
-    public var scenarios: [Scenario]
-    public var checks: [CheckInfo]
-    public var rules: VerdictRules
+package struct Profile: Sendable, Equatable {
+    package var id: String
+    package var vendor: String
+    package var title: LocalizedText
+    package var source: String
+    package var scenarios: [Scenario]
+    package var checks: [CheckInfo]
+    package var rules: VerdictRules
     /// The vendor's hosted Sandbox public-key pins (`hostedSandbox.spkiPins`, `sha256//BASE64`); empty: none published.
-    public var sandboxPins: [String]
+    package var sandboxPins: [String]
     /// The host names the vendor documents for its hosted Sandbox (`hostedSandbox.hosts`, lowercase); empty when the
     /// vendor names none. A live-hosted result from any other host is marked beside its verdict.
-    public var knownHostedHosts: [String] = []
+    package var knownHostedHosts: [String] = []
     /// The field that names the campaign's target within the vendor (`target`; default: GrooveGrow's `project` UUID).
-    public var target: TargetField = .project
+    package var target: TargetField = .project
     /// The SHA-256 of the profile's canonical JSON text: the rules that judge a campaign, named in every
     /// report and signed statement, so that a verdict judged by other rules is recognised as such.
-    public var rulesSHA256: String = ""
+    package var rulesSHA256: String = ""
 
     /// The scenario with this id.
-    public func scenario(_ id: String) throws -> Scenario {
+    package func scenario(_ id: String) throws -> Scenario {
         guard let s = scenarios.first(where: { $0.id == id }) else {
             throw EvidenceError.unknown(what: "scenario", value: id, known: scenarios.map(\.id))
         }
@@ -130,22 +130,22 @@ public struct Profile: Sendable, Equatable {
     }
 
     /// The catalog entry of a check.
-    public func check(_ id: String) -> CheckInfo? { checks.first { $0.id == id } }
+    package func check(_ id: String) -> CheckInfo? { checks.first { $0.id == id } }
 
     /// Whether `host` (a URL's host, any case, a trailing dot allowed) is one the vendor documents for its hosted Sandbox.
-    public func isKnownHostedHost(_ host: String) -> Bool {
+    package func isKnownHostedHost(_ host: String) -> Bool {
         var name = host.lowercased()
         if name.hasSuffix(".") { name.removeLast() }
         return knownHostedHosts.contains(name)
     }
 
     /// The Sandbox pins in force for `campaign`: the profile's, then the campaign's own that the profile lacks.
-    public func sandboxPins(for campaign: Campaign) -> [String] {
+    package func sandboxPins(for campaign: Campaign) -> [String] {
         sandboxPins + campaign.sandboxPins.filter { !sandboxPins.contains($0) }
     }
 
     /// Parses a profile file.
-    public init(json: JSONValue) throws {
+    package init(json: JSONValue) throws {
         rulesSHA256 = Digest.sha256Hex(json.canonicalText)
         func string(_ v: JSONValue?, _ field: String) throws -> String {
             guard let s = v?.stringValue, !s.isEmpty else {
@@ -292,7 +292,7 @@ public struct Profile: Sendable, Equatable {
     }
 
     /// Every built-in profile, by id (parsed once per process).
-    public static func builtIn() throws -> [String: Profile] {
+    package static func builtIn() throws -> [String: Profile] {
         try parsedBuiltIn.get()
     }
 
@@ -306,7 +306,7 @@ public struct Profile: Sendable, Equatable {
     }
 
     /// The built-in profile with this id.
-    public static func named(_ id: String) throws -> Profile {
+    package static func named(_ id: String) throws -> Profile {
         let all = try builtIn()
         guard let p = all[id] else { throw EvidenceError.unknown(what: "profile", value: id, known: all.keys.sorted()) }
         return p

@@ -4,7 +4,7 @@
 /// the receipts', and the store proofs a scenario accepts and which of them certify). This type only knows the
 /// floor no profile can lower: a fixture (`isFixture`: a local emulator, a local or Production signature, a
 /// person's typing) never certifies, whatever a profile names.
-public enum Provenance: String, Sendable, Codable, CaseIterable, Comparable {
+package enum Provenance: String, Sendable, Codable, CaseIterable, Comparable {
     case liveHosted = "live-hosted"
     case liveEmulator = "live-emulator"
     /// A check that no target answered (it failed before its first exchange): it reached nothing.
@@ -19,7 +19,7 @@ public enum Provenance: String, Sendable, Codable, CaseIterable, Comparable {
 
     /// Whether this provenance is a fixture as far as certification goes: made or signed on machines the QA
     /// insider controls, or real money. A profile that names a fixture as certifying is refused.
-    public var isFixture: Bool {
+    package var isFixture: Bool {
         switch self {
         case .liveHosted, .storeSignedSandbox, .storeSignedGoogle: return false
         case .liveEmulator, .noExchange, .storeSignedProduction, .xcodeLocal, .emulatorSigned, .manual: return true
@@ -28,10 +28,10 @@ public enum Provenance: String, Sendable, Codable, CaseIterable, Comparable {
 
     /// Whether evidence with this provenance can make a scenario CERTIFIED under some profile (not a fixture);
     /// whether it does under a campaign's is that profile's `VerdictRules`.
-    public var canCertify: Bool { !isFixture }
+    package var canCertify: Bool { !isFixture }
 
     /// A short English explanation of why this provenance does or does not certify.
-    public var explanation: String {
+    package var explanation: String {
         switch self {
         case .liveHosted: return "fetched by growcert over HTTPS from the vendor's hosted Sandbox"
         case .liveEmulator: return "fetched from a local emulator or a loopback/plain-HTTP target, not the hosted Sandbox"
@@ -45,5 +45,5 @@ public enum Provenance: String, Sendable, Codable, CaseIterable, Comparable {
         }
     }
 
-    public static func < (lhs: Provenance, rhs: Provenance) -> Bool { lhs.rawValue < rhs.rawValue }
+    package static func < (lhs: Provenance, rhs: Provenance) -> Bool { lhs.rawValue < rhs.rawValue }
 }

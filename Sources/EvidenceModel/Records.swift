@@ -2,41 +2,41 @@ import Foundation
 import StrictJSON
 
 /// One app build under certification.
-public struct Campaign: Sendable, Equatable {
-    public var id: String
-    public var seq: Int64
-    public var profile: String
-    public var name: String
-    public var appId: String
-    public var appVersion: String
-    public var build: String
-    public var sdkName: String
-    public var sdkVersion: String
-    public var project: String
-    public var baseURL: String
-    public var createdBy: String
-    public var createdAt: String
+package struct Campaign: Sendable, Equatable {
+    package var id: String
+    package var seq: Int64
+    package var profile: String
+    package var name: String
+    package var appId: String
+    package var appVersion: String
+    package var build: String
+    package var sdkName: String
+    package var sdkVersion: String
+    package var project: String
+    package var baseURL: String
+    package var createdBy: String
+    package var createdAt: String
     /// The campaign's own Sandbox public-key pins (`sha256//BASE64`), added to the profile's; empty for none.
-    public var sandboxPins: [String] = []
+    package var sandboxPins: [String] = []
     /// The app's Google Play license key (base64 DER SubjectPublicKeyInfo, as Play Console shows it), recorded by
     /// a `campaign.update`; nil: none, and no signed Google Play purchase can be recorded.
-    public var playLicenseKey: String?
+    package var playLicenseKey: String?
 
     /// The SHA-256 of the license key's DER SubjectPublicKeyInfo, lowercase hex: how reports, `campaign show` and
     /// sign-off statements name the key for the release manager to compare with Play Console. The one home of it.
-    public var playLicenseKeyFingerprint: String? { playLicenseKey.flatMap(Self.fingerprint(ofPlayLicenseKey:)) }
+    package var playLicenseKeyFingerprint: String? { playLicenseKey.flatMap(Self.fingerprint(ofPlayLicenseKey:)) }
 
     /// The fingerprint of a base64 license key (SHA-256 of its DER, lowercase hex); nil when it is not base64.
-    public static func fingerprint(ofPlayLicenseKey key: String) -> String? {
+    package static func fingerprint(ofPlayLicenseKey key: String) -> String? {
         Data(base64Encoded: key).map { Digest.sha256Hex($0) }
     }
     /// Whether only run-bound proof certifies this campaign's purchases (`campaign create|update --require-run-binding`,
     /// journaled as a `campaign.update` of `require_run_binding` to `yes`).
-    public var requireRunBinding = false
+    package var requireRunBinding = false
 
     /// The campaign as JSON (the target column labelled by the profile's target field: `project`, `publishableKey`);
     /// `sandboxPins` appears only when the campaign has pins (older output is unchanged).
-    public var json: JSONValue {
+    package var json: JSONValue {
         var o: [String: JSONValue] = ["id": .string(id), "profile": .string(profile), "name": .string(name), "appId": .string(appId),
          "appVersion": .string(appVersion), "build": .string(build), "sdkName": .string(sdkName),
          "sdkVersion": .string(sdkVersion), TargetField.of(profile: profile).name: .string(project), "baseUrl": .string(baseURL),
@@ -67,29 +67,29 @@ public struct Campaign: Sendable, Equatable {
 }
 
 /// `physical` or `simulator`.
-public enum DeviceKind: String, Sendable, CaseIterable { case physical, simulator }
+package enum DeviceKind: String, Sendable, CaseIterable { case physical, simulator }
 /// `ios` or `android`.
-public enum Platform: String, Sendable, CaseIterable { case ios, android }
+package enum Platform: String, Sendable, CaseIterable { case ios, android }
 /// `apple` or `google`.
-public enum Store: String, Sendable, CaseIterable { case apple, google }
+package enum Store: String, Sendable, CaseIterable { case apple, google }
 /// A run's outcome as the tester recorded it.
-public enum RunOutcome: String, Sendable, CaseIterable { case pass, fail, blocked }
+package enum RunOutcome: String, Sendable, CaseIterable { case pass, fail, blocked }
 
 /// A device that runs the test app.
-public struct Device: Sendable, Equatable {
-    public var id: String
-    public var seq: Int64
-    public var campaignId: String
-    public var label: String
-    public var kind: DeviceKind
-    public var platform: Platform
-    public var model: String
-    public var osVersion: String
+package struct Device: Sendable, Equatable {
+    package var id: String
+    package var seq: Int64
+    package var campaignId: String
+    package var label: String
+    package var kind: DeviceKind
+    package var platform: Platform
+    package var model: String
+    package var osVersion: String
     /// A keyed hash of the device identifier, never the identifier itself.
-    public var identifierHash: String?
-    public var createdAt: String
+    package var identifierHash: String?
+    package var createdAt: String
 
-    public var json: JSONValue {
+    package var json: JSONValue {
         ["id": .string(id), "campaign": .string(campaignId), "label": .string(label), "kind": .string(kind.rawValue),
          "platform": .string(platform.rawValue), "model": .string(model), "osVersion": .string(osVersion),
          "identifierHash": .optional(identifierHash), "createdAt": .string(createdAt)]
@@ -111,18 +111,18 @@ public struct Device: Sendable, Equatable {
 }
 
 /// A store sandbox account; the address is kept only masked and as a keyed hash.
-public struct StoreAccount: Sendable, Equatable {
-    public var id: String
-    public var seq: Int64
-    public var campaignId: String
-    public var label: String
-    public var store: Store
-    public var accountMasked: String
-    public var accountHash: String
-    public var storefront: String?
-    public var createdAt: String
+package struct StoreAccount: Sendable, Equatable {
+    package var id: String
+    package var seq: Int64
+    package var campaignId: String
+    package var label: String
+    package var store: Store
+    package var accountMasked: String
+    package var accountHash: String
+    package var storefront: String?
+    package var createdAt: String
 
-    public var json: JSONValue {
+    package var json: JSONValue {
         ["id": .string(id), "campaign": .string(campaignId), "label": .string(label), "store": .string(store.rawValue),
          "account": .string(accountMasked), "accountHash": .string(accountHash), "storefront": .optional(storefront),
          "createdAt": .string(createdAt)]
@@ -143,25 +143,25 @@ public struct StoreAccount: Sendable, Equatable {
 }
 
 /// One execution of one scenario.
-public struct Run: Sendable, Equatable {
-    public var id: String
-    public var seq: Int64
-    public var campaignId: String
-    public var scenario: String
-    public var deviceId: String
-    public var accountId: String?
-    public var tester: String
-    public var startedAt: String
-    public var finishedAt: String?
-    public var outcome: RunOutcome?
-    public var note: String?
+package struct Run: Sendable, Equatable {
+    package var id: String
+    package var seq: Int64
+    package var campaignId: String
+    package var scenario: String
+    package var deviceId: String
+    package var accountId: String?
+    package var tester: String
+    package var startedAt: String
+    package var finishedAt: String?
+    package var outcome: RunOutcome?
+    package var note: String?
     /// The journal seq of the run's finish (nil: open, or a database older than `run_finishes`).
-    public var finishSeq: Int64?
+    package var finishSeq: Int64?
     /// When and why the run was abandoned as started by mistake (nil: it was not): it is never judged.
-    public var abandonedAt: String?
-    public var abandonReason: String?
+    package var abandonedAt: String?
+    package var abandonReason: String?
 
-    public init(id: String, seq: Int64, campaignId: String, scenario: String, deviceId: String, accountId: String?, tester: String,
+    package init(id: String, seq: Int64, campaignId: String, scenario: String, deviceId: String, accountId: String?, tester: String,
                 startedAt: String, finishedAt: String?, outcome: RunOutcome?, note: String?,
                 finishSeq: Int64? = nil, abandonedAt: String? = nil, abandonReason: String? = nil) {
         self.id = id
@@ -180,17 +180,17 @@ public struct Run: Sendable, Equatable {
         self.abandonReason = abandonReason
     }
 
-    public var isFinished: Bool { finishedAt != nil }
-    public var isAbandoned: Bool { abandonedAt != nil }
+    package var isFinished: Bool { finishedAt != nil }
+    package var isAbandoned: Bool { abandonedAt != nil }
 
     /// Whether `item` of this run was recorded after the run was finished (a late note or attachment):
     /// told by the journal's order, never by a label.
-    public func isLate(_ item: EvidenceItem) -> Bool {
+    package func isLate(_ item: EvidenceItem) -> Bool {
         guard let finishSeq else { return false }
         return item.seq > finishSeq
     }
 
-    public var json: JSONValue {
+    package var json: JSONValue {
         var object: [String: JSONValue] = [
             "id": .string(id), "campaign": .string(campaignId), "scenario": .string(scenario), "device": .string(deviceId),
             "account": .optional(accountId), "tester": .string(tester), "startedAt": .string(startedAt),
@@ -204,7 +204,7 @@ public struct Run: Sendable, Equatable {
 }
 
 /// The kinds of evidence item.
-public enum EvidenceType: String, Sendable, CaseIterable {
+package enum EvidenceType: String, Sendable, CaseIterable {
     case transaction
     case receipt
     case attachment
@@ -215,24 +215,24 @@ public enum EvidenceType: String, Sendable, CaseIterable {
 /// One piece of evidence on a run. `details` holds the type's fields, read and written through the
 /// type's typed details (`details(as:)`): `TransactionDetails`, `ReceiptDetails`, `AttachmentDetails`
 /// (the bytes are in the blob store under `attachmentSHA256`), `NoteDetails`, `CheckResultDetails`.
-public struct EvidenceItem: Sendable, Equatable {
-    public var id: String
-    public var seq: Int64
-    public var runId: String
-    public var type: EvidenceType
-    public var provenance: Provenance
-    public var details: JSONValue
-    public var attachmentSHA256: String?
-    public var mediaType: String?
-    public var size: Int64?
-    public var recordedBy: String
-    public var recordedAt: String
-    public var retractedSeq: Int64?
-    public var retractedReason: String?
+package struct EvidenceItem: Sendable, Equatable {
+    package var id: String
+    package var seq: Int64
+    package var runId: String
+    package var type: EvidenceType
+    package var provenance: Provenance
+    package var details: JSONValue
+    package var attachmentSHA256: String?
+    package var mediaType: String?
+    package var size: Int64?
+    package var recordedBy: String
+    package var recordedAt: String
+    package var retractedSeq: Int64?
+    package var retractedReason: String?
 
-    public var isRetracted: Bool { retractedSeq != nil }
+    package var isRetracted: Bool { retractedSeq != nil }
 
-    public var json: JSONValue {
+    package var json: JSONValue {
         ["id": .string(id), "run": .string(runId), "type": .string(type.rawValue), "provenance": .string(provenance.rawValue),
          "details": details, "attachmentSha256": .optional(attachmentSHA256), "mediaType": .optional(mediaType),
          "size": size.map { .number(String($0)) } ?? .null, "recordedBy": .string(recordedBy), "recordedAt": .string(recordedAt),
@@ -258,15 +258,15 @@ public struct EvidenceItem: Sendable, Equatable {
 }
 
 /// One entry of the append-only journal.
-public struct JournalEntry: Sendable, Equatable {
-    public var seq: Int64
-    public var kind: String
-    public var actor: String
-    public var at: String
+package struct JournalEntry: Sendable, Equatable {
+    package var seq: Int64
+    package var kind: String
+    package var actor: String
+    package var at: String
     /// Canonical JSON text.
-    public var payload: String
-    public var prevHash: String
-    public var hash: String
+    package var payload: String
+    package var prevHash: String
+    package var hash: String
 
     /// Every stored property, for the store that reads rows (a `package` memberwise initialiser).
     package init(seq: Int64, kind: String, actor: String, at: String, payload: String, prevHash: String, hash: String) {
@@ -281,12 +281,12 @@ public struct JournalEntry: Sendable, Equatable {
 }
 
 /// The newest journal entry that counts as evidence (report renders do not).
-public struct EvidenceHead: Sendable, Equatable {
-    public var seq: Int64
-    public var hash: String
-    public var at: String
+package struct EvidenceHead: Sendable, Equatable {
+    package var seq: Int64
+    package var hash: String
+    package var at: String
 
-    public init(seq: Int64, hash: String, at: String) {
+    package init(seq: Int64, hash: String, at: String) {
         self.seq = seq
         self.hash = hash
         self.at = at
@@ -297,7 +297,7 @@ extension JournalEntry {
     /// The record the entry concerns, for people reading the journal: the row's id, with the run,
     /// report or campaign it belongs to (`e5 (run r1)`, `r1`, `s1 (report rp1)`); nil when it
     /// concerns no record (`store.init`).
-    public var concerns: String? {
+    package var concerns: String? {
         guard let payload = try? JSONValue.parse(self.payload), let id = payload["id"]?.stringValue else { return nil }
         for (key, what) in [("run_id", "run"), ("report_id", "report"), ("campaign_id", "campaign")] {
             if let parent = payload[key]?.stringValue { return "\(id) (\(what) \(parent))" }
@@ -310,7 +310,7 @@ extension JournalEntry {
 ///
 /// The app id, version and build are not among them: they define what is certified, so a change of
 /// them is a new campaign. Each case's raw value is its `campaigns` column.
-public enum CampaignField: String, Sendable, CaseIterable {
+package enum CampaignField: String, Sendable, CaseIterable {
     case name
     case sdkName = "sdk_name"
     case sdkVersion = "sdk_version"
@@ -325,7 +325,7 @@ public enum CampaignField: String, Sendable, CaseIterable {
     case requireRunBinding = "require_run_binding"
 
     /// The field's name as people read it.
-    public var label: String {
+    package var label: String {
         switch self {
         case .name: return "name"
         case .sdkName: return "SDK name"
@@ -341,7 +341,7 @@ public enum CampaignField: String, Sendable, CaseIterable {
 
 extension Campaign {
     /// The campaign's current value of `field`.
-    public func value(of field: CampaignField) -> String {
+    package func value(of field: CampaignField) -> String {
         switch field {
         case .name: return name
         case .sdkName: return sdkName
@@ -370,17 +370,17 @@ extension Campaign {
 }
 
 /// One recorded change of a campaign: which values changed, from what to what, who and when.
-public struct CampaignUpdate: Sendable, Equatable {
-    public struct Change: Sendable, Equatable {
-        public var field: String
-        public var from: String?
-        public var to: String
+package struct CampaignUpdate: Sendable, Equatable {
+    package struct Change: Sendable, Equatable {
+        package var field: String
+        package var from: String?
+        package var to: String
 
         /// The field's name as people read it (its column name when this growcert does not know it).
-        public var label: String { CampaignField(rawValue: field)?.label ?? field }
+        package var label: String { CampaignField(rawValue: field)?.label ?? field }
 
         /// A value as a line shows it: a license key by its SHA-256 fingerprint, anything else as recorded.
-        public func shown(_ value: String?) -> String {
+        package func shown(_ value: String?) -> String {
             guard field == CampaignField.playLicenseKey.rawValue, let value, !value.isEmpty else { return value ?? "" }
             return "SHA-256 " + (Campaign.fingerprint(ofPlayLicenseKey: value) ?? "?")
         }
@@ -393,21 +393,21 @@ public struct CampaignUpdate: Sendable, Equatable {
         }
     }
 
-    public var id: String
-    public var seq: Int64
-    public var campaignId: String
+    package var id: String
+    package var seq: Int64
+    package var campaignId: String
     /// In the order of the columns' names.
-    public var changes: [Change]
-    public var note: String?
-    public var updatedBy: String
-    public var updatedAt: String
+    package var changes: [Change]
+    package var note: String?
+    package var updatedBy: String
+    package var updatedAt: String
 
     /// What changed, as one line: `base URL 'a' → 'b'; SDK version '1' → '2'`.
-    public var summary: String {
+    package var summary: String {
         changes.map { "\($0.label) '\($0.shown($0.from))' → '\($0.shown($0.to))'" }.joined(separator: "; ")
     }
 
-    public var json: JSONValue {
+    package var json: JSONValue {
         ["id": .string(id), "campaign": .string(campaignId),
          "changes": .array(changes.map { ["field": .string($0.field), "from": .optional($0.from), "to": .string($0.to)] }),
          "note": .optional(note), "updatedBy": .string(updatedBy), "updatedAt": .string(updatedAt)]

@@ -1,23 +1,23 @@
 import StrictJSON
 
 /// A rendered report as stored: its bytes live in the blob store under `sha256`.
-public struct ReportRecord: Sendable, Equatable {
-    public var id: String
-    public var seq: Int64
-    public var campaignId: String
-    public var format: String
-    public var lang: String
-    public var templateSHA256: String
-    public var sha256: String
-    public var size: Int64
+package struct ReportRecord: Sendable, Equatable {
+    package var id: String
+    package var seq: Int64
+    package var campaignId: String
+    package var format: String
+    package var lang: String
+    package var templateSHA256: String
+    package var sha256: String
+    package var size: Int64
     /// The journal entry the report's evidence ends at, and its hash.
-    public var evidenceSeq: Int64
-    public var evidenceHead: String
-    public var verdict: String
-    public var createdBy: String
-    public var createdAt: String
+    package var evidenceSeq: Int64
+    package var evidenceHead: String
+    package var verdict: String
+    package var createdBy: String
+    package var createdAt: String
 
-    public var json: JSONValue {
+    package var json: JSONValue {
         ["id": .string(id), "campaign": .string(campaignId), "format": .string(format), "lang": .string(lang),
          "templateSha256": .string(templateSHA256), "sha256": .string(sha256), "size": .number(String(size)),
          "evidenceSeq": .number(String(evidenceSeq)), "journalHead": .string(evidenceHead), "verdict": .string(verdict),
@@ -43,16 +43,16 @@ public struct ReportRecord: Sendable, Equatable {
 }
 
 /// What `storeReport` needs.
-public struct NewReport: Sendable {
-    public var campaignId: String
-    public var format: String
-    public var lang: String
-    public var templateSHA256: String
-    public var bytes: [UInt8]
-    public var evidenceHead: EvidenceHead
-    public var verdict: String
+package struct NewReport: Sendable {
+    package var campaignId: String
+    package var format: String
+    package var lang: String
+    package var templateSHA256: String
+    package var bytes: [UInt8]
+    package var evidenceHead: EvidenceHead
+    package var verdict: String
 
-    public init(campaignId: String, format: String, lang: String, templateSHA256: String, bytes: [UInt8], evidenceHead: EvidenceHead, verdict: String) {
+    package init(campaignId: String, format: String, lang: String, templateSHA256: String, bytes: [UInt8], evidenceHead: EvidenceHead, verdict: String) {
         self.campaignId = campaignId
         self.format = format
         self.lang = lang
@@ -64,42 +64,42 @@ public struct NewReport: Sendable {
 }
 
 /// Who signs off a report.
-public enum SignoffRole: String, Sendable, CaseIterable {
+package enum SignoffRole: String, Sendable, CaseIterable {
     case qa
     case releaseManager = "release-manager"
     case auditor
 }
 
 /// A sign-off decision.
-public enum SignoffDecision: String, Sendable, CaseIterable { case approve, reject }
+package enum SignoffDecision: String, Sendable, CaseIterable { case approve, reject }
 
 /// A signed sign-off: the canonical JSON statement, its Ed25519 signature and the public key.
-public struct SignoffRecord: Sendable, Equatable {
-    public var id: String
-    public var seq: Int64
-    public var reportId: String
-    public var campaignId: String
-    public var role: String
-    public var name: String
-    public var decision: String
+package struct SignoffRecord: Sendable, Equatable {
+    package var id: String
+    package var seq: Int64
+    package var reportId: String
+    package var campaignId: String
+    package var role: String
+    package var name: String
+    package var decision: String
     /// The exact bytes that were signed (canonical JSON).
-    public var statement: String
+    package var statement: String
     /// Base64 of the 64-byte Ed25519 signature.
-    public var signature: String
+    package var signature: String
     /// SPKI PEM.
-    public var publicKey: String
-    public var keyId: String
-    public var createdAt: String
+    package var publicKey: String
+    package var keyId: String
+    package var createdAt: String
 
     var statementJSON: JSONValue { (try? JSONValue.parse(statement)) ?? .null }
     /// The signed statement, read (nil when it does not parse). Displays take their values from it;
     /// `verify` checks that the row's columns say the same and that the signature holds.
-    public var signed: SignoffStatement? { SignoffStatement(text: statement) }
-    public var comment: String? { statementJSON["comment"]?.stringValue }
-    public var acceptRisk: String? { statementJSON["acceptRisk"]?.stringValue }
+    package var signed: SignoffStatement? { SignoffStatement(text: statement) }
+    package var comment: String? { statementJSON["comment"]?.stringValue }
+    package var acceptRisk: String? { statementJSON["acceptRisk"]?.stringValue }
 
     /// Report, campaign, role, name and decision as the signed statement states them.
-    public var json: JSONValue {
+    package var json: JSONValue {
         let st = signed
         return ["id": .string(id), "report": .string(st?.reportId ?? reportId), "campaign": .string(st?.campaign ?? campaignId),
          "role": .string(st?.role ?? role), "name": .string(st?.name ?? name),
@@ -125,18 +125,18 @@ public struct SignoffRecord: Sendable, Equatable {
 }
 
 /// A trusted signer: a public key registered (journaled) as belonging to a named person and role.
-public struct SignerRecord: Sendable, Equatable {
-    public var id: String
-    public var seq: Int64
-    public var name: String
-    public var role: String
+package struct SignerRecord: Sendable, Equatable {
+    package var id: String
+    package var seq: Int64
+    package var name: String
+    package var role: String
     /// SPKI PEM.
-    public var publicKey: String
-    public var keyId: String
-    public var createdBy: String
-    public var createdAt: String
+    package var publicKey: String
+    package var keyId: String
+    package var createdBy: String
+    package var createdAt: String
 
-    public var json: JSONValue {
+    package var json: JSONValue {
         ["id": .string(id), "name": .string(name), "role": .string(role), "publicKey": .string(publicKey), "keyId": .string(keyId),
          "createdBy": .string(createdBy), "createdAt": .string(createdAt)]
     }
@@ -155,22 +155,22 @@ public struct SignerRecord: Sendable, Equatable {
 }
 
 /// An RFC 3161 timestamp token over a journal head, from a timestamp authority.
-public struct AnchorRecord: Sendable, Equatable {
-    public var id: String
-    public var seq: Int64
+package struct AnchorRecord: Sendable, Equatable {
+    package var id: String
+    package var seq: Int64
     /// The journal entry whose hash was timestamped (the message imprint, SHA-256).
-    public var headSeq: Int64
-    public var headHash: String
-    public var tsaURL: String
+    package var headSeq: Int64
+    package var headHash: String
+    package var tsaURL: String
     /// Base64 of the DER TimeStampToken (CMS SignedData).
-    public var token: String
+    package var token: String
     /// The TSA's genTime and serial number, as the token states them.
-    public var genTime: String
-    public var serial: String
-    public var createdBy: String
-    public var createdAt: String
+    package var genTime: String
+    package var serial: String
+    package var createdBy: String
+    package var createdAt: String
 
-    public var json: JSONValue {
+    package var json: JSONValue {
         ["id": .string(id), "headSeq": .number(String(headSeq)), "headHash": .string(headHash), "tsa": .string(tsaURL),
          "token": .string(token), "genTime": .string(genTime), "serial": .string(serial), "createdBy": .string(createdBy),
          "createdAt": .string(createdAt)]

@@ -6,12 +6,12 @@
 /// late (recorded after its finish, told by the journal's order) and change no verdict; what
 /// certifies (transactions, receipts, check results) needs an open run. An abandoned run, open
 /// or finished, is never judged, and takes notes and attachments only, to say what happened.
-public enum RunAdmission {
+package enum RunAdmission {
     /// The evidence types a finished or abandoned run still takes, as late evidence.
-    public static let lateTypes: Set<EvidenceType> = [.note, .attachment]
+    package static let lateTypes: Set<EvidenceType> = [.note, .attachment]
 
     /// Whether a run that is `finished` or `abandoned` (or neither) takes an item of `type`.
-    public static func accepts(_ type: EvidenceType, finished: Bool, abandoned: Bool) -> Bool {
+    package static func accepts(_ type: EvidenceType, finished: Bool, abandoned: Bool) -> Bool {
         (!finished && !abandoned) || lateTypes.contains(type)
     }
 }

@@ -2,15 +2,15 @@
 /// scenario's verdict, the campaign's, the rules' SHA-256 and the growcert version. The caller judges
 /// (the verdict engine is above this module); the store signs what it is given, and refuses an
 /// approval of a verdict that is not CERTIFIED without an accepted risk.
-public struct SignoffJudgment: Sendable, Equatable {
+package struct SignoffJudgment: Sendable, Equatable {
     /// `SignoffStatement.scopeCampaign` or `.scopeReport`.
-    public var scope: String
-    public var scenarioVerdicts: [String: String]
-    public var campaignVerdict: String
-    public var rulesSha256: String
-    public var growcertVersion: String
+    package var scope: String
+    package var scenarioVerdicts: [String: String]
+    package var campaignVerdict: String
+    package var rulesSha256: String
+    package var growcertVersion: String
 
-    public init(scope: String, scenarioVerdicts: [String: String], campaignVerdict: String, rulesSha256: String, growcertVersion: String) {
+    package init(scope: String, scenarioVerdicts: [String: String], campaignVerdict: String, rulesSha256: String, growcertVersion: String) {
         self.scope = scope
         self.scenarioVerdicts = scenarioVerdicts
         self.campaignVerdict = campaignVerdict

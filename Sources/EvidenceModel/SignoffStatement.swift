@@ -12,53 +12,53 @@ import StrictJSON
 /// (`campaign`: the campaign's evidence state, which every report rendered from it carries; `report`:
 /// one file), each scenario's verdict, the SHA-256 of the rules that judged them (the profile), the
 /// growcert version, and the database's identity (its journal's first entry hash).
-public struct SignoffStatement: Sendable, Equatable {
-    public static let typeV1 = "growcert-signoff/v1"
-    public static let typeV2 = "growcert-signoff/v2"
-    public static let typeV3 = "growcert-signoff/v3"
+package struct SignoffStatement: Sendable, Equatable {
+    package static let typeV1 = "growcert-signoff/v1"
+    package static let typeV2 = "growcert-signoff/v2"
+    package static let typeV3 = "growcert-signoff/v3"
     /// A v3 statement's scope: the campaign's evidence state, or one report file.
-    public static let scopeCampaign = "campaign"
-    public static let scopeReport = "report"
+    package static let scopeCampaign = "campaign"
+    package static let scopeReport = "report"
 
-    public var type: String
-    public var campaign: String
-    public var appId: String?
-    public var appVersion: String?
-    public var build: String?
-    public var reportId: String
-    public var reportSha256: String
-    public var reportVerdict: String?
+    package var type: String
+    package var campaign: String
+    package var appId: String?
+    package var appVersion: String?
+    package var build: String?
+    package var reportId: String
+    package var reportSha256: String
+    package var reportVerdict: String?
     /// The journal head (evidence head) the report was judged at, and its entry.
-    public var journalHead: String
-    public var journalSeq: Int64?
+    package var journalHead: String
+    package var journalSeq: Int64?
     /// The whole journal's head when the statement was signed, and its entry.
-    public var databaseHead: String?
-    public var databaseSeq: Int64?
-    public var role: String
-    public var name: String
-    public var decision: String
-    public var comment: String?
-    public var acceptRisk: String?
+    package var databaseHead: String?
+    package var databaseSeq: Int64?
+    package var role: String
+    package var name: String
+    package var decision: String
+    package var comment: String?
+    package var acceptRisk: String?
     /// The signer signed although newer evidence for the campaign existed.
-    public var acceptStale: Bool
-    public var signedAt: String
+    package var acceptStale: Bool
+    package var signedAt: String
     /// v3: `campaign` or `report`; nil before v3 (a report's sign-off).
-    public var scope: String?
+    package var scope: String?
     /// v3: each scenario's verdict, by scenario id, as this growcert judged the signed state.
-    public var scenarioVerdicts: [String: String]?
+    package var scenarioVerdicts: [String: String]?
     /// v3: the SHA-256 of the rules (the profile's canonical text) and the growcert version that judged it.
-    public var rulesSha256: String?
-    public var growcertVersion: String?
+    package var rulesSha256: String?
+    package var growcertVersion: String?
     /// v3: the database's identity (`EvidenceStore.databaseId`).
-    public var databaseId: String?
+    package var databaseId: String?
     /// v3: the SHA-256 fingerprint of the campaign's Play license key when it has one (`playLicenseKeySha256`;
     /// absent otherwise, so statements of campaigns without one are unchanged).
-    public var playLicenseKeySha256: String?
+    package var playLicenseKeySha256: String?
 
     /// Whether the statement signs the campaign's evidence state rather than one report file.
-    public var coversCampaignState: Bool { scope == Self.scopeCampaign }
+    package var coversCampaignState: Bool { scope == Self.scopeCampaign }
 
-    public init(type: String = Self.typeV2, campaign: String, appId: String?, appVersion: String?, build: String?, reportId: String,
+    package init(type: String = Self.typeV2, campaign: String, appId: String?, appVersion: String?, build: String?, reportId: String,
                 reportSha256: String, reportVerdict: String?, journalHead: String, journalSeq: Int64?, databaseHead: String?,
                 databaseSeq: Int64?, role: String, name: String, decision: String, comment: String?, acceptRisk: String?,
                 acceptStale: Bool, signedAt: String, scope: String? = nil, scenarioVerdicts: [String: String]? = nil,
@@ -90,7 +90,7 @@ public struct SignoffStatement: Sendable, Equatable {
     }
 
     /// Reads a statement; nil when it is not a growcert sign-off statement of a known version.
-    public init?(json: JSONValue) {
+    package init?(json: JSONValue) {
         guard let type = json["type"]?.stringValue, [Self.typeV1, Self.typeV2, Self.typeV3].contains(type),
               let campaign = json["campaign"]?.stringValue, let reportId = json["reportId"]?.stringValue,
               let reportSha256 = json["reportSha256"]?.stringValue, let journalHead = json["journalHead"]?.stringValue,
@@ -114,13 +114,13 @@ public struct SignoffStatement: Sendable, Equatable {
     }
 
     /// Reads a statement's canonical text.
-    public init?(text: String) {
+    package init?(text: String) {
         guard let json = try? JSONValue.parse(text) else { return nil }
         self.init(json: json)
     }
 
     /// The statement as JSON; its `canonicalText` is what is signed.
-    public var json: JSONValue {
+    package var json: JSONValue {
         var o: [String: JSONValue] = [
             "type": .string(type), "campaign": .string(campaign), "reportId": .string(reportId), "reportSha256": .string(reportSha256),
             "journalHead": .string(journalHead), "role": .string(role), "name": .string(name), "decision": .string(decision),

@@ -4,9 +4,9 @@
 /// when its edit distance to what was typed is small for its length, or when one of its parts
 /// (split at `-` and `.`, e.g. `refund` in `purchase-restore-refund`) is. Serial ids that differ
 /// only in their digits (`r9` and `r1`) are other records, not typos, and are never suggested.
-public enum Suggestion {
+package enum Suggestion {
     /// The known name closest to `typed`, or nil when none is close (or `typed` is itself known).
-    public static func closest(to typed: String, among known: [String]) -> String? {
+    package static func closest(to typed: String, among known: [String]) -> String? {
         guard !typed.isEmpty, !known.contains(typed) else { return nil }
         var best: (name: String, distance: Int)?
         for name in known where !differOnlyInDigits(typed, name) {
@@ -20,7 +20,7 @@ public enum Suggestion {
     }
 
     /// ` Did you mean 'x'?` (with its leading space), or the empty string when nothing is close.
-    public static func sentence(for typed: String, among known: [String]) -> String {
+    package static func sentence(for typed: String, among known: [String]) -> String {
         closest(to: typed, among: known).map { " Did you mean '\($0)'?" } ?? ""
     }
 

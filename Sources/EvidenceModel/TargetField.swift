@@ -1,9 +1,9 @@
 /// The field that names a campaign's target within its vendor (GrooveGrow: the `project` App UUID; CherrySub:
 /// the `publishableKey`, `iap_pk_…`): declared by the profile (`target`), checked here, and stored in the
 /// campaign's target column (`project`). Displays and JSON label the value with `name`.
-public struct TargetField: Sendable, Equatable {
+package struct TargetField: Sendable, Equatable {
     /// What a value must look like.
-    public enum Shape: Sendable, Equatable {
+    package enum Shape: Sendable, Equatable {
         /// A UUID, stored lower-case.
         case uuid
         /// Non-empty text after a fixed prefix, with no whitespace.
@@ -11,21 +11,21 @@ public struct TargetField: Sendable, Equatable {
     }
 
     /// The field's name, as JSON keys and displays label the value (`project`, `publishableKey`).
-    public var name: String
+    package var name: String
     /// What a value must look like.
-    public var shape: Shape
+    package var shape: Shape
 
     /// A field.
-    public init(name: String, shape: Shape) {
+    package init(name: String, shape: Shape) {
         self.name = name
         self.shape = shape
     }
 
     /// GrooveGrow's, and the default of a profile that declares none: the project's App UUID.
-    public static let project = TargetField(name: "project", shape: .uuid)
+    package static let project = TargetField(name: "project", shape: .uuid)
 
     /// `raw` as stored, or `EvidenceError.invalidValue` saying what the value must look like.
-    public func validate(_ raw: String) throws -> String {
+    package func validate(_ raw: String) throws -> String {
         switch shape {
         case .uuid:
             return try Validate.uuid(raw, field: name)
@@ -39,7 +39,7 @@ public struct TargetField: Sendable, Equatable {
     }
 
     /// The field of campaign profile `profileId` (built in), or `project` when the profile is unknown.
-    public static func of(profile profileId: String) -> TargetField {
+    package static func of(profile profileId: String) -> TargetField {
         (try? Profile.named(profileId))?.target ?? .project
     }
 }

@@ -6,7 +6,7 @@ extension Timestamp {
     ///
     /// Only `Z` timestamps are read: growcert writes nothing else, and the stores' dates are converted
     /// to UTC when they are recorded. The reading itself is `RFC3339.milliseconds`.
-    public static func milliseconds(_ text: String) -> Int64? {
+    package static func milliseconds(_ text: String) -> Int64? {
         guard text.utf8.last == UInt8(ascii: "Z") else { return nil }
         return RFC3339.milliseconds(text)
     }

@@ -2,7 +2,7 @@ import Foundation
 import StrictJSON
 
 /// Input checks shared by the store's write methods. Each throws a clear `EvidenceError`.
-public enum Validate {
+package enum Validate {
     /// A Play license key as a campaign records it: canonical base64 (the caller's StoreProof read the key itself).
     package static func playLicenseKey(_ key: String) throws -> String {
         guard let der = Data(base64Encoded: key), der.count >= 64, der.base64EncodedString() == key else {
@@ -11,7 +11,7 @@ public enum Validate {
         return key
     }
 
-    public static func nonEmpty(_ value: String, field: String) throws {
+    package static func nonEmpty(_ value: String, field: String) throws {
         // An ASCII byte other than white space settles it without Foundation (whose first use costs a
         // command-line run a fraction of a millisecond); anything else is trimmed as before.
         if value.utf8.contains(where: { $0 < 0x80 && !($0 == 0x20 || (0x09...0x0D).contains($0)) }) { return }
@@ -21,13 +21,13 @@ public enum Validate {
     }
 
     /// A label: non-empty, at most 200 characters.
-    public static func label(_ value: String, field: String) throws {
+    package static func label(_ value: String, field: String) throws {
         try nonEmpty(value, field: field)
         if value.count > 200 { throw EvidenceError.invalidValue(field: field, value: String(value.prefix(40)) + "…", why: "at most 200 characters.") }
     }
 
     /// An app id (bundle id / application id): letters, digits, `.`, `-`, `_`.
-    public static func identifierLike(_ value: String, field: String) throws {
+    package static func identifierLike(_ value: String, field: String) throws {
         let ok = !value.isEmpty && value.unicodeScalars.allSatisfy { $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "._-".unicodeScalars.contains($0)) }
         if !ok {
             throw EvidenceError.invalidValue(field: field, value: value, why: "use the bundle id or application id, e.g. 'com.example.app' (letters, digits, '.', '-', '_').")
@@ -35,7 +35,7 @@ public enum Validate {
     }
 
     /// A UUID, returned lowercase.
-    public static func uuid(_ value: String, field: String) throws -> String {
+    package static func uuid(_ value: String, field: String) throws -> String {
         guard let u = UUID(uuidString: value.trimmingCharacters(in: .whitespaces)) else {
             throw EvidenceError.invalidValue(field: field, value: value, why: "expected the GrooveGrow App UUID, e.g. '3f2b8c1e-5d4a-4e7b-9c1d-2a6f8e0b7c55'.")
         }
@@ -44,7 +44,7 @@ public enum Validate {
 
     /// A Sandbox base URL: `https://HOST[/PREFIX]`, or `http://` for a loopback host only.
     /// A Sandbox public-key pin: `sha256//` and the base64 of a 32-byte SHA-256 of the server's SubjectPublicKeyInfo.
-    public static func sandboxPin(_ value: String) throws -> String {
+    package static func sandboxPin(_ value: String) throws -> String {
         let prefix = "sha256//"
         let body = value.hasPrefix(prefix) ? String(value.dropFirst(prefix.count)) : ""
         guard body.count == 44, let bytes = Data(base64Encoded: body), bytes.count == 32 else {
@@ -54,7 +54,7 @@ public enum Validate {
         return value
     }
 
-    public static func baseURL(_ value: String) throws -> String {
+    package static func baseURL(_ value: String) throws -> String {
         guard let url = URL(string: value), let scheme = url.scheme?.lowercased(), let host = url.host, !host.isEmpty,
               url.query == nil, url.fragment == nil, url.user == nil
         else {
@@ -75,7 +75,7 @@ public enum Validate {
     }
 
     /// Whether `host` is a loopback name or address.
-    public static func isLoopback(_ host: String) -> Bool {
+    package static func isLoopback(_ host: String) -> Bool {
         let h = host.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
         if h == "localhost" || h == "::1" || h.hasSuffix(".localhost") { return true }
         let parts = h.split(separator: ".")
@@ -83,7 +83,7 @@ public enum Validate {
     }
 
     /// One of an enum's raw values.
-    public static func choice<E: RawRepresentable & CaseIterable>(_ value: String, _ type: E.Type, field: String) throws -> E where E.RawValue == String {
+    package static func choice<E: RawRepresentable & CaseIterable>(_ value: String, _ type: E.Type, field: String) throws -> E where E.RawValue == String {
         guard let v = E(rawValue: value) else {
             throw EvidenceError.invalidValue(field: field, value: value, why: "expected one of: \(E.allCases.map(\.rawValue).joined(separator: ", ")).\(Suggestion.sentence(for: value, among: E.allCases.map(\.rawValue)))")
         }
@@ -91,7 +91,7 @@ public enum Validate {
     }
 
     /// Refuses any of the named fields that holds a credential.
-    public static func noSecrets(_ fields: [(String, String)]) throws {
+    package static func noSecrets(_ fields: [(String, String)]) throws {
         for (field, value) in fields {
             if let what = SecretScanner.findSecret(in: value) { throw EvidenceError.secretRefused(field: field, what: what) }
         }
@@ -99,7 +99,7 @@ public enum Validate {
 
     /// Refuses a file that holds a credential in its bytes, as UTF-16 text, or inside its gzip data
     /// (`SecretScanner`), and gzip data that cannot be read within the scan's limits.
-    public static func noSecrets(inAttachment bytes: [UInt8], filename: String) throws {
+    package static func noSecrets(inAttachment bytes: [UInt8], filename: String) throws {
         let found: (what: String, how: String?)?
         do {
             found = try SecretScanner.findSecret(inFile: bytes)
@@ -114,7 +114,7 @@ public enum Validate {
     }
 
     /// Refuses a JSON document any string of which holds a credential, except under `skipping` keys.
-    public static func noSecrets(in value: JSONValue, path: String, skipping: Set<String> = []) throws {
+    package static func noSecrets(in value: JSONValue, path: String, skipping: Set<String> = []) throws {
         try noSecrets(in: value, skipping: skipping) { path }
     }
 

@@ -1,7 +1,7 @@
 extension QRCode {
     /// How much of a QR code may be damaged and still read: about 7 % (L), 15 % (M), 25 % (Q) or 30 % (H) of its
     /// codewords. A higher level holds fewer bytes in the same version.
-    public enum ErrorCorrection: Sendable, CaseIterable {
+    package enum ErrorCorrection: Sendable, CaseIterable {
         /// Level L, about 7 % recoverable.
         case low
         /// Level M, about 15 % recoverable: the default.

@@ -12,7 +12,7 @@ extension QRCode {
     /// The standard asks for a quiet zone of four modules; two (the default) keeps the code small on a terminal
     /// and phones read it. A negative `quietZone` counts as zero. The line below the last module row has its lower
     /// half in the terminal's background colour, since a code has an odd number of rows.
-    public func terminalText(quietZone: Int = 2, inverted: Bool = true) -> String {
+    package func terminalText(quietZone: Int = 2, inverted: Bool = true) -> String {
         let margin = max(0, quietZone)
         let extent = size + 2 * margin
         // Whether the cell at (column, row) of the drawing, quiet zone included, shows a glyph.

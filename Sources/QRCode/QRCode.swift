@@ -17,19 +17,19 @@
 /// as light while masks are scored. That is segno's reading; some encoders (e.g. Nayuki's qrcodegen, ZXing) score
 /// with the format bits drawn and may choose another mask for the same data. Every mask gives a valid symbol that
 /// any reader decodes.
-public struct QRCode: Sendable, Equatable {
+package struct QRCode: Sendable, Equatable {
     /// The width and height in modules, without quiet zone: `17 + 4 × version`.
-    public let size: Int
+    package let size: Int
     /// The QR code version, 1 to 10: the smallest that holds the bytes at the chosen level.
-    public let version: Int
+    package let version: Int
     /// The error-correction level the code was made with.
-    public let errorCorrection: ErrorCorrection
+    package let errorCorrection: ErrorCorrection
     /// The data mask pattern (0 to 7) the penalty rules chose.
-    public let mask: Int
+    package let mask: Int
     private let modules: [Bool]
 
     /// The largest version this encoder makes (57×57 modules); larger codes are hard to scan from a terminal.
-    public static let maximumVersion = 10
+    package static let maximumVersion = 10
 
     /// Encodes bytes in byte mode into the smallest QR code version that holds them.
     ///
@@ -38,7 +38,7 @@ public struct QRCode: Sendable, Equatable {
     ///
     /// - Throws: `QRCodeError.tooLong` when the bytes do not fit version 10 at this level (at most 271, 213, 151 or
     ///   119 bytes at L, M, Q or H).
-    public init(encoding bytes: [UInt8], errorCorrection: ErrorCorrection = .medium) throws {
+    package init(encoding bytes: [UInt8], errorCorrection: ErrorCorrection = .medium) throws {
         guard let layout = BlockLayout.smallestFitting(byteCount: bytes.count, level: errorCorrection) else {
             throw QRCodeError.tooLong(
                 bytes: bytes.count,
@@ -72,7 +72,7 @@ public struct QRCode: Sendable, Equatable {
     /// Whether the module in column `x`, row `y` is dark; (0, 0) is the top-left corner.
     ///
     /// A module outside the symbol (the quiet zone) is light.
-    public func isDark(x: Int, y: Int) -> Bool {
+    package func isDark(x: Int, y: Int) -> Bool {
         guard (0..<size).contains(x), (0..<size).contains(y) else { return false }
         return modules[y * size + x]
     }

@@ -1,11 +1,11 @@
 /// Why bytes could not be made into a QR code.
-public enum QRCodeError: Error, Equatable, CustomStringConvertible {
+package enum QRCodeError: Error, Equatable, CustomStringConvertible {
     /// The bytes do not fit the largest version this encoder makes (`QRCode.maximumVersion`) at the chosen level;
     /// `max` is the most that fits there.
     case tooLong(bytes: Int, max: Int)
 
     /// The message a user reads.
-    public var description: String {
+    package var description: String {
         switch self {
         case .tooLong(let bytes, let max):
             "Cannot make a QR code of \(bytes) bytes: at this error correction level a QR code of version "

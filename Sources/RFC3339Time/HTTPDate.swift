@@ -3,13 +3,13 @@
 /// A server writes IMF-fixdate, `Sun, 06 Nov 1994 08:49:37 GMT`; a recipient also accepts the two obsolete
 /// forms, RFC 850 (`Sunday, 06-Nov-94 08:49:37 GMT`) and asctime (`Sun Nov  6 08:49:37 1994`). Whole seconds,
 /// always UTC. The same civil arithmetic as `RFC3339`, so no locale or time zone database is involved.
-public enum HTTPDate {
+package enum HTTPDate {
     static let weekdays = ["Thu", "Fri", "Sat", "Sun", "Mon", "Tue", "Wed"]  // 1970-01-01 was a Thursday
     static let longWeekdays = ["Thursday", "Friday", "Saturday", "Sunday", "Monday", "Tuesday", "Wednesday"]
     static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 
     /// IMF-fixdate of whole seconds since 1970: `Thu, 03 Dec 2026 20:43:32 GMT`.
-    public static func string(secondsSince1970 seconds: Int64) -> String {
+    package static func string(secondsSince1970 seconds: Int64) -> String {
         let f = RFC3339.fields(seconds)
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
         let weekday = weekdays[Int(((days % 7) + 7) % 7)]
@@ -21,7 +21,7 @@ public enum HTTPDate {
 
     /// Seconds since 1970 of an HTTP date in any of its three forms; nil for anything else (a date that does not
     /// exist, a zone other than GMT, a weekday name that is not one).
-    public static func seconds(_ text: String) -> Int64? {
+    package static func seconds(_ text: String) -> Int64? {
         let parts = text.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
         var day: Int64?, month: Int64?, year: Int64?, time: String?
         if parts.count == 6, parts[0].hasSuffix(","), weekdays.contains(String(parts[0].dropLast())), parts[5] == "GMT" {

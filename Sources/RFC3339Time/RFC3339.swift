@@ -3,9 +3,9 @@
 ///
 /// Pure arithmetic (Howard Hinnant's civil-from-days and days-from-civil): no locale, no calendar object, no
 /// time zone database, so the same instant always gives the same text on every machine.
-public enum RFC3339 {
+package enum RFC3339 {
     /// `YYYY-MM-DDTHH:MM:SS` of whole seconds since 1970, in UTC (no fraction, no zone letter).
-    public static func civil(secondsSince1970 seconds: Int64) -> String {
+    package static func civil(secondsSince1970 seconds: Int64) -> String {
         let f = fields(seconds)
         var out: [UInt8] = []
         out.reserveCapacity(20)
@@ -29,12 +29,12 @@ public enum RFC3339 {
     }
 
     /// `2026-11-30T08:00:00Z`: whole seconds.
-    public static func string(secondsSince1970 seconds: Int64) -> String {
+    package static func string(secondsSince1970 seconds: Int64) -> String {
         civil(secondsSince1970: seconds) + "Z"
     }
 
     /// `2026-11-30T08:00:00.000Z`: milliseconds, always three digits.
-    public static func string(millisecondsSince1970 ms: Int64) -> String {
+    package static func string(millisecondsSince1970 ms: Int64) -> String {
         let seconds = ms >= 0 ? ms / 1000 : (ms - 999) / 1000
         var out = Array(civil(secondsSince1970: seconds).utf8)
         out.append(UInt8(ascii: "."))
@@ -46,7 +46,7 @@ public enum RFC3339 {
     /// Milliseconds since 1970 of an RFC 3339 timestamp: `2026-11-30T08:00:00Z`, with an optional fraction of a
     /// second (cut to whole milliseconds) and `Z` or a numeric offset (`+08:00`); nil for any other text,
     /// including dates that do not exist (`2026-02-30`).
-    public static func milliseconds(_ text: String) -> Int64? {
+    package static func milliseconds(_ text: String) -> Int64? {
         let b = Array(text.utf8)
         guard b.count >= 20, b[4] == UInt8(ascii: "-"), b[7] == UInt8(ascii: "-"), b[10] == UInt8(ascii: "T") || b[10] == UInt8(ascii: "t"),
               b[13] == UInt8(ascii: ":"), b[16] == UInt8(ascii: ":"),

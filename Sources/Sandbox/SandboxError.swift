@@ -1,7 +1,7 @@
 import Foundation
 
 /// Why the emulator could not be set up or started.
-public enum SandboxError: Error, CustomStringConvertible, Equatable {
+package enum SandboxError: Error, CustomStringConvertible, Equatable {
     /// A configuration value is unusable; the text says which and what to use instead.
     case invalidConfiguration(String)
     /// The listening socket could not be created or bound.
@@ -14,7 +14,7 @@ public enum SandboxError: Error, CustomStringConvertible, Equatable {
     case crypto(String)
 
     /// What went wrong and what to do about it.
-    public var description: String {
+    package var description: String {
         switch self {
         case .invalidConfiguration(let text):
             return "Invalid emulator configuration: \(text)"

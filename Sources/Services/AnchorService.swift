@@ -2,18 +2,18 @@ import Evidence
 import Foundation
 
 /// Timestamps the journal head with an RFC 3161 authority and stores the token: for `growcert anchor`.
-public struct AnchorService {
-    public let store: EvidenceStore
-    public var poster: TimestampPoster = CurlTimestampPoster()
+package struct AnchorService {
+    package let store: EvidenceStore
+    package var poster: TimestampPoster = CurlTimestampPoster()
 
     /// Anchors `store`'s journal head, posting through `poster`.
-    public init(store: EvidenceStore, poster: TimestampPoster = CurlTimestampPoster()) {
+    package init(store: EvidenceStore, poster: TimestampPoster = CurlTimestampPoster()) {
         self.store = store
         self.poster = poster
     }
 
     /// Requests a token over the current head from `tsa`, checks the answer, and stores it.
-    public func anchor(tsa: URL) async throws -> AnchorRecord {
+    package func anchor(tsa: URL) async throws -> AnchorRecord {
         guard let head = try store.journalHead() else { throw ServiceError.journalEmpty }
         let request = try TimestampToken.request(head: head.hash)
         let answer: (status: Int, body: [UInt8])

@@ -3,7 +3,7 @@ import Checks
 extension CheckResult {
     /// The one line a finished check prints while checks run (`check run`, `demo`):
     /// `PASS id (12 ms)`, `FAIL id (12 ms): reason`, `WAIT id (12 ms): reason`.
-    public var progressLine: String {
+    package var progressLine: String {
         "\(outcome.isPassed ? "PASS" : outcome.isWaiting ? "WAIT" : "FAIL") \(checkId) (\(durationMilliseconds) ms)" + (outcome.reason.map { ": \($0)" } ?? "")
     }
 }

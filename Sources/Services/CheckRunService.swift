@@ -5,28 +5,28 @@ import GrowClient
 import HTTPCore
 
 /// Makes the transport to the Sandbox from the pins it must enforce (a test seam: in-process tests inject one; the `growcert` binary never does).
-public typealias SandboxTransportFactory = @Sendable (_ pins: [String]) -> any HTTPTransport
+package typealias SandboxTransportFactory = @Sendable (_ pins: [String]) -> any HTTPTransport
 
 /// What `growcert check run` asks for.
-public struct CheckRunRequest: Sendable {
+package struct CheckRunRequest: Sendable {
     /// One run (`--run`), or nil with `campaignId`.
-    public var runId: String?
+    package var runId: String?
     /// `--campaign`: each open run of the campaign, in catalog order.
-    public var campaignId: String? = nil
-    public var checkIds: [String] = []
+    package var campaignId: String? = nil
+    package var checkIds: [String] = []
     /// `--except`: checks left out.
-    public var exceptIds: [String] = []
-    public var customerId: String
-    public var secondCustomerId: String?
-    public var orderId: String?
-    public var transactionId: String?
-    public var serverKey: String?
-    public var tokenCommand: String?
+    package var exceptIds: [String] = []
+    package var customerId: String
+    package var secondCustomerId: String?
+    package var orderId: String?
+    package var transactionId: String?
+    package var serverKey: String?
+    package var tokenCommand: String?
     /// `--dry-run`: the pre-flight only; nothing is run or recorded.
-    public var dryRun: Bool = false
+    package var dryRun: Bool = false
 
     /// A request; see the properties.
-    public init(runId: String?, campaignId: String? = nil, checkIds: [String] = [], exceptIds: [String] = [], customerId: String,
+    package init(runId: String?, campaignId: String? = nil, checkIds: [String] = [], exceptIds: [String] = [], customerId: String,
                 secondCustomerId: String? = nil, orderId: String? = nil, transactionId: String? = nil, serverKey: String? = nil,
                 tokenCommand: String? = nil, dryRun: Bool = false) {
         self.runId = runId
@@ -44,35 +44,35 @@ public struct CheckRunRequest: Sendable {
 }
 
 /// One check's result on a run, and the evidence recorded for it (none while it is waiting).
-public struct CheckRunResult {
-    public var runId: String
-    public var result: CheckResult
-    public var items: [EvidenceItem]
+package struct CheckRunResult {
+    package var runId: String
+    package var result: CheckResult
+    package var items: [EvidenceItem]
 }
 
 /// Runs a run's live checks against its campaign's Sandbox and records the results as evidence.
 ///
 /// `PreflightService` refuses set-up mistakes first; a result that is waiting (the store refund has not
 /// arrived) is not recorded.
-public struct CheckRunService {
+package struct CheckRunService {
     /// The pre-flight, which holds the store and the transport to the Sandbox the checks use.
-    public let preflight: PreflightService
-    public var store: EvidenceStore { preflight.store }
+    package let preflight: PreflightService
+    package var store: EvidenceStore { preflight.store }
 
     /// Checks recorded into `store`, over `transport` or one `transportFactory` makes (nil both: a `CurlTransport`).
-    public init(store: EvidenceStore, transport: (any HTTPTransport)? = nil, transportFactory: SandboxTransportFactory? = nil) {
+    package init(store: EvidenceStore, transport: (any HTTPTransport)? = nil, transportFactory: SandboxTransportFactory? = nil) {
         preflight = PreflightService(store: store, transport: transport, transportFactory: transportFactory)
     }
 
     /// Runs the checks and records them; `progress` sees each result as it finishes.
-    public func run(_ request: CheckRunRequest, progress: @escaping @Sendable (CheckResult) -> Void) async throws -> [(CheckResult, [EvidenceItem])] {
+    package func run(_ request: CheckRunRequest, progress: @escaping @Sendable (CheckResult) -> Void) async throws -> [(CheckResult, [EvidenceItem])] {
         try await runAll(request, progress: progress).map { ($0.result, $0.items) }
     }
 
     /// The pre-flight, then every selected run's checks; one transaction records every result, or none.
     /// `planned` sees, once the pre-flight passed, every check id about to run in the order they run (so a terminal
     /// can show `[3/16] id …` as each starts); `progress` sees each result as it finishes.
-    public func runAll(_ request: CheckRunRequest, planned: @Sendable ([String]) -> Void = { _ in },
+    package func runAll(_ request: CheckRunRequest, planned: @Sendable ([String]) -> Void = { _ in },
                        progress: @escaping @Sendable (CheckResult) -> Void) async throws -> [CheckRunResult] {
         let targets = try await preflight.prepare(request)
         if request.dryRun { return [] }
@@ -89,60 +89,5 @@ public struct CheckRunService {
                                items: result.outcome.isWaiting ? [] : try recorder.record([result], runId: runId))
             }
         }
-    }
-
-    public static func credentials(serverKey: String?, tokenCommand: String?) throws -> CheckCredentials {
-        let key = try serverKey.map { value -> ServerKey in
-            do { return try ServerKey(value) } catch {
-                throw ServiceError.serverKeyInvalid(reason: "\(error)")
-            }
-        }
-        let provider: CheckCredentials.TokenProvider? = tokenCommand.map { cmd in
-            let command = TokenCommandRunner(command: cmd)
-            return { customerId, ttl in try await command.issue(customerId: customerId, ttlSeconds: ttl) }
-        }
-        guard key != nil || provider != nil else {
-            throw ServiceError.noCredentials(vendor: .grooveGrow)
-        }
-        return CheckCredentials(serverKey: key, tokenProvider: provider)
-    }
-
-    /// The purchase the purchase checks examine: `--order-id`/`--transaction-id`, else the newest
-    /// transaction recorded on the run that names an order.
-    ///
-    /// On an HTTPS target (any host: whether it is the hosted Sandbox is measured later) the purchase is the run's recorded
-    /// store-signed transaction (`signed`, the profile's certifying store provenance) whenever one is
-    /// recorded, and a `--transaction-id` naming any other transaction is refused: the checks must examine
-    /// the very transaction the verdict judges.
-    public func recordedPurchase(run: Run, request: CheckRunRequest, hostedTarget: Bool, signed: StoreProofPolicy) throws -> RecordedPurchase? {
-        let transactions = try store.evidence(runId: run.id).filter { $0.type == .transaction && !$0.isRetracted }
-        if (request.orderId == nil) != (request.transactionId == nil) {
-            throw ServiceError.orderAndTransactionApart
-        }
-        func purchase(_ t: TransactionDetails?, orderId: String, transactionId: String) -> RecordedPurchase {
-            let store = t.map(\.store).flatMap { $0.isEmpty ? nil : $0 } ?? "apple"
-            // A signed Google Play purchase is submitted to the Sandbox by its token, which the signed JSON holds.
-            if let t, let token = TransactionEvidence.googlePurchaseToken(t) {
-                return RecordedPurchase(orderId: orderId, transactionId: token, store: store, signedTransaction: nil)
-            }
-            return RecordedPurchase(orderId: orderId, transactionId: transactionId, store: store, signedTransaction: t?.signedPayload)
-        }
-        let storeSigned = transactions.filter { signed.certifies($0.provenance) }.map { $0.details(as: TransactionDetails.self) }
-        let recordedTransactions = transactions.map { $0.details(as: TransactionDetails.self) }
-        if hostedTarget, let transactionId = request.transactionId, let orderId = request.orderId {
-            guard let match = storeSigned.last(where: { $0.transactionId == transactionId }) else {
-                let recorded = storeSigned.compactMap(\.transactionId)
-                throw ServiceError.transactionNotStoreSigned(transactionId: transactionId, runId: run.id, recorded: recorded)
-
-            }
-            return purchase(match, orderId: orderId, transactionId: transactionId)
-        }
-        if let orderId = request.orderId, let transactionId = request.transactionId {
-            return purchase(recordedTransactions.last { $0.transactionId == transactionId }, orderId: orderId, transactionId: transactionId)
-        }
-        let candidates = hostedTarget && !storeSigned.isEmpty ? storeSigned : recordedTransactions
-        guard let t = candidates.last(where: { $0.orderId != nil }), let orderId = t.orderId else { return nil }
-        guard let transactionId = t.transactionId else { return nil }
-        return purchase(t, orderId: orderId, transactionId: transactionId)
     }
 }

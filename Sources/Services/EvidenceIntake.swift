@@ -6,25 +6,25 @@ import StrictJSON
 /// How a note, an attachment and an App Store signed transaction are recorded on a run: one path for
 /// `evidence add …` and the web view's share links, so a file sent from a phone is checked exactly as one
 /// added at the desk (the store's secret scan, size limit and late-evidence rule; the JWS's full verification).
-public struct EvidenceIntake {
-    public let store: EvidenceStore
+package struct EvidenceIntake {
+    package let store: EvidenceStore
     /// Verifies App Store JWS (Apple Root CA - G3 unless a test gives another root).
-    public var jwsVerifier: JWSVerifier
+    package var jwsVerifier: JWSVerifier
 
     /// An intake recording into `store` as its actor.
-    public init(store: EvidenceStore, jwsVerifier: JWSVerifier = JWSVerifier()) {
+    package init(store: EvidenceStore, jwsVerifier: JWSVerifier = JWSVerifier()) {
         self.store = store
         self.jwsVerifier = jwsVerifier
     }
 
     /// Records a note.
-    public func addNote(runId: String, text: String) throws -> EvidenceItem {
+    package func addNote(runId: String, text: String) throws -> EvidenceItem {
         try Validate.nonEmpty(text, field: "note")
         return try store.addEvidence(NewEvidence(runId: runId, provenance: .manual, details: NoteDetails(text: text)))
     }
 
     /// Records a file's bytes with its name and media type (`manual`), within `limit` bytes.
-    public func addAttachment(runId: String, bytes: [UInt8], filename: String, mediaType: String, note: String? = nil,
+    package func addAttachment(runId: String, bytes: [UInt8], filename: String, mediaType: String, note: String? = nil,
                               redactions: [String: Int]? = nil, limit: Int = EvidenceStore.defaultAttachmentLimit) throws -> EvidenceItem {
         if let note { try Validate.noSecrets([("note", note)]) }
         return try store.addEvidence(NewEvidence(
@@ -35,7 +35,7 @@ public struct EvidenceIntake {
 
     /// Verifies an App Store signed transaction (`contents`: the JWS, as a file holds it) against the run's campaign's
     /// app id, and records it with the provenance of what signed it. Returns the item and the proof's summary.
-    public func addAppleTransaction(runId: String, contents: Data, orderId: String?) throws -> (item: EvidenceItem, proof: JSONValue) {
+    package func addAppleTransaction(runId: String, contents: Data, orderId: String?) throws -> (item: EvidenceItem, proof: JSONValue) {
         let run = try store.run(runId)
         let campaign = try store.campaign(run.campaignId)
         if let orderId { try Validate.nonEmpty(orderId, field: "order id") }

@@ -2,9 +2,9 @@ import Foundation
 
 /// Media types of attachments: guessed from a file name, or checked when given (the CLI's `--media-type`, the web
 /// view's `Content-Type`).
-public enum MediaType {
+package enum MediaType {
     /// The media type a file name suggests; `application/octet-stream` when the extension is not known.
-    public static func guess(filename: String) -> String {
+    package static func guess(filename: String) -> String {
         switch URL(fileURLWithPath: filename).pathExtension.lowercased() {
         case "png": return "image/png"
         case "jpg", "jpeg": return "image/jpeg"
@@ -24,7 +24,7 @@ public enum MediaType {
     }
 
     /// `text` as a bare media type (`type/subtype`, lower case, parameters dropped); nil when it is not one.
-    public static func bare(_ text: String) -> String? {
+    package static func bare(_ text: String) -> String? {
         let bare = (text.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? "")
             .trimmingCharacters(in: .whitespaces).lowercased()
         let parts = bare.split(separator: "/", omittingEmptySubsequences: false)
@@ -35,7 +35,7 @@ public enum MediaType {
 
     /// Whether a browser may show an item of `mediaType` inline: raster images and videos. Everything else
     /// (SVG and HTML included, which can carry script) is sent as a download.
-    public static func showsInline(_ mediaType: String) -> Bool {
+    package static func showsInline(_ mediaType: String) -> Bool {
         ["image/png", "image/jpeg", "image/gif", "image/webp", "video/mp4", "video/webm", "video/quicktime"].contains(mediaType)
     }
 }

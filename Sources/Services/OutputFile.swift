@@ -14,29 +14,29 @@ import Darwin
 /// temporary file in the same folder, which then takes the path in one step (`rename`, or `link`
 /// when nothing may be replaced), so a reader never sees half a file and a failure leaves the path
 /// as it was.
-public struct OutputFile {
+package struct OutputFile {
     /// Where the file goes.
-    public let path: String
+    package let path: String
     /// Whether an existing regular file may be replaced (a command's `--force`).
-    public var force = false
+    package var force = false
     /// Whether the caller offers to replace a file at all (`keys generate` never replaces a key).
-    public var offersForce = true
+    package var offersForce = true
     /// The evidence database in use, whose files are never written over.
-    public var database: String?
+    package var database: String?
     /// The new file's permissions.
-    public var mode: mode_t = 0o644
+    package var mode: mode_t = 0o644
     /// Where the bytes go when the path is `-` (standard output); nil: this output is never written to standard
     /// output (a private key), and `-` is refused.
-    public var standardOutput: (@Sendable (Data) -> Void)? = nil
+    package var standardOutput: (@Sendable (Data) -> Void)? = nil
 
     /// The path that means standard output, as `--out -`.
-    public static let standardOutputPath = "-"
+    package static let standardOutputPath = "-"
 
     /// Whether the path is `-`: standard output, never a file named `-`.
-    public var isStandardOutput: Bool { path == Self.standardOutputPath }
+    package var isStandardOutput: Bool { path == Self.standardOutputPath }
 
     /// An output file at `path`; see the properties.
-    public init(path: String, force: Bool = false, offersForce: Bool = true, database: String? = nil, mode: mode_t = 0o644,
+    package init(path: String, force: Bool = false, offersForce: Bool = true, database: String? = nil, mode: mode_t = 0o644,
                 standardOutput: (@Sendable (Data) -> Void)? = nil) {
         self.path = path
         self.force = force
@@ -47,7 +47,7 @@ public struct OutputFile {
     }
 
     /// A file written to its temporary name, waiting for `commit` (or `discard`).
-    public final class Staged {
+    package final class Staged {
         let output: OutputFile
         let temporaryPath: String
         private var done = false
@@ -60,7 +60,7 @@ public struct OutputFile {
         deinit { if !done { unlink(temporaryPath) } }
 
         /// Puts the file at its path: checks the path again, then renames (or links) the temporary file.
-        public func commit() throws {
+        package func commit() throws {
             defer { done = true; unlink(temporaryPath) }
             try output.check()
             let placed = output.force ? rename(temporaryPath, output.path) == 0 : link(temporaryPath, output.path) == 0
@@ -71,14 +71,14 @@ public struct OutputFile {
         }
 
         /// Removes the temporary file; the path stays as it was.
-        public func discard() {
+        package func discard() {
             done = true
             unlink(temporaryPath)
         }
     }
 
     /// Checks the path, then writes `bytes` to a temporary file beside it.
-    public func stage(_ bytes: Data) throws -> Staged {
+    package func stage(_ bytes: Data) throws -> Staged {
         try check()
         let url = URL(fileURLWithPath: path)
         let folder = url.deletingLastPathComponent().path
@@ -96,7 +96,7 @@ public struct OutputFile {
     }
 
     /// Writes `bytes` to the path (stage, then commit).
-    public func write(_ bytes: Data) throws {
+    package func write(_ bytes: Data) throws {
         if isStandardOutput {
             try check()
             standardOutput?(bytes)
@@ -106,7 +106,7 @@ public struct OutputFile {
     }
 
     /// Refuses a path that must not be written; returns when writing may go on.
-    public func check() throws {
+    package func check() throws {
         if isStandardOutput {
             guard standardOutput != nil else { throw OutputError.notToStandardOutput(path: path) }
             return
@@ -167,19 +167,19 @@ public struct OutputFile {
 
 /// Several files written into one folder named by `--out DIR` (`signoff export`, `sandbox purchase`,
 /// `report render --format all`), each by `OutputFile`'s rules.
-public struct OutputFolder {
-    public let path: String
-    public let files: [OutputFile]
+package struct OutputFolder {
+    package let path: String
+    package let files: [OutputFile]
 
     /// The files `names` in the folder `path`, each replaced only when `force`.
-    public init(path: String, names: [String], force: Bool, database: String?) {
+    package init(path: String, names: [String], force: Bool, database: String?) {
         self.path = path
         files = names.map { OutputFile(path: (path as NSString).appendingPathComponent($0), force: force, database: database) }
     }
 
     /// Refuses, before the command does any work, a path that exists but is not a folder (throwing `notAFolder`,
     /// the caller's own error) and any file in it that may not be written. A folder that does not exist yet is fine.
-    public func check(notAFolder: @autoclosure () -> any Error) throws {
+    package func check(notAFolder: @autoclosure () -> any Error) throws {
         guard path != OutputFile.standardOutputPath else { throw OutputError.folderNotStandardOutput }
         var isDir: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir) else { return }
@@ -188,7 +188,7 @@ public struct OutputFolder {
     }
 
     /// Creates the folder (and its parents) if it is missing.
-    public func create() throws {
+    package func create() throws {
         do {
             try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         } catch {
@@ -198,7 +198,7 @@ public struct OutputFolder {
 
     /// Writes `contents` (one per file, in order): the folder is created, every file checked, then each staged
     /// and only then committed, so a refusal leaves the folder as it was. Returns the files' paths.
-    public func write(_ contents: [Data]) throws -> [String] {
+    package func write(_ contents: [Data]) throws -> [String] {
         guard path != OutputFile.standardOutputPath else { throw OutputError.folderNotStandardOutput }
         try create()
         for f in files { try f.check() }
@@ -226,7 +226,7 @@ private func writeAll(_ bytes: Data, to fd: Int32) -> Bool {
 }
 
 /// Why an output file was not written. The command line words `exists` with its own flag for replacing.
-public enum OutputError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum OutputError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The file could not be written (`reason` nil: its temporary file could not be created).
     case cannotWrite(path: String, reason: String?)
     /// The folder could not be created.
@@ -244,7 +244,7 @@ public enum OutputError: Error, Sendable, Equatable, CustomStringConvertible {
     /// `-` (standard output) where a folder of several files is written.
     case folderNotStandardOutput
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .cannotWrite(let path, nil): return "Cannot write '\(path)'. Check the folder exists and is writable."
         case .cannotWrite(let path, let reason?): return "Cannot write '\(path)': \(reason)."

@@ -3,27 +3,27 @@ import Foundation
 import Reports
 
 /// Judges a campaign, renders one report, writes it, and stores it: for `report render` and `demo`.
-public struct ReportService {
-    public let store: EvidenceStore
-    public var templates: TemplateSet = .embedded
+package struct ReportService {
+    package let store: EvidenceStore
+    package var templates: TemplateSet = .embedded
 
     /// Reports of `store`'s campaigns, rendered with `templates`.
-    public init(store: EvidenceStore, templates: TemplateSet = .embedded) {
+    package init(store: EvidenceStore, templates: TemplateSet = .embedded) {
         self.store = store
         self.templates = templates
     }
 
-    public struct Result {
-        public let rendered: RenderedReport
-        public let record: ReportRecord
+    package struct Result {
+        package let rendered: RenderedReport
+        package let record: ReportRecord
         /// The same bytes were already stored for this campaign, format and language.
-        public let reused: Bool
+        package let reused: Bool
     }
 
     /// Renders `model` (built once for several formats) and stores it; writes `out` (through
     /// `OutputFile`: `force` lets it replace an existing regular file) to a temporary file first, so
     /// that a file that cannot be written stores nothing, and puts it at `out` only once stored.
-    public func render(_ model: ReportModel, format: ReportFormat, lang: Language, out: String?, force: Bool = false) throws -> Result {
+    package func render(_ model: ReportModel, format: ReportFormat, lang: Language, out: String?, force: Bool = false) throws -> Result {
         let rendered = try ReportRenderer(templates: templates).render(model, format: format, lang: lang)
         let staged = try out.map { try OutputFile(path: $0, force: force, database: store.path).stage(Data(rendered.bytes)) }
         // The head the report was judged at is the one printed inside it.
@@ -42,26 +42,26 @@ public struct ReportService {
     }
 
     /// Renders `model` and writes `out` (when given) without storing anything: `report render --no-store`.
-    public func renderOnly(_ model: ReportModel, format: ReportFormat, lang: Language, out: String?, force: Bool = false) throws -> RenderedReport {
+    package func renderOnly(_ model: ReportModel, format: ReportFormat, lang: Language, out: String?, force: Bool = false) throws -> RenderedReport {
         let rendered = try ReportRenderer(templates: templates).render(model, format: format, lang: lang)
         try out.map { try OutputFile(path: $0, force: force, database: store.path).stage(Data(rendered.bytes)).commit() }
         return rendered
     }
 
     /// The file name of one rendition in a folder of reports: `report.md`, `report.zh-Hans.html`, `report.junit.xml`, `report.json`.
-    public static func fileName(format: ReportFormat, lang: Language) -> String {
+    package static func fileName(format: ReportFormat, lang: Language) -> String {
         let ext = format == .junit ? "junit.xml" : format.fileExtension
         return "report" + (lang == .en ? "" : ".\(lang.rawValue)") + "." + ext
     }
 
     /// Every format × language, in the order `report render --format all --lang all` writes them.
-    public static func renditions(formats: [ReportFormat] = ReportFormat.allCases, langs: [Language] = Language.allCases) -> [(ReportFormat, Language)] {
+    package static func renditions(formats: [ReportFormat] = ReportFormat.allCases, langs: [Language] = Language.allCases) -> [(ReportFormat, Language)] {
         formats.flatMap { f in langs.map { (f, $0) } }
     }
 
     /// Renders and stores each rendition of `model` into `directory` (created if missing), under `fileName`.
     /// Every path is checked before anything is rendered or stored, so a refused one changes nothing.
-    public func renderAll(_ model: ReportModel, renditions: [(ReportFormat, Language)], directory: String, force: Bool = false) throws -> [(path: String, result: Result)] {
+    package func renderAll(_ model: ReportModel, renditions: [(ReportFormat, Language)], directory: String, force: Bool = false) throws -> [(path: String, result: Result)] {
         let folder = OutputFolder(path: directory, names: renditions.map { Self.fileName(format: $0.0, lang: $0.1) }, force: force,
                                   database: store.path)
         try folder.check(notAFolder: ServiceError.reportFolderNotAFolder(path: directory))
@@ -70,7 +70,7 @@ public struct ReportService {
     }
 
     /// Builds the model of a campaign from one snapshot of the store.
-    public func model(campaignId: String) throws -> ReportModel {
+    package func model(campaignId: String) throws -> ReportModel {
         try ReportBuilder.build(store: store, campaignId: campaignId, toolVersion: GrowcertVersion.current)
     }
 }

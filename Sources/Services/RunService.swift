@@ -4,17 +4,17 @@ import Foundation
 import HTTPCore
 
 /// What `growcert run start` asks for.
-public struct RunStartRequest: Sendable {
-    public var campaignId: String
+package struct RunStartRequest: Sendable {
+    package var campaignId: String
     /// One scenario, or nil for one run of each scenario of the campaign's profile.
-    public var scenario: String?
-    public var deviceLabel: String
+    package var scenario: String?
+    package var deviceLabel: String
     /// With every scenario: given only to the scenarios that need a store account.
-    public var accountLabel: String?
-    public var tester: String
+    package var accountLabel: String?
+    package var tester: String
 
     /// A request; see the properties.
-    public init(campaignId: String, scenario: String?, deviceLabel: String, accountLabel: String?, tester: String) {
+    package init(campaignId: String, scenario: String?, deviceLabel: String, accountLabel: String?, tester: String) {
         self.campaignId = campaignId
         self.scenario = scenario
         self.deviceLabel = deviceLabel
@@ -24,35 +24,35 @@ public struct RunStartRequest: Sendable {
 }
 
 /// Runs that were started: each with its nonce, the Sandbox clock reading they share, and why any can never certify.
-public struct StartedRuns: Sendable {
-    public var runs: [Run]
+package struct StartedRuns: Sendable {
+    package var runs: [Run]
     /// Run id → the run nonce to give the test app (StoreKit's `appAccountToken`).
-    public var nonces: [String: String]
+    package var nonces: [String: String]
     /// The Sandbox's clock as the runs started.
-    public var reading: ClockReading
-    public var warnings: [RunStartWarning]
+    package var reading: ClockReading
+    package var warnings: [RunStartWarning]
 }
 
 /// Starts and finishes runs, reading the Sandbox's clock as each starts and finishes (the run's outside window).
 ///
 /// A reading is recorded (`run.clock`, with the run's nonce at its start) when something answered; an attempt that got
 /// no answer proves nothing and is not recorded, so an offline run has no nonce and no outside window, and says so.
-public struct RunService {
-    public let store: EvidenceStore
+package struct RunService {
+    package let store: EvidenceStore
     /// Makes the transport to the Sandbox from the pins; nil: a `CurlTransport` enforcing them (a test seam).
-    public var transportFactory: SandboxTransportFactory?
+    package var transportFactory: SandboxTransportFactory?
     /// The QA machine's clock, recorded beside the Sandbox's.
-    public var now: @Sendable () -> Date
+    package var now: @Sendable () -> Date
 
     /// A service recording into `store`.
-    public init(store: EvidenceStore, transportFactory: SandboxTransportFactory? = nil, now: @escaping @Sendable () -> Date = { Date() }) {
+    package init(store: EvidenceStore, transportFactory: SandboxTransportFactory? = nil, now: @escaping @Sendable () -> Date = { Date() }) {
         self.store = store
         self.transportFactory = transportFactory
         self.now = now
     }
 
     /// Starts one run of `request.scenario`, or one of each scenario: all or none.
-    public func start(_ request: RunStartRequest) async throws -> StartedRuns {
+    package func start(_ request: RunStartRequest) async throws -> StartedRuns {
         let campaign = try store.campaign(request.campaignId)
         let profile = try store.profileNamed(campaign.profile)
         let scenarios = try request.scenario.map { [try profile.scenario($0)] } ?? profile.scenarios
@@ -83,7 +83,7 @@ public struct RunService {
 
     /// Finishes runs `ids` with the tester's outcome, all or none, reading the Sandbox's clock first (the runs' outside
     /// finish; one reading per campaign).
-    public func finish(ids: [String], outcome: String, note: String?) async throws -> [Run] {
+    package func finish(ids: [String], outcome: String, note: String?) async throws -> [Run] {
         let runs = try ids.map { try store.run($0) }
         // Refused before the Sandbox is asked: an outcome that is not one, or a finished run (the store says which).
         _ = try Validate.choice(outcome, RunOutcome.self, field: "outcome")
@@ -101,7 +101,7 @@ public struct RunService {
     }
 
     /// Finishes run `id`; see `finish(ids:outcome:note:)`.
-    public func finish(id: String, outcome: String, note: String?) async throws -> Run {
+    package func finish(id: String, outcome: String, note: String?) async throws -> Run {
         guard let run = try await finish(ids: [id], outcome: outcome, note: note).first else { throw EvidenceError.internalFailure("no run finished") }
         return run
     }
@@ -109,6 +109,7 @@ public struct RunService {
     private func reading(campaign: Campaign, profile: Profile) async -> ClockReading {
         let pins = profile.sandboxPins(for: campaign)
         let transport = transportFactory?(pins) ?? CurlTransport(pins: pins)
-        return await SandboxClockReader(transport: transport, pins: pins, now: now).read(campaign: campaign)
+        return await SandboxClockReader(transport: transport, pins: pins, now: now)
+            .read(campaign: campaign, suite: try? Vendors.vendor(for: campaign.profile).suite)
     }
 }

@@ -7,7 +7,7 @@ import HTTPCore
 ///
 /// The run is started all the same (a rehearsal is allowed); the command line says these on stderr, in its
 /// own words (with the commands that fix them), so a tester does not find out from the report.
-public enum RunStartWarning: Sendable, Equatable, CustomStringConvertible {
+package enum RunStartWarning: Sendable, Equatable, CustomStringConvertible {
     /// The scenario needs a physical device and the run's device is not one.
     case needsPhysicalDevice(scenario: String, deviceLabel: String, deviceKind: String, runId: String)
     /// The scenario needs a store sandbox account and the run names none.
@@ -21,7 +21,7 @@ public enum RunStartWarning: Sendable, Equatable, CustomStringConvertible {
     case clockDisagrees(qaTime: String, sandboxTime: String, skewSeconds: Int)
 
     /// The warnings for `run`, just started in `campaign` on one of `devices`.
-    public static func warnings(run: Run, campaign: Campaign, profile: Profile, devices: [Device]) throws -> [RunStartWarning] {
+    package static func warnings(run: Run, campaign: Campaign, profile: Profile, devices: [Device]) throws -> [RunStartWarning] {
         let scenario = try profile.scenario(run.scenario)
         var out: [RunStartWarning] = []
         if scenario.requires(.physicalDevice), let device = devices.first(where: { $0.id == run.deviceId }), device.kind != .physical {
@@ -39,7 +39,7 @@ public enum RunStartWarning: Sendable, Equatable, CustomStringConvertible {
 
     /// What the Sandbox clock reading taken as runs start says about them: a hosted-looking target whose clock was not
     /// read from the hosted Sandbox, or a QA clock that is off by more than the profile's skew.
-    public static func clockWarnings(reading: ClockReading, campaign: Campaign, profile: Profile) -> [RunStartWarning] {
+    package static func clockWarnings(reading: ClockReading, campaign: Campaign, profile: Profile) -> [RunStartWarning] {
         let skew = profile.rules.outsideClockSkewSeconds
         if reading.outsideMilliseconds != nil {
             guard reading.disagrees(bySkewSeconds: skew), let sandboxTime = reading.sandboxTime else { return [] }
@@ -50,7 +50,7 @@ public enum RunStartWarning: Sendable, Equatable, CustomStringConvertible {
         return [.noOutsideClock(baseURL: campaign.baseURL, reason: reading.notLiveHosted ?? "no Date header")]
     }
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .needsPhysicalDevice(let scenario, let deviceLabel, let deviceKind, let runId):
             return "scenario '\(scenario)' needs a physical device and '\(deviceLabel)' is a \(deviceKind): run \(runId) can never certify."

@@ -7,7 +7,7 @@ import GrowClient
 /// The cases carry what went wrong, as data; `description` says it in the services' own words, which
 /// name no flag, no exit code and no command line. The command line words each case for its users (with
 /// the flags that fix it) and gives it an exit code, in one place (`growcert/CLI/DomainError+CLI.swift`).
-public enum ServiceError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum ServiceError: Error, Sendable, Equatable, CustomStringConvertible {
     // MARK: Check run: which runs and checks
 
     /// A check left out is no check of the campaign's suite.
@@ -35,12 +35,12 @@ public enum ServiceError: Error, Sendable, Equatable, CustomStringConvertible {
     case secondCustomerNeeded(checks: [String])
     /// The second customer is the customer.
     case secondCustomerIsCustomer(customerId: String)
-    /// Neither a server key nor a token command was given (the vendor's wording differs).
-    case noCredentials(vendor: CredentialVendor)
+    /// Neither a server key nor a token command was given; `serverKeyUse` is what the vendor's key is for.
+    case noCredentials(serverKeyUse: String)
     /// The server key is not one.
     case serverKeyInvalid(reason: String)
-    /// The server key is not a CherrySub secret key (`iap_sk_…`).
-    case secretKeyNotCherrySub
+    /// The server key does not have the shape of the vendor's secret key.
+    case serverKeyNotTheVendors(vendor: String, shape: String)
     /// `/bin/sh` could not find or run the token command (exit status 126 or 127).
     case tokenCommandNotRunnable(status: Int32)
     /// The token command ran and failed, or printed no token.
@@ -60,15 +60,15 @@ public enum ServiceError: Error, Sendable, Equatable, CustomStringConvertible {
     case emulatorOrderMissing(orderId: String, customerId: String, reason: String)
     /// The order named on the emulator has no receipt for the transaction.
     case emulatorOrderHasNoReceipt(orderId: String, transactionId: String, known: [String])
-    /// The campaign's base URL is not a URL (CherrySub).
+    /// The campaign's base URL is not a URL.
     case campaignURLInvalid(baseURL: String)
-    /// The campaign's publishable key or base URL cannot be used (CherrySub).
+    /// The campaign's target (publishable key) or base URL cannot be used.
     case campaignTargetUnusable(reason: String)
-    /// The CherrySub broker issued no customer token.
+    /// The vendor's token broker issued no customer token.
     case brokerRefused(customerId: String, reason: String)
-    /// CherrySub refused an authenticated read with the broker's token.
-    case cherrySubReadRefused(baseURL: String, customerId: String, reason: String)
-    /// The transaction named is not recorded with its JWS on the run (CherrySub).
+    /// The vendor refused an authenticated read with the broker's token.
+    case vendorReadRefused(vendor: String, baseURL: String, customerId: String, reason: String)
+    /// The transaction named is not recorded with its JWS on the run.
     case transactionNotRecorded(transactionId: String, runId: String)
 
     // MARK: Sandbox purchase
@@ -77,10 +77,9 @@ public enum ServiceError: Error, Sendable, Equatable, CustomStringConvertible {
     case purchaseTargetNotLoopback(baseURL: String, host: String)
     /// Nothing answered at the purchase target.
     case purchaseTargetUnreachable(baseURL: String)
-    /// The purchase target did not declare itself the emulator.
-    /// The target did not declare itself the CherrySub emulator (`sandbox purchase` on a CherrySub campaign).
-    case purchaseTargetNotEmulatorCherrySub(baseURL: String)
-    case purchaseTargetNotEmulator(baseURL: String)
+    /// The purchase target did not declare itself the emulator in the vendor's kind header; `profile` is the
+    /// emulator's profile when it is not the standard vendor's.
+    case purchaseTargetNotEmulator(baseURL: String, kindHeader: String, profile: String?)
 
     // MARK: Anchor
 
@@ -111,18 +110,16 @@ public enum ServiceError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The demo's database already exists.
     case demoDatabaseExists(path: String)
     /// The demo knows no such profile.
-    case demoUnknownProfile(String)
+    case demoUnknownProfile(String, known: [String])
+    /// A setting of a vendor's emulator has no usable value.
+    case emulatorSettingInvalid(setting: String, expected: String)
     /// The demo's own database does not verify (a defect).
     case demoDoesNotVerify(problems: [VerificationProblem])
 
-    /// Whose credentials were missing: the two vendors word it differently.
-    public enum CredentialVendor: Sendable {
-        case grooveGrow, cherrySub
-    }
 
     static let nothingRun = "Nothing was run or recorded."
 
-    public var description: String {
+    package var description: String {
         let nothing = Self.nothingRun
         switch self {
         case .unknownExceptedCheck(let id, let known):
@@ -148,14 +145,12 @@ public enum ServiceError: Error, Sendable, Equatable, CustomStringConvertible {
             return "\(Self.theChecks(checks)) \(checks.joined(separator: ", ")) \(checks.count == 1 ? "signs" : "sign") in as a second customer: name a Sandbox customer other than the customer, or leave them out. \(nothing)"
         case .secondCustomerIsCustomer(let customerId):
             return "The second customer must differ from the customer '\(customerId)'. \(nothing)"
-        case .noCredentials(.grooveGrow):
-            return "No credentials: give a server key (growcert mints short-lived customer tokens with it) or a token command."
-        case .noCredentials(.cherrySub):
-            return "No credentials: give the broker's iap_sk_ key or a token command."
+        case .noCredentials(let use):
+            return "No credentials: give a server key (\(use)) or a token command."
         case .serverKeyInvalid(let reason):
             return "The server key is not a usable server key (\(reason))."
-        case .secretKeyNotCherrySub:
-            return "The server key is not a CherrySub secret key (iap_sk_…). \(nothing)"
+        case .serverKeyNotTheVendors(let vendor, let shape):
+            return "The server key is not a \(vendor) secret key (\(shape)). \(nothing)"
         case .tokenCommandNotRunnable(let status):
             return "Pre-flight: the token command was not found or cannot be run (exit status \(status)): it runs as 'CMD CUSTOMER_ID [TTL]' through /bin/sh. \(nothing)"
         case .tokenCommandFailed(let reason):
@@ -180,18 +175,16 @@ public enum ServiceError: Error, Sendable, Equatable, CustomStringConvertible {
             return "The campaign's publishable key or base URL cannot be used: \(reason) \(nothing)"
         case .brokerRefused(let customerId, let reason):
             return "Pre-flight: the broker did not issue a customer token for app user '\(customerId)': \(reason) \(nothing)"
-        case .cherrySubReadRefused(let baseURL, let customerId, let reason):
-            return "Pre-flight: CherrySub at '\(baseURL)' refused a read with the broker's token for '\(customerId)': \(reason) Check the campaign's publishable key (it must be this app's) and the credentials. \(nothing)"
+        case .vendorReadRefused(let vendor, let baseURL, let customerId, let reason):
+            return "Pre-flight: \(vendor) at '\(baseURL)' refused a read with the broker's token for '\(customerId)': \(reason) Check the campaign's publishable key (it must be this app's) and the credentials. \(nothing)"
         case .transactionNotRecorded(let transactionId, let runId):
             return "Transaction '\(transactionId)' is not recorded with its JWS on run '\(runId)': record it first. \(nothing)"
         case .purchaseTargetNotLoopback(let baseURL, let host):
             return "'\(baseURL)' is not the local emulator (a loopback address, here '\(host)'). On the hosted Sandbox, buy in the app on a physical device. Nothing was sent."
         case .purchaseTargetUnreachable(let baseURL):
             return "Nothing answered at '\(baseURL)'."
-        case .purchaseTargetNotEmulator(let baseURL):
-            return "'\(baseURL)' did not declare 'GrooveGrow-Sandbox-Kind: emulator': only the local emulator sells. Nothing was bought."
-        case .purchaseTargetNotEmulatorCherrySub(let baseURL):
-            return "'\(baseURL)' did not declare 'CherrySub-Environment-Kind: emulator': only the local emulator sells. Nothing was bought."
+        case .purchaseTargetNotEmulator(let baseURL, let header, _):
+            return "'\(baseURL)' did not declare '\(header): emulator': only the local emulator sells. Nothing was bought."
         case .journalEmpty:
             return "The journal is empty: there is no head to timestamp."
         case .timestampAuthorityUnreachable(let url, let reason):
@@ -212,22 +205,24 @@ public enum ServiceError: Error, Sendable, Equatable, CustomStringConvertible {
             return "Cannot create '\(path)': \(reason)"
         case .demoDatabaseExists(let path):
             return "'\(path)' already exists; the demo starts from a fresh database. Remove it or choose another folder."
-        case .demoUnknownProfile(let profile):
-            return "The demo knows profiles groovegrow and cherrysub, not '\(profile)'."
+        case .emulatorSettingInvalid(let setting, let expected):
+            return "The emulator's \(setting) must be \(expected)."
+        case .demoUnknownProfile(let profile, let known):
+            return "The demo knows profiles \(known.joined(separator: " and ")), not '\(profile)'."
         case .demoDoesNotVerify(let problems):
             return "The demo database does not verify: \(problems.map(\.description).joined(separator: "; "))"
         }
     }
 
     /// `run r1, run r2`.
-    public static func runs(_ ids: [String]) -> String { ids.map { "run \($0)" }.joined(separator: ", ") }
+    package static func runs(_ ids: [String]) -> String { ids.map { "run \($0)" }.joined(separator: ", ") }
 
     /// `none is recorded`, or `recorded: t1, t2`.
-    public static func recorded(_ ids: [String]) -> String { ids.isEmpty ? "none is recorded" : "recorded: " + ids.joined(separator: ", ") }
+    package static func recorded(_ ids: [String]) -> String { ids.isEmpty ? "none is recorded" : "recorded: " + ids.joined(separator: ", ") }
 
     /// `The check` or `The checks`.
-    public static func theChecks(_ ids: [String]) -> String { ids.count == 1 ? "The check" : "The checks" }
+    package static func theChecks(_ ids: [String]) -> String { ids.count == 1 ? "The check" : "The checks" }
 
     /// ` (and 2 more problems)` after the first of `count` problems; empty for one.
-    public static func more(_ count: Int) -> String { count > 1 ? " (and \(count - 1) more problem\(count > 2 ? "s" : ""))" : "" }
+    package static func more(_ count: Int) -> String { count > 1 ? " (and \(count - 1) more problem\(count > 2 ? "s" : ""))" : "" }
 }

@@ -8,39 +8,39 @@ import StoreProof
 /// Either way the database is verified first (which re-judges every stored report), the state signed is
 /// judged again with this growcert's rules, and the statement (`growcert-signoff/v3`) records each
 /// scenario's verdict, the rules' SHA-256, the growcert version and the database's identity.
-public struct SignoffService {
-    public let store: EvidenceStore
-    public var jwsVerifier: JWSVerifier
+package struct SignoffService {
+    package let store: EvidenceStore
+    package var jwsVerifier: JWSVerifier
 
     /// Sign-offs in `store`.
     /// What `verify` re-validates recorded server chains against (this machine's trust store unless a test injects one).
-    public var serverTrust: ServerChainTrust
+    package var serverTrust: ServerChainTrust
 
-    public init(store: EvidenceStore, jwsVerifier: JWSVerifier = JWSVerifier(), serverTrust: ServerChainTrust = ServerChainTrust()) {
+    package init(store: EvidenceStore, jwsVerifier: JWSVerifier = JWSVerifier(), serverTrust: ServerChainTrust = ServerChainTrust()) {
         self.serverTrust = serverTrust
         self.store = store
         self.jwsVerifier = jwsVerifier
     }
 
     /// What is signed: the campaign's evidence state as it is now, or one stored report.
-    public enum Subject: Sendable, Equatable {
+    package enum Subject: Sendable, Equatable {
         case campaign(String)
         case report(String)
     }
 
     /// What a sign-off says about its signer.
-    public struct Signer {
-        public var role: String
-        public var name: String
-        public var decision: String
-        public var comment: String?
-        public var acceptRisk: String?
-        public var acceptStale: Bool
-        public var privateKeyPEM: String
+    package struct Signer {
+        package var role: String
+        package var name: String
+        package var decision: String
+        package var comment: String?
+        package var acceptRisk: String?
+        package var acceptStale: Bool
+        package var privateKeyPEM: String
         /// Asked once the database verified, so that a refused sign-off asks for nothing.
-        public var passphrase: () throws -> String?
+        package var passphrase: () throws -> String?
 
-        public init(role: String, name: String, decision: String, comment: String?, acceptRisk: String?, acceptStale: Bool,
+        package init(role: String, name: String, decision: String, comment: String?, acceptRisk: String?, acceptStale: Bool,
                     privateKeyPEM: String, passphrase: @escaping () throws -> String?) {
             self.role = role
             self.name = name
@@ -57,7 +57,7 @@ public struct SignoffService {
     ///
     /// A campaign's state is anchored to a stored report of it (its JSON report, rendered and stored now
     /// when no report of that state has those bytes yet), which the statement names.
-    public func sign(_ subject: Subject, by signer: Signer) throws -> SignoffRecord {
+    package func sign(_ subject: Subject, by signer: Signer) throws -> SignoffRecord {
         try VerifyService(store: store, jwsVerifier: jwsVerifier, serverTrust: serverTrust).requireIntact(before: "signed")
         let passphrase = try signer.passphrase()
         let report: ReportRecord
@@ -87,7 +87,7 @@ public struct SignoffService {
     /// The sign-offs that cover a stored report: those of that file (`signoff --report`) and those of its
     /// campaign's evidence state (`signoff --campaign`) when no campaign evidence was recorded between
     /// the state signed and the state the report was judged at.
-    public static func signoffs(covering report: ReportRecord, in store: EvidenceStore) throws -> [SignoffRecord] {
+    package static func signoffs(covering report: ReportRecord, in store: EvidenceStore) throws -> [SignoffRecord] {
         try store.signoffs(campaignId: report.campaignId).filter { s in
             guard let st = s.signed, st.coversCampaignState else { return s.reportId == report.id }
             let signedAt = st.journalSeq ?? 0

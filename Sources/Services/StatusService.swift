@@ -5,33 +5,33 @@ import StrictJSON
 /// What `growcert status` says about a campaign, in one place for the CLI and the web view: per scenario the judged
 /// run, its verdict (the verdict engine's, as `report render` judges), the runs still open, the checks that failed on
 /// them, and the report's next steps. Records nothing.
-public struct StatusService {
-    public let store: EvidenceStore
+package struct StatusService {
+    package let store: EvidenceStore
 
     /// A status reader over `store` (opened for reading is enough).
-    public init(store: EvidenceStore) { self.store = store }
+    package init(store: EvidenceStore) { self.store = store }
 
     /// One scenario's status.
-    public struct Scenario {
-        public let id: String
-        public let verdict: Verdict
-        public let judgedRun: String?
-        public let openRuns: [String]
+    package struct Scenario {
+        package let id: String
+        package let verdict: Verdict
+        package let judgedRun: String?
+        package let openRuns: [String]
         /// Per open run with failed checks: the run and the failed check ids.
-        public let failedOnOpenRuns: [(run: String, checks: [String])]
-        public let reasons: [String]
+        package let failedOnOpenRuns: [(run: String, checks: [String])]
+        package let reasons: [String]
         /// The report's next steps, each with its English text.
-        public let nextSteps: [(step: NextStep, text: String)]
+        package let nextSteps: [(step: NextStep, text: String)]
     }
 
     /// One campaign's status.
-    public struct CampaignStatus {
-        public let campaign: Campaign
-        public let verdict: Verdict
-        public let scenarios: [Scenario]
+    package struct CampaignStatus {
+        package let campaign: Campaign
+        package let verdict: Verdict
+        package let scenarios: [Scenario]
 
         /// The JSON `growcert --json status` prints for this campaign (one element of its array).
-        public var json: JSONValue {
+        package var json: JSONValue {
             ["campaign": .string(campaign.id), "name": .string(campaign.name), "verdict": .string(verdict.rawValue),
              "scenarios": .array(scenarios.map { s in
                  [
@@ -49,12 +49,12 @@ public struct StatusService {
     }
 
     /// The status of each campaign in `campaigns`.
-    public func status(of campaigns: [Campaign]) throws -> [CampaignStatus] {
+    package func status(of campaigns: [Campaign]) throws -> [CampaignStatus] {
         try campaigns.map(status)
     }
 
     /// The status of one campaign.
-    public func status(_ campaign: Campaign) throws -> CampaignStatus {
+    package func status(_ campaign: Campaign) throws -> CampaignStatus {
         let model = try ReportService(store: store).model(campaignId: campaign.id)
         let runs = try store.runs(campaignId: campaign.id)
         let renderer = ReportRenderer()

@@ -4,26 +4,26 @@ import Reports
 /// Re-judges stored reports: each at its `evidence_seq`, with this growcert's rules (the verdict engine over
 /// the evidence as it stood at that entry, `ReportBuilder.judge`). A stored verdict is a label; what
 /// `verify`, `report verify` and `signoff` accept is the verdict this growcert reproduces from the evidence.
-public struct StoredVerdictCheck {
-    public let store: EvidenceStore
+package struct StoredVerdictCheck {
+    package let store: EvidenceStore
 
     /// Checks `store`'s reports.
-    public init(store: EvidenceStore) {
+    package init(store: EvidenceStore) {
         self.store = store
     }
 
     /// A stored report whose verdict this growcert does not reproduce.
-    public struct Mismatch: Sendable, Equatable, CustomStringConvertible {
-        public var reportId: String
-        public var seq: Int64
-        public var stored: String
-        public var judged: String
+    package struct Mismatch: Sendable, Equatable, CustomStringConvertible {
+        package var reportId: String
+        package var seq: Int64
+        package var stored: String
+        package var judged: String
         /// The rules' SHA-256 the report names (nil when it names none, or cannot be judged), and this growcert's.
-        public var storedRules: String?
-        public var rules: String
+        package var storedRules: String?
+        package var rules: String
 
         /// `stored CERTIFIED, this growcert judges INCOMPLETE`, with the rules when they differ.
-        public var description: String {
+        package var description: String {
             var text = "stored \(stored), this growcert judges \(judged)"
             if let storedRules, storedRules != rules {
                 text += " (the report names rules SHA-256 \(storedRules); this growcert's rules are \(rules))"
@@ -33,14 +33,14 @@ public struct StoredVerdictCheck {
     }
 
     /// The mismatch of one report, or nil when this growcert judges its evidence as it is stored.
-    public func mismatch(_ report: ReportRecord) throws -> Mismatch? {
+    package func mismatch(_ report: ReportRecord) throws -> Mismatch? {
         var cache: [String: Judgment] = [:]
         return try mismatch(report, cache: &cache)
     }
 
     /// Every stored report whose verdict this growcert does not reproduce; renditions judged at the same
     /// entry are judged once.
-    public func mismatches() throws -> [Mismatch] {
+    package func mismatches() throws -> [Mismatch] {
         var cache: [String: Judgment] = [:]
         return try store.reports().compactMap { try mismatch($0, cache: &cache) }
     }

@@ -8,26 +8,26 @@ import StrictJSON
 /// growcert runs `CMD CUSTOMER_ID [TTL_SECONDS]` through `/bin/sh` and reads
 /// `{"customerToken": ..., "expiresAt": ...}` from its standard output. The
 /// token stays in memory; nothing the command prints is ever stored or echoed.
-public struct TokenCommandRunner: Sendable {
-    public let command: String
+package struct TokenCommandRunner: Sendable {
+    package let command: String
 
     /// A runner of the shell command `command`.
-    public init(command: String) { self.command = command }
+    package init(command: String) { self.command = command }
 
     /// The failure of the token command, without anything it printed.
-    public struct Failure: Error, CustomStringConvertible {
-        public let description: String
+    package struct Failure: Error, CustomStringConvertible {
+        package let description: String
         /// The command's exit status, when it ran and failed (127: not found by /bin/sh).
-        public var status: Int32? = nil
+        package var status: Int32? = nil
 
         /// A failure saying `description`, with the command's exit status when it ran.
-        public init(description: String, status: Int32? = nil) {
+        package init(description: String, status: Int32? = nil) {
             self.description = description
             self.status = status
         }
     }
 
-    public func issue(customerId: String, ttlSeconds: Int?) async throws -> IssuedCustomerToken {
+    package func issue(customerId: String, ttlSeconds: Int?) async throws -> IssuedCustomerToken {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
         process.arguments = ["-c", command + " \"$@\"", "growcert-token-command", customerId] + (ttlSeconds.map { [String($0)] } ?? [])

@@ -11,30 +11,30 @@ import StoreProof
 /// reports, sign-off signatures and their rows, stored timestamp tokens); checks against anchors
 /// kept outside the file (expected heads, exported sign-offs, an allowed-signers list, a TSA's CA)
 /// are added here, so that every caller gets all of them.
-public struct VerifyService {
-    public let store: EvidenceStore
+package struct VerifyService {
+    package let store: EvidenceStore
     /// Re-verifies stored App Store transactions (Apple Root CA - G3 unless a test injects its own root).
-    public var jwsVerifier = JWSVerifier()
+    package var jwsVerifier = JWSVerifier()
 
     /// The provenances only a verified App Store JWS can give: an item claiming one must hold the JWS that proves it.
-    public static let jwsProvenances = Set(AppleSigner.allCases.map(TransactionEvidence.provenance))
+    package static let jwsProvenances = Set(AppleSigner.allCases.map(TransactionEvidence.provenance))
     /// Journal heads the caller holds from outside the file (a report, a statement, a token): each must be an entry.
-    public var expectedHeads: [String] = []
+    package var expectedHeads: [String] = []
     /// Exported sign-offs (`signoff export` folders): each must be in the journal, intact.
-    public var statementDirs: [String] = []
+    package var statementDirs: [String] = []
     /// Timestamp tokens kept outside the file (`anchor --out`): each must verify, and its head be an entry.
-    public var tokens: [(path: String, der: [UInt8])] = []
+    package var tokens: [(path: String, der: [UInt8])] = []
     /// An allowed-signers file: every sign-off must be by one of its signers.
-    public var allowedSigners: (path: String, signers: AllowedSigners)?
+    package var allowedSigners: (path: String, signers: AllowedSigners)?
     /// A timestamp CA (PEM): every stored token's chain must verify to it.
-    public var tsaCA: (path: String, pem: String)?
+    package var tsaCA: (path: String, pem: String)?
     /// The trust anchors live-hosted chains are re-validated against: this machine's trust store unless a test injects its own.
-    public var serverTrust = ServerChainTrust()
+    package var serverTrust = ServerChainTrust()
     /// Re-judge every stored report at its evidence seq with this growcert's rules (`StoredVerdictCheck`).
-    public var rejudgesReports = true
+    package var rejudgesReports = true
 
     /// The full check of `store`, with the anchors kept outside it that the caller holds.
-    public init(store: EvidenceStore, jwsVerifier: JWSVerifier = JWSVerifier(), expectedHeads: [String] = [], statementDirs: [String] = [],
+    package init(store: EvidenceStore, jwsVerifier: JWSVerifier = JWSVerifier(), expectedHeads: [String] = [], statementDirs: [String] = [],
                 tokens: [(path: String, der: [UInt8])] = [], allowedSigners: (path: String, signers: AllowedSigners)? = nil,
                 tsaCA: (path: String, pem: String)? = nil, serverTrust: ServerChainTrust = ServerChainTrust()) {
         self.store = store
@@ -48,7 +48,7 @@ public struct VerifyService {
     }
 
     /// Runs every check; `progress` is called with the number of journal entries read so far.
-    public func run(progress: ((Int) -> Void)? = nil) throws -> VerificationResult {
+    package func run(progress: ((Int) -> Void)? = nil) throws -> VerificationResult {
         var result = try store.verify(progress: progress)
         result.problems += try storeProofProblems()
         result.problems += try identityProblems()
@@ -95,7 +95,7 @@ public struct VerifyService {
     }
 
     /// Problems with one exported sign-off folder (statement.json, statement.sig, public.pem).
-    public func checkExported(_ dir: String) throws -> [VerificationProblem] {
+    package func checkExported(_ dir: String) throws -> [VerificationProblem] {
         func read(_ name: String) throws -> Data {
             guard let data = FileManager.default.contents(atPath: dir + "/" + name) else {
                 throw ServiceError.exportedSignoffUnreadable(folder: dir, file: name)
@@ -133,7 +133,7 @@ public struct VerifyService {
     /// makes of it today. The verifier judges certificate validity at the transaction's own
     /// `signedDate`, never at the time of checking, so evidence recorded months ago still verifies.
     /// Only transaction items are read.
-    public func storeProofProblems() throws -> [VerificationProblem] {
+    package func storeProofProblems() throws -> [VerificationProblem] {
         var problems: [VerificationProblem] = []
         // Every Play license key each run's campaign has recorded, oldest first: a purchase recorded before a key
         // changed verifies with the key it was recorded under.
@@ -170,7 +170,7 @@ public struct VerifyService {
     /// rests on must also re-validate here: its recorded certificate chain, for its host name, at its time, against this
     /// machine's trust store and the pins (`RecordedIdentity.unvalidated`); one that does not is not live-hosted, and
     /// verify refuses the label (see docs/auditing.md for why that is a verification failure).
-    public func identityProblems() throws -> [VerificationProblem] {
+    package func identityProblems() throws -> [VerificationProblem] {
         var problems: [VerificationProblem] = []
         var pinsOfRun: [String: [String]] = [:]
         var runIds: [String] = []
@@ -269,7 +269,7 @@ public struct VerifyService {
     /// Each run's and item's recorded time against its own journal entry's `at`, and the journal's `at` in order
     /// (`JournalTime`, with each campaign's profile skew). A row whose time disagrees with its entry was edited after it
     /// was recorded: a problem. An entry dated more than the skew before the one before it: a warning.
-    public func timeProblems() throws -> (problems: [VerificationProblem], warnings: [VerificationProblem]) {
+    package func timeProblems() throws -> (problems: [VerificationProblem], warnings: [VerificationProblem]) {
         var at: [Int64: String] = [:]
         var warnings: [VerificationProblem] = []
         var skews: [Int] = []
@@ -345,7 +345,7 @@ public struct VerifyService {
     /// Runs every check and refuses to go on (`ServiceError.notIntact`) when any fails: what judging
     /// evidence (`report render`, `signoff`) does first, so that no verdict or approval rests on
     /// a database edited behind the tool's back.
-    public func requireIntact(before action: String) throws {
+    package func requireIntact(before action: String) throws {
         let result = try run()
         guard let first = result.problems.first else { return }
         throw ServiceError.notIntact(action: action, first: first, count: result.problems.count)

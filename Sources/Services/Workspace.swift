@@ -13,35 +13,35 @@ import Darwin
 /// Every command run in that folder or below finds it by walking up (`find(from:)`), so a database is never looked
 /// for relative to whatever folder a command happens to run in. The file holds no secret: a URL with a password is
 /// refused by the store before `init` writes anything.
-public struct Workspace: Sendable, Equatable {
+package struct Workspace: Sendable, Equatable {
     /// The workspace file's name.
-    public static let fileName = "growcert.workspace"
+    package static let fileName = "growcert.workspace"
 
     /// The folder holding the workspace file (absolute).
-    public let folder: String
+    package let folder: String
     /// The evidence database: an absolute path or a `postgresql://` URL.
-    public var database: String
+    package var database: String
     /// The current campaign (`campaign use`), if any.
-    public var campaign: String?
+    package var campaign: String?
 
     /// A workspace in `folder` naming `database`.
-    public init(folder: String, database: String, campaign: String? = nil) {
+    package init(folder: String, database: String, campaign: String? = nil) {
         self.folder = folder
         self.database = database
         self.campaign = campaign
     }
 
     /// The workspace file's path.
-    public var path: String { (folder as NSString).appendingPathComponent(Self.fileName) }
+    package var path: String { (folder as NSString).appendingPathComponent(Self.fileName) }
 
     /// The file's bytes: pretty JSON, sorted keys.
-    public var json: JSONValue {
+    package var json: JSONValue {
         ["database": .string(database), "campaign": .optional(campaign),
          "about": "growcert workspace: commands run in this folder or below use this evidence database (and campaign)."]
     }
 
     /// The nearest workspace at `start` or above it; nil when no folder up to `/` holds one.
-    public static func find(from start: String) throws -> Workspace? {
+    package static func find(from start: String) throws -> Workspace? {
         var folder = URL(fileURLWithPath: start).standardizedFileURL.path
         while true {
             let candidate = (folder as NSString).appendingPathComponent(fileName)
@@ -62,7 +62,7 @@ public struct Workspace: Sendable, Equatable {
     }
 
     /// Reads the workspace file in `folder`.
-    public static func read(folder: String) throws -> Workspace {
+    package static func read(folder: String) throws -> Workspace {
         let path = (folder as NSString).appendingPathComponent(fileName)
         guard let data = FileManager.default.contents(atPath: path) else { throw WorkspaceError.unreadable(path: path, reason: "cannot be read") }
         guard data.count <= 65_536, let value = try? JSONValue.parse(data), let database = value["database"]?.stringValue,
@@ -74,16 +74,16 @@ public struct Workspace: Sendable, Equatable {
     }
 
     /// Writes (or replaces) the workspace file.
-    public func write() throws {
+    package func write() throws {
         try OutputFile(path: path, force: true).write(Data((json.prettyText + "\n").utf8))
     }
 }
 
 /// Which evidence database a command uses, and why: `--db`, else `GROWCERT_DB`, else the workspace's, else
 /// `./growcert.sqlite` (only `init` creates it).
-public struct DatabaseLocation: Sendable, Equatable {
+package struct DatabaseLocation: Sendable, Equatable {
     /// Where the choice came from.
-    public enum Source: Sendable, Equatable {
+    package enum Source: Sendable, Equatable {
         /// Given for this call (`--db`).
         case option
         /// From the environment (`GROWCERT_DB`).
@@ -95,25 +95,25 @@ public struct DatabaseLocation: Sendable, Equatable {
     }
 
     /// The default database file's name, in the current folder.
-    public static let defaultFileName = "growcert.sqlite"
+    package static let defaultFileName = "growcert.sqlite"
 
     /// The database: a path (as given, or absolute) or a URL.
-    public let database: String
+    package let database: String
     /// Where it came from.
-    public let source: Source
+    package let source: Source
     /// The workspace at or above the current folder, if any (whether or not it named the database).
-    public let workspace: Workspace?
+    package let workspace: Workspace?
     /// The folder the call runs in, against which a relative `database` is read.
-    public let currentFolder: String
+    package let currentFolder: String
 
     /// Whether the workspace (if any) names this very database: only then does its current campaign apply.
-    public var isWorkspaceDatabase: Bool {
+    package var isWorkspaceDatabase: Bool {
         guard let workspace else { return false }
         return Self.same(workspace.database, Self.absolute(database, folder: currentFolder))
     }
 
     /// Whether `text` names a PostgreSQL database rather than a file.
-    public static func isURL(_ text: String) -> Bool {
+    package static func isURL(_ text: String) -> Bool {
         let lower = text.lowercased()
         return lower.hasPrefix("postgresql://") || lower.hasPrefix("postgres://")
     }
@@ -121,7 +121,7 @@ public struct DatabaseLocation: Sendable, Equatable {
     /// The database a call uses. `option` is `--db`'s value, `environment` `GROWCERT_DB`'s (each nil when not
     /// given), `currentFolder` where the command runs. An empty `--db` or `GROWCERT_DB` is refused; so is a relative
     /// `GROWCERT_DB` that, from a sub-folder of a workspace, names no database (it was meant for another folder).
-    public static func resolve(option: String?, environment: String?, currentFolder: String) throws -> DatabaseLocation {
+    package static func resolve(option: String?, environment: String?, currentFolder: String) throws -> DatabaseLocation {
         // A workspace that cannot be followed (unreadable, another user's) stops only a call that relies on it.
         let found = Result { try Workspace.find(from: currentFolder) }
         let workspace = try? found.get()
@@ -146,7 +146,7 @@ public struct DatabaseLocation: Sendable, Equatable {
     }
 
     /// `database` as a workspace file names it: a URL as it is, a path made absolute against `folder`.
-    public static func absolute(_ database: String, folder: String) -> String {
+    package static func absolute(_ database: String, folder: String) -> String {
         isURL(database) || database.hasPrefix("/") ? database : standardized((folder as NSString).appendingPathComponent(database))
     }
 
@@ -163,7 +163,7 @@ public struct DatabaseLocation: Sendable, Equatable {
 }
 
 /// Why a database or a workspace could not be used. The command line words these with its flags.
-public enum WorkspaceError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum WorkspaceError: Error, Sendable, Equatable, CustomStringConvertible {
     /// `--db ''` (or `GROWCERT_DB=` when `fromEnvironment`).
     case emptyDatabase(fromEnvironment: Bool)
     /// A relative `GROWCERT_DB` that names no database from this sub-folder of `workspace`.
@@ -179,7 +179,7 @@ public enum WorkspaceError: Error, Sendable, Equatable, CustomStringConvertible 
     /// No database at `path`, chosen by `source`; `workspace` is the one at or above the current folder, if any.
     case databaseMissing(path: String, source: DatabaseLocation.Source, workspace: Workspace?)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .emptyDatabase(let env): return env ? "GROWCERT_DB is set but empty." : "The database option is empty."
         case .relativeEnvironment(let value, let resolved, let workspace):

@@ -3,7 +3,7 @@
 /// Every message names the rule that failed and what to do about it. Messages
 /// quote identifiers (bundle ids, product ids, environments) but never purchase
 /// tokens or whole payloads.
-public enum StoreProofError: Error, CustomStringConvertible, Equatable, Sendable {
+package enum StoreProofError: Error, CustomStringConvertible, Equatable, Sendable {
     // MARK: Apple JWS shape
     /// The token is larger than the verifier accepts.
     case tokenTooLarge(bytes: Int, limit: Int)
@@ -89,7 +89,7 @@ public enum StoreProofError: Error, CustomStringConvertible, Equatable, Sendable
     case googleNotPurchased(state: String)
 
     /// A one-line English message naming the rule that failed and what to do.
-    public var description: String {
+    package var description: String {
         switch self {
         case .tokenTooLarge(let bytes, let limit):
             return "the JWS is \(bytes) bytes, over the \(limit)-byte limit; export only the transaction's jwsRepresentation"

@@ -7,13 +7,13 @@ import StrictJSON
 /// milliseconds that a `Double` or `Date` would round. The literal text is
 /// the evidence; `rfc3339` renders it in UTC without losing a digit, and
 /// `epochSeconds` (rounded down) is what certificate validity is checked at.
-public struct StoreTimestamp: Sendable, Equatable, Hashable, CustomStringConvertible {
+package struct StoreTimestamp: Sendable, Equatable, Hashable, CustomStringConvertible {
     /// The milliseconds exactly as the store wrote them, e.g. `1697679936049.7297`.
-    public let millisecondsText: String
+    package let millisecondsText: String
     /// Whole seconds since the epoch, rounded down.
-    public let epochSeconds: Int64
+    package let epochSeconds: Int64
     /// The same instant in RFC 3339 UTC with every fractional digit kept, e.g. `2023-10-19T01:45:36.0497297Z`.
-    public let rfc3339: String
+    package let rfc3339: String
 
     /// The longest integer part accepted: 15 digits reach beyond the year 33000.
     static let maximumIntegerDigits = 15
@@ -24,7 +24,7 @@ public struct StoreTimestamp: Sendable, Equatable, Hashable, CustomStringConvert
     ///
     /// Signs, exponents, leading zeros and absurdly long numbers are refused so
     /// that one instant has one spelling.
-    public init?(millisecondsText text: String) {
+    package init?(millisecondsText text: String) {
         let parts = text.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
         guard let whole = parts.first, !whole.isEmpty, whole.count <= Self.maximumIntegerDigits,
             whole.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
@@ -52,7 +52,7 @@ public struct StoreTimestamp: Sendable, Equatable, Hashable, CustomStringConvert
         }
     }
 
-    public var description: String { rfc3339 }
+    package var description: String { rfc3339 }
 
     /// `YYYY-MM-DDTHH:MM:SS` for whole seconds since the epoch (proleptic Gregorian, UTC).
     static func civil(_ seconds: Int64) -> String {

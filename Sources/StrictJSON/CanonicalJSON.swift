@@ -5,9 +5,9 @@
 /// journal entry is written this way and appending to a `String` checks its storage on
 /// every call; only ASCII bytes below 0x20, `"` and `\` are escaped, so working on UTF-8
 /// bytes gives the same text as working on Unicode scalars.
-public enum CanonicalJSON {
+package enum CanonicalJSON {
     /// The canonical text of `value`, appended to `out`.
-    public static func write(_ value: JSONValue, into out: inout [UInt8]) {
+    package static func write(_ value: JSONValue, into out: inout [UInt8]) {
         switch value {
         case .null: out.append(contentsOf: "null".utf8)
         case .bool(let b): out.append(contentsOf: b ? "true".utf8 : "false".utf8)
@@ -39,7 +39,7 @@ public enum CanonicalJSON {
     }
 
     /// A JSON string literal of `s`, appended to `out`.
-    public static func writeString(_ s: String, into out: inout [UInt8]) {
+    package static func writeString(_ s: String, into out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
         appendEscaped(s, into: &out)
         out.append(UInt8(ascii: "\""))
@@ -54,7 +54,7 @@ public enum CanonicalJSON {
     }
 
     /// A JSON string literal of UTF-8 text (valid UTF-8), appended to `out`.
-    public static func writeString(_ bytes: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) {
+    package static func writeString(_ bytes: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
         writeEscaped(bytes, into: &out)
         out.append(UInt8(ascii: "\""))
@@ -91,7 +91,7 @@ public enum CanonicalJSON {
 
     /// Whether parsing the canonical text of `value` gives `value` back: every number is a
     /// JSON number literal and nothing is nested deeper than the parser accepts.
-    public static func roundTrips(_ value: JSONValue, depth: Int = 0) -> Bool {
+    package static func roundTrips(_ value: JSONValue, depth: Int = 0) -> Bool {
         guard depth < JSONValue.maximumDepth else { return false }
         switch value {
         case .null, .bool, .string: return true

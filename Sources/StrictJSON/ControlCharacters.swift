@@ -7,17 +7,17 @@
 /// a character could rewrite a terminal line (`\r`, `ESC [2K`) or make text read in another
 /// order than it is stored. Reports (`TextSafety`), the console and the pretty JSON writer all
 /// ask this rule.
-public enum ControlCharacters {
+package enum ControlCharacters {
     /// Whether `scalar` is a control, a bidirectional control or a non-character.
     @inline(__always)
-    public static func isHidden(_ scalar: Unicode.Scalar) -> Bool {
+    package static func isHidden(_ scalar: Unicode.Scalar) -> Bool {
         let v = scalar.value
         return v < 0x20 || (0x7F...0x9F).contains(v) || (0x202A...0x202E).contains(v) || (0x2066...0x2069).contains(v)
             || v == 0x200E || v == 0x200F || v == 0x061C || v == 0xFFFE || v == 0xFFFF
     }
 
     /// Whether any scalar of `text` is hidden; cheap for ASCII text.
-    public static func contains(in text: String, keepingNewlinesAndTabs: Bool) -> Bool {
+    package static func contains(in text: String, keepingNewlinesAndTabs: Bool) -> Bool {
         // Every hidden scalar has a UTF-8 byte below 0x20, DEL, or a lead byte 0xC2 (C1), 0xD8 (U+061C),
         // 0xE2 (U+200E… U+206x) or 0xEF (U+FFFx); anything else settles it without decoding.
         guard text.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F || $0 == 0xC2 || $0 == 0xD8 || $0 == 0xE2 || $0 == 0xEF }) else { return false }
@@ -25,12 +25,12 @@ public enum ControlCharacters {
     }
 
     /// The visible stand-in for a hidden scalar: `⟨U+XXXX⟩`.
-    public static func marker(_ scalar: Unicode.Scalar) -> String {
+    package static func marker(_ scalar: Unicode.Scalar) -> String {
         "⟨U+" + hex4(scalar.value) + "⟩"
     }
 
     /// Four (or more) uppercase hexadecimal digits.
-    public static func hex4(_ value: UInt32) -> String {
+    package static func hex4(_ value: UInt32) -> String {
         let hex = String(value, radix: 16, uppercase: true)
         return String(repeating: "0", count: max(0, 4 - hex.count)) + hex
     }

@@ -1,27 +1,27 @@
 import Foundation
 
 /// Why a JSON text was refused.
-public struct JSONParseError: Error, CustomStringConvertible, Equatable {
-    public let message: String
-    public let offset: Int
-    public var description: String { "invalid JSON at byte \(offset): \(message)" }
+package struct JSONParseError: Error, CustomStringConvertible, Equatable {
+    package let message: String
+    package let offset: Int
+    package var description: String { "invalid JSON at byte \(offset): \(message)" }
 }
 
 extension JSONValue {
     /// The deepest nesting accepted; deeper input is refused rather than risking the stack.
-    public static let maximumDepth = 128
+    package static let maximumDepth = 128
 
     /// Parses UTF-8 JSON text strictly.
     ///
     /// Refuses invalid UTF-8, trailing data, duplicate object keys, leading
     /// zeros, lone surrogates and nesting deeper than `maximumDepth`.
-    public static func parse(_ data: Data) throws -> JSONValue {
+    package static func parse(_ data: Data) throws -> JSONValue {
         var parser = JSONParser(bytes: [UInt8](data))
         return try parser.parseDocument()
     }
 
     /// Parses JSON text.
-    public static func parse(_ text: String) throws -> JSONValue {
+    package static func parse(_ text: String) throws -> JSONValue {
         var parser = JSONParser(bytes: Array(text.utf8))
         return try parser.parseDocument()
     }

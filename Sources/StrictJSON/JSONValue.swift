@@ -6,7 +6,7 @@
 /// canonically: object keys sorted by their UTF-8 bytes, no insignificant
 /// white space, minimal string escapes. The canonical text is what the
 /// evidence journal hashes.
-public enum JSONValue: Sendable, Equatable, Hashable {
+package enum JSONValue: Sendable, Equatable, Hashable {
     case null
     case bool(Bool)
     /// A number, kept as its literal text (validated against the JSON grammar).
@@ -17,40 +17,40 @@ public enum JSONValue: Sendable, Equatable, Hashable {
 
     // MARK: Accessors
 
-    public subscript(key: String) -> JSONValue? {
+    package subscript(key: String) -> JSONValue? {
         if case .object(let o) = self { return o[key] }
         return nil
     }
 
-    public var stringValue: String? {
+    package var stringValue: String? {
         if case .string(let s) = self { return s }
         return nil
     }
 
-    public var numberText: String? {
+    package var numberText: String? {
         if case .number(let n) = self { return n }
         return nil
     }
 
-    public var boolValue: Bool? {
+    package var boolValue: Bool? {
         if case .bool(let b) = self { return b }
         return nil
     }
 
-    public var arrayValue: [JSONValue]? {
+    package var arrayValue: [JSONValue]? {
         if case .array(let a) = self { return a }
         return nil
     }
 
-    public var objectValue: [String: JSONValue]? {
+    package var objectValue: [String: JSONValue]? {
         if case .object(let o) = self { return o }
         return nil
     }
 
-    public var isNull: Bool { self == .null }
+    package var isNull: Bool { self == .null }
 
     /// A string, or a number's literal text: identifiers may arrive either way.
-    public var scalarText: String? {
+    package var scalarText: String? {
         switch self {
         case .string(let s): return s
         case .number(let n): return n
@@ -62,7 +62,7 @@ public enum JSONValue: Sendable, Equatable, Hashable {
     // MARK: Canonical serialisation
 
     /// The canonical text: sorted keys, no white space, minimal escapes.
-    public var canonicalText: String {
+    package var canonicalText: String {
         var out: [UInt8] = []
         out.reserveCapacity(64)
         CanonicalJSON.write(self, into: &out)
@@ -70,7 +70,7 @@ public enum JSONValue: Sendable, Equatable, Hashable {
     }
 
     /// Human-readable text with two-space indentation and sorted keys (deterministic).
-    public var prettyText: String {
+    package var prettyText: String {
         var out = ""
         write(into: &out, pretty: true, indent: 0)
         return out
@@ -108,7 +108,7 @@ public enum JSONValue: Sendable, Equatable, Hashable {
     }
 
     /// Object keys in canonical order: by their UTF-8 bytes.
-    public static func sortedKeys(_ fields: [String: JSONValue]) -> [String] {
+    package static func sortedKeys(_ fields: [String: JSONValue]) -> [String] {
         fields.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
     }
 
@@ -116,7 +116,7 @@ public enum JSONValue: Sendable, Equatable, Hashable {
     /// one home of JSON string escaping). `escapingHidden` (the pretty, human-read text) also writes DEL, C1 and
     /// bidirectional controls as `\uXXXX` (`ControlCharacters`): the same string to a JSON reader, harmless on a
     /// terminal. The canonical text hashed into the chain never sets it.
-    public static func writeString(_ s: String, into out: inout String, escapingHidden: Bool = false) {
+    package static func writeString(_ s: String, into out: inout String, escapingHidden: Bool = false) {
         let hidden = escapingHidden && ControlCharacters.contains(in: s, keepingNewlinesAndTabs: false)
         // Most text needs no escape: append it whole, without a round trip through bytes.
         if !hidden && !s.utf8.contains(where: CanonicalJSON.needsEscape) {
@@ -149,19 +149,19 @@ public enum JSONValue: Sendable, Equatable, Hashable {
 extension JSONValue: ExpressibleByStringLiteral, ExpressibleByBooleanLiteral, ExpressibleByArrayLiteral,
     ExpressibleByDictionaryLiteral, ExpressibleByNilLiteral, ExpressibleByIntegerLiteral
 {
-    public init(stringLiteral value: String) { self = .string(value) }
-    public init(booleanLiteral value: Bool) { self = .bool(value) }
-    public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
-    public init(dictionaryLiteral elements: (String, JSONValue)...) {
+    package init(stringLiteral value: String) { self = .string(value) }
+    package init(booleanLiteral value: Bool) { self = .bool(value) }
+    package init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
+    package init(dictionaryLiteral elements: (String, JSONValue)...) {
         var o: [String: JSONValue] = [:]
         for (k, v) in elements { o[k] = v }
         self = .object(o)
     }
-    public init(nilLiteral: ()) { self = .null }
-    public init(integerLiteral value: Int) { self = .number(String(value)) }
+    package init(nilLiteral: ()) { self = .null }
+    package init(integerLiteral value: Int) { self = .number(String(value)) }
 }
 
 extension JSONValue {
     /// `.string(s)` when `s` is non-nil, else `.null`.
-    public static func optional(_ s: String?) -> JSONValue { s.map(JSONValue.string) ?? .null }
+    package static func optional(_ s: String?) -> JSONValue { s.map(JSONValue.string) ?? .null }
 }

@@ -10,9 +10,9 @@ import Glibc
 /// folder only this account can enter (`/tmp/growcert-UID/`, mode 0700), named after the database, and answered only
 /// for a peer of the same account (`SO_PEERCRED`). Share tokens thus live only in the server's memory: nothing
 /// secret is written to disk (principle 4), and a restarted server has forgotten every link.
-public enum ShareControl {
+package enum ShareControl {
     /// The socket of the web view of `database`.
-    public static func socketPath(forDatabase database: String) throws -> String {
+    package static func socketPath(forDatabase database: String) throws -> String {
         let folder = "/tmp/growcert-\(geteuid())"
         if mkdir(folder, 0o700) != 0, errno != EEXIST {
             throw WebError.serverRefused("Cannot create '\(folder)': \(String(cString: strerror(errno))).")
@@ -67,7 +67,7 @@ public enum ShareControl {
     // MARK: - Client
 
     /// Asks the web view of `database` for a share link of `runId` working `seconds`: its URL, token and expiry.
-    public static func share(database: String, runId: String, seconds: Int) throws -> (url: String, token: String, expiresAt: String) {
+    package static func share(database: String, runId: String, seconds: Int) throws -> (url: String, token: String, expiresAt: String) {
         let answer = try ask(database: database, ["op": "share", "run": .string(runId), "seconds": .number(String(seconds))])
         guard let url = answer["url"]?.stringValue, let token = answer["token"]?.stringValue, let expiresAt = answer["expiresAt"]?.stringValue else {
             throw WebError.serverRefused("The web view gave no share link.")
@@ -76,7 +76,7 @@ public enum ShareControl {
     }
 
     /// Asks the web view of `database` to revoke every share link of `runId`; returns how many there were.
-    public static func unshare(database: String, runId: String) throws -> Int {
+    package static func unshare(database: String, runId: String) throws -> Int {
         let answer = try ask(database: database, ["op": "unshare", "run": .string(runId)])
         return answer["revoked"]?.scalarText.flatMap { Int($0) } ?? 0
     }
@@ -99,14 +99,14 @@ public enum ShareControl {
 }
 
 /// The web view's end of `ShareControl`: answers `share` and `unshare` for its `WebServer`, one connection at a time.
-public final class ShareControlServer: Sendable {
+package final class ShareControlServer: Sendable {
     private let fd: Int32
     /// The socket's path (removed on `stop`).
-    public let path: String
+    package let path: String
 
     /// Listens on the control socket of `database` for `server` (a socket left by a server that is gone is replaced;
     /// of two servers of one database, the later one answers).
-    public init(database: String, server: WebServer) throws {
+    package init(database: String, server: WebServer) throws {
         path = try ShareControl.socketPath(forDatabase: database)
         unlink(path)
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
@@ -126,7 +126,7 @@ public final class ShareControlServer: Sendable {
     }
 
     /// Stops answering and removes the socket.
-    public func stop() {
+    package func stop() {
         unlink(path)
         shutdown(fd, Int32(SHUT_RDWR))
         close(fd)

@@ -14,18 +14,18 @@ enum WebPrincipal: Sendable {
 }
 
 /// A run's share link, held in memory only: its token is never written anywhere.
-public struct ShareLink: Sendable, Equatable {
+package struct ShareLink: Sendable, Equatable {
     /// The run it adds evidence to.
-    public let runId: String
+    package let runId: String
     /// The token (the secret in the link).
-    public let token: String
+    package let token: String
     /// When it stops working.
-    public let expiresAt: Date
+    package let expiresAt: Date
     /// A short id of the link (the start of its token's SHA-256), used in the journal's actor: `share link <id>`.
-    public let id: String
+    package let id: String
 
     /// The actor its writes are journaled as.
-    public var actor: String { "share link \(id) (run \(runId))" }
+    package var actor: String { "share link \(id) (run \(runId))" }
 }
 
 /// The serve's secrets and sessions, in memory only (principle 4: no secrets at rest): the access token, browser

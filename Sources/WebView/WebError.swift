@@ -1,5 +1,5 @@
 /// Why the web view or a share link could not be served or made. Words without flags: the CLI adds its own.
-public enum WebError: Error, CustomStringConvertible, Equatable, Sendable {
+package enum WebError: Error, CustomStringConvertible, Equatable, Sendable {
     /// `0.0.0.0` names no address a browser or phone can use.
     case unspecifiedAddress
     /// The address is not an IPv4 address, or the port is taken.
@@ -11,7 +11,7 @@ public enum WebError: Error, CustomStringConvertible, Equatable, Sendable {
     /// An expiry that is not a whole number of minutes or hours within the allowed range.
     case badExpiry(String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .unspecifiedAddress:
             return "0.0.0.0 is not an address a browser or a phone can open. Bind the one address to serve on, e.g. the machine's address on the test Wi-Fi."
@@ -27,7 +27,7 @@ public enum WebError: Error, CustomStringConvertible, Equatable, Sendable {
     }
 
     /// `text` (`30m`, `2h`) in seconds, from 1 minute to 24 hours.
-    public static func expirySeconds(_ text: String) throws -> Int {
+    package static func expirySeconds(_ text: String) throws -> Int {
         guard let unit = text.last, let n = Int(text.dropLast()), n > 0, n <= 24 * 60 else { throw WebError.badExpiry(text) }
         let seconds: Int
         switch unit {

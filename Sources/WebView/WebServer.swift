@@ -5,26 +5,26 @@ import StoreProof
 import Synchronization
 
 /// What `growcert serve` serves, and how.
-public struct WebServerSettings: Sendable {
+package struct WebServerSettings: Sendable {
     /// The evidence database (a SQLite path or a `postgresql://` URL without password).
-    public var database: String
+    package var database: String
     /// The IPv4 address to listen on (`127.0.0.1` unless the user binds another).
-    public var bindAddress: String
+    package var bindAddress: String
     /// The port (0: any free port).
-    public var port: UInt16
+    package var port: UInt16
     /// The most connections served at once (one thread each); more wait in the listen queue.
-    public var connectionLimit: Int
+    package var connectionLimit: Int
     /// growcert's version, shown in the pages' footers.
-    public var version: String
+    package var version: String
     /// The masking key for writes (nil: the store's key file).
-    public var maskKey: MaskKey?
+    package var maskKey: MaskKey?
     /// Verifies App Store JWS sent through a share link, as `evidence add transaction` does.
-    public var jwsVerifier: JWSVerifier
+    package var jwsVerifier: JWSVerifier
     /// The clock (share links expire by it).
-    public var clock: Clock
+    package var clock: Clock
 
     /// Settings with the defaults: loopback, any free port, 32 connections.
-    public init(database: String, bindAddress: String = "127.0.0.1", port: UInt16 = 0, connectionLimit: Int = 32, version: String,
+    package init(database: String, bindAddress: String = "127.0.0.1", port: UInt16 = 0, connectionLimit: Int = 32, version: String,
                 maskKey: MaskKey? = nil, jwsVerifier: JWSVerifier = JWSVerifier(), clock: @escaping Clock = { Date() }) {
         self.database = database
         self.bindAddress = bindAddress
@@ -37,17 +37,17 @@ public struct WebServerSettings: Sendable {
     }
 
     /// Whether the address is a loopback one (only this machine can connect).
-    public var isLoopback: Bool { bindAddress.hasPrefix("127.") }
+    package var isLoopback: Bool { bindAddress.hasPrefix("127.") }
 }
 
 /// The web view of an evidence database: read-only pages and their JSON twins for the holder of the access token,
 /// and per-run share links that only add evidence. On libmicrohttpd, through the emulator's `HTTPServer` kit.
-public final class WebServer: Sendable {
+package final class WebServer: Sendable {
     let router: WebRouter
     private let server: HTTPServer
 
     /// A stopped server over `settings`.
-    public init(settings: WebServerSettings) throws {
+    package init(settings: WebServerSettings) throws {
         guard settings.bindAddress != "0.0.0.0" else { throw WebError.unspecifiedAddress }
         let router = WebRouter(settings: settings)
         self.router = router
@@ -58,7 +58,7 @@ public final class WebServer: Sendable {
 
     /// Starts listening; returns the base URL (`http://ADDRESS:PORT/`).
     @discardableResult
-    public func start() throws -> String {
+    package func start() throws -> String {
         let settings = router.settings
         let port: UInt16
         do {
@@ -73,23 +73,23 @@ public final class WebServer: Sendable {
     }
 
     /// Stops listening and waits for the connections' threads to end.
-    public func stop() { server.stop() }
+    package func stop() { server.stop() }
 
     /// `http://ADDRESS:PORT/`.
-    public var baseURL: String { router.baseURL }
+    package var baseURL: String { router.baseURL }
 
     /// The access token: every request needs it (as a Bearer credential, or through the session cookie set by
     /// opening `loginURL` once). Held in memory only.
-    public var accessToken: String { router.access.accessToken }
+    package var accessToken: String { router.access.accessToken }
 
     /// The URL that, opened once in a browser, sets the session cookie.
-    public var loginURL: String { baseURL + "?token=" + accessToken }
+    package var loginURL: String { baseURL + "?token=" + accessToken }
 
     /// A new share link of run `runId`, working for `seconds`: the run must exist.
-    public func share(runId: String, seconds: Int) throws -> (link: ShareLink, url: String) {
+    package func share(runId: String, seconds: Int) throws -> (link: ShareLink, url: String) {
         try router.share(runId: runId, seconds: seconds)
     }
 
     /// Revokes every share link of `runId`; returns how many there were.
-    public func unshare(runId: String) -> Int { router.access.unshare(runId: runId) }
+    package func unshare(runId: String) -> Int { router.access.unshare(runId: runId) }
 }

@@ -26,18 +26,18 @@ struct ChecksBenchmark: Benchmark {
     }
 
     func runAll(_ context: BenchContext) async throws -> [BenchResult] {
-        let emulator = try SandboxEmulator(configuration: SandboxConfiguration())
+        let emulator = try GrooveGrowEmulator(configuration: GrooveGrowConfiguration())
         let baseURL = try emulator.start()
         defer { emulator.stop() }
         let configuration = try GrowClientConfiguration(baseURL: baseURL, project: emulator.projectId, requestTimeout: 10)
-        let serverKey = try ServerKey(emulator.serverKey)
+        let serverKey = try GrowServerKey(emulator.serverKey)
         return [try await suite(context, configuration: configuration, serverKey: serverKey),
                 try await overhead(context, configuration: configuration, serverKey: serverKey)]
     }
 
     // MARK: The suite
 
-    func suite(_ context: BenchContext, configuration: GrowClientConfiguration, serverKey: ServerKey) async throws -> BenchResult {
+    func suite(_ context: BenchContext, configuration: GrowClientConfiguration, serverKey: GrowServerKey) async throws -> BenchResult {
         let checkContext = CheckContext(configuration: configuration, transport: CurlTransport(), credentials: .serverKey(serverKey),
                                         customerId: "c_1001")
         let start = monotonicSeconds()
@@ -59,20 +59,20 @@ struct ChecksBenchmark: Benchmark {
 
     // MARK: Per-request overhead
 
-    func overhead(_ context: BenchContext, configuration: GrowClientConfiguration, serverKey: ServerKey) async throws -> BenchResult {
+    func overhead(_ context: BenchContext, configuration: GrowClientConfiguration, serverKey: GrowServerKey) async throws -> BenchResult {
         let requests = max(2, context.options.n(200))
         let transport = CurlTransport()
         // A short-lived emulator token: it reaches curl on its command line only, never a file.
-        let token = try await ServerClient(configuration: configuration, serverKey: serverKey, transport: transport)
+        let token = try await GrowServerClient(configuration: configuration, serverKey: serverKey, transport: transport)
             .issueCustomerToken(customerId: "c_1001", ttlSeconds: 300).customerToken
         let client = GrowClient(configuration: configuration, transport: transport)
         try await client.identify(customerToken: token)
         try await client.readHoldings()  // warm: connection open, first-call costs paid
 
-        let url = configuration.baseURL.absoluteString + Wire.Path.holdings
+        let url = configuration.baseURL.absoluteString + GrowWire.Path.holdings
         let headers = [
-            "\(Wire.Header.project): \(configuration.projectHeaderValue)", "\(Wire.Header.environment): \(configuration.environment)",
-            "\(Wire.Header.authorization): Bearer \(token)", "Accept: application/json",
+            "\(GrowWire.Header.project): \(configuration.projectHeaderValue)", "\(GrowWire.Header.environment): \(configuration.environment)",
+            "\(GrowWire.Header.authorization): Bearer \(token)", "Accept: application/json",
         ]
         let curlArgs = ["-s", "-S", "--fail", "-o", "/dev/null"] + headers.flatMap { ["-H", $0] }
         let err = context.path("checks-curl.err")

@@ -66,6 +66,18 @@ import Testing
         }
     }
 
+    @Test("growcert ships executables only: modules share declarations with package access, none is public API")
+    func nothingIsPublic() throws {
+        let pattern = try Regex("^\\s*(@[A-Za-z_]+(\\([^)]*\\))?\\s+)*public\\s")
+        var offenders: [String] = []
+        for file in try Self.sources(in: try Self.allModules()) {
+            for line in Self.code(file.text).split(separator: "\n") where line.contains(pattern) {
+                offenders.append("\(file.path): \(line.trimmingCharacters(in: .whitespaces))")
+            }
+        }
+        #expect(offenders == [], "declare it package (SE-0386): growcert has no library product, so nothing is public API")
+    }
+
     @Test func noLibraryKnowsTheCommandLine() throws {
         let libraries = try Self.allModules().filter { !["growcert", "growcert-bench", "ArgumentsKit"].contains($0) && !$0.hasPrefix("C") }
         for file in try Self.sources(in: libraries) {
@@ -78,22 +90,35 @@ import Testing
         "Sources/EvidenceModel/NewRecords.swift",
         "Sources/EvidenceModel/Profiles/EmbeddedProfiles.swift",
         "Sources/EvidenceModel/Validate.swift",
-        "Sources/Services/CheckRunService.swift",
-        "Sources/Services/CherrySubSandboxPurchaseService.swift",
-        "Sources/Services/DemoService+CherrySub.swift",
-        "Sources/Services/DemoService.swift",
-        "Sources/Services/PreflightService+CherrySub.swift",
-        "Sources/Services/PreflightService.swift",
-        "Sources/Services/ServiceError.swift",
     ]
+
+    /// A vendor's own files in `Services`: its registry entry, pre-flight, emulator purchase and demo.
+    static func isVendorsOwn(_ path: String) -> Bool {
+        guard path.hasPrefix("Sources/Services/Vendors/") else { return false }
+        return path.split(separator: "/").count > 4 || path == "Sources/Services/Vendors/Vendors.swift"
+    }
 
     @Test func vendorNeutralModulesNameNoVendor() throws {
         let neutral = ["Evidence", "EvidenceModel", "Reports", "HTTPCore", "StoreProof", "Services", "WebView"]
         let pattern = try Regex("(?i)groovegrow|cherrysub")
         var naming: Set<String> = []
-        for file in try Self.sources(in: neutral) where Self.code(file.text).contains(pattern) { naming.insert(file.path) }
+        for file in try Self.sources(in: neutral) where !Self.isVendorsOwn(file.path) && Self.code(file.text).contains(pattern) {
+            naming.insert(file.path)
+        }
         #expect(naming.subtracting(Self.vendorNamingDebt).sorted() == [], "a vendor-neutral file names a vendor: reach the vendor through its registry entry")
         #expect(Self.vendorNamingDebt.subtracting(naming).sorted() == [], "these files no longer name a vendor: take them off vendorNamingDebt")
+    }
+
+    @Test("Outside a vendor's own folder, Services, the CLI and the web view reach a vendor's suite and emulator through Vendors")
+    func vendorsAreReachedThroughTheRegistry() throws {
+        var offenders: [String] = []
+        for file in try Self.sources(in: ["Services", "growcert", "WebView"]) where !Self.isVendorsOwn(file.path) {
+            let code = Self.code(file.text)
+            if code.contains(try Regex("\\b(GrooveGrowSuite|CherrySubSuite|GrooveGrowEmulator|CherrySubEmulator)\\b")) {
+                offenders.append(file.path)
+            }
+        }
+        #expect(offenders == [], "reach a vendor's suite and emulator through Vendors")
     }
 
     /// Files of `Evidence`, `EvidenceModel`, `Checks` and `Reports` whose code still spells a `growcert …` command line or

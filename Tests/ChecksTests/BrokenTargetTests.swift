@@ -28,12 +28,12 @@ private func errorBody(_ code: String) -> Data { Data(#"{"error": {"code": "\#(c
 let breakages: [Breakage] = [
     Breakage(checkId: "session.identify", name: "the session names another customer", reason: "names customer 'c_other'",
              transport: Breakage.bending(response: { request, response in
-                 isGet(request, Wire.Path.session) ? response.editingJSON { $0["customerId"] = "c_other" } : response
+                 isGet(request, GrowWire.Path.session) ? response.editingJSON { $0["customerId"] = "c_other" } : response
              })),
     Breakage(checkId: "session.rejects-invalid", name: "an invalid token gets 200", reason: "accepted a malformed token",
              transport: Breakage.bending(response: { request, response in
-                 guard isGet(request, Wire.Path.session), response.status == 401 else { return response }
-                 let body = #"{"customerId": "c_1001", "projectId": "\#(request.headers[Wire.Header.project] ?? "")", "environment": "sandbox", "expiresAt": "2099-01-01T00:00:00Z"}"#
+                 guard isGet(request, GrowWire.Path.session), response.status == 401 else { return response }
+                 let body = #"{"customerId": "c_1001", "projectId": "\#(request.headers[GrowWire.Header.project] ?? "")", "environment": "sandbox", "expiresAt": "2099-01-01T00:00:00Z"}"#
                  return HTTPResponse(status: 200, headers: response.headers, body: Data(body.utf8))
              })),
     Breakage(checkId: "session.rejects-expired", name: "an expired token gets token_invalid", reason: "got 401 token_invalid instead of 401 token_expired",
@@ -46,14 +46,14 @@ let breakages: [Breakage] = [
                  let project = target.projectText
                  return BreakingTransport(wrapping: CurlTransport(), request: { request in
                      var request = request
-                     request.headers[Wire.Header.project] = project
+                     request.headers[GrowWire.Header.project] = project
                      return request
                  })
              }),
     Breakage(checkId: "session.rejects-cross-scope", name: "environment production is accepted", reason: "under environment 'production'",
              transport: Breakage.bending(request: { request in
                  var request = request
-                 request.headers[Wire.Header.environment] = "sandbox"
+                 request.headers[GrowWire.Header.environment] = "sandbox"
                  return request
              })),
     Breakage(checkId: "holdings.match-console", name: "the console detail differs by 0.01", reason: "12.50 in readHoldings, 12.51 in the console",
@@ -65,17 +65,17 @@ let breakages: [Breakage] = [
              })),
     Breakage(checkId: "holdings.match-console", name: "holdings say 12.500001 where the console says 12.50", reason: "12.500001 in readHoldings",
              transport: Breakage.bending(response: { request, response in
-                 guard isGet(request, Wire.Path.holdings) else { return response }
+                 guard isGet(request, GrowWire.Path.holdings) else { return response }
                  let text = String(decoding: response.body, as: UTF8.self).replacingOccurrences(of: "\"12.50\"", with: "\"12.500001\"")
                  return HTTPResponse(status: response.status, headers: response.headers, body: Data(text.utf8))
              })),
     Breakage(checkId: "holdings.match-console", name: "holdings lack a membership the console shows", reason: "is in the console but not in readHoldings",
              transport: Breakage.bending(response: { request, response in
-                 isGet(request, Wire.Path.holdings) ? response.editingJSON { $0["memberships"] = [] as [Any] } : response
+                 isGet(request, GrowWire.Path.holdings) ? response.editingJSON { $0["memberships"] = [] as [Any] } : response
              })),
     Breakage(checkId: "holdings.single-customer", name: "a membership names another customer", reason: "names 'c_intruder'",
              transport: Breakage.bending(response: { request, response in
-                 guard isGet(request, Wire.Path.holdings) else { return response }
+                 guard isGet(request, GrowWire.Path.holdings) else { return response }
                  return response.editingJSON { object in
                      guard var memberships = object["memberships"] as? [[String: Any]], !memberships.isEmpty else { return }
                      memberships[0]["customerId"] = "c_intruder"
@@ -96,7 +96,7 @@ let breakages: [Breakage] = [
              transport: { target in
                  let stale = Mutex<Data?>(nil)
                  return BreakingTransport(wrapping: CurlTransport(), response: { request, response in
-                     guard isGet(request, Wire.Path.holdings) else { return response }
+                     guard isGet(request, GrowWire.Path.holdings) else { return response }
                      if response.status == 200 { stale.withLock { $0 = response.body } }
                      guard response.status == 503, let body = stale.withLock({ $0 }) else { return response }
                      return HTTPResponse(status: 200, headers: response.headers, body: body)
@@ -106,14 +106,14 @@ let breakages: [Breakage] = [
              flaws: [.swallowsFailures]),
     Breakage(checkId: "network.retry-replays-original", name: "the retry reaches the Sandbox under a new key", reason: "Could not retry POST /v1/funnels with the same key and body: The resource, run token or order was not found",
              transport: Breakage.bending(request: { request in
-                 guard request.method == .post, request.path.hasSuffix(Wire.Path.funnels) else { return request }
+                 guard request.method == .post, request.path.hasSuffix(GrowWire.Path.funnels) else { return request }
                  var request = request
-                 request.headers[Wire.Header.idempotencyKey] = UUID().uuidString
+                 request.headers[GrowWire.Header.idempotencyKey] = UUID().uuidString
                  return request
              })),
     Breakage(checkId: "purchase.delivered-once", name: "the ledger holds a duplicate grant", reason: "The ledger has 2 grants",
              transport: Breakage.bending(response: { request, response in
-                 guard isGet(request, Wire.Path.ledger) else { return response }
+                 guard isGet(request, GrowWire.Path.ledger) else { return response }
                  return response.editingJSON { object in
                      guard var entries = object["entries"] as? [[String: Any]],
                            var grant = entries.first(where: { $0["kind"] as? String == "grant" }) else { return }
@@ -132,7 +132,7 @@ let breakages: [Breakage] = [
              })),
     Breakage(checkId: "restore.no-double-grant", name: "recover reports newlyGranted true", reason: "newlyGranted: true",
              transport: Breakage.bending(response: { request, response in
-                 guard request.path.hasSuffix(Wire.Path.relayRecover) else { return response }
+                 guard request.path.hasSuffix(GrowWire.Path.relayRecover) else { return response }
                  return response.editingJSON { object in
                      object["recovered"] = (object["recovered"] as? [[String: Any]] ?? []).map { var o = $0; o["newlyGranted"] = true; return o }
                  }
@@ -141,9 +141,9 @@ let breakages: [Breakage] = [
              transport: { target in
                  let key = target.emulator.serverKey
                  return BreakingTransport(wrapping: CurlTransport(), request: { request in
-                     guard request.path.hasSuffix(Wire.Path.relayRecover), request.headers[Wire.Header.serverKey] == nil else { return request }
+                     guard request.path.hasSuffix(GrowWire.Path.relayRecover), request.headers[GrowWire.Header.serverKey] == nil else { return request }
                      var request = request
-                     request.headers[Wire.Header.serverKey] = key
+                     request.headers[GrowWire.Header.serverKey] = key
                      return request
                  })
              }),
@@ -153,7 +153,7 @@ let breakages: [Breakage] = [
              })),
     Breakage(checkId: "refund.revokes-and-records", name: "the refund books a positive amount", reason: "which is not a negative amount",
              transport: Breakage.bending(response: { request, response in
-                 guard isGet(request, Wire.Path.ledger) else { return response }
+                 guard isGet(request, GrowWire.Path.ledger) else { return response }
                  return response.editingJSON { object in
                      object["entries"] = (object["entries"] as? [[String: Any]] ?? []).map { entry in
                          guard entry["kind"] as? String == "refund", let amount = entry["amount"] as? String else { return entry }
@@ -165,7 +165,7 @@ let breakages: [Breakage] = [
              })),
     Breakage(checkId: "refund.revokes-and-records", name: "the membership is not revoked", reason: "no membership in holdings is revoked",
              transport: Breakage.bending(response: { request, response in
-                 guard isGet(request, Wire.Path.holdings) else { return response }
+                 guard isGet(request, GrowWire.Path.holdings) else { return response }
                  return response.editingJSON { object in
                      object["memberships"] = (object["memberships"] as? [[String: Any]] ?? []).map { var m = $0; m["status"] = "active"; return m }
                  }
@@ -198,7 +198,7 @@ let breakages: [Breakage] = [
     @Test func holdingsThatSpellAnAmountDifferentlyStillMatchTheConsole() async throws {
         let target = try EmulatorTarget()
         let transport = BreakingTransport(wrapping: CurlTransport(), response: { request, response in
-            guard isGet(request, Wire.Path.holdings) else { return response }
+            guard isGet(request, GrowWire.Path.holdings) else { return response }
             let text = String(decoding: response.body, as: UTF8.self).replacingOccurrences(of: "\"12.50\"", with: "\"12.5\"")
             return HTTPResponse(status: response.status, headers: response.headers, body: Data(text.utf8))
         })

@@ -99,7 +99,7 @@ import Testing
                 "status": entry.status.map { .number(String($0)) } ?? .null,
                 "sandboxKind": .optional(entry.sandboxKind),
                 "durationMs": .number(String(entry.durationMilliseconds)),
-                "idempotencyKey": .optional(entry.requestHeaders.first { $0.name.caseInsensitiveCompare(Wire.Header.idempotencyKey) == .orderedSame }?.value),
+                "idempotencyKey": .optional(entry.requestHeaders.first { $0.name.caseInsensitiveCompare(GrowWire.Header.idempotencyKey) == .orderedSame }?.value),
                 "requestBody": .optional(entry.requestBody.map(CheckRecorder.cap)),
                 "responseBody": .optional(entry.responseBody.map(CheckRecorder.cap)),
                 "error": .optional(entry.error),

@@ -61,7 +61,7 @@ import Testing
     @Test func anUnreachableTargetThrowsUnreachableBeforeAnyCheck() async throws {
         let configuration = try GrowClientConfiguration(baseURL: "http://127.0.0.1:1", project: UUID().uuidString, requestTimeout: 5)
         let context = CheckContext(configuration: configuration, transport: CurlTransport(),
-                                   credentials: .serverKey(try ServerKey("gg_sk_test")), customerId: "c_1001")
+                                   credentials: .serverKey(try GrowServerKey("gg_sk_test")), customerId: "c_1001")
         let progressed = ProgressLog()
         await #expect {
             _ = try await CheckRunner(suite: GrooveGrowSuite()).run(checkIds: [], context: context, progress: { progressed.append($0.checkId) })

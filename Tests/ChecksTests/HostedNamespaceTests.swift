@@ -14,15 +14,15 @@ import Synchronization
     static let host = "sandbox.hosted.test"
 
     /// A Sandbox emulator that declares itself hosted, and a test PKI whose certificate names `host`.
-    static func hostedEmulator() throws -> (SandboxEmulator, TestPKI) {
+    static func hostedEmulator() throws -> (GrooveGrowEmulator, TestPKI) {
         let pki = try TestPKI.make(names: [host])
-        var configuration = SandboxConfiguration()
+        var configuration = GrooveGrowConfiguration()
         configuration.declaredKind = "hosted"
-        return (try SandboxEmulator(configuration: configuration), pki)
+        return (try GrooveGrowEmulator(configuration: configuration), pki)
     }
 
     /// Starts `emulator` behind TLS with `pki`'s certificate on `namespace`'s inside address; returns its port.
-    static func start(_ emulator: SandboxEmulator, pki: TestPKI, in namespace: NetworkNamespace) throws -> UInt16 {
+    static func start(_ emulator: GrooveGrowEmulator, pki: TestPKI, in namespace: NetworkNamespace) throws -> UInt16 {
         let certificate = try String(contentsOfFile: pki.certificateFile, encoding: .utf8)
         let key = try String(contentsOfFile: pki.keyFile, encoding: .utf8)
         guard let inside = PeerAddress(namespace.insideAddress) else { throw SupportFailure("not an address: \(namespace.insideAddress)") }
@@ -44,7 +44,7 @@ import Synchronization
                                       cables: [namespace.hostSide])
         let context = CheckContext(
             configuration: try GrowClientConfiguration(baseURL: URL(string: "https://\(host):\(port)")!, project: emulator.projectId, requestTimeout: 10),
-            transport: transport, credentials: .serverKey(try ServerKey(emulator.serverKey)), customerId: "c_1001",
+            transport: transport, credentials: .serverKey(try GrowServerKey(emulator.serverKey)), customerId: "c_1001",
             diskScanRoots: [FileManager.default.temporaryDirectory])
         #expect(!context.localAddresses.contains(inside), "the namespace's address is not one of this machine's")
         let ids = ["session.identify", "session.rejects-invalid", "session.rejects-cross-scope", "holdings.single-customer", "switch.reset-clears"]
@@ -85,7 +85,7 @@ import Synchronization
         let transport = CurlTransport(pins: [], caFile: pki.caFile, resolve: ["\(host):\(port):\(namespace.insideAddress)"])
         let context = CheckContext(
             configuration: try GrowClientConfiguration(baseURL: URL(string: "https://\(host):\(port)")!, project: emulator.projectId, requestTimeout: 10),
-            transport: transport, credentials: .serverKey(try ServerKey(emulator.serverKey)), customerId: "c_1001",
+            transport: transport, credentials: .serverKey(try GrowServerKey(emulator.serverKey)), customerId: "c_1001",
             diskScanRoots: [FileManager.default.temporaryDirectory])
         let results = try await CheckRunner(suite: GrooveGrowSuite()).run(checkIds: ["session.identify"], context: context)
         let result = try #require(results.first)

@@ -9,14 +9,14 @@ import Testing
 private func claimingHosted() -> BreakingTransport {
     BreakingTransport(wrapping: CurlTransport(), response: { _, response in
         var response = response
-        response.headers[Wire.Header.sandboxKind] = "hosted"
+        response.headers[GrowWire.Header.sandboxKind] = "hosted"
         return response
     })
 }
 
 /// Issues tokens with the emulator's server key, outside the check's transport, the way a --token-command would.
 private func tokenProvider(_ target: EmulatorTarget) -> CheckCredentials.TokenProvider {
-    let server = ServerClient(configuration: target.configuration, serverKey: target.serverKey, transport: CurlTransport())
+    let server = GrowServerClient(configuration: target.configuration, serverKey: target.serverKey, transport: CurlTransport())
     return { customerId, ttl in
         let issued = try await server.issueCustomerToken(customerId: customerId, ttlSeconds: ttl ?? 900)
         return IssuedCustomerToken(customerToken: issued.customerToken, expiresAt: issued.expiresAt)
@@ -73,7 +73,7 @@ private func tokenProvider(_ target: EmulatorTarget) -> CheckCredentials.TokenPr
         let target = try EmulatorTarget()
         let result = try await target.runOne("network.retry-replays-original", context: target.context(transport: claimingHosted()))
         #expect(result.outcome == .passed)
-        #expect(result.transcript.map(\.path).filter { $0 == Wire.Path.customerTokens }.count == 2)
+        #expect(result.transcript.map(\.path).filter { $0 == GrowWire.Path.customerTokens }.count == 2)
         #expect(result.transcript.allSatisfy { $0.responseBody?.contains(target.emulator.serverKey) != true })
     }
 }

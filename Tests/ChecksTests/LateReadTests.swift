@@ -14,15 +14,15 @@ private struct CountingClient: SessionClient {
     let base: GrowClient
     let inFlight: InFlight
 
-    func identify(customerToken: String) async throws -> WireSession { try await base.identify(customerToken: customerToken) }
+    func identify(customerToken: String) async throws -> GrowWireSession { try await base.identify(customerToken: customerToken) }
     func reset() async { await base.reset() }
-    func readHoldings() async throws -> WireHoldings {
+    func readHoldings() async throws -> GrowWireHoldings {
         inFlight.count.withLock { $0 += 1 }
         defer { inFlight.count.withLock { $0 -= 1 } }
         return try await base.readHoldings()
     }
-    var currentSession: WireSession? { get async { await base.currentSession } }
-    var snapshot: WireHoldings? { get async { await base.snapshot } }
+    var currentSession: GrowWireSession? { get async { await base.currentSession } }
+    var snapshot: GrowWireHoldings? { get async { await base.snapshot } }
     var hasCustomerToken: Bool { get async { await base.hasCustomerToken } }
 }
 
@@ -34,7 +34,7 @@ private struct CountingClient: SessionClient {
         let authorizedIdentifies = Mutex(0)
         // The second customer's identify (after the switch) fails: the check ends before it awaits the late read.
         let transport = BreakingTransport(wrapping: CurlTransport(), response: { request, response in
-            guard request.path.hasSuffix(Wire.Path.session), request.headers[Wire.Header.authorization] != nil else { return response }
+            guard request.path.hasSuffix(GrowWire.Path.session), request.headers[GrowWire.Header.authorization] != nil else { return response }
             let n = authorizedIdentifies.withLock { $0 += 1; return $0 }
             return n >= 2 ? HTTPResponse(status: 503, headers: response.headers, body: Data(#"{"error":{"code":"unavailable","message":"down"}}"#.utf8)) : response
         })

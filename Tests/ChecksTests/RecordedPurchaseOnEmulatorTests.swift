@@ -10,10 +10,10 @@ import Testing
     static let purchaseChecks = ["purchase.delivered-once", "purchase.resubmit-idempotent", "restore.no-double-grant", "relay.requires-double-auth"]
 
     /// A delivered emulator purchase made outside the checks (as `growcert sandbox purchase` does), and a context examining it.
-    static func qaPurchase(_ target: EmulatorTarget) async throws -> (PurchaseFixture, CheckContext) {
+    static func qaPurchase(_ target: EmulatorTarget) async throws -> (GrooveGrowPurchaseFixture, CheckContext) {
         var context = target.context()
         context.isEmulatorTarget = true
-        let purchase = try await Fixtures.makeDeliveredPurchase(in: GrooveGrowHarness(context: context, target: try #require(context.grooveGrow), fixtures: FixtureCache()))
+        let purchase = try await GrooveGrowFixtures.makeDeliveredPurchase(in: GrooveGrowHarness(context: context, target: try #require(context.grooveGrow), fixtures: GrooveGrowFixtureCache()))
         context.grooveGrow?.recordedPurchase = RecordedPurchase(orderId: purchase.orderId, transactionId: purchase.transactionId, store: purchase.store,
                                                     signedTransaction: purchase.signedTransaction)
         context.grooveGrow?.usesRecordedPurchaseOnEmulator = true
@@ -36,7 +36,7 @@ import Testing
     @Test func afterTheRefundTheRefundCheckAndThePurchaseChecksPass() async throws {
         let target = try EmulatorTarget()
         let (purchase, context) = try await Self.qaPurchase(target)
-        try await EmulatorControl(configuration: target.configuration, serverKey: target.serverKey, transport: CurlTransport())
+        try await GrowEmulatorControl(configuration: target.configuration, serverKey: target.serverKey, transport: CurlTransport())
             .refund(transactionId: purchase.transactionId)
         let results = try await CheckRunner(suite: GrooveGrowSuite()).run(checkIds: ["refund.revokes-and-records"] + Self.purchaseChecks, context: context)
         #expect(results.map(\.checkId) == Self.purchaseChecks + ["refund.revokes-and-records"])
@@ -52,7 +52,7 @@ import Testing
     @Test func anOrderDeliveredAndRefundedBeforeThisRunStartedPassesNoPurchaseCheck() async throws {
         let target = try EmulatorTarget()
         var (purchase, context) = try await Self.qaPurchase(target)
-        try await EmulatorControl(configuration: target.configuration, serverKey: target.serverKey, transport: CurlTransport())
+        try await GrowEmulatorControl(configuration: target.configuration, serverKey: target.serverKey, transport: CurlTransport())
             .refund(transactionId: purchase.transactionId)
         // B's run started an hour after A's purchase and refund, on the Sandbox's clock (skew already taken off).
         let runStart = Int64((Date().timeIntervalSince1970 + 3600) * 1000)

@@ -20,7 +20,7 @@ func entry(kind: String?, status: Int? = 200, body: String? = nil, path: String 
 let hostedProbe = [entry(kind: "hosted", status: 401, path: "/v1/session")]
 
 func identity(probe: [TranscriptEntry] = hostedProbe, _ check: [TranscriptEntry], pins: [String] = []) -> SandboxIdentity {
-    SandboxIdentity.evaluate(probe: probe, check: check, pins: pins, localAddresses: [PeerAddress("198.51.100.9")!], dialect: Wire.dialect)
+    SandboxIdentity.evaluate(probe: probe, check: check, pins: pins, localAddresses: [PeerAddress("198.51.100.9")!], dialect: GrowWire.dialect)
 }
 
 @Suite struct RecorderTests {

@@ -13,7 +13,7 @@ import Testing
           arguments: [-3600.0, 3600.0])
     func tokenExpiryIsJudgedOnTheSandboxsClock(_ sandboxOffset: TimeInterval) async throws {
         let sandboxClock = ManualSandboxClock(Date().addingTimeInterval(sandboxOffset))
-        let emulator = try SandboxEmulator(configuration: SandboxConfiguration(clock: sandboxClock))
+        let emulator = try GrooveGrowEmulator(configuration: GrooveGrowConfiguration(clock: sandboxClock))
         let baseURL = try emulator.start()
         defer { emulator.stop() }
         let configuration = try GrowClientConfiguration(baseURL: baseURL, project: emulator.projectId, requestTimeout: 10)
@@ -25,7 +25,7 @@ import Testing
             slept.withLock { $0 += seconds }
             sandboxClock.advance(seconds: seconds)
         })
-        let context = CheckContext(configuration: configuration, transport: CurlTransport(), credentials: .serverKey(try ServerKey(emulator.serverKey)),
+        let context = CheckContext(configuration: configuration, transport: CurlTransport(), credentials: .serverKey(try GrowServerKey(emulator.serverKey)),
                                    customerId: "c_1001", clock: clock)
         let results = try await CheckRunner(suite: GrooveGrowSuite()).run(checkIds: ["session.rejects-expired"], context: context)
         let result = try #require(results.first)

@@ -97,7 +97,7 @@ import TestSupport
         var context = target.context(transport: proxy)
         context.grooveGrow?.configuration = try GrowClientConfiguration(baseURL: URL(string: "https://\(Self.name)")!, project: target.emulator.projectId)
         context.grooveGrow?.credentials = .tokenProvider { customerId, ttl in
-            let server = ServerClient(configuration: target.configuration, serverKey: target.serverKey, transport: CurlTransport())
+            let server = GrowServerClient(configuration: target.configuration, serverKey: target.serverKey, transport: CurlTransport())
             let issued = try await server.issueCustomerToken(customerId: customerId, ttlSeconds: ttl ?? 900)
             return IssuedCustomerToken(customerToken: issued.customerToken, expiresAt: issued.expiresAt)
         }

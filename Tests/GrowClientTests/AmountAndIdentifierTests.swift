@@ -7,7 +7,7 @@ import HTTPCore
     @Test(arguments: ["0.1", "12.50", "12345678901234567.89", "-10.5"])
     func amountsRoundTripExactlyAsTheServerSpelledThem(_ text: String) async throws {
         let stub = StubTransport { request in
-            request.path == Wire.Path.session
+            request.path == GrowWire.Path.session
                 ? Fixture.json(200, Fixture.session("c_A"))
                 : Fixture.json(200, Fixture.holdings("c_A", amount: "\"\(text)\""))
         }
@@ -30,7 +30,7 @@ import HTTPCore
     @Test func aLargeAllDigitIdentifierStaysExact() async throws {
         let body = #"{"entries": [{"eventId": "9007199254740993", "customerId": "c_A", "kind": "grant", "orderId": "o_1", "receiptId": "r_1", "currency": "points", "amount": "10.5", "occurredAt": "2026-11-30T08:01:00Z"}], "nextAfter": null}"#
         let stub = StubTransport { request in
-            request.path == Wire.Path.session ? Fixture.json(200, Fixture.session("c_A")) : Fixture.json(200, body)
+            request.path == GrowWire.Path.session ? Fixture.json(200, Fixture.session("c_A")) : Fixture.json(200, body)
         }
         let client = GrowClient(configuration: try Fixture.configuration(), transport: stub)
         try await client.identify(customerToken: Fixture.tokenA)
@@ -47,7 +47,7 @@ import HTTPCore
     ])
     func aNumberOrMissingFieldWhereTheContractSaysStringIsAnInvalidResponse(_ body: String) async throws {
         let stub = StubTransport { request in
-            request.path == Wire.Path.session ? Fixture.json(200, Fixture.session("c_A")) : Fixture.json(200, body)
+            request.path == GrowWire.Path.session ? Fixture.json(200, Fixture.session("c_A")) : Fixture.json(200, body)
         }
         let client = GrowClient(configuration: try Fixture.configuration(), transport: stub)
         try await client.identify(customerToken: Fixture.tokenA)
@@ -62,7 +62,7 @@ import HTTPCore
 
     @Test func anInvalidResponseSaysWhichFieldWasWrong() async throws {
         let stub = StubTransport { request in
-            request.path == Wire.Path.session ? Fixture.json(200, Fixture.session("c_A")) : Fixture.json(200, Fixture.holdings("c_A", amount: "12.5"))
+            request.path == GrowWire.Path.session ? Fixture.json(200, Fixture.session("c_A")) : Fixture.json(200, Fixture.holdings("c_A", amount: "12.5"))
         }
         let client = GrowClient(configuration: try Fixture.configuration(), transport: stub)
         try await client.identify(customerToken: Fixture.tokenA)

@@ -43,7 +43,7 @@ import HTTPCore
 
     @Test func requestURLsKeepTheBasePrefixAndEscapeIdentifiers() throws {
         let configuration = try Fixture.configuration("https://sandbox.example.com/api/")
-        let url = configuration.url(path: Wire.Path.order("o/1 2"), query: [("after", "a&b")])
+        let url = configuration.url(path: GrowWire.Path.order("o/1 2"), query: [("after", "a&b")])
         #expect(url?.absoluteString == "https://sandbox.example.com/api/v1/orders/o%2F1%202?after=a%26b")
     }
 

@@ -5,7 +5,7 @@ import Testing
 
 @Suite struct ErrorMappingTests {
     private func consoleError(_ response: HTTPResponse) async throws -> GrowClientError? {
-        let server = ServerClient(configuration: try Fixture.configuration(), serverKey: try Fixture.serverKey(),
+        let server = GrowServerClient(configuration: try Fixture.configuration(), serverKey: try Fixture.serverKey(),
                                   transport: StubTransport { _ in response })
         do {
             _ = try await server.consoleCustomer(id: "c_A")
@@ -15,8 +15,8 @@ import Testing
         }
     }
 
-    @Test(arguments: WireErrorCode.allCases)
-    func everyContractCodeWithItsStatusMapsToAnErrorCarryingThatCode(_ code: WireErrorCode) async throws {
+    @Test(arguments: GrowWireErrorCode.allCases)
+    func everyContractCodeWithItsStatusMapsToAnErrorCarryingThatCode(_ code: GrowWireErrorCode) async throws {
         let error = try #require(try await consoleError(Fixture.error(code.status, code.rawValue)))
         #expect(error.wireCode == code.rawValue)
         #expect(error.isRetryable == code.retryable)
@@ -68,7 +68,7 @@ import Testing
             (.tlsFailure(.expired), .transportFailed(.tlsFailure(.expired))),
         ]
         for (transportError, expected) in cases {
-            let server = ServerClient(configuration: try Fixture.configuration(), serverKey: try Fixture.serverKey(),
+            let server = GrowServerClient(configuration: try Fixture.configuration(), serverKey: try Fixture.serverKey(),
                                       transport: StubTransport { _ in throw transportError })
             await #expect(throws: expected) { try await server.consoleCustomer(id: "c_A") }
         }
@@ -100,7 +100,7 @@ import Testing
     @Test func errorDescriptionsNeverRepeatATokenOrKeyTheServerEchoed() async throws {
         let echo = "bad header: Bearer \(Fixture.tokenA) with \(Fixture.serverKeyText)"
         let stub = StubTransport { request in
-            request.path == Wire.Path.session ? Fixture.json(200, Fixture.session("c_A")) : Fixture.error(400, "invalid_request", echo)
+            request.path == GrowWire.Path.session ? Fixture.json(200, Fixture.session("c_A")) : Fixture.error(400, "invalid_request", echo)
         }
         let client = GrowClient(configuration: try Fixture.configuration(), transport: stub)
         try await client.identify(customerToken: Fixture.tokenA)
@@ -116,10 +116,10 @@ import Testing
 
     @Test func credentialTypesNeverPrintTheirKey() throws {
         let key = try Fixture.serverKey()
-        let relay = RelayCredentials(serverKey: key)
-        let server = ServerClient(configuration: try Fixture.configuration(), serverKey: key, transport: StubTransport.silent())
+        let relay = GrowRelayCredentials(serverKey: key)
+        let server = GrowServerClient(configuration: try Fixture.configuration(), serverKey: key, transport: StubTransport.silent())
         for text in ["\(key)", String(reflecting: key), "\(relay)", String(reflecting: relay), "\(server)",
-                     String(describing: RelayAuthentication.customerAndServerKey(relay))] {
+                     String(describing: GrowRelayAuthentication.customerAndServerKey(relay))] {
             #expect(!text.contains("gg_sk_"), "\(text)")
         }
     }

@@ -58,17 +58,17 @@ import HTTPCore
 
     @Test func faultsApplyOnlyToMatchingPathAndMethod() async throws {
         let (stub, faults, _) = setup()
-        let id = faults.inject(.refuseConnection, when: .path(Wire.Path.funnels, method: .post), repetition: .always)
-        _ = try await faults.send(request(Wire.Path.funnels, .get))
-        _ = try await faults.send(request(Wire.Path.holdings, .post))
-        await #expect(throws: TransportError.connectionRefused) { try await faults.send(self.request(Wire.Path.funnels, .post)) }
+        let id = faults.inject(.refuseConnection, when: .path(GrowWire.Path.funnels, method: .post), repetition: .always)
+        _ = try await faults.send(request(GrowWire.Path.funnels, .get))
+        _ = try await faults.send(request(GrowWire.Path.holdings, .post))
+        await #expect(throws: TransportError.connectionRefused) { try await faults.send(self.request(GrowWire.Path.funnels, .post)) }
         #expect(stub.requests.count == 2)
         #expect(faults.firedCount(id) == 1)
     }
 
     @Test func aPathMatcherIgnoresTheBaseURLPrefixAndTheQuery() async throws {
         let (_, faults, _) = setup()
-        faults.inject(.refuseConnection, when: .path(Wire.Path.ledger), repetition: .always)
+        faults.inject(.refuseConnection, when: .path(GrowWire.Path.ledger), repetition: .always)
         let prefixed = HTTPRequest(method: .get, url: URL(string: "https://h.example/api/v1/ledger?after=9")!)
         await #expect(throws: TransportError.connectionRefused) { try await faults.send(prefixed) }
     }

@@ -14,10 +14,10 @@ import HTTPCore
 
     @Test func aRetryAfterALostResponseResendsTheSameKeyAndTheSameBodyBytes() async throws {
         let stub = StubTransport { request in
-            request.path == Wire.Path.session ? Fixture.json(200, Fixture.session("c_A")) : Fixture.json(201, Self.receipt)
+            request.path == GrowWire.Path.session ? Fixture.json(200, Fixture.session("c_A")) : Fixture.json(201, Self.receipt)
         }
         let faults = FaultInjectingTransport(wrapping: stub)
-        faults.inject(.loseResponse, when: .path(Wire.Path.receipts("o_5001"), method: .post))
+        faults.inject(.loseResponse, when: .path(GrowWire.Path.receipts("o_5001"), method: .post))
         let client = try await identifiedClient(faults)
 
         let pending = try await client.prepareSubmitReceipt(
@@ -28,8 +28,8 @@ import HTTPCore
 
         let posts = stub.requests.filter { $0.method == .post }
         #expect(posts.count == 2)
-        #expect(posts[0].headers[Wire.Header.idempotencyKey] == "key-1")
-        #expect(posts[1].headers[Wire.Header.idempotencyKey] == "key-1")
+        #expect(posts[0].headers[GrowWire.Header.idempotencyKey] == "key-1")
+        #expect(posts[1].headers[GrowWire.Header.idempotencyKey] == "key-1")
         #expect(posts[0].body == posts[1].body)
         #expect(posts[0].body == pending.body)
     }
@@ -37,8 +37,8 @@ import HTTPCore
     @Test func everyPostCarriesAnIdempotencyKeyAndACallerKeyIsUsedAsGiven() async throws {
         let stub = StubTransport { request in
             switch request.path {
-            case Wire.Path.session: return Fixture.json(200, Fixture.session("c_A"))
-            case Wire.Path.funnels: return Fixture.json(201, #"{"funnelId": "f_1", "customerId": "c_A", "steps": []}"#)
+            case GrowWire.Path.session: return Fixture.json(200, Fixture.session("c_A"))
+            case GrowWire.Path.funnels: return Fixture.json(201, #"{"funnelId": "f_1", "customerId": "c_A", "steps": []}"#)
             default: return Fixture.json(201, Self.receipt)
             }
         }
@@ -48,7 +48,7 @@ import HTTPCore
         let posts = stub.requests.filter { $0.method == .post }
         #expect(posts.map { $0.headers["idempotency-key"] } == ["key-1", "mine-42"])
         #expect(posts.allSatisfy { $0.headers["Content-Type"] == "application/json" })
-        #expect(stub.requests.filter { $0.method == .get }.allSatisfy { $0.headers[Wire.Header.idempotencyKey] == nil })
+        #expect(stub.requests.filter { $0.method == .get }.allSatisfy { $0.headers[GrowWire.Header.idempotencyKey] == nil })
     }
 
     @Test func anUnusableIdempotencyKeyIsRefusedBeforeSending() async throws {
@@ -62,10 +62,10 @@ import HTTPCore
 
     @Test func aTimeoutIsRetryableAndTheRetryCarriesTheSameKey() async throws {
         let stub = StubTransport { request in
-            request.path == Wire.Path.session ? Fixture.json(200, Fixture.session("c_A")) : Fixture.json(201, #"{"funnelId": "f_1", "customerId": "c_A", "steps": []}"#)
+            request.path == GrowWire.Path.session ? Fixture.json(200, Fixture.session("c_A")) : Fixture.json(201, #"{"funnelId": "f_1", "customerId": "c_A", "steps": []}"#)
         }
         let faults = FaultInjectingTransport(wrapping: stub)
-        faults.inject(.timeout(after: .zero), when: .path(Wire.Path.funnels))
+        faults.inject(.timeout(after: .zero), when: .path(GrowWire.Path.funnels))
         let client = try await identifiedClient(faults)
         let pending = try await client.prepareFunnel(runToken: "run_1")
         do {
@@ -75,13 +75,13 @@ import HTTPCore
             #expect(error.isRetryable)
         }
         _ = try await client.retry(pending)
-        let funnels = stub.requests.filter { $0.path == Wire.Path.funnels }
+        let funnels = stub.requests.filter { $0.path == GrowWire.Path.funnels }
         #expect(funnels.count == 1)  // the timed-out attempt never reached the server
-        #expect(funnels.first?.headers[Wire.Header.idempotencyKey] == pending.idempotencyKey)
+        #expect(funnels.first?.headers[GrowWire.Header.idempotencyKey] == pending.idempotencyKey)
     }
 
     @Test func aServerPreparedRequestCannotBeSentAsTheCustomer() async throws {
-        let server = ServerClient(configuration: try Fixture.configuration(), serverKey: try Fixture.serverKey(), transport: StubTransport.silent())
+        let server = GrowServerClient(configuration: try Fixture.configuration(), serverKey: try Fixture.serverKey(), transport: StubTransport.silent())
         let pending = try server.prepareIssueCustomerToken(customerId: "c_A")
         let stub = StubTransport { _ in Fixture.json(200, Fixture.session("c_A")) }
         let client = try await identifiedClient(stub)

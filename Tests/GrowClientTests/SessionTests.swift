@@ -24,7 +24,7 @@ import HTTPCore
         let restarted = GrowClient(configuration: configuration, transport: stub)
         #expect(await !restarted.hasCustomerToken)
         #expect(await restarted.currentSession == nil)
-        let relay = try RelayCredentials(serverKey: Fixture.serverKeyText)
+        let relay = try GrowRelayCredentials(serverKey: Fixture.serverKeyText)
         let calls: [@Sendable () async throws -> Void] = [
             { _ = try await restarted.readHoldings() },
             { _ = try await restarted.order(id: "o_1") },
@@ -44,7 +44,7 @@ import HTTPCore
     ])
     func unauthorizedOrForbiddenOnACustomerCallForgetsTokenSessionAndSnapshot(_ status: Int, _ code: String) async throws {
         let stub = StubTransport { request in
-            request.path == Wire.Path.order("o_9") ? Fixture.error(status, code) : Fixture.sandbox(request)
+            request.path == GrowWire.Path.order("o_9") ? Fixture.error(status, code) : Fixture.sandbox(request)
         }
         let client = GrowClient(configuration: try Fixture.configuration(), transport: stub)
         try await client.identify(customerToken: Fixture.tokenA)
@@ -68,12 +68,12 @@ import HTTPCore
 
     @Test func aRefusedServerKeyOnARelayCallKeepsTheCustomer() async throws {
         let stub = StubTransport { request in
-            request.path == Wire.Path.relayRecover ? Fixture.error(401, "server_key_invalid") : Fixture.sandbox(request)
+            request.path == GrowWire.Path.relayRecover ? Fixture.error(401, "server_key_invalid") : Fixture.sandbox(request)
         }
         let client = GrowClient(configuration: try Fixture.configuration(), transport: stub)
         try await client.identify(customerToken: Fixture.tokenA)
         await #expect(throws: GrowClientError.unauthorized(code: .serverKeyInvalid)) {
-            try await client.recoverNativeOrders(using: try RelayCredentials(serverKey: "gg_sk_wrong"), transactions: [])
+            try await client.recoverNativeOrders(using: try GrowRelayCredentials(serverKey: "gg_sk_wrong"), transactions: [])
         }
         #expect(await client.hasCustomerToken)
         #expect(await client.currentSession?.customerId == "c_A")
@@ -100,7 +100,7 @@ import HTTPCore
             await release.wait()
         })
         faults.inject(.delayResponse(.seconds(30)), when: RequestMatcher { request in
-            request.path == Wire.Path.holdings && request.headers["Authorization"] == "Bearer \(Fixture.tokenA)"
+            request.path == GrowWire.Path.holdings && request.headers["Authorization"] == "Bearer \(Fixture.tokenA)"
         })
         let client = GrowClient(configuration: try Fixture.configuration(), transport: faults)
         try await client.identify(customerToken: Fixture.tokenA)
@@ -122,7 +122,7 @@ import HTTPCore
         let arrived = Signal()
         let release = Signal()
         let stub = StubTransport { request in
-            if request.path == Wire.Path.order("o_A") {
+            if request.path == GrowWire.Path.order("o_A") {
                 await arrived.fire()
                 await release.wait()
                 return Fixture.error(401, "token_expired")

@@ -69,12 +69,12 @@ enum Fixture {
         try GrowClientConfiguration(baseURL: URL(string: base)!, project: project)
     }
 
-    static func serverKey() throws -> ServerKey { try ServerKey(serverKeyText) }
+    static func serverKey() throws -> GrowServerKey { try GrowServerKey(serverKeyText) }
 
     static func json(_ status: Int, _ body: String, headers: [String: String] = [:], kind: String? = "hosted") -> HTTPResponse {
         var h = HTTPHeaders()
         h["Content-Type"] = "application/json"
-        if let kind { h[Wire.Header.sandboxKind] = kind }
+        if let kind { h[GrowWire.Header.sandboxKind] = kind }
         for (name, value) in headers { h[name] = value }
         return HTTPResponse(status: status, headers: h, body: Data(body.utf8))
     }
@@ -108,8 +108,8 @@ enum Fixture {
     static func sandbox(_ request: HTTPRequest) -> HTTPResponse {
         guard let customer = customer(of: request) else { return error(401, "token_invalid") }
         switch request.path {
-        case Wire.Path.session: return json(200, session(customer))
-        case Wire.Path.holdings: return json(200, holdings(customer))
+        case GrowWire.Path.session: return json(200, session(customer))
+        case GrowWire.Path.holdings: return json(200, holdings(customer))
         default: return error(404, "not_found")
         }
     }

@@ -16,6 +16,6 @@ import Testing
     func addsExactlyOnDigitStrings(a: String, b: String, sum: String) throws {
         let x = try #require(ExactDecimal(a))
         let y = try #require(ExactDecimal(b))
-        #expect(DecimalMath.add(x, y).text == sum)
+        #expect(GrooveGrowDecimalMath.add(x, y).text == sum)
     }
 }

@@ -6,21 +6,21 @@ import GrowClient
 import Testing
 import Sandbox
 
-/// Talks to a running `SandboxEmulator` over 127.0.0.1 with URLSession.
+/// Talks to a running `GrooveGrowEmulator` over 127.0.0.1 with URLSession.
 private struct Client {
-    let emulator: SandboxEmulator
+    let emulator: GrooveGrowEmulator
     let base: URL
     let session = URLSession(configuration: .ephemeral)
 
     func send(_ method: String, _ path: String, auth: String?, body: Data? = nil, key: String = UUID().uuidString) async throws -> (Int, Data, HTTPURLResponse) {
         var request = URLRequest(url: base.appendingPathComponent(path))
         request.httpMethod = method
-        request.setValue(emulator.projectId.uuidString.lowercased(), forHTTPHeaderField: Wire.Header.project)
-        request.setValue(Wire.environment, forHTTPHeaderField: Wire.Header.environment)
-        if let auth { request.setValue("Bearer " + auth, forHTTPHeaderField: Wire.Header.authorization) }
+        request.setValue(emulator.projectId.uuidString.lowercased(), forHTTPHeaderField: GrowWire.Header.project)
+        request.setValue(GrowWire.environment, forHTTPHeaderField: GrowWire.Header.environment)
+        if let auth { request.setValue("Bearer " + auth, forHTTPHeaderField: GrowWire.Header.authorization) }
         if method == "POST" {
-            request.setValue(key, forHTTPHeaderField: Wire.Header.idempotencyKey)
-            request.setValue("application/json", forHTTPHeaderField: Wire.Header.contentType)
+            request.setValue(key, forHTTPHeaderField: GrowWire.Header.idempotencyKey)
+            request.setValue("application/json", forHTTPHeaderField: GrowWire.Header.contentType)
             request.httpBody = body ?? Data("{}".utf8)
         }
         let (data, response) = try await session.data(for: request)
@@ -29,10 +29,10 @@ private struct Client {
     }
 
     func issueToken(_ customerId: String) async throws -> String {
-        let body = try JSONEncoder().encode(WireTokenRequest(customerId: customerId, ttlSeconds: 900))
-        let (status, data, _) = try await send("POST", Wire.Path.customerTokens, auth: emulator.serverKey, body: body)
+        let body = try JSONEncoder().encode(GrowWireTokenRequest(customerId: customerId, ttlSeconds: 900))
+        let (status, data, _) = try await send("POST", GrowWire.Path.customerTokens, auth: emulator.serverKey, body: body)
         guard status == 201 else { throw UnexpectedResponse(description: "token: \(status)") }
-        return try JSONDecoder().decode(WireIssuedToken.self, from: data).customerToken
+        return try JSONDecoder().decode(GrowWireIssuedToken.self, from: data).customerToken
     }
 }
 
@@ -46,7 +46,7 @@ private final class Flag: @unchecked Sendable {
 
 @Suite struct HTTPRoundTripTests {
     @Test func emulatorServesTheContractOnLoopbackWithTheEmulatorKindHeader() async throws {
-        let emulator = try SandboxEmulator(configuration: .init(port: 0))
+        let emulator = try GrooveGrowEmulator(configuration: .init(port: 0))
         let base = try emulator.start()
         defer { emulator.stop() }
         #expect(base.host == "127.0.0.1")
@@ -55,80 +55,80 @@ private final class Flag: @unchecked Sendable {
 
         let client = Client(emulator: emulator, base: base)
         let token = try await client.issueToken("c_1001")
-        let (status, data, response) = try await client.send("GET", Wire.Path.session, auth: token)
+        let (status, data, response) = try await client.send("GET", GrowWire.Path.session, auth: token)
         #expect(status == 200)
         #expect(response.value(forHTTPHeaderField: "GrooveGrow-Sandbox-Kind") == "emulator")
         #expect(response.value(forHTTPHeaderField: "Content-Type") == "application/json")
-        let session = try JSONDecoder().decode(WireSession.self, from: data)
+        let session = try JSONDecoder().decode(GrowWireSession.self, from: data)
         #expect(session.customerId == "c_1001")
         #expect(session.projectId == emulator.projectId.uuidString.lowercased())
     }
 
     @Test func unknownPathsAndOversizedBodiesGetContractErrorsOverHTTP() async throws {
-        let emulator = try SandboxEmulator(configuration: .init(maxBodyBytes: 4096))
+        let emulator = try GrooveGrowEmulator(configuration: .init(maxBodyBytes: 4096))
         let client = Client(emulator: emulator, base: try emulator.start())
         defer { emulator.stop() }
 
         let (notFound, notFoundBody, notFoundResponse) = try await client.send("GET", "/v1/nothing-here", auth: nil)
         #expect(notFound == 404)
-        #expect(try JSONDecoder().decode(WireErrorBody.self, from: notFoundBody).error.code == "not_found")
+        #expect(try JSONDecoder().decode(GrowWireErrorBody.self, from: notFoundBody).error.code == "not_found")
         #expect(notFoundResponse.value(forHTTPHeaderField: "GrooveGrow-Sandbox-Kind") == "emulator")
 
         let huge = Data(repeating: UInt8(ascii: "a"), count: 64 * 1024)
-        let (tooBig, tooBigBody, _) = try await client.send("POST", Wire.Path.customerTokens, auth: emulator.serverKey, body: huge)
+        let (tooBig, tooBigBody, _) = try await client.send("POST", GrowWire.Path.customerTokens, auth: emulator.serverKey, body: huge)
         #expect(tooBig == 400)
-        #expect(try JSONDecoder().decode(WireErrorBody.self, from: tooBigBody).error.code == "invalid_request")
+        #expect(try JSONDecoder().decode(GrowWireErrorBody.self, from: tooBigBody).error.code == "invalid_request")
 
         // The server is still answering afterwards.
         _ = try await client.issueToken("c_after")
     }
 
     @Test func aDelayedRequestDoesNotHoldUpAnotherConnection() async throws {
-        let emulator = try SandboxEmulator()
+        let emulator = try GrooveGrowEmulator()
         let base = try emulator.start()
         defer { emulator.stop() }
         let client = Client(emulator: emulator, base: base)
         let token = try await client.issueToken("c_1001")
-        let fault = try JSONEncoder().encode(WireEmulatorFault(path: Wire.Path.holdings, delayMs: 3000, failNext: nil, status: nil))
-        #expect(try await client.send("POST", Wire.Path.emulatorFaults, auth: emulator.serverKey, body: fault).0 == 200)
+        let fault = try JSONEncoder().encode(GrowWireEmulatorFault(path: GrowWire.Path.holdings, delayMs: 3000, failNext: nil, status: nil))
+        #expect(try await client.send("POST", GrowWire.Path.emulatorFaults, auth: emulator.serverKey, body: fault).0 == 200)
 
         let slowDone = Flag()
         let slow = Task {
             let other = Client(emulator: emulator, base: base)
-            let result = try await other.send("GET", Wire.Path.holdings, auth: token)
+            let result = try await other.send("GET", GrowWire.Path.holdings, auth: token)
             slowDone.set()
             return result.0
         }
         try await Task.sleep(nanoseconds: 200_000_000)  // let the slow request reach the server first
         let fast = Client(emulator: emulator, base: base)
-        let (status, _, _) = try await fast.send("GET", Wire.Path.session, auth: token)
+        let (status, _, _) = try await fast.send("GET", GrowWire.Path.session, auth: token)
         #expect(status == 200)
         #expect(!slowDone.isSet, "the session request finished only after the delayed holdings request")
         #expect(try await slow.value == 200)
     }
 
     @Test func stopClosesThePortAndTheEmulatorCanStartAgain() async throws {
-        let emulator = try SandboxEmulator()
+        let emulator = try GrooveGrowEmulator()
         let first = try emulator.start()
         #expect(throws: SandboxError.alreadyStarted) { try emulator.start() }
         emulator.stop()
         #expect(emulator.baseURL == nil)
         await #expect(throws: (any Error).self) {
-            _ = try await Client(emulator: emulator, base: first).send("GET", Wire.Path.session, auth: nil)
+            _ = try await Client(emulator: emulator, base: first).send("GET", GrowWire.Path.session, auth: nil)
         }
         emulator.stop()  // a second stop is harmless
 
         let second = try emulator.start()
         defer { emulator.stop() }
-        let (status, _, _) = try await Client(emulator: emulator, base: second).send("GET", Wire.Path.session, auth: nil)
+        let (status, _, _) = try await Client(emulator: emulator, base: second).send("GET", GrowWire.Path.session, auth: nil)
         #expect(status == 401)
     }
 
     @Test func aTakenPortIsReportedAsABindFailure() throws {
-        let holder = try SandboxEmulator()
+        let holder = try GrooveGrowEmulator()
         let url = try holder.start()
         defer { holder.stop() }
-        let second = try SandboxEmulator(configuration: .init(port: UInt16(url.port ?? 0)))
+        let second = try GrooveGrowEmulator(configuration: .init(port: UInt16(url.port ?? 0)))
         #expect(throws: SandboxError.self) { try second.start() }
     }
 }
@@ -160,7 +160,7 @@ private final class Flag: @unchecked Sendable {
     }
 
     @Test func garbageAndTruncatedRequestsLeaveTheServerAnswering() async throws {
-        let emulator = try SandboxEmulator()
+        let emulator = try GrooveGrowEmulator()
         let base = try emulator.start()
         defer { emulator.stop() }
         let port = UInt16(base.port ?? 0)

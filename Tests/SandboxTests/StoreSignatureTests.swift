@@ -119,8 +119,8 @@ import Sandbox
         _ = try other.funnel(token: otherToken, steps: [other.step(.apple)])
         let foreign = try other.purchase("o_1")
         _ = try harness.purchase(funnel.steps[0].orderId)
-        let submission = WireReceiptSubmission.apple(transactionId: foreign.transactionId ?? "", signedTransaction: foreign.signedTransaction ?? "")
-        let result = try decode(WireReceiptResult.self, try harness.post(Wire.Path.receipts(funnel.steps[0].orderId), submission, auth: .customer(token)))
+        let submission = GrowWireReceiptSubmission.apple(transactionId: foreign.transactionId ?? "", signedTransaction: foreign.signedTransaction ?? "")
+        let result = try decode(GrowWireReceiptResult.self, try harness.post(GrowWire.Path.receipts(funnel.steps[0].orderId), submission, auth: .customer(token)))
         #expect(result.status == "rejected")
     }
 }

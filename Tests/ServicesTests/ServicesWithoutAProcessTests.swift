@@ -26,7 +26,7 @@ import Testing
         let dir = try scratch()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let unknown = DemoService(outDirectory: dir, actor: "test", clock: { Date() }, profile: "acme") { _ in }
-        await #expect(throws: ServiceError.demoUnknownProfile("acme")) {
+        await #expect(throws: ServiceError.demoUnknownProfile("acme", known: ["groovegrow", "cherrysub"])) {
             _ = try await unknown.run()
         }
         _ = FileManager.default.createFile(atPath: dir + "/growcert.sqlite", contents: Data())

@@ -15,21 +15,21 @@ import Testing
         (.checkNotInCampaign(id: "x", campaignId: "c1", known: ["a"]), 64), (.noCheckLeft(runIds: ["r1"]), 64), (.purchaseNeedsOneRun, 64),
         (.noOpenRun(campaignId: "c1"), 65), (.runOrCampaign, 64), (.orderAndTransactionApart, 64),
         (.transactionNotStoreSigned(transactionId: "t", runId: "r1", recorded: []), 65), (.secondCustomerNeeded(checks: ["a"]), 64),
-        (.secondCustomerIsCustomer(customerId: "c"), 64), (.noCredentials(vendor: .grooveGrow), 64), (.noCredentials(vendor: .cherrySub), 64),
-        (.serverKeyInvalid(reason: "short"), 65), (.secretKeyNotCherrySub, 65), (.tokenCommandNotRunnable(status: 127), 64),
+        (.secondCustomerIsCustomer(customerId: "c"), 64), (.noCredentials(serverKeyUse: "growcert mints short-lived customer tokens with it"), 64), (.noCredentials(serverKeyUse: "the broker's iap_sk_ key"), 64),
+        (.serverKeyInvalid(reason: "short"), 65), (.serverKeyNotTheVendors(vendor: "CherrySub", shape: "iap_sk_…"), 65), (.tokenCommandNotRunnable(status: 127), 64),
         (.tokenCommandFailed(reason: "It failed."), 65), (.tokenExpiryInvalid(expiresAt: "soon"), 65), (.tokenCommandCannotRevoke, 65),
         (.tokenNotIssued(baseURL: "http://h", customerId: "c", project: "p", error: .unauthorized(code: .tokenInvalid), campaignId: "c1"), 65),
         (.tokenRefused(baseURL: "http://h", fromTokenCommand: true, customerId: "c", project: "p", error: .unauthorized(code: .tokenInvalid), campaignId: "c1"), 65),
         (.emulatorOrderMissing(orderId: "o", customerId: "c", reason: "404"), 65),
         (.emulatorOrderHasNoReceipt(orderId: "o", transactionId: "t", known: []), 65), (.campaignURLInvalid(baseURL: "::"), 65),
         (.campaignTargetUnusable(reason: "bad."), 65), (.brokerRefused(customerId: "c", reason: "no."), 65),
-        (.cherrySubReadRefused(baseURL: "http://h", customerId: "c", reason: "no."), 65), (.transactionNotRecorded(transactionId: "t", runId: "r1"), 65),
+        (.vendorReadRefused(vendor: "CherrySub", baseURL: "http://h", customerId: "c", reason: "no."), 65), (.transactionNotRecorded(transactionId: "t", runId: "r1"), 65),
         (.purchaseTargetNotLoopback(baseURL: "https://h", host: "h"), 65), (.purchaseTargetUnreachable(baseURL: "http://127.0.0.1:1"), 69),
-        (.purchaseTargetNotEmulator(baseURL: "http://127.0.0.1:1"), 65), (.journalEmpty, 65), (.timestampAuthorityUnreachable(url: "http://t", reason: "down"), 69),
+        (.purchaseTargetNotEmulator(baseURL: "http://127.0.0.1:1", kindHeader: "GrooveGrow-Sandbox-Kind", profile: nil), 65), (.journalEmpty, 65), (.timestampAuthorityUnreachable(url: "http://t", reason: "down"), 69),
         (.timestampAuthorityStatus(url: "http://t", status: 500), 69), (.timestampAnswerRefused(url: "http://t", reason: "bad"), 65),
         (.exportedSignoffUnreadable(folder: "d", file: "statement.sig"), 66), (.notIntact(action: "signed", first: problem, count: 3), 2),
         (.reportFolderNotAFolder(path: "f"), 65), (.demoFolderUnwritable(path: "d", reason: "denied"), 74),
-        (.demoDatabaseExists(path: "d/growcert.sqlite"), 65), (.demoUnknownProfile("acme"), 64), (.demoDoesNotVerify(problems: [problem]), 74),
+        (.demoDatabaseExists(path: "d/growcert.sqlite"), 65), (.demoUnknownProfile("acme", known: ["groovegrow", "cherrysub"]), 64), (.emulatorSettingInvalid(setting: "project", expected: "a UUID"), 64), (.demoDoesNotVerify(problems: [problem]), 74),
     ])
     func serviceErrorCodes(error: ServiceError, code: Int32) {
         let (message, exit) = CLI.describe(error)
@@ -39,7 +39,7 @@ import Testing
     }
 
     @Test("The command line adds the flags and commands; the service's own words name none", arguments: [
-        (ServiceError.noCredentials(vendor: .grooveGrow),
+        (ServiceError.noCredentials(serverKeyUse: "growcert mints short-lived customer tokens with it"),
          "No credentials: set GROWCERT_SERVER_KEY in the environment (growcert mints short-lived customer tokens with it), or pass --token-command CMD.\nSee 'growcert check run --help'."),
         (.noOpenRun(campaignId: "c1"),
          "Campaign 'c1' has no open run: start one per scenario (growcert run start --campaign c1 --all-scenarios …). Nothing was run or recorded."),
@@ -47,7 +47,7 @@ import Testing
          "The evidence database does not verify, so nothing was signed: entry 3: the hash of entry 3 does not match (and 2 more problems). Run 'growcert verify' to see every problem."),
         (.tokenRefused(baseURL: "http://h", fromTokenCommand: false, customerId: "c", project: "p", error: .unauthorized(code: .tokenInvalid), campaignId: "c1"),
          "Pre-flight: the Sandbox at 'http://h' refused a token minted with GROWCERT_SERVER_KEY for customer 'c' under project 'p': \(GrowClientErrorText.unauthorized) Check GROWCERT_SERVER_KEY or --token-command. Nothing was run or recorded."),
-        (.demoUnknownProfile("acme"), "The demo knows profiles groovegrow and cherrysub, not 'acme'.\nSee 'growcert demo --help'."),
+        (.demoUnknownProfile("acme", known: ["groovegrow", "cherrysub"]), "The demo knows profiles groovegrow and cherrysub, not 'acme'.\nSee 'growcert demo --help'."),
         (.purchaseTargetUnreachable(baseURL: "http://127.0.0.1:1"),
          "Nothing answered at 'http://127.0.0.1:1': start 'growcert sandbox serve' and use the address it prints."),
     ])
@@ -65,7 +65,7 @@ import Testing
     }
 
     @Test func aFailedEmulatorPurchaseIsBadData() {
-        #expect(CLI.describe(EmulatorPurchase.Failure.noPurchaseStep) == ("The emulator's funnel has no purchase step, so there is no order to buy.", 65))
+        #expect(CLI.describe(GrowEmulatorPurchase.Failure.noPurchaseStep) == ("The emulator's funnel has no purchase step, so there is no order to buy.", 65))
     }
 
     @Test func aUsageErrorOfTheParserIsExit64WithTheCommandsHelp() {

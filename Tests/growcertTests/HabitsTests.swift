@@ -46,6 +46,13 @@ struct HabitsTests {
         let profile = try g.run(["sandbox", "serve", "--profile", "cherysub"], db: false)
         #expect(profile.code == 64)
         #expect(profile.stderr.hasPrefix("growcert: Unknown profile 'cherysub'. Did you mean 'cherrysub'?"), "\(profile)")
+        // A setting of another vendor's emulator, or a bad value, is refused by name before anything listens.
+        let other = try g.run(["sandbox", "serve", "--profile", "cherrysub", "--project", "3f2b8c1e-5d4a-4e7b-9c1d-2a6f8e0b7c55"], db: false)
+        #expect(other.code == 64)
+        #expect(other.stderr == "growcert: --project is not a setting of the CherrySub emulator; --profile cherrysub takes --publishable-key, --bundle-id.\nSee 'growcert sandbox serve --help'.\n", "\(other)")
+        let uuid = try g.run(["sandbox", "serve", "--project", "nope"], db: false)
+        #expect(uuid.code == 64)
+        #expect(uuid.stderr == "growcert: --project takes a UUID, e.g. 3f2b8c1e-5d4a-4e7b-9c1d-2a6f8e0b7c55.\nSee 'growcert sandbox serve --help'.\n", "\(uuid)")
     }
 
     @Test("growcert --help names both vendors, groups commands by task, status first, every command in a group")

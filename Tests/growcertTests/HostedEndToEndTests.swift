@@ -107,7 +107,7 @@ struct HostedEndToEndTests {
     static func certificationFlow(
         peerAddress: String, cables: Set<String> = [], purchasedBefore: TimeInterval = 0,
         afterRefund: ((_ qa: InProcessGrowcert, _ run: String, _ purchase: HostedSandbox.Purchase, _ appStore: AppStoreTestPKI) async throws -> Void)? = nil,
-        start: (SandboxEmulator, UInt32, String, String) throws -> UInt16
+        start: (GrooveGrowEmulator, UInt32, String, String) throws -> UInt16
     ) async throws -> FlowOutcome {
         let sandbox = try HostedSandbox(peerAddress: peerAddress, start: start)
         defer { sandbox.stop() }

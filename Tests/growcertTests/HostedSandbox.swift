@@ -12,10 +12,10 @@ import TestSupport
 struct HostedSandbox {
     static let host = "sandbox.hosted.test"
     static let appId = "com.example.app"
-    static let productId = EmulatorPurchase.productId
+    static let productId = GrowEmulatorPurchase.productId
     static let customers = ["c_1001", "c_1002"]
 
-    let emulator: SandboxEmulator
+    let emulator: GrooveGrowEmulator
     let appStore: AppStoreTestPKI
     /// The app's Google Play license key, made for the test: the hosted Sandbox's store leg knows its purchases.
     let googlePlay: GooglePlayTestKey
@@ -24,8 +24,8 @@ struct HostedSandbox {
     let resolve: [String]
     let configuration: GrowClientConfiguration
     let transport: CurlTransport
-    let serverKey: ServerKey
-    let console: EmulatorControl
+    let serverKey: GrowServerKey
+    let console: GrowEmulatorControl
 
     /// A purchase made as the app: its GrooveGrow order, its store transaction and the transaction's JWS.
     struct Purchase {
@@ -34,15 +34,15 @@ struct HostedSandbox {
         var jws: String
     }
 
-    init(peerAddress: String, start: (SandboxEmulator, UInt32, String, String) throws -> UInt16) throws {
+    init(peerAddress: String, start: (GrooveGrowEmulator, UInt32, String, String) throws -> UInt16) throws {
         let tls = try TestPKI.make(names: [Self.host])
         appStore = try AppStoreTestPKI.make()
         googlePlay = try GooglePlayTestKey.make()
-        var configuration = SandboxConfiguration(bundleId: Self.appId)
+        var configuration = GrooveGrowConfiguration(bundleId: Self.appId)
         configuration.declaredKind = "hosted"
         configuration.appStoreTestRootDER = appStore.rootDER
         configuration.googlePlayTestKeyDER = Data(base64Encoded: googlePlay.licenseKeyBase64)
-        emulator = try SandboxEmulator(configuration: configuration)
+        emulator = try GrooveGrowEmulator(configuration: configuration)
         let address = try #require(PeerAddress(peerAddress)).bytes.reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
         let port = try start(emulator, address,
                              try String(contentsOfFile: tls.certificateFile, encoding: .utf8), try String(contentsOfFile: tls.keyFile, encoding: .utf8))
@@ -51,8 +51,8 @@ struct HostedSandbox {
         baseURL = "https://\(Self.host):\(port)"
         self.configuration = try GrowClientConfiguration(baseURL: URL(string: baseURL)!, project: emulator.projectId, requestTimeout: 10)
         transport = CurlTransport(pins: [], caFile: caFile, resolve: resolve)
-        serverKey = try ServerKey(emulator.serverKey)
-        console = EmulatorControl(configuration: self.configuration, serverKey: serverKey, transport: transport)
+        serverKey = try GrowServerKey(emulator.serverKey)
+        console = GrowEmulatorControl(configuration: self.configuration, serverKey: serverKey, transport: transport)
     }
 
     func stop() { emulator.stop() }
@@ -60,8 +60,8 @@ struct HostedSandbox {
     /// The vendor's console: the customers QA signs in as.
     func seedCustomers() async throws {
         for customer in Self.customers {
-            try await console.seedCustomer(WireEmulatorCustomer(customerId: customer, memberships: [], balances: [
-                WireBalance(customerId: customer, currency: WireVocabulary.points, amount: try #require(ExactDecimal("12.50"))),
+            try await console.seedCustomer(GrowWireEmulatorCustomer(customerId: customer, memberships: [], balances: [
+                GrowWireBalance(customerId: customer, currency: GrowWireVocabulary.points, amount: try #require(ExactDecimal("12.50"))),
             ]))
         }
     }
@@ -69,16 +69,16 @@ struct HostedSandbox {
     /// The app: signs in as the first customer, opens the funnel, buys in the App Store Sandbox (a fresh,
     /// test-PKI-signed transaction) and submits the JWS to the hosted Sandbox, which verifies it and delivers the order.
     func buyAsTheApp(purchasedAt: Date = Date()) async throws -> Purchase {
-        let token = try await ServerClient(configuration: configuration, serverKey: serverKey, transport: transport)
+        let token = try await GrowServerClient(configuration: configuration, serverKey: serverKey, transport: transport)
             .issueCustomerToken(customerId: Self.customers[0], ttlSeconds: 900)
         let appStore = appStore
-        let bought = try await EmulatorPurchase(control: console, app: GrowClient(configuration: configuration, transport: transport))
+        let bought = try await GrowEmulatorPurchase(control: console, app: GrowClient(configuration: configuration, transport: transport))
             .buy(customerId: Self.customers[0], customerToken: token.customerToken, store: { _ in
                 let transactionId = "2000000" + String(UInt64.random(in: 100_000_000...999_999_999))
                 let jws = try appStore.signTransaction(transactionId: transactionId, bundleId: Self.appId, productId: Self.productId, purchaseDate: purchasedAt)
-                return EmulatorPurchase.StoreTransaction(transactionId: transactionId, signedTransaction: jws)
+                return GrowEmulatorPurchase.StoreTransaction(transactionId: transactionId, signedTransaction: jws)
             })
-        try #require(bought.receipt.status == WireVocabulary.ReceiptResult.delivered, "\(bought.receipt)")
+        try #require(bought.receipt.status == GrowWireVocabulary.ReceiptResult.delivered, "\(bought.receipt)")
         return Purchase(orderId: bought.orderId, transactionId: bought.transaction.transactionId, jws: bought.transaction.signedTransaction)
     }
 
@@ -97,11 +97,11 @@ struct HostedSandbox {
     /// and the app submits its token to the hosted Sandbox, which learns the purchase from Google Play (the test seam).
     /// `submitAnotherToken`: the app submits another purchase's token (same Google order id) instead.
     func buyOnGooglePlayAsTheApp(purchasedAt: Date = Date(), purchaseType: String = "test", submitAnotherToken: Bool = false) async throws -> GooglePurchase {
-        let token = try await ServerClient(configuration: configuration, serverKey: serverKey, transport: transport)
+        let token = try await GrowServerClient(configuration: configuration, serverKey: serverKey, transport: transport)
             .issueCustomerToken(customerId: Self.customers[0], ttlSeconds: 900)
-        let step = WireEmulatorStep(store: WireVocabulary.Store.google, productId: Self.productId, tier: EmulatorPurchase.tier,
-                                    points: try #require(ExactDecimal(EmulatorPurchase.points)))
-        let runToken = try await console.runToken(WireEmulatorRunTokenRequest(customerId: Self.customers[0], steps: [step]))
+        let step = GrowWireEmulatorStep(store: GrowWireVocabulary.Store.google, productId: Self.productId, tier: GrowEmulatorPurchase.tier,
+                                    points: try #require(ExactDecimal(GrowEmulatorPurchase.points)))
+        let runToken = try await console.runToken(GrowWireEmulatorRunTokenRequest(customerId: Self.customers[0], steps: [step]))
         let app = GrowClient(configuration: configuration, transport: transport)
         _ = try await app.identify(customerToken: token.customerToken)
         let orderId = try #require(try await app.funnel(runToken: runToken).steps.first?.orderId)
@@ -118,7 +118,7 @@ struct HostedSandbox {
             submitted = try emulator.backend.registerGooglePlayTestPurchase(originalJson: other, signature: otherSignature, purchaseType: purchaseType)
         }
         let receipt = try await app.submitReceipt(orderId: orderId, submission: .google(productId: Self.productId, purchaseToken: submitted))
-        try #require(receipt.status == WireVocabulary.ReceiptResult.delivered, "\(receipt)")
+        try #require(receipt.status == GrowWireVocabulary.ReceiptResult.delivered, "\(receipt)")
         return GooglePurchase(orderId: orderId, originalJson: json, signature: signature, submittedToken: submitted)
     }
 }

@@ -9,7 +9,7 @@ import Synchronization
 /// The probe is `CherryProbe` (the current product set without a token); the `CherrySub-Environment-Kind` it
 /// answers with decides whether the checks may make their own app users, purchases, notifications and clock
 /// moves through `/_emulator`. Every exchange goes through `CherryClient`: no path, header or code is spelled here.
-public struct CherrySubSuite: CheckSuite {
+package struct CherrySubSuite: CheckSuite {
     /// The product the checks buy on the emulator.
     static let productId = "com.example.pro.monthly"
     /// A second product (a consumable), so that a restore can show it moved nothing else.
@@ -20,18 +20,18 @@ public struct CherrySubSuite: CheckSuite {
     static let sandboxEnvironment = "Sandbox"
 
     /// The suite.
-    public init() {}
+    package init() {}
 
-    public var profileId: String { "cherrysub" }
+    package var profileId: String { "cherrysub" }
 
-    public var dialect: SandboxDialect { CherryWire.dialect }
+    package var dialect: SandboxDialect { CherryWire.dialect }
 
-    public var definitions: [CheckDefinition<CherrySubHarness>] { Self.all }
+    package var definitions: [CheckDefinition<CherrySubHarness>] { Self.all }
 
     private static let all = CherryPurchaseChecks.all + CherryDuplicateChecks.all + CherryRestoreChecks.all
         + CherryLifecycleChecks.all + CherrySwitchChecks.all + CherryTokenChecks.all
 
-    public func probe(_ context: CheckContext, target: CherrySubTarget, through transport: any HTTPTransport) async throws -> SandboxKind {
+    package func probe(_ context: CheckContext, target: CherrySubTarget, through transport: any HTTPTransport) async throws -> SandboxKind {
         do {
             return try await CherryProbe.kind(configuration: target.configuration, transport: transport)
         } catch let error as TransportError {
@@ -43,13 +43,13 @@ public struct CherrySubSuite: CheckSuite {
         }
     }
 
-    public func clockProbe(baseURL: String, target: String, through transport: any HTTPTransport) async throws {
+    package func clockProbe(baseURL: String, target: String, through transport: any HTTPTransport) async throws {
         guard let url = URL(string: baseURL) else { throw CherryClientError.invalidConfiguration("'\(baseURL)' is not a URL.") }
         _ = try await CherryProbe.kind(configuration: try CherryClientConfiguration(baseURL: url, publishableKey: target, requestTimeout: 5),
                                        transport: transport)
     }
 
-    public func harnesses(for context: CheckContext, target: CherrySubTarget) -> @Sendable () -> CherrySubHarness {
+    package func harnesses(for context: CheckContext, target: CherrySubTarget) -> @Sendable () -> CherrySubHarness {
         let serial = Mutex(0)
         return { CherrySubHarness(context: context, target: target, serial: serial.withLock { $0 += 1; return $0 }) }
     }

@@ -6,22 +6,22 @@ import HTTPCore
 ///
 /// The probe is `GET /v1/session` without a token, which a Sandbox answers with 401; its
 /// `GrooveGrow-Sandbox-Kind` decides whether the checks may seed fixtures through `/_emulator`.
-public struct GrooveGrowSuite: CheckSuite {
+package struct GrooveGrowSuite: CheckSuite {
     /// The suite.
-    public init() {}
+    package init() {}
 
-    public var profileId: String { "groovegrow" }
+    package var profileId: String { "groovegrow" }
 
-    public var dialect: SandboxDialect { Wire.dialect }
+    package var dialect: SandboxDialect { GrowWire.dialect }
 
-    public var definitions: [CheckDefinition<GrooveGrowHarness>] { Self.all }
+    package var definitions: [CheckDefinition<GrooveGrowHarness>] { Self.all }
 
-    private static let all = SessionChecks.all + HoldingsChecks.all + SwitchChecks.all + NetworkChecks.all + PurchaseChecks.all
+    private static let all = GrooveGrowSessionChecks.all + GrooveGrowHoldingsChecks.all + GrooveGrowSwitchChecks.all + GrooveGrowNetworkChecks.all + GrooveGrowPurchaseChecks.all
 
-    public func probe(_ context: CheckContext, target: GrooveGrowTarget, through transport: any HTTPTransport) async throws -> SandboxKind {
+    package func probe(_ context: CheckContext, target: GrooveGrowTarget, through transport: any HTTPTransport) async throws -> SandboxKind {
         let baseURL = target.configuration.baseURL.absoluteString
         do {
-            return try await SandboxProbe.kind(configuration: target.configuration, transport: transport)
+            return try await GrowSandboxProbe.kind(configuration: target.configuration, transport: transport)
         } catch let error as TransportError {
             throw CheckError.unreachable(baseURL: baseURL, reason: error.description)
         } catch is CancellationError {
@@ -31,14 +31,14 @@ public struct GrooveGrowSuite: CheckSuite {
         }
     }
 
-    public func clockProbe(baseURL: String, target: String, through transport: any HTTPTransport) async throws {
-        _ = try await SandboxProbe.kind(configuration: try GrowClientConfiguration(baseURL: baseURL, project: target, requestTimeout: 5),
+    package func clockProbe(baseURL: String, target: String, through transport: any HTTPTransport) async throws {
+        _ = try await GrowSandboxProbe.kind(configuration: try GrowClientConfiguration(baseURL: baseURL, project: target, requestTimeout: 5),
                                         transport: transport)
     }
 
-    public func harnesses(for context: CheckContext, target: GrooveGrowTarget) -> @Sendable () -> GrooveGrowHarness {
+    package func harnesses(for context: CheckContext, target: GrooveGrowTarget) -> @Sendable () -> GrooveGrowHarness {
         // One purchase fixture for every check of the run.
-        let fixtures = FixtureCache()
+        let fixtures = GrooveGrowFixtureCache()
         return { GrooveGrowHarness(context: context, target: target, fixtures: fixtures) }
     }
 }

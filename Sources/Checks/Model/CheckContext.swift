@@ -3,47 +3,47 @@ import HTTPCore
 
 /// What one suite needs to reach its vendor's target: the base URL, the vendor's client configuration and
 /// credentials, and any seams of its own. Each suite declares its type (`CheckSuite.Target`).
-public protocol SuiteTarget: Sendable {
+package protocol SuiteTarget: Sendable {
     /// The base URL the checks speak to, as recorded in every result.
     var baseURL: URL { get }
 }
 
 /// Everything a check run needs: the vendor-neutral parts (transport, clock, customers, emulator flag, probe
 /// transcript, pins) and the suite's own target and credentials (`target`).
-public struct CheckContext: Sendable {
+package struct CheckContext: Sendable {
     /// The suite's target and credentials; `CheckRunner` refuses a context whose target is not its suite's `Target`.
-    public var target: any SuiteTarget
+    package var target: any SuiteTarget
     /// The transport to the target; each check wraps it in its own fault injector and recorder.
-    public var transport: any HTTPTransport
+    package var transport: any HTTPTransport
     /// The customer (CherrySub: the app user) the checks identify as.
-    public var customerId: String
+    package var customerId: String
     /// Another customer, for the switch and restore checks (required on a hosted target).
-    public var secondCustomerId: String?
+    package var secondCustomerId: String?
     /// Whether the target declared itself an emulator; `CheckRunner` sets it from its first probe.
     ///
     /// On an emulator the checks seed what they use through `/_emulator`; on
     /// any other target they use the customers and purchase QA recorded.
-    public var isEmulatorTarget: Bool
+    package var isEmulatorTarget: Bool
     /// Sandbox public-key pins (`sha256//BASE64`) from the profile and the campaign; empty when none.
     ///
     /// The transport should refuse a server matching none of them; `SandboxIdentity` checks again.
-    public var sandboxPins: [String]
+    package var sandboxPins: [String]
     /// This machine's interface addresses; a peer among them is never the hosted Sandbox.
-    public var localAddresses: Set<PeerAddress>
+    package var localAddresses: Set<PeerAddress>
     /// The probe's exchanges (the suite's probe, without credentials); `CheckRunner` sets them.
     ///
     /// Part of every check's identity: the probe decided whether the checks seeded their own fixtures.
-    public var probeTranscript: [TranscriptEntry] = []
+    package var probeTranscript: [TranscriptEntry] = []
     /// Time and waiting.
-    public var clock: CheckClock
+    package var clock: CheckClock
     /// The earliest Sandbox time (milliseconds since 1970) a delivery or refund may carry and still belong to this run: the run's outside start
     /// (the hosted Sandbox's clock read by `run start`) less the profile's skew. nil when the run has none (offline, an
     /// emulator, a run started before growcert read clocks): the checks then judge no time, and the verdict refuses the
     /// run's purchase anyway (`no-outside-start`).
-    public var runWindowStart: Int64?
+    package var runWindowStart: Int64?
 
     /// A context; `isEmulatorTarget` is decided again by `CheckRunner.run`.
-    public init(target: any SuiteTarget,
+    package init(target: any SuiteTarget,
                 transport: any HTTPTransport,
                 customerId: String,
                 secondCustomerId: String? = nil,

@@ -8,51 +8,51 @@ import GrowClient
 /// `--token-command`) the customer checks run, and those that need the key
 /// fail with a reason that says so. Neither is ever stored: descriptions
 /// show no credential.
-public struct CheckCredentials: Sendable, CustomStringConvertible, CustomReflectable {
+package struct CheckCredentials: Sendable, CustomStringConvertible, CustomReflectable {
     /// Issues a customer token for `customerId`, valid for `ttlSeconds` when given.
-    public typealias TokenProvider = @Sendable (_ customerId: String, _ ttlSeconds: Int?) async throws -> IssuedCustomerToken
+    package typealias TokenProvider = @Sendable (_ customerId: String, _ ttlSeconds: Int?) async throws -> IssuedCustomerToken
 
     /// The host backend's server key (`GROWCERT_SERVER_KEY`), when available.
-    public var serverKey: ServerKey?
+    package var serverKey: GrowServerKey?
     /// Where tokens come from when not minted with `serverKey`.
-    public var tokenProvider: TokenProvider?
+    package var tokenProvider: TokenProvider?
 
     /// Credentials from their parts; with both, tokens come from `tokenProvider`.
-    public init(serverKey: ServerKey?, tokenProvider: TokenProvider?) {
+    package init(serverKey: GrowServerKey?, tokenProvider: TokenProvider?) {
         self.serverKey = serverKey
         self.tokenProvider = tokenProvider
     }
 
     /// Mint tokens with the server key, which also unlocks console, relay and emulator checks.
-    public static func serverKey(_ key: ServerKey) -> CheckCredentials {
+    package static func serverKey(_ key: GrowServerKey) -> CheckCredentials {
         CheckCredentials(serverKey: key, tokenProvider: nil)
     }
 
     /// Obtain tokens from `provider` only (for example a `--token-command`).
-    public static func tokenProvider(_ provider: @escaping TokenProvider) -> CheckCredentials {
+    package static func tokenProvider(_ provider: @escaping TokenProvider) -> CheckCredentials {
         CheckCredentials(serverKey: nil, tokenProvider: provider)
     }
 
-    public var description: String {
+    package var description: String {
         "CheckCredentials(server key: \(serverKey == nil ? "none" : "<redacted>"), token provider: \(tokenProvider == nil ? "none" : "yes"))"
     }
 
-    public var customMirror: Mirror { Mirror(self, children: [], displayStyle: .struct) }
+    package var customMirror: Mirror { Mirror(self, children: [], displayStyle: .struct) }
 }
 
 /// A customer token as issued, and when it expires (RFC 3339).
-public struct IssuedCustomerToken: Sendable, CustomStringConvertible, CustomReflectable {
+package struct IssuedCustomerToken: Sendable, CustomStringConvertible, CustomReflectable {
     /// The token. A secret: never print, log or store it.
-    public var customerToken: String
+    package var customerToken: String
     /// RFC 3339 UTC, for example `2026-11-30T08:15:00Z`.
-    public var expiresAt: String
+    package var expiresAt: String
 
     /// A token and its expiry.
-    public init(customerToken: String, expiresAt: String) {
+    package init(customerToken: String, expiresAt: String) {
         self.customerToken = customerToken
         self.expiresAt = expiresAt
     }
 
-    public var description: String { "IssuedCustomerToken(<redacted>, expires \(expiresAt))" }
-    public var customMirror: Mirror { Mirror(self, children: ["expiresAt": expiresAt], displayStyle: .struct) }
+    package var description: String { "IssuedCustomerToken(<redacted>, expires \(expiresAt))" }
+    package var customMirror: Mirror { Mirror(self, children: ["expiresAt": expiresAt], displayStyle: .struct) }
 }

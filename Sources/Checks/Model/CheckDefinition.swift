@@ -3,11 +3,11 @@
 /// Which scenario a check belongs to is the profile's to say (its scenarios' `checks`), not the
 /// definition's. The body returns when the rule held and throws `CheckFailure` (or any error, reported
 /// as a failure) when it did not. `Harness` is the suite's working environment for one check.
-public struct CheckDefinition<Harness: CheckHarness>: Sendable {
+package struct CheckDefinition<Harness: CheckHarness>: Sendable {
     /// The catalog id, e.g. `session.identify`.
-    public let id: String
+    package let id: String
     /// Whether it signs in as a second customer (`--second-customer`, required off the emulator).
-    public var needsSecondCustomer = false
+    package var needsSecondCustomer = false
     let body: @Sendable (Harness) async throws -> Void
 
     init(id: String, needsSecondCustomer: Bool = false, body: @escaping @Sendable (Harness) async throws -> Void) {

@@ -1,7 +1,7 @@
 import Evidence
 
 /// Why the checks could not run at all. A check that ran and failed is a `CheckOutcome`, not this.
-public enum CheckError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum CheckError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The first probe got no HTTP response from the target.
     case unreachable(baseURL: String, reason: String)
     /// A check id that is not in the catalog.
@@ -11,7 +11,7 @@ public enum CheckError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The context's target is not the suite's kind (a caller's mistake: e.g. a GrooveGrow target for CherrySub).
     case wrongTarget(profile: String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .unreachable(let baseURL, let reason):
             return "The Sandbox at '\(baseURL)' is unreachable: \(reason) No check was run; check the campaign's base URL and the network, then run again."

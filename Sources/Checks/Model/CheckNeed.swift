@@ -3,7 +3,7 @@
 /// A check says what it lacks (`CheckFailure.need`); whoever shows the result words how to give it: the CLI
 /// names its flag or its command (`growcert/CLI/CheckNeed+CLI.swift`). So no flag and no command line is
 /// stored with the evidence, and the stored reason stays true whichever front end ran the check.
-public enum CheckNeed: String, Sendable, Hashable, CaseIterable {
+package enum CheckNeed: String, Sendable, Hashable, CaseIterable {
     /// The vendor's server key (read from the environment only).
     case serverKey = "server-key"
     /// A way to obtain customer tokens: the server key or a token command.

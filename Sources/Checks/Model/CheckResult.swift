@@ -3,30 +3,30 @@ import GrowClient
 import HTTPCore
 
 /// The result of one check: outcome, timing, the redacted exchanges, and what the target was.
-public struct CheckResult: Sendable {
+package struct CheckResult: Sendable {
     /// The catalog id, e.g. `session.identify`.
-    public var checkId: String
+    package var checkId: String
     /// The scenario the check belongs to, e.g. `first-connect`.
-    public var scenario: String
-    public var outcome: CheckOutcome
+    package var scenario: String
+    package var outcome: CheckOutcome
     /// Measured with the context's clock.
-    public var durationMilliseconds: Int
+    package var durationMilliseconds: Int
     /// The base URL the check spoke to.
-    public var baseURL: String
+    package var baseURL: String
     /// Every exchange the check made, credentials redacted, in send order.
-    public var transcript: [TranscriptEntry]
+    package var transcript: [TranscriptEntry]
     /// The probe the check ran under (`GET /v1/session` without credentials), as recorded.
-    public var probeTranscript: [TranscriptEntry]
+    package var probeTranscript: [TranscriptEntry]
     /// Whether `transcript`, with the probe the check ran under, proves the hosted Sandbox; see `SandboxIdentity`.
-    public var identity: SandboxIdentity
+    package var identity: SandboxIdentity
     /// The vendor acceptance the check observed (GrooveGrow: `purchase.delivered-once`; CherrySub: `purchase.backend-verifies`).
-    public var receipt: ObservedReceipt?
+    package var receipt: ObservedReceipt?
     /// What the person running the check must give before it can judge, when that is why it failed or waits.
     /// Shown, never stored: the front end words it (the CLI names the flag).
-    public var need: CheckNeed?
+    package var need: CheckNeed?
 
     /// A result from its parts; `CheckRunner` builds these.
-    public init(checkId: String, scenario: String, outcome: CheckOutcome, durationMilliseconds: Int, baseURL: String,
+    package init(checkId: String, scenario: String, outcome: CheckOutcome, durationMilliseconds: Int, baseURL: String,
                 transcript: [TranscriptEntry], probeTranscript: [TranscriptEntry] = [], identity: SandboxIdentity,
                 receipt: ObservedReceipt? = nil, need: CheckNeed? = nil) {
         self.need = need
@@ -44,20 +44,20 @@ public struct CheckResult: Sendable {
 
 /// A vendor's acceptance of a store transaction, kept for a `receipt` evidence item: GrooveGrow's delivered
 /// order (`orderId`, `receiptId`), or another vendor's answer naming the transaction (`transactionId`).
-public struct ObservedReceipt: Sendable, Equatable {
+package struct ObservedReceipt: Sendable, Equatable {
     /// The vendor's order id; nil when the vendor has none.
-    public var orderId: String?
+    package var orderId: String?
     /// The vendor's receipt id; nil when the vendor has none.
-    public var receiptId: String?
+    package var receiptId: String?
     /// The status as received (GrooveGrow: `delivered`; CherrySub: `accepted`).
-    public var status: String
+    package var status: String
     /// The vendor's document exactly as received (credential-free by contract, redacted anyway).
-    public var rawOrderJSON: String
+    package var rawOrderJSON: String
     /// The store transaction the vendor's answer names, when it is the pairing key (CherrySub); nil otherwise.
-    public var transactionId: String?
+    package var transactionId: String?
 
     /// A receipt observation.
-    public init(orderId: String?, receiptId: String?, status: String, rawOrderJSON: String, transactionId: String? = nil) {
+    package init(orderId: String?, receiptId: String?, status: String, rawOrderJSON: String, transactionId: String? = nil) {
         self.orderId = orderId
         self.receiptId = receiptId
         self.status = status

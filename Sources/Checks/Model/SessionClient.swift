@@ -6,17 +6,17 @@ import GrowClient
 /// logic can be tested against a deliberately broken client (one that keeps
 /// data after `reset`, or applies a late response), which a transport
 /// alone cannot imitate. `CheckContext.makeSessionClient` creates instances.
-public protocol SessionClient: Sendable {
+package protocol SessionClient: Sendable {
     /// Starts a session with `customerToken` (`GET /v1/session`).
-    func identify(customerToken: String) async throws -> WireSession
+    func identify(customerToken: String) async throws -> GrowWireSession
     /// Forgets the customer: token, session and snapshot.
     func reset() async
     /// Reads holdings (`GET /v1/holdings`) and keeps them as `snapshot`.
-    func readHoldings() async throws -> WireHoldings
+    func readHoldings() async throws -> GrowWireHoldings
     /// The session of the current customer, if identified.
-    var currentSession: WireSession? { get async }
+    var currentSession: GrowWireSession? { get async }
     /// The holdings last read for the current customer.
-    var snapshot: WireHoldings? { get async }
+    var snapshot: GrowWireHoldings? { get async }
     /// Whether a customer token is held.
     var hasCustomerToken: Bool { get async }
 }

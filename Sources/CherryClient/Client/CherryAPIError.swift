@@ -1,20 +1,20 @@
 /// A non-2xx answer, read through the contract's status/code table.
-public struct CherryAPIError: Error, Sendable, Equatable, CustomStringConvertible {
+package struct CherryAPIError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The HTTP status.
-    public var status: Int
+    package var status: Int
     /// The code, when the contract knows it.
-    public var code: CherryErrorCode?
+    package var code: CherryErrorCode?
     /// The code as sent (redacted, at most 64 characters); nil when the body had none.
-    public var rawCode: String?
+    package var rawCode: String?
     /// The server's message, redacted, at most 500 characters.
-    public var message: String
+    package var message: String
     /// `429` and `5xx` are retryable whatever the body says; nothing else is.
-    public var retryable: Bool
+    package var retryable: Bool
     /// `Retry-After` in seconds, on a `429` that gave one.
-    public var retryAfterSeconds: Int?
+    package var retryAfterSeconds: Int?
 
     /// An error from its parts.
-    public init(status: Int, code: CherryErrorCode?, rawCode: String?, message: String, retryable: Bool, retryAfterSeconds: Int?) {
+    package init(status: Int, code: CherryErrorCode?, rawCode: String?, message: String, retryable: Bool, retryAfterSeconds: Int?) {
         self.status = status
         self.code = code
         self.rawCode = rawCode
@@ -24,7 +24,7 @@ public struct CherryAPIError: Error, Sendable, Equatable, CustomStringConvertibl
     }
 
     /// `CherrySub answered 404 subscriber_not_found: …`, and for a retryable error when to retry.
-    public var description: String {
+    package var description: String {
         var text = "CherrySub answered \(status) \(rawCode ?? "(no error code)")"
         if !message.isEmpty { text += ": \(message)" }
         if retryable {

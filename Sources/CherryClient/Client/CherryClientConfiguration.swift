@@ -5,18 +5,18 @@ import HTTPCore
 ///
 /// HTTPS is required; plain `http://` is accepted only for loopback hosts
 /// (127.0.0.0/8, ::1, localhost), which never certify (`TargetURL`).
-public struct CherryClientConfiguration: Sendable, Hashable {
+package struct CherryClientConfiguration: Sendable, Hashable {
     /// `https://HOST[/PREFIX]`, without a trailing slash.
-    public let baseURL: URL
+    package let baseURL: URL
     /// `iap_pk_…`, sent in `CherrySub-Publishable-Key` on every request (not a secret).
-    public let publishableKey: String
+    package let publishableKey: String
     /// Seconds each request may take before it fails with a timeout.
-    public let requestTimeout: TimeInterval
+    package let requestTimeout: TimeInterval
 
     /// Validates the target. Throws `CherryClientError.insecureTarget` for plain HTTP to a
     /// non-loopback host and `.invalidConfiguration` for anything else unusable. The `iap_pk_`
     /// prefix is not enforced, so a check can present a malformed key on purpose.
-    public init(baseURL: URL, publishableKey: String, requestTimeout: TimeInterval = 30) throws {
+    package init(baseURL: URL, publishableKey: String, requestTimeout: TimeInterval = 30) throws {
         do {
             self.baseURL = try TargetURL.normalize(baseURL)
         } catch .insecure(let host) {

@@ -4,7 +4,7 @@ import HTTPCore
 ///
 /// Descriptions say what happened and what to do; they never contain a
 /// customer token or secret key (server messages are redacted before they are kept).
-public enum CherryClientError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum CherryClientError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The server answered a non-2xx status (with or without the contract's error body).
     case api(CherryAPIError)
     /// No HTTP answer: timeout, refused or lost connections are retryable, TLS failures and cancellation are not.
@@ -21,7 +21,7 @@ public enum CherryClientError: Error, Sendable, Equatable, CustomStringConvertib
     case invalidArgument(String)
 
     /// Whether the same request may succeed if sent again (with the same idempotency key).
-    public var isRetryable: Bool {
+    package var isRetryable: Bool {
         switch self {
         case .api(let error): return error.retryable
         case .transport(let error): return error == .timeout || error == .connectionRefused || error == .connectionLost
@@ -30,13 +30,13 @@ public enum CherryClientError: Error, Sendable, Equatable, CustomStringConvertib
     }
 
     /// The contract's error code, when the server sent a known one.
-    public var code: CherryErrorCode? {
+    package var code: CherryErrorCode? {
         if case .api(let error) = self { return error.code }
         return nil
     }
 
     /// What happened and what to do.
-    public var description: String {
+    package var description: String {
         switch self {
         case .api(let error): return error.description
         case .transport(let error): return error.description

@@ -1,7 +1,7 @@
 /// The answer of requests whose success body carries nothing (`204` of a token revoke, emulator controls).
-public struct CherryNoContent: Decodable, Sendable, Equatable {
+package struct CherryNoContent: Decodable, Sendable, Equatable {
     /// Nothing.
-    public init() {}
+    package init() {}
     /// Ignores whatever the body holds.
-    public init(from decoder: any Decoder) throws {}
+    package init(from decoder: any Decoder) throws {}
 }

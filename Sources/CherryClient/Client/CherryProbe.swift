@@ -7,12 +7,12 @@ import HTTPCore
 /// token: any correct server answers (`401`) without side effects, and the answer's
 /// `CherrySub-Environment-Kind` says `hosted`, `emulator`, or (when missing) `unknown`.
 /// Only a transport failure (no HTTP answer) throws.
-public enum CherryProbe {
+package enum CherryProbe {
     /// The app user named in the probe's query.
-    public static let probeAppUserId = "growcert-probe"
+    package static let probeAppUserId = "growcert-probe"
 
     /// The kind the target declares; throws the transport's error when there is no HTTP answer.
-    public static func kind(configuration: CherryClientConfiguration, transport: any HTTPTransport) async throws -> SandboxKind {
+    package static func kind(configuration: CherryClientConfiguration, transport: any HTTPTransport) async throws -> SandboxKind {
         guard let url = configuration.url(path: CherryWire.Path.currentProductSet, query: [(CherryWire.Query.appUserId, probeAppUserId)]) else {
             throw TransportError.invalidRequest("the base URL cannot be combined with \(CherryWire.Path.currentProductSet)")
         }

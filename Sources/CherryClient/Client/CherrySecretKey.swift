@@ -4,13 +4,13 @@ import HTTPCore
 ///
 /// Its description and reflection never show the key, so printing or logging a
 /// value that holds one cannot leak it.
-public struct CherrySecretKey: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+package struct CherrySecretKey: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     let value: String
 
     /// Wraps a key. Throws `CherryClientError.invalidArgument` when it is empty or not a single line of
     /// printable ASCII. The `iap_sk_` prefix is not enforced, so checks can present a malformed key on
     /// purpose; see `hasExpectedPrefix`.
-    public init(_ value: String) throws {
+    package init(_ value: String) throws {
         guard !value.isEmpty, HTTPHeaders.isSafeValue(value) else {
             throw CherryClientError.invalidArgument(
                 "The secret key must be a single line of printable ASCII (it starts with '\(CherryWire.secretKeyPrefix)').")
@@ -19,12 +19,12 @@ public struct CherrySecretKey: Sendable, Hashable, CustomStringConvertible, Cust
     }
 
     /// Whether the key starts with `iap_sk_`, as every real secret key does.
-    public var hasExpectedPrefix: Bool { value.hasPrefix(CherryWire.secretKeyPrefix) }
+    package var hasExpectedPrefix: Bool { value.hasPrefix(CherryWire.secretKeyPrefix) }
 
     /// `CherrySecretKey(<redacted>)`.
-    public var description: String { "CherrySecretKey(\(Redactor.placeholder))" }
+    package var description: String { "CherrySecretKey(\(Redactor.placeholder))" }
     /// As `description`.
-    public var debugDescription: String { description }
+    package var debugDescription: String { description }
     /// No children: reflection shows nothing of the key.
-    public var customMirror: Mirror { Mirror(self, children: [], displayStyle: .struct) }
+    package var customMirror: Mirror { Mirror(self, children: [], displayStyle: .struct) }
 }

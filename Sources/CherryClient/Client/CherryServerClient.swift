@@ -5,14 +5,14 @@ import HTTPCore
 ///
 /// The secret key is kept in memory only; it is sent as `Authorization: Bearer iap_sk_…`
 /// and redacted from every error, description and transcript.
-public struct CherryServerClient: Sendable, CustomStringConvertible {
+package struct CherryServerClient: Sendable, CustomStringConvertible {
     /// Target of every request.
-    public let configuration: CherryClientConfiguration
+    package let configuration: CherryClientConfiguration
     private let secretKey: CherrySecretKey
     private let executor: CherryRequestExecutor
 
     /// A server client; `makeIdempotencyKey` generates keys for POSTs the caller gives none for.
-    public init(configuration: CherryClientConfiguration, secretKey: CherrySecretKey,
+    package init(configuration: CherryClientConfiguration, secretKey: CherrySecretKey,
                 transport: any HTTPTransport = CurlTransport(),
                 makeIdempotencyKey: @escaping @Sendable () -> String = IdempotencyKey.random) {
         self.configuration = configuration
@@ -21,7 +21,7 @@ public struct CherryServerClient: Sendable, CustomStringConvertible {
     }
 
     /// Issues a customer token (`POST /v1/server/customer-tokens`); `ttlSeconds` must be 1–86400.
-    public func issueCustomerToken(appUserId: String, ttlSeconds: Int, idempotencyKey: String? = nil) async throws -> CustomerToken {
+    package func issueCustomerToken(appUserId: String, ttlSeconds: Int, idempotencyKey: String? = nil) async throws -> CustomerToken {
         guard CherryWire.tokenTTLRange.contains(ttlSeconds) else {
             throw CherryClientError.invalidArgument(
                 "The token lifetime must be \(CherryWire.tokenTTLRange.lowerBound)–\(CherryWire.tokenTTLRange.upperBound) seconds; got \(ttlSeconds).")
@@ -32,12 +32,12 @@ public struct CherryServerClient: Sendable, CustomStringConvertible {
     }
 
     /// Revokes a customer token (`POST /v1/server/customer-tokens/{tokenId}/revoke`, `204`).
-    public func revokeCustomerToken(tokenId: String, idempotencyKey: String? = nil) async throws {
+    package func revokeCustomerToken(tokenId: String, idempotencyKey: String? = nil) async throws {
         let _: CherryNoContent = try await send(.post, CherryWire.Path.revokeToken(tokenId), body: nil, idempotencyKey: idempotencyKey)
     }
 
     /// The console view of a subscriber (`GET /v1/server/subscribers/{appUserId}`); `404 subscriber_not_found` is `.notFound`.
-    public func subscriber(appUserId: String) async throws -> CherrySubscriberLookup {
+    package func subscriber(appUserId: String) async throws -> CherrySubscriberLookup {
         do {
             return .subscriber(try await send(.get, CherryWire.Path.serverSubscriber(appUserId), body: nil, idempotencyKey: nil))
         } catch let error as CherryClientError where error.code == .subscriberNotFound {
@@ -53,5 +53,5 @@ public struct CherryServerClient: Sendable, CustomStringConvertible {
     }
 
     /// `CherryServerClient(https://host, key <redacted>)`.
-    public var description: String { "CherryServerClient(\(configuration.baseURL.absoluteString), key \(Redactor.placeholder))" }
+    package var description: String { "CherryServerClient(\(configuration.baseURL.absoluteString), key \(Redactor.placeholder))" }
 }

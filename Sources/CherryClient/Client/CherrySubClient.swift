@@ -10,9 +10,9 @@ import Synchronization
 /// and one retry of the same request; a second `401` is the caller's error.
 /// Every request carries the publishable key; every `POST` an `Idempotency-Key`.
 /// Time comes from the injected `now`, never from the system clock directly.
-public final class CherrySubClient: Sendable {
+package final class CherrySubClient: Sendable {
     /// Target and publishable key of every request.
-    public let configuration: CherryClientConfiguration
+    package let configuration: CherryClientConfiguration
     private let executor: CherryRequestExecutor
     private let broker: any TokenBroker
     private let tokens: TokenCache
@@ -36,7 +36,7 @@ public final class CherrySubClient: Sendable {
     ///   - broker: the app's backend that issues and revokes customer tokens.
     ///   - now: the clock that decides when a token needs refreshing.
     ///   - makeIdempotencyKey: generates keys for POSTs the caller gives none for (default: a random UUID).
-    public init(configuration: CherryClientConfiguration, transport: any HTTPTransport = CurlTransport(),
+    package init(configuration: CherryClientConfiguration, transport: any HTTPTransport = CurlTransport(),
                 broker: any TokenBroker, now: @escaping @Sendable () -> Date,
                 makeIdempotencyKey: @escaping @Sendable () -> String = IdempotencyKey.random) {
         self.configuration = configuration
@@ -48,7 +48,7 @@ public final class CherrySubClient: Sendable {
     // MARK: Customer calls
 
     /// The current product set (`GET /v1/product-sets/current`), its packages sorted by `position`; nil when none is selected.
-    public func currentProductSet(appUserId: String) async throws -> CherryProductSet? {
+    package func currentProductSet(appUserId: String) async throws -> CherryProductSet? {
         let (answer, _): (CherryCurrentProductSet, Int) = try await customerCall(
             appUserId: appUserId, method: .get, path: CherryWire.Path.currentProductSet, query: [(CherryWire.Query.appUserId, appUserId)])
         guard var set = answer.productSet else { return nil }
@@ -59,7 +59,7 @@ public final class CherrySubClient: Sendable {
     }
 
     /// The subscriber (`GET /v1/subscribers/{appUserId}`); `404 subscriber_not_found` is `.notFound`, which is no access.
-    public func subscriber(appUserId: String) async throws -> CherrySubscriberLookup {
+    package func subscriber(appUserId: String) async throws -> CherrySubscriberLookup {
         do {
             let (subscriber, _): (CherrySubscriber, Int) = try await customerCall(
                 appUserId: appUserId, method: .get, path: CherryWire.Path.subscriber(appUserId))
@@ -70,7 +70,7 @@ public final class CherrySubClient: Sendable {
     }
 
     /// One ledger page (`GET /v1/subscribers/{appUserId}/ledger`); `after` is an `eventId` (exclusive), `limit` 1–500.
-    public func ledger(appUserId: String, after: String? = nil, limit: Int? = nil) async throws -> CherryLedgerPage {
+    package func ledger(appUserId: String, after: String? = nil, limit: Int? = nil) async throws -> CherryLedgerPage {
         var query: [(String, String)] = []
         if let after { query.append((CherryWire.Query.after, after)) }
         if let limit {
@@ -88,7 +88,7 @@ public final class CherrySubClient: Sendable {
     /// Submits a StoreKit 2 transaction's JWS (`POST /v1/apple/transactions`).
     ///
     /// `idempotencyKey` defaults to a fresh one; pass the same key to retry the same submission.
-    public func submitAppleTransaction(appUserId: String, signedTransaction: String, source: CherryTransactionSource,
+    package func submitAppleTransaction(appUserId: String, signedTransaction: String, source: CherryTransactionSource,
                                        idempotencyKey: String? = nil) async throws -> CherrySubmission {
         let key = try executor.idempotencyKey(idempotencyKey)
         let body = try executor.encode(CherryTransactionSubmission(appUserId: appUserId, signedTransaction: signedTransaction, source: source))
@@ -101,7 +101,7 @@ public final class CherrySubClient: Sendable {
     /// After a `2xx`, `finish()` is called. On any failure the transaction stays unfinished and
     /// the submission is kept: calling this again for the same app user and transaction sends the
     /// same `Idempotency-Key` and the same body (the first `source`), whatever `source` is given then.
-    public func submitAndFinishAppleTransaction(appUserId: String, transaction: StoreTransaction,
+    package func submitAndFinishAppleTransaction(appUserId: String, transaction: StoreTransaction,
                                                 source: CherryTransactionSource) async throws -> CherrySubmission {
         guard transaction.isVerified else {
             throw CherryClientError.unverifiedTransaction(transactionId: transaction.transactionId)
@@ -125,7 +125,7 @@ public final class CherrySubClient: Sendable {
     }
 
     /// The `Idempotency-Key` of a submission kept for retry (not yet accepted), if any.
-    public func pendingSubmissionKey(appUserId: String, transactionId: String) -> String? {
+    package func pendingSubmissionKey(appUserId: String, transactionId: String) -> String? {
         pending.withLock { $0[PendingKey(appUserId: appUserId, transactionId: transactionId)]?.idempotencyKey }
     }
 
@@ -135,7 +135,7 @@ public final class CherrySubClient: Sendable {
     ///
     /// The client holds nothing of that user afterwards, even when the revoke fails (its error is thrown);
     /// the next call for the user asks the broker for a new token.
-    public func invalidate(appUserId: String) async throws {
+    package func invalidate(appUserId: String) async throws {
         let dropped = await tokens.invalidate(appUserId)
         pending.withLock { all in
             for key in all.keys where key.appUserId == appUserId { all[key] = nil }
@@ -144,7 +144,7 @@ public final class CherrySubClient: Sendable {
     }
 
     /// Whether the client holds anything of `appUserId` (a token, a refresh in flight, a kept submission).
-    public func holdsState(for appUserId: String) async -> Bool {
+    package func holdsState(for appUserId: String) async -> Bool {
         if await tokens.holds(appUserId) { return true }
         return pending.withLock { all in all.keys.contains { $0.appUserId == appUserId } }
     }

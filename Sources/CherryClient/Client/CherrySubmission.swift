@@ -1,14 +1,14 @@
 /// The answer to a transaction submission: `201` on first acceptance, `200` for a repeat or a transfer.
-public struct CherrySubmission: Sendable, Equatable {
+package struct CherrySubmission: Sendable, Equatable {
     /// The HTTP status (`201` or `200`).
-    public var status: Int
+    package var status: Int
     /// The body.
-    public var result: CherryTransactionResult
+    package var result: CherryTransactionResult
     /// The `Idempotency-Key` it was sent with.
-    public var idempotencyKey: String
+    package var idempotencyKey: String
 
     /// A submission answer from its parts.
-    public init(status: Int, result: CherryTransactionResult, idempotencyKey: String) {
+    package init(status: Int, result: CherryTransactionResult, idempotencyKey: String) {
         self.status = status
         self.result = result
         self.idempotencyKey = idempotencyKey

@@ -4,18 +4,18 @@ import HTTPCore
 /// A customer token the app's broker issued: bound to one app user and one publishable key.
 ///
 /// Its description and reflection never show the token.
-public struct CustomerToken: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+package struct CustomerToken: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     /// The opaque bearer value.
-    public let customerToken: String
+    package let customerToken: String
     /// The id the broker revokes it by.
-    public let tokenId: String
+    package let tokenId: String
     /// The app user it is bound to.
-    public let appUserId: String
+    package let appUserId: String
     /// When it stops working.
-    public let expiresAt: Date
+    package let expiresAt: Date
 
     /// A token from its parts.
-    public init(customerToken: String, tokenId: String, appUserId: String, expiresAt: Date) {
+    package init(customerToken: String, tokenId: String, appUserId: String, expiresAt: Date) {
         self.customerToken = customerToken
         self.tokenId = tokenId
         self.appUserId = appUserId
@@ -23,7 +23,7 @@ public struct CustomerToken: Sendable, Hashable, CustomStringConvertible, Custom
     }
 
     /// The token of a broker's answer; throws `invalidResponse` when `expiresAt` is not an RFC 3339 time.
-    public init(_ issued: CherryIssuedToken) throws {
+    package init(_ issued: CherryIssuedToken) throws {
         guard let expiresAt = CherryWire.parseTimestamp(issued.expiresAt) else {
             throw CherryClientError.invalidResponse("the token's expiresAt '\(issued.expiresAt.prefix(40))' is not an RFC 3339 time.")
         }
@@ -31,11 +31,11 @@ public struct CustomerToken: Sendable, Hashable, CustomStringConvertible, Custom
     }
 
     /// `CustomerToken(tok_1 for u_1001, <redacted>)`.
-    public var description: String { "CustomerToken(\(tokenId) for \(appUserId), \(Redactor.placeholder))" }
+    package var description: String { "CustomerToken(\(tokenId) for \(appUserId), \(Redactor.placeholder))" }
     /// As `description`.
-    public var debugDescription: String { description }
+    package var debugDescription: String { description }
     /// Reflection shows the ids and expiry, never the token.
-    public var customMirror: Mirror {
+    package var customMirror: Mirror {
         Mirror(self, children: ["tokenId": tokenId, "appUserId": appUserId, "expiresAt": expiresAt], displayStyle: .struct)
     }
 }

@@ -4,9 +4,9 @@
 /// the JWS (`.verified`) or did not (`.unverified`, with StoreKit's reason). An
 /// unverified transaction is never sent; `finish` is called only after CherrySub
 /// accepted the transaction with a `2xx`.
-public struct StoreTransaction: Sendable, CustomStringConvertible {
+package struct StoreTransaction: Sendable, CustomStringConvertible {
     /// What StoreKit's `VerificationResult` said.
-    public enum Verification: Sendable, Equatable {
+    package enum Verification: Sendable, Equatable {
         /// `.verified(transaction)`.
         case verified
         /// `.unverified(transaction, error)`, with the error's text.
@@ -14,15 +14,15 @@ public struct StoreTransaction: Sendable, CustomStringConvertible {
     }
 
     /// `Transaction.id`, as a string.
-    public let transactionId: String
+    package let transactionId: String
     /// `VerificationResult.jwsRepresentation`.
-    public let signedTransaction: String
+    package let signedTransaction: String
     /// The device's verification.
-    public let verification: Verification
+    package let verification: Verification
     private let finishAction: @Sendable () async -> Void
 
     /// A transaction; `finish` stands for `Transaction.finish()`.
-    public init(transactionId: String, signedTransaction: String, verification: Verification,
+    package init(transactionId: String, signedTransaction: String, verification: Verification,
                 finish: @escaping @Sendable () async -> Void) {
         self.transactionId = transactionId
         self.signedTransaction = signedTransaction
@@ -31,13 +31,13 @@ public struct StoreTransaction: Sendable, CustomStringConvertible {
     }
 
     /// Whether StoreKit verified it on the device.
-    public var isVerified: Bool { verification == .verified }
+    package var isVerified: Bool { verification == .verified }
 
     /// Calls `Transaction.finish()`.
     func finish() async { await finishAction() }
 
     /// `StoreTransaction(2000000847061981, verified)`; never the JWS.
-    public var description: String {
+    package var description: String {
         "StoreTransaction(\(transactionId), \(isVerified ? "verified" : "unverified"))"
     }
 }

@@ -1,7 +1,7 @@
 import HTTPCore
 
 /// The `error.code` values of the contract, each with its status and whether a retry may help.
-public enum CherryErrorCode: String, Sendable, Codable, CaseIterable, CherryWireEnum, ErrorCodeTable {
+package enum CherryErrorCode: String, Sendable, Codable, CaseIterable, CherryWireEnum, ErrorCodeTable {
     case invalidRequest = "invalid_request"
     case tokenInvalid = "token_invalid"
     case tokenExpired = "token_expired"
@@ -19,10 +19,10 @@ public enum CherryErrorCode: String, Sendable, Codable, CaseIterable, CherryWire
     case unavailable = "unavailable"
 
     /// What the decoder names in an error about an unknown value.
-    public static let wireName = "error code"
+    package static let wireName = "error code"
 
     /// Every HTTP status the contract pairs with this code (`unavailable`: 500, 502, 503, 504).
-    public var statuses: [Int] {
+    package var statuses: [Int] {
         switch self {
         case .invalidRequest: return [400]
         case .tokenInvalid, .tokenExpired, .tokenRevoked, .secretKeyInvalid: return [401]
@@ -36,11 +36,11 @@ public enum CherryErrorCode: String, Sendable, Codable, CaseIterable, CherryWire
     }
 
     /// The status a server sends with this code (503 for `unavailable`).
-    public var status: Int { self == .unavailable ? 503 : statuses[0] }
+    package var status: Int { self == .unavailable ? 503 : statuses[0] }
 
     /// Whether the contract marks the code retryable (`rate_limited`, `unavailable`).
-    public var retryable: Bool { self == .rateLimited || self == .unavailable }
+    package var retryable: Bool { self == .rateLimited || self == .unavailable }
 }
 
 /// `{"error": {"code", "message", "retryable"}}` with CherrySub's codes, the body of every non-2xx answer.
-public typealias CherryErrorBody = ErrorBody<CherryErrorCode>
+package typealias CherryErrorBody = ErrorBody<CherryErrorCode>

@@ -6,13 +6,13 @@ extension CherryWire {
     ///
     /// The client and the emulator both encode with this, so the same value is
     /// always the same bytes (a replayed request is byte-for-byte the original).
-    public static func encode<Body: Encodable>(_ body: Body) throws -> Data {
+    package static func encode<Body: Encodable>(_ body: Body) throws -> Data {
         try WireJSON.encode(body)
     }
 
     /// Decodes a body strictly: a JSON number where the contract says string, a missing
     /// required field or an unknown enum value throws `DecodingError`.
-    public static func decode<Body: Decodable>(_ type: Body.Type, from data: Data) throws -> Body {
+    package static func decode<Body: Decodable>(_ type: Body.Type, from data: Data) throws -> Body {
         try WireJSON.decode(type, from: data)
     }
 }

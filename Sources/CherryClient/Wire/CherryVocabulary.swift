@@ -1,7 +1,7 @@
 // The contract's closed sets of values. Each decodes strictly (`CherryWireEnum`).
 
 /// `source` of `POST /v1/apple/transactions`.
-public enum CherryTransactionSource: String, CherryWireEnum {
+package enum CherryTransactionSource: String, CherryWireEnum {
     /// A purchase the app just made.
     case purchase
     /// A transaction from `Transaction.updates`.
@@ -10,11 +10,11 @@ public enum CherryTransactionSource: String, CherryWireEnum {
     case restore
 
     /// What the decoder names in an error about an unknown value.
-    public static let wireName = "transaction source"
+    package static let wireName = "transaction source"
 }
 
 /// `state` of an access level.
-public enum CherryAccessState: String, CherryWireEnum {
+package enum CherryAccessState: String, CherryWireEnum {
     /// Renewing, or a consumable / non-renewing product.
     case active
     /// Auto-renew turned off; still active until `expiresAt`.
@@ -27,11 +27,11 @@ public enum CherryAccessState: String, CherryWireEnum {
     case transferred
 
     /// What the decoder names in an error about an unknown value.
-    public static let wireName = "access level state"
+    package static let wireName = "access level state"
 }
 
 /// `type` of a ledger event.
-public enum CherryLedgerEventType: String, CherryWireEnum {
+package enum CherryLedgerEventType: String, CherryWireEnum {
     case purchase
     case renewal
     case cancellation
@@ -41,22 +41,22 @@ public enum CherryLedgerEventType: String, CherryWireEnum {
     case transferOut = "transfer_out"
 
     /// What the decoder names in an error about an unknown value.
-    public static let wireName = "ledger event type"
+    package static let wireName = "ledger event type"
 }
 
 /// `type` of an emulator store purchase.
-public enum CherryProductType: String, CherryWireEnum {
+package enum CherryProductType: String, CherryWireEnum {
     /// A subscription lasting `CherryWire.emulatorSubscriptionSeconds`, not renewing by itself.
     case autoRenewable = "auto-renewable"
     /// A consumable: `expiresAt: null`.
     case consumable
 
     /// What the decoder names in an error about an unknown value.
-    public static let wireName = "product type"
+    package static let wireName = "product type"
 }
 
 /// `type` of an emulator store notification (as Apple's App Store Server Notifications).
-public enum CherryNotificationType: String, CherryWireEnum {
+package enum CherryNotificationType: String, CherryWireEnum {
     /// A refund: one `refund` event, state `refunded` with `revokedAt`.
     case refund = "REFUND"
     /// Auto-renew turned off: one `cancellation` event (a repeat adds nothing).
@@ -65,5 +65,5 @@ public enum CherryNotificationType: String, CherryWireEnum {
     case expired = "EXPIRED"
 
     /// What the decoder names in an error about an unknown value.
-    public static let wireName = "notification type"
+    package static let wireName = "notification type"
 }

@@ -7,122 +7,122 @@ import Foundation
 /// The client core (`CherryClient`) and the emulator (`Sandbox`) both use these
 /// names, so a change to the wire contract
 /// (`shared/contracts/cherrysub-staging-v1.md`) is a change here and nowhere else.
-public enum CherryWire {
+package enum CherryWire {
     /// The environment a staging publishable key names.
-    public static let environment = "staging"
+    package static let environment = "staging"
 
     /// Request and response header names.
-    public enum Header {
+    package enum Header {
         /// `CherrySub-Publishable-Key: iap_pk_…`, on every request.
-        public static let publishableKey = "CherrySub-Publishable-Key"
+        package static let publishableKey = "CherrySub-Publishable-Key"
         /// `CherrySub-Environment-Kind: hosted | emulator`, on every response.
-        public static let environmentKind = "CherrySub-Environment-Kind"
+        package static let environmentKind = "CherrySub-Environment-Kind"
         /// `Idempotency-Key`, on every `POST` outside `/_emulator`.
-        public static let idempotencyKey = "Idempotency-Key"
+        package static let idempotencyKey = "Idempotency-Key"
         /// `Authorization: Bearer <customerToken>` or `Bearer iap_sk_…`.
-        public static let authorization = "Authorization"
+        package static let authorization = "Authorization"
         /// `Retry-After` (delta-seconds) on `429`.
-        public static let retryAfter = "Retry-After"
+        package static let retryAfter = "Retry-After"
         /// `Content-Type: application/json` on every body.
-        public static let contentType = "Content-Type"
+        package static let contentType = "Content-Type"
         /// `Accept: application/json`.
-        public static let accept = "Accept"
+        package static let accept = "Accept"
     }
 
     /// The contract's paths (below the base URL's prefix).
-    public enum Path {
+    package enum Path {
         /// `POST` — the broker issues a customer token.
-        public static let customerTokens = "/v1/server/customer-tokens"
+        package static let customerTokens = "/v1/server/customer-tokens"
         /// `POST` — the broker revokes a customer token (logout).
-        public static func revokeToken(_ tokenId: String) -> String { "/v1/server/customer-tokens/\(escape(tokenId))/revoke" }
+        package static func revokeToken(_ tokenId: String) -> String { "/v1/server/customer-tokens/\(escape(tokenId))/revoke" }
         /// `GET` — the console view of a subscriber (secret key).
-        public static func serverSubscriber(_ appUserId: String) -> String { "/v1/server/subscribers/\(escape(appUserId))" }
+        package static func serverSubscriber(_ appUserId: String) -> String { "/v1/server/subscribers/\(escape(appUserId))" }
         /// `GET ?appUserId=` — the current product set.
-        public static let currentProductSet = "/v1/product-sets/current"
+        package static let currentProductSet = "/v1/product-sets/current"
         /// `POST` — submit a StoreKit 2 transaction.
-        public static let appleTransactions = "/v1/apple/transactions"
+        package static let appleTransactions = "/v1/apple/transactions"
         /// `GET` — the subscriber (customer token).
-        public static func subscriber(_ appUserId: String) -> String { "/v1/subscribers/\(escape(appUserId))" }
+        package static func subscriber(_ appUserId: String) -> String { "/v1/subscribers/\(escape(appUserId))" }
         /// `GET ?after=&limit=` — the subscriber's ledger.
-        public static func ledger(_ appUserId: String) -> String { "/v1/subscribers/\(escape(appUserId))/ledger" }
+        package static func ledger(_ appUserId: String) -> String { "/v1/subscribers/\(escape(appUserId))/ledger" }
 
         /// The prefix of the emulator's control paths (no `Idempotency-Key` there).
-        public static let emulatorPrefix = "/_emulator"
+        package static let emulatorPrefix = "/_emulator"
         /// `POST` — make an app user known.
-        public static let emulatorAppUsers = "/_emulator/app-users"
+        package static let emulatorAppUsers = "/_emulator/app-users"
         /// `POST` — set the current product set.
-        public static let emulatorProductSets = "/_emulator/product-sets"
+        package static let emulatorProductSets = "/_emulator/product-sets"
         /// `POST` — a store purchase signed by the emulator's key.
-        public static let emulatorPurchases = "/_emulator/store/purchases"
+        package static let emulatorPurchases = "/_emulator/store/purchases"
         /// `POST` — an App Store Server Notification.
-        public static let emulatorNotifications = "/_emulator/store/notifications"
+        package static let emulatorNotifications = "/_emulator/store/notifications"
         /// `POST` — move the emulator's clock forward.
-        public static let emulatorClock = "/_emulator/clock"
+        package static let emulatorClock = "/_emulator/clock"
         /// `POST` — inject faults.
-        public static let emulatorFaults = "/_emulator/faults"
+        package static let emulatorFaults = "/_emulator/faults"
         /// `POST` — forget all state, clock included.
-        public static let emulatorReset = "/_emulator/reset"
+        package static let emulatorReset = "/_emulator/reset"
 
         /// Whether `path` is an emulator control path.
-        public static func isEmulator(_ path: String) -> Bool {
+        package static func isEmulator(_ path: String) -> Bool {
             path == emulatorPrefix || path.hasPrefix(emulatorPrefix + "/")
         }
 
         /// Percent-escapes an identifier for use as one path segment.
-        public static func escape(_ segment: String) -> String { TargetURL.escape(segment) }
+        package static func escape(_ segment: String) -> String { TargetURL.escape(segment) }
     }
 
     /// Query parameter names.
-    public enum Query {
+    package enum Query {
         /// `appUserId` of `GET /v1/product-sets/current` (required).
-        public static let appUserId = "appUserId"
+        package static let appUserId = "appUserId"
         /// `after` of the ledger: an `eventId`, exclusive.
-        public static let after = "after"
+        package static let after = "after"
         /// `limit` of the ledger.
-        public static let limit = "limit"
+        package static let limit = "limit"
     }
 
     /// The `Authorization` scheme.
-    public static let bearer = "Bearer"
+    package static let bearer = "Bearer"
     /// The media type of every body.
-    public static let jsonMediaType = "application/json"
+    package static let jsonMediaType = "application/json"
     /// The `CherrySub-Environment-Kind` value of CherrySub's staging backend.
-    public static let hostedKind = SandboxKind.hosted.rawValue
+    package static let hostedKind = SandboxKind.hosted.rawValue
     /// The `CherrySub-Environment-Kind` value of a local emulator.
-    public static let emulatorKind = SandboxKind.emulator.rawValue
+    package static let emulatorKind = SandboxKind.emulator.rawValue
     /// The `environment` an emulator-signed transaction carries.
-    public static let emulatorStoreEnvironment = "Emulator"
+    package static let emulatorStoreEnvironment = "Emulator"
     /// The only store environment staging accepts.
-    public static let sandboxStoreEnvironment = "Sandbox"
+    package static let sandboxStoreEnvironment = "Sandbox"
     /// The `store` of an App Store package.
-    public static let appleStore = "apple"
+    package static let appleStore = "apple"
     /// The `status` of an accepted transaction.
-    public static let acceptedStatus = "accepted"
+    package static let acceptedStatus = "accepted"
 
     /// What the vendor-neutral HTTP core needs to know of CherrySub's wire: the kind header, the
     /// publishable key recorded as a transcript's `project`, and the credentials redacted.
-    public static let dialect = SandboxDialect(
+    package static let dialect = SandboxDialect(
         kindHeader: Header.environmentKind, projectHeader: Header.publishableKey, environmentHeader: nil,
         retryAfterHeader: Header.retryAfter,
         // Every vendor's key shape: a transcript is published evidence, and any vendor's key in it is a leak.
         redactor: Redactor(credentialHeaders: [Header.authorization],
                            credentialFields: ["customerToken"], secretShapes: SecretKeyShape.all))
     /// CherrySub's redactor (`dialect.redactor`).
-    public static var redactor: Redactor { dialect.redactor }
+    package static var redactor: Redactor { dialect.redactor }
 
     /// The secret key prefix: `iap_sk_…`.
-    public static let secretKeyPrefix = SecretKeyShape.cherrySubSecretKey.prefix
+    package static let secretKeyPrefix = SecretKeyShape.cherrySubSecretKey.prefix
     /// The publishable key prefix: `iap_pk_…`.
-    public static let publishableKeyPrefix = "iap_pk_"
+    package static let publishableKeyPrefix = "iap_pk_"
 
     /// `ttlSeconds` of a customer token request.
-    public static let tokenTTLRange = 1...86400
+    package static let tokenTTLRange = 1...86400
     /// `limit` of a ledger request.
-    public static let ledgerLimitRange = 1...500
+    package static let ledgerLimitRange = 1...500
     /// The length of an `Idempotency-Key` (`IdempotencyKey` holds the rule: 1–255 printable ASCII).
-    public static let idempotencyKeyLength = IdempotencyKey.lengthRange
+    package static let idempotencyKeyLength = IdempotencyKey.lengthRange
     /// The ledger `limit` when none is given.
-    public static let defaultLedgerLimit = 100
+    package static let defaultLedgerLimit = 100
     /// Emulator `auto-renewable` purchases last this long (the App Store Sandbox's accelerated month).
-    public static let emulatorSubscriptionSeconds = 300
+    package static let emulatorSubscriptionSeconds = 300
 }

@@ -13,19 +13,19 @@ import Foundation
 /// is the `name` of its statement. Options (`key="value"` words before the key type) are accepted
 /// and ignored. Key types: `ed25519-spki` (base64 of the DER SubjectPublicKeyInfo: the body of
 /// `public.pem`, on one line) and `ssh-ed25519` (an OpenSSH public key).
-public struct AllowedSigners: Sendable {
-    public struct Entry: Sendable, Equatable {
-        public var principals: [String]
+package struct AllowedSigners: Sendable {
+    package struct Entry: Sendable, Equatable {
+        package var principals: [String]
         /// The key as growcert writes SPKI PEM, and its key id.
-        public var publicKey: String
-        public var keyId: String
-        public var line: Int
+        package var publicKey: String
+        package var keyId: String
+        package var line: Int
     }
 
-    public let entries: [Entry]
+    package let entries: [Entry]
 
     /// Parses a file's text; throws on the first line that is not a signer.
-    public init(text: String) throws {
+    package init(text: String) throws {
         var entries: [Entry] = []
         for (n, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let line = raw.trimmingCharacters(in: .whitespaces.union(CharacterSet(charactersIn: "\r")))
@@ -56,13 +56,13 @@ public struct AllowedSigners: Sendable {
     }
 
     /// The entry allowing `principal` to sign with `publicKey` (SPKI PEM), if any.
-    public func allows(principal: String, publicKey: String) -> Entry? {
+    package func allows(principal: String, publicKey: String) -> Entry? {
         guard let key = Ed25519.normalizedPublicKeyPEM(publicKey) else { return nil }
         return entries.first { $0.publicKey == key && $0.principals.contains(principal) }
     }
 
     /// The `ed25519-spki` line for a principal and key, as `signers list` prints it.
-    public static func line(principal: String, publicKeyPEM: String) -> String {
+    package static func line(principal: String, publicKeyPEM: String) -> String {
         let body = publicKeyPEM.split(separator: "\n").filter { !$0.hasPrefix("-----") }.joined()
         let p = principal.contains(where: { $0 == " " || $0 == "," || $0 == "\"" }) ? "\"" + principal.replacingOccurrences(of: "\"", with: "") + "\"" : principal
         return "\(p) ed25519-spki \(body)"

@@ -7,12 +7,12 @@ import StrictJSON
 /// where `payload` is the entry's canonical payload and `prev` the previous
 /// entry's hash (64 zeros for the first). An auditor can recompute it with
 /// any JSON tool and `sha256sum`; `docs/evidence.md` shows how.
-public enum Chain {
+package enum Chain {
     /// The `prev` of the first entry.
-    public static let genesis = String(repeating: "0", count: 64)
+    package static let genesis = String(repeating: "0", count: 64)
 
     /// The canonical envelope text that is hashed.
-    public static func envelope(seq: Int64, kind: String, actor: String, at: String, payload: String, prev: String) -> String {
+    package static func envelope(seq: Int64, kind: String, actor: String, at: String, payload: String, prev: String) -> String {
         var out = "{\"actor\":"
         JSONValue.writeString(actor, into: &out)
         out += ",\"at\":"
@@ -28,7 +28,7 @@ public enum Chain {
     }
 
     /// The hash of an entry.
-    public static func hash(seq: Int64, kind: String, actor: String, at: String, payload: String, prev: String) -> String {
+    package static func hash(seq: Int64, kind: String, actor: String, at: String, payload: String, prev: String) -> String {
         Digest.sha256Hex(envelope(seq: seq, kind: kind, actor: actor, at: at, payload: payload, prev: prev))
     }
 

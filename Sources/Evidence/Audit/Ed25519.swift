@@ -3,10 +3,10 @@ import Foundation
 
 /// Ed25519 keys and signatures through OpenSSL, in the formats OpenSSL's own tools use:
 /// PKCS#8 PEM private keys (`openssl genpkey -algorithm ed25519`) and SPKI PEM public keys.
-public enum Ed25519 {
+package enum Ed25519 {
     /// A new private key as PKCS#8 PEM; with a passphrase, as encrypted PKCS#8
     /// (`-----BEGIN ENCRYPTED PRIVATE KEY-----`: PBES2, PBKDF2 with HMAC-SHA-256, AES-256-CBC).
-    public static func generatePrivateKeyPEM(passphrase: String? = nil) throws -> String {
+    package static func generatePrivateKeyPEM(passphrase: String? = nil) throws -> String {
         let ctx = EVP_PKEY_CTX_new_id(EVP_PKEY_ED25519, nil)
         defer { EVP_PKEY_CTX_free(ctx) }
         var pkey: OpaquePointer?
@@ -26,19 +26,19 @@ public enum Ed25519 {
     }
 
     /// Whether a private key PEM is encrypted (needs a passphrase).
-    public static func isEncrypted(privateKeyPEM: String) -> Bool {
+    package static func isEncrypted(privateKeyPEM: String) -> Bool {
         privateKeyPEM.contains("-----BEGIN ENCRYPTED PRIVATE KEY-----")
     }
 
     /// The public key (SPKI PEM) of a private key PEM.
-    public static func publicKeyPEM(privateKeyPEM: String, passphrase: String? = nil) throws -> String {
+    package static func publicKeyPEM(privateKeyPEM: String, passphrase: String? = nil) throws -> String {
         let key = try loadPrivate(privateKeyPEM, passphrase: passphrase)
         defer { EVP_PKEY_free(key) }
         return try writePEM { PEM_write_bio_PUBKEY($0, key) }
     }
 
     /// An Ed25519 public key PEM (SPKI) as growcert writes it, or nil when it is not one.
-    public static func normalizedPublicKeyPEM(_ pem: String) -> String? {
+    package static func normalizedPublicKeyPEM(_ pem: String) -> String? {
         guard let key = loadPublic(pem) else { return nil }
         defer { EVP_PKEY_free(key) }
         guard EVP_PKEY_get_id(key) == EVP_PKEY_ED25519 else { return nil }
@@ -46,7 +46,7 @@ public enum Ed25519 {
     }
 
     /// Signs `message`; returns the 64-byte signature.
-    public static func sign(_ message: [UInt8], privateKeyPEM: String, passphrase: String? = nil) throws -> [UInt8] {
+    package static func sign(_ message: [UInt8], privateKeyPEM: String, passphrase: String? = nil) throws -> [UInt8] {
         let key = try loadPrivate(privateKeyPEM, passphrase: passphrase)
         defer { EVP_PKEY_free(key) }
         let md = EVP_MD_CTX_new()
@@ -61,7 +61,7 @@ public enum Ed25519 {
     }
 
     /// Whether `signature` is a valid signature of `message` under the SPKI PEM public key.
-    public static func verify(_ signature: [UInt8], message: [UInt8], publicKeyPEM: String) -> Bool {
+    package static func verify(_ signature: [UInt8], message: [UInt8], publicKeyPEM: String) -> Bool {
         guard let key = loadPublic(publicKeyPEM) else { return false }
         defer { EVP_PKEY_free(key) }
         guard EVP_PKEY_get_id(key) == EVP_PKEY_ED25519 else { return false }
@@ -75,7 +75,7 @@ public enum Ed25519 {
     }
 
     /// A short fingerprint of a public key: the first 16 hex digits of the SHA-256 of its PEM text.
-    public static func keyId(publicKeyPEM: String) -> String {
+    package static func keyId(publicKeyPEM: String) -> String {
         String(Digest.sha256Hex(publicKeyPEM).prefix(16))
     }
 

@@ -10,7 +10,7 @@ extension EvidenceStore {
     ///
     /// Detects entries edited, deleted, reordered or inserted behind the tool's back, even
     /// with the triggers dropped. `progress` is called every 10,000 entries.
-    public func verify(progress: ((Int) -> Void)? = nil) throws -> VerificationResult {
+    package func verify(progress: ((Int) -> Void)? = nil) throws -> VerificationResult {
         // One snapshot for every statement below, so a writer recording meanwhile cannot
         // make the journal and the tables look inconsistent.
         try snapshot {

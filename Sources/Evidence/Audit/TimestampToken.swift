@@ -7,29 +7,29 @@ import Foundation
 /// envelope, so it is sent as a SHA-256 imprint unchanged. An auditor checks a token with
 /// `openssl ts -verify -digest HEAD -in token.der -token_in -CAfile tsa-ca.pem`.
 /// Vendor-neutral: the transport that carries the request is the caller's.
-public enum TimestampToken {
+package enum TimestampToken {
     /// A request to send to a timestamp authority, and the nonce to expect back.
-    public struct Request: Sendable {
+    package struct Request: Sendable {
         /// DER TimeStampReq (`application/timestamp-query`).
-        public let der: [UInt8]
+        package let der: [UInt8]
         /// The nonce, as lowercase hex.
-        public let nonce: String
+        package let nonce: String
         /// The imprint: the head's 32 bytes.
-        public let imprint: [UInt8]
+        package let imprint: [UInt8]
     }
 
     /// A token the authority granted, checked against its request.
-    public struct Granted: Sendable {
+    package struct Granted: Sendable {
         /// DER TimeStampToken (CMS SignedData), what is stored.
-        public let token: [UInt8]
+        package let token: [UInt8]
         /// genTime as the token states it (`YYYYMMDDhhmmss[.f]Z`).
-        public let genTime: String
+        package let genTime: String
         /// The token's serial number, hex.
-        public let serial: String
+        package let serial: String
     }
 
     /// Why a timestamp response or token does not hold.
-    public enum Failure: Error, Sendable, Equatable, CustomStringConvertible {
+    package enum Failure: Error, Sendable, Equatable, CustomStringConvertible {
         case notATimestampResponse
         case notGranted(status: Int, text: String)
         case imprintMismatch
@@ -38,7 +38,7 @@ public enum TimestampToken {
         case signatureInvalid(String)
         case chainInvalid(String)
 
-        public var description: String {
+        package var description: String {
             switch self {
             case .notATimestampResponse: return "the answer is not an RFC 3161 timestamp response"
             case .notGranted(let status, let text): return "the timestamp authority did not grant the request (status \(status)\(text.isEmpty ? "" : ": " + text))"
@@ -52,7 +52,7 @@ public enum TimestampToken {
     }
 
     /// Builds a TimeStampReq over `head` (64 hex digits): SHA-256 imprint, a random 64-bit nonce, certReq true.
-    public static func request(head: String) throws -> Request {
+    package static func request(head: String) throws -> Request {
         let imprint = try headBytes(head)
         let nonceBytes = try Digest.randomBytes(8)
         guard let req = TS_REQ_new() else { throw EvidenceError.internalFailure("OpenSSL could not create a timestamp request") }
@@ -80,7 +80,7 @@ public enum TimestampToken {
 
     /// Checks an authority's TimeStampResp against its request: status granted, the imprint and the
     /// nonce are the ones sent. Returns the token to store.
-    public static func check(response der: [UInt8], for request: Request) throws -> Granted {
+    package static func check(response der: [UInt8], for request: Request) throws -> Granted {
         guard let resp = decode(der, d2i_TS_RESP) else { throw Failure.notATimestampResponse }
         defer { TS_RESP_free(resp) }
         guard let info = TS_RESP_get_status_info(resp), let statusInt = TS_STATUS_INFO_get0_status(info) else { throw Failure.notATimestampResponse }
@@ -100,7 +100,7 @@ public enum TimestampToken {
     /// What a stored token states, after checking that its signature verifies with the certificate
     /// it embeds and that its imprint is `head`; with `caPEM`, also that the signer's chain verifies
     /// to that CA (extended key usage timeStamping required).
-    public static func verify(token der: [UInt8], head: String, caPEM: String? = nil) throws -> Granted {
+    package static func verify(token der: [UInt8], head: String, caPEM: String? = nil) throws -> Granted {
         let want = try headBytes(head)
         guard let p7 = decode(der, d2i_PKCS7) else { throw Failure.notAToken }
         defer { PKCS7_free(p7) }
@@ -139,7 +139,7 @@ public enum TimestampToken {
 
     /// The journal head a token timestamps (its SHA-256 imprint, as hex), after checking that its
     /// signature verifies with the certificate it embeds (and, with `caPEM`, its chain to that CA).
-    public static func head(ofToken der: [UInt8], caPEM: String? = nil) throws -> (head: String, granted: Granted) {
+    package static func head(ofToken der: [UInt8], caPEM: String? = nil) throws -> (head: String, granted: Granted) {
         guard let p7 = decode(der, d2i_PKCS7) else { throw Failure.notAToken }
         defer { PKCS7_free(p7) }
         guard let tst = PKCS7_to_TS_TST_INFO(p7) else { throw Failure.notAToken }

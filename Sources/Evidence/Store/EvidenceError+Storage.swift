@@ -1,6 +1,6 @@
 extension EvidenceError {
     /// Maps a SQLite failure to a user-facing error.
-    public static func storage(_ error: SQLiteError, path: String) -> EvidenceError {
+    package static func storage(_ error: SQLiteError, path: String) -> EvidenceError {
         if error.isFull {
             return .io("The disk holding '\(path)' is full (or the database reached its size limit). Nothing was written; free space and record again.")
         }

@@ -5,7 +5,7 @@ extension EvidenceStore {
 
     /// Stores a timestamp token over the journal entry `headSeq` (whose hash is `headHash`),
     /// after checking the token's signature and imprint.
-    public func addAnchor(headSeq: Int64, headHash: String, tsaURL: String, token: [UInt8]) throws -> AnchorRecord {
+    package func addAnchor(headSeq: Int64, headHash: String, tsaURL: String, token: [UInt8]) throws -> AnchorRecord {
         try Validate.noSecrets([("timestamp authority URL", tsaURL)])
         let granted = try TimestampToken.verify(token: token, head: headHash)
         let id: String = try write {
@@ -24,7 +24,7 @@ extension EvidenceStore {
     }
 
     /// Stored timestamp anchors, oldest first.
-    public func anchors() throws -> [AnchorRecord] {
+    package func anchors() throws -> [AnchorRecord] {
         guard schemaVersion >= Schema.signersVersion else { return [] }
         return try read {
             try db.fetch(.rows(of: Tables.anchors)).map { r in
@@ -63,7 +63,7 @@ extension EvidenceStore {
     // MARK: Anchors kept outside the file
 
     /// The journal entry whose hash is `hash`, if the journal has it.
-    public func journalEntry(hash: String) throws -> JournalEntry? {
+    package func journalEntry(hash: String) throws -> JournalEntry? {
         try read {
             try db.first(.journal(where: [.equals("hash", .text(hash))])).map(Self.entry)
         }

@@ -4,18 +4,18 @@ extension EvidenceStore {
     /// The database's identity: the hash of its journal's first entry (`store.init`), which every
     /// later entry chains to. A copy of the database (a backup, `db copy`) keeps it; another database
     /// has its own. Nil for a database with no journal yet.
-    public func databaseId() throws -> String? {
+    package func databaseId() throws -> String? {
         try read { try db.first(.journal(order: .seqAscending, limit: 1)).map(Self.entry)?.hash }
     }
 
     /// The journal entry with this sequence number, if any.
-    public func journalEntry(seq: Int64) throws -> JournalEntry? {
+    package func journalEntry(seq: Int64) throws -> JournalEntry? {
         try read { try db.first(.journal(where: [.equals("seq", .integer(seq))], limit: 1)).map(Self.entry) }
     }
 
     /// The campaign with this id as it stood at journal entry `seq`: its creation and only the updates
     /// recorded up to `seq`. Unknown (thrown) when it was created after `seq`.
-    public func campaign(_ id: String, asOf seq: Int64) throws -> Campaign {
+    package func campaign(_ id: String, asOf seq: Int64) throws -> Campaign {
         let key = id.lowercased()
         guard let r = try read({ try db.first(campaignRows(where: [.equals("id", .text(key))])) }), (r.int(1) ?? 0) <= seq else {
             throw EvidenceError.unknown(what: "campaign", value: id, known: try campaigns().filter { $0.seq <= seq }.map(\.id))
@@ -31,7 +31,7 @@ extension EvidenceStore {
 
     /// The ids of the runs whose finish was journaled after entry `seq`: at `seq` they were still open.
     /// The one place that knows which entry finishes a run, for reading the evidence as it stood at a seq.
-    public func runsFinished(after seq: Int64) throws -> Set<String> {
+    package func runsFinished(after seq: Int64) throws -> Set<String> {
         try read {
             var ids: Set<String> = []
             try db.forEach(RowQuery(Tables.journal, select: ["payload"], where: [

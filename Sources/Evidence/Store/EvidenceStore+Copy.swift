@@ -2,11 +2,11 @@ import Foundation
 import StrictJSON
 
 /// What `EvidenceStore.copy` did.
-public struct StoreCopy: Sendable, Equatable {
+package struct StoreCopy: Sendable, Equatable {
     /// Entries copied.
-    public var entries: Int
+    package var entries: Int
     /// The head of both stores after the copy (nil for an empty journal, which growcert never makes).
-    public var head: String?
+    package var head: String?
 }
 
 extension EvidenceStore {
@@ -18,7 +18,7 @@ extension EvidenceStore {
     /// The masking key is not copied: the destination records the source's key id, so the same
     /// key file (or `GROWCERT_MASK_KEY`) serves both. With `maskKey`, that key is written to the
     /// destination's key file (when it has none) so the destination can record at once.
-    public static func copy(from source: String, to destination: String, actor: String, maskKey: MaskKey? = nil) throws -> StoreCopy {
+    package static func copy(from source: String, to destination: String, actor: String, maskKey: MaskKey? = nil) throws -> StoreCopy {
         let from = try openForReading(at: source, actor: actor)
         guard from.schemaVersion == Schema.currentVersion else {
             throw EvidenceError.conflict("The database '\(source)' has schema version \(from.schemaVersion); growcert copies databases at version \(Schema.currentVersion). Open it once with growcert to migrate it (it is verified first), then copy it. Nothing was written.")
@@ -67,7 +67,7 @@ extension EvidenceStore {
     }
 
     /// The masking key in this database's key file (`maskKeyPath`), for a copy that takes it along.
-    public func maskKeyFromFile() throws -> MaskKey {
+    package func maskKeyFromFile() throws -> MaskKey {
         guard let key = try MaskKey.read(from: maskKeyPath) else { throw EvidenceError.maskKeyMissing(keyPath: maskKeyPath) }
         return key
     }

@@ -17,12 +17,12 @@ extension EvidenceStore {
     }
 
     /// Every campaign, oldest first, with its latest values.
-    public func campaigns() throws -> [Campaign] {
+    package func campaigns() throws -> [Campaign] {
         try read { try db.fetch(campaignRows()).map { try latest(Self.campaign($0)) } }
     }
 
     /// The campaign with this id (case-insensitive), with its latest values (after every `campaign.update`).
-    public func campaign(_ id: String) throws -> Campaign {
+    package func campaign(_ id: String) throws -> Campaign {
         let key = id.lowercased()
         if let r = try read({ try db.first(campaignRows(where: [.equals("id", .text(key))])) }) {
             return try latest(Self.campaign(r))
@@ -42,7 +42,7 @@ extension EvidenceStore {
     }
 
     /// A campaign's recorded changes, oldest first (none in a database older than `campaign_updates`).
-    public func campaignUpdates(campaignId: String) throws -> [CampaignUpdate] {
+    package func campaignUpdates(campaignId: String) throws -> [CampaignUpdate] {
         guard schemaVersion >= Schema.campaignUpdatesVersion else { return [] }
         return try read {
             try db.fetch(.rows(of: Tables.campaignUpdates, where: [.equals("campaign_id", .text(campaignId.lowercased()))])).map { r in
@@ -68,12 +68,12 @@ extension EvidenceStore {
     }
 
     /// A campaign's devices, oldest first.
-    public func devices(campaignId: String) throws -> [Device] {
+    package func devices(campaignId: String) throws -> [Device] {
         try read { try db.fetch(.rows(of: Tables.devices, where: [.equals("campaign_id", .text(campaignId.lowercased()))])).map(Self.device) }
     }
 
     /// The device with this id.
-    public func device(_ id: String) throws -> Device {
+    package func device(_ id: String) throws -> Device {
         guard let r = try read({ try db.first(.rows(of: Tables.devices, where: [.equals("id", .text(id.lowercased()))])) }) else {
             throw EvidenceError.unknown(what: "device", value: id, known: [])
         }
@@ -86,12 +86,12 @@ extension EvidenceStore {
     }
 
     /// A campaign's store accounts, oldest first.
-    public func accounts(campaignId: String) throws -> [StoreAccount] {
+    package func accounts(campaignId: String) throws -> [StoreAccount] {
         try read { try db.fetch(.rows(of: Tables.accounts, where: [.equals("campaign_id", .text(campaignId.lowercased()))])).map(Self.account) }
     }
 
     /// The store account with this id.
-    public func account(_ id: String) throws -> StoreAccount {
+    package func account(_ id: String) throws -> StoreAccount {
         guard let r = try read({ try db.first(.rows(of: Tables.accounts, where: [.equals("id", .text(id.lowercased()))])) }) else {
             throw EvidenceError.unknown(what: "store account", value: id, known: [])
         }
@@ -139,12 +139,12 @@ extension EvidenceStore {
     }
 
     /// A campaign's runs, oldest first.
-    public func runs(campaignId: String) throws -> [Run] {
+    package func runs(campaignId: String) throws -> [Run] {
         try read { try db.fetch(runsQuery(where: [.equals("r.campaign_id", .text(campaignId.lowercased()))])).map(Self.run) }
     }
 
     /// The run with this id.
-    public func run(_ id: String) throws -> Run {
+    package func run(_ id: String) throws -> Run {
         guard let r = try read({ try db.first(runsQuery(where: [.equals("r.id", .text(id.lowercased()))], order: nil)) }) else {
             throw EvidenceError.unknown(what: "run", value: id, known: try recentIds(Tables.runs))
         }
@@ -152,7 +152,7 @@ extension EvidenceStore {
     }
 
     /// The clock readings of runs `runIds`, oldest first (none in a database older than `run_clocks`).
-    public func runClocks(runIds: [String]) throws -> [RunClock] {
+    package func runClocks(runIds: [String]) throws -> [RunClock] {
         guard schemaVersion >= Schema.runClocksVersion, !runIds.isEmpty else { return [] }
         return try read {
             try db.fetch(.rows(of: Tables.runClocks, where: [.isIn("run_id", runIds.map { .text($0.lowercased()) })])).map { r in
@@ -173,12 +173,12 @@ extension EvidenceStore {
     }
 
     /// A run's evidence items (retracted ones included, marked), oldest first.
-    public func evidence(runId: String) throws -> [EvidenceItem] {
+    package func evidence(runId: String) throws -> [EvidenceItem] {
         try read { try db.fetch(withState(Tables.evidence, as: "e", where: [.equals("e.run_id", .text(runId.lowercased()))])).map(Self.evidence) }
     }
 
     /// Every evidence item of a campaign's runs, oldest first.
-    public func evidence(campaignId: String) throws -> [EvidenceItem] {
+    package func evidence(campaignId: String) throws -> [EvidenceItem] {
         try read {
             try db.fetch(withState(Tables.evidence, as: "e", joins: [.inner(Tables.runs.table, as: "r", on: "id", equals: "e.run_id")],
                                    where: [.equals("r.campaign_id", .text(campaignId.lowercased()))])).map(Self.evidence)
@@ -189,7 +189,7 @@ extension EvidenceStore {
     ///
     /// For checks that re-examine one kind of item (verify re-checking stored store transactions):
     /// only rows of that type are decoded.
-    public func evidence(type: EvidenceType) throws -> [(item: EvidenceItem, appId: String)] {
+    package func evidence(type: EvidenceType) throws -> [(item: EvidenceItem, appId: String)] {
         try read {
             let runApps = RowQuery(Tables.runs.table, as: "r", select: ["r.id", "c.app_id"],
                                    joins: [.inner(Tables.campaigns.table, as: "c", on: "id", equals: "r.campaign_id")])
@@ -202,7 +202,7 @@ extension EvidenceStore {
     }
 
     /// The evidence item with this id.
-    public func evidenceItem(_ id: String) throws -> EvidenceItem {
+    package func evidenceItem(_ id: String) throws -> EvidenceItem {
         guard let r = try read({ try db.first(withState(Tables.evidence, as: "e", where: [.equals("e.id", .text(id.lowercased()))], order: nil)) }) else {
             throw EvidenceError.unknown(what: "evidence item", value: id, known: try recentIds(Tables.evidence))
         }
@@ -210,19 +210,19 @@ extension EvidenceStore {
     }
 
     /// The stored bytes with this SHA-256, if any.
-    public func blob(sha256: String) throws -> [UInt8]? {
+    package func blob(sha256: String) throws -> [UInt8]? {
         try read { try db.first(RowQuery(Tables.blobs, select: ["bytes"], where: [.equals("sha256", .text(sha256))]))?.blob(0) }
     }
 
     // MARK: The journal
 
     /// The newest journal entry, if any.
-    public func journalHead() throws -> JournalEntry? {
+    package func journalHead() throws -> JournalEntry? {
         try read { try db.first(.journal(order: .seqDescending, limit: 1)).map(Self.entry) }
     }
 
     /// The newest entry that counts as evidence (report renders do not), if any.
-    public func evidenceHead() throws -> EvidenceHead? {
+    package func evidenceHead() throws -> EvidenceHead? {
         try read {
             let bookkeeping = JournalKind.allCases.filter { !$0.isEvidence }
             return try db.first(RowQuery(Tables.journal, select: ["seq", "hash", "at"], where: [.notIn("kind", bookkeeping.map { .text($0.rawValue) })],
@@ -232,12 +232,12 @@ extension EvidenceStore {
     }
 
     /// Number of journal entries.
-    public func journalCount() throws -> Int {
+    package func journalCount() throws -> Int {
         Int(try read { try db.first(RowQuery(Tables.journal, select: [.count]))?.int(0) } ?? 0)
     }
 
     /// Journal entries with `seq` in `range`, in order.
-    public func journal(from first: Int64 = 1, limit: Int = 1000) throws -> [JournalEntry] {
+    package func journal(from first: Int64 = 1, limit: Int = 1000) throws -> [JournalEntry] {
         try read {
             try db.fetch(.journal(where: [.greaterOrEqual("seq", .integer(first))], limit: limit)).map(Self.entry)
         }

@@ -4,7 +4,7 @@ import StrictJSON
 extension EvidenceStore {
     /// Stores a rendered report. Identical bytes for the same campaign, format and language
     /// are stored once: the existing record is returned with `reused: true`.
-    public func storeReport(_ new: NewReport) throws -> (ReportRecord, reused: Bool) {
+    package func storeReport(_ new: NewReport) throws -> (ReportRecord, reused: Bool) {
         let campaign = try self.campaign(new.campaignId)
         let sha = Digest.sha256Hex(new.bytes)
         // Looked up inside the write lock, so two processes rendering the same bytes store them once.
@@ -35,7 +35,7 @@ extension EvidenceStore {
     }
 
     /// Stored reports, oldest first; all campaigns' when `campaignId` is nil.
-    public func reports(campaignId: String? = nil) throws -> [ReportRecord] {
+    package func reports(campaignId: String? = nil) throws -> [ReportRecord] {
         try read {
             if let campaignId {
                 return try db.fetch(.rows(of: Tables.reports, where: [.equals("campaign_id", .text(campaignId.lowercased()))])).map(Self.report)
@@ -45,7 +45,7 @@ extension EvidenceStore {
     }
 
     /// The stored report with this id.
-    public func report(_ id: String) throws -> ReportRecord {
+    package func report(_ id: String) throws -> ReportRecord {
         guard let r = try read({ try db.first(.rows(of: Tables.reports, where: [.equals("id", .text(id.lowercased()))], order: nil)) }) else {
             throw EvidenceError.unknown(what: "report", value: id, known: try reports().suffix(10).map(\.id))
         }
@@ -53,7 +53,7 @@ extension EvidenceStore {
     }
 
     /// A stored report's exact bytes.
-    public func reportBytes(_ id: String) throws -> [UInt8] {
+    package func reportBytes(_ id: String) throws -> [UInt8] {
         let r = try report(id)
         guard let bytes = try blob(sha256: r.sha256) else {
             throw EvidenceError.io("The bytes of report \(r.id) are missing from the database. Run 'growcert verify'.")
@@ -66,7 +66,7 @@ extension EvidenceStore {
     /// Approving a report whose campaign verdict is not CERTIFIED needs `acceptRisk`. A report that
     /// is not current (the campaign has evidence newer than the report's journal head) is refused
     /// with `StaleReportError` unless `acceptStale`, which the signed statement then records.
-    public func addSignoff(reportId: String, role: String, name: String, decision: String, comment: String?, acceptRisk: String?,
+    package func addSignoff(reportId: String, role: String, name: String, decision: String, comment: String?, acceptRisk: String?,
                            acceptStale: Bool = false, privateKeyPEM: String, passphrase: String? = nil,
                            judgment: SignoffJudgment? = nil) throws -> SignoffRecord {
         let report = try self.report(reportId)
@@ -137,7 +137,7 @@ extension EvidenceStore {
     /// retractions, devices, accounts). Sign-offs, signers, renders and anchors do not count.
     ///
     /// A report judged at `seq` is current when this is 0.
-    public func newerEvidence(campaignId: String, after seq: Int64, through last: Int64? = nil) throws -> Int {
+    package func newerEvidence(campaignId: String, after seq: Int64, through last: Int64? = nil) throws -> Int {
         let kinds = JournalKind.allCases.filter(\.isCampaignEvidence)
         return try read {
             var runCampaign: [String: String] = [:]
@@ -179,7 +179,7 @@ extension EvidenceStore {
     }
 
     /// The sign-off with this id.
-    public func signoff(_ id: String) throws -> SignoffRecord {
+    package func signoff(_ id: String) throws -> SignoffRecord {
         guard let r = try read({ try db.first(.rows(of: Tables.signoffs, where: [.equals("id", .text(id.lowercased()))], order: nil)) }) else {
             throw EvidenceError.unknown(what: "sign-off", value: id, known: [])
         }
@@ -187,7 +187,7 @@ extension EvidenceStore {
     }
 
     /// A campaign's sign-offs (all campaigns' when nil), oldest first.
-    public func signoffs(campaignId: String? = nil) throws -> [SignoffRecord] {
+    package func signoffs(campaignId: String? = nil) throws -> [SignoffRecord] {
         try read {
             if let campaignId {
                 return try db.fetch(.rows(of: Tables.signoffs, where: [.equals("campaign_id", .text(campaignId.lowercased()))])).map(Self.signoff)
@@ -260,9 +260,9 @@ extension EvidenceStore {
 }
 
 /// A report that is not current: its campaign has newer evidence than the journal head it was judged at.
-public struct StaleReportError: Error, Sendable, Equatable {
-    public let reportId: String
-    public let campaignId: String
-    public let judgedAtSeq: Int64
-    public let newerEntries: Int
+package struct StaleReportError: Error, Sendable, Equatable {
+    package let reportId: String
+    package let campaignId: String
+    package let judgedAtSeq: Int64
+    package let newerEntries: Int
 }

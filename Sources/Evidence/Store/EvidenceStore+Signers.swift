@@ -4,7 +4,7 @@ extension EvidenceStore {
     // MARK: Trusted signers
 
     /// Registers a trusted signer: a public key (SPKI PEM, Ed25519) for a named person and role.
-    public func addSigner(name: String, role: String, publicKeyPEM: String) throws -> SignerRecord {
+    package func addSigner(name: String, role: String, publicKeyPEM: String) throws -> SignerRecord {
         let role = try Validate.choice(role, SignoffRole.self, field: "role")
         try Validate.nonEmpty(name, field: "name")
         try Validate.noSecrets([("name", name)])
@@ -27,7 +27,7 @@ extension EvidenceStore {
     }
 
     /// Registered signers, oldest first.
-    public func signers() throws -> [SignerRecord] {
+    package func signers() throws -> [SignerRecord] {
         // A file older than the migration that adds signers has none (it is read as it is, never migrated).
         guard schemaVersion >= Schema.signersVersion else { return [] }
         return try read {

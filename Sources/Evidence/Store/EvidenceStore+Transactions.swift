@@ -1,13 +1,13 @@
 import StrictJSON
 
 /// The campaign that recorded a store transaction first.
-public struct TransactionOwner: Sendable, Equatable {
+package struct TransactionOwner: Sendable, Equatable {
     /// The store transaction id as recorded.
-    public var transactionId: String
-    public var campaignId: String
-    public var campaignName: String
+    package var transactionId: String
+    package var campaignId: String
+    package var campaignName: String
     /// The evidence item that recorded it first.
-    public var evidenceId: String
+    package var evidenceId: String
 }
 
 extension EvidenceStore {
@@ -16,7 +16,7 @@ extension EvidenceStore {
     ///
     /// Retracted items count: a retraction does not hand a transaction to another campaign. One query,
     /// one pass over the database's transaction items, whatever the number of runs.
-    public func transactionsOwnedElsewhere(campaignId: String) throws -> [String: TransactionOwner] {
+    package func transactionsOwnedElsewhere(campaignId: String) throws -> [String: TransactionOwner] {
         let key = campaignId.lowercased()
         // The transaction id is read from the details here rather than in SQL, so both backends read it the same way.
         let rows = try read {

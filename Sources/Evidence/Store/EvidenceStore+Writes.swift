@@ -3,10 +3,10 @@ import StrictJSON
 
 extension EvidenceStore {
     /// The default attachment size limit: 25 MiB.
-    public static let defaultAttachmentLimit = 25 * 1_048_576
+    package static let defaultAttachmentLimit = 25 * 1_048_576
 
     /// Records a new campaign: one app build under certification.
-    public func createCampaign(_ new: NewCampaign) throws -> Campaign {
+    package func createCampaign(_ new: NewCampaign) throws -> Campaign {
         let profile = try profileNamed(new.profile)
         try Validate.identifierLike(new.appId, field: "app id")
         try Validate.nonEmpty(new.appVersion, field: "app version")
@@ -50,7 +50,7 @@ extension EvidenceStore {
     /// are left out; when nothing is left, nothing is written.
     ///
     /// - Returns: the update as recorded.
-    public func updateCampaign(id: String, changes: [CampaignField: String], note: String?) throws -> CampaignUpdate {
+    package func updateCampaign(id: String, changes: [CampaignField: String], note: String?) throws -> CampaignUpdate {
         let campaign = try self.campaign(id)
         var normalized: [CampaignField: String] = [:]
         for (field, raw) in changes {
@@ -100,7 +100,7 @@ extension EvidenceStore {
     }
 
     /// Records a device of a campaign.
-    public func addDevice(_ new: NewDevice) throws -> Device {
+    package func addDevice(_ new: NewDevice) throws -> Device {
         let campaign = try self.campaign(new.campaignId)
         try Validate.label(new.label, field: "device label")
         let kind = try Validate.choice(new.kind, DeviceKind.self, field: "device kind")
@@ -126,7 +126,7 @@ extension EvidenceStore {
     }
 
     /// Records a store sandbox account of a campaign; the address is kept masked and as a keyed hash.
-    public func addAccount(_ new: NewAccount) throws -> StoreAccount {
+    package func addAccount(_ new: NewAccount) throws -> StoreAccount {
         let campaign = try self.campaign(new.campaignId)
         try Validate.label(new.label, field: "account label")
         let store = try Validate.choice(new.store, Store.self, field: "store")
@@ -150,7 +150,7 @@ extension EvidenceStore {
     }
 
     /// Starts a run of one scenario.
-    public func startRun(_ new: NewRun) throws -> Run {
+    package func startRun(_ new: NewRun) throws -> Run {
         let campaign = try self.campaign(new.campaignId)
         let profile = try profileNamed(campaign.profile)
         let scenario = try profile.scenario(new.scenario)
@@ -195,7 +195,7 @@ extension EvidenceStore {
     /// Finishes a run with the tester's outcome.
     ///
     /// `clock` is the Sandbox's clock read as the run finishes (the run's outside finish); nil records none.
-    public func finishRun(id: String, outcome: String, note: String?, clock: ClockReading? = nil) throws -> Run {
+    package func finishRun(id: String, outcome: String, note: String?, clock: ClockReading? = nil) throws -> Run {
         let run = try self.run(id)
         let outcome = try Validate.choice(outcome, RunOutcome.self, field: "outcome")
         if let note { try Validate.noSecrets([("note", note)]) }
@@ -221,7 +221,7 @@ extension EvidenceStore {
     ///
     /// With `importKey` (a line of an import file), the key is recorded with the item, in its transaction, by an
     /// `evidence.import` entry; a key already recorded is refused (`importedLines(fileSHA256:)` lists them).
-    public func addEvidence(_ new: NewEvidence, importKey: ImportKey? = nil,
+    package func addEvidence(_ new: NewEvidence, importKey: ImportKey? = nil,
                             attachmentLimit: Int = EvidenceStore.defaultAttachmentLimit) throws -> EvidenceItem {
         let (runId, sha) = try validate(new, attachmentLimit: attachmentLimit)
         let size = new.attachment.map { Int64($0.bytes.count) }
@@ -265,7 +265,7 @@ extension EvidenceStore {
 
     /// The lines of the import file with SHA-256 `fileSHA256` already recorded (by their import keys): what
     /// `evidence import --resume` skips.
-    public func importedLines(fileSHA256: String) throws -> Set<Int> {
+    package func importedLines(fileSHA256: String) throws -> Set<Int> {
         guard schemaVersion >= Schema.importsVersion else { return [] }
         return try read {
             var lines: Set<Int> = []
@@ -278,7 +278,7 @@ extension EvidenceStore {
 
     /// Checks an evidence item as `addEvidence` would, without writing anything (a dry run):
     /// the run exists and is open, no credential, the attachment within its limit.
-    public func checkEvidence(_ new: NewEvidence, attachmentLimit: Int = EvidenceStore.defaultAttachmentLimit) throws {
+    package func checkEvidence(_ new: NewEvidence, attachmentLimit: Int = EvidenceStore.defaultAttachmentLimit) throws {
         let (runId, _) = try validate(new, attachmentLimit: attachmentLimit)
         try read { try requireAccepts(runId: runId, type: new.type) }
     }
@@ -300,7 +300,7 @@ extension EvidenceStore {
     }
 
     /// Retracts an evidence item: a new journal entry that references it. The item stays in the record.
-    public func retract(evidenceId: String, reason: String) throws -> EvidenceItem {
+    package func retract(evidenceId: String, reason: String) throws -> EvidenceItem {
         let item = try self.evidenceItem(evidenceId)
         try Validate.nonEmpty(reason, field: "reason")
         try Validate.noSecrets([("reason", reason)])
@@ -351,7 +351,7 @@ extension EvidenceStore {
 
     /// Abandons a run started by mistake: one `run.abandon` entry. The run stays in the record (listed
     /// as abandoned) but is never judged, so the scenario is judged on its previous finished run.
-    public func abandonRun(id: String, reason: String) throws -> Run {
+    package func abandonRun(id: String, reason: String) throws -> Run {
         let run = try self.run(id)
         try Validate.nonEmpty(reason, field: "reason")
         try Validate.noSecrets([("reason", reason)])
@@ -377,13 +377,13 @@ extension EvidenceStore {
 
     /// Refuses, as recording into it would, when run `id` is finished: for callers that do costly
     /// work before they record (live checks). Recording checks again inside its write.
-    public func requireOpen(run id: String) throws {
+    package func requireOpen(run id: String) throws {
         let run = try self.run(id)
         try read { try requireOpen(runId: run.id) }
     }
 
     /// The scenario catalog a campaign names.
-    public func profileNamed(_ id: String) throws -> Profile {
+    package func profileNamed(_ id: String) throws -> Profile {
         guard let p = profiles[id] else { throw EvidenceError.unknown(what: "profile", value: id, known: profiles.keys.sorted()) }
         return p
     }

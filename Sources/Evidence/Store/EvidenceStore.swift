@@ -9,24 +9,24 @@ import StrictJSON
 /// one `BEGIN IMMEDIATE` transaction, so two growcert processes can record
 /// into the same file at once and a crash leaves each entry whole or absent.
 /// Not `Sendable`: use one store per thread or task.
-public final class EvidenceStore {
+package final class EvidenceStore {
     /// The schema version this growcert writes.
-    public static var schemaVersion: Int { Schema.currentVersion }
+    package static var schemaVersion: Int { Schema.currentVersion }
 
     /// The database file's path, or the PostgreSQL URL (which never holds a password).
-    public let path: String
+    package let path: String
     /// The database behind the storage seam: SQLite (`Connection`) or PostgreSQL (`PostgresConnection`).
     var db: any StoreDatabase
     let clock: Clock
     /// Who is recording (the journal's `actor`).
-    public var actor: String
+    package var actor: String
     /// The schema version of the file as opened: the current one for a store that writes, the
     /// file's own for a read-only store (an auditor's read never migrates).
-    public let schemaVersion: Int
+    package let schemaVersion: Int
     /// The schema version the database had when this store opened it, when opening migrated it (nil: it was not migrated).
-    public internal(set) var migratedFrom: Int?
+    package internal(set) var migratedFrom: Int?
     /// Whether this store only reads (`openForReading`): every write is refused by SQLite.
-    public let isReadOnly: Bool
+    package let isReadOnly: Bool
     /// Whether the file was opened `immutable=1` (read-only, in a folder that cannot be written).
     var isImmutable = false
     /// For a SQLite file read `immutable=1`: what it looked like when opened, checked after each read.
@@ -43,7 +43,7 @@ public final class EvidenceStore {
     /// Scratch space for the envelope each appended entry hashes.
     private var envelopeBuffer: [UInt8] = []
     /// The scenario catalogs, by profile id.
-    public let profiles: [String: Profile]
+    package let profiles: [String: Profile]
 
     init(path: String, db: any StoreDatabase, clock: @escaping Clock, actor: String, schemaVersion: Int, readOnly: Bool, maskKey: MaskKey?) throws {
         self.path = path
@@ -58,7 +58,7 @@ public final class EvidenceStore {
 
     /// The key file beside this database (`growcert.sqlite` → `growcert.key`; for a PostgreSQL
     /// database `NAME`, `NAME.key` in the current folder).
-    public var maskKeyPath: String { MaskKey.filePath(forDatabase: path) }
+    package var maskKeyPath: String { MaskKey.filePath(forDatabase: path) }
 
     /// The SQLite connection, when this store is a SQLite file (pragmas, integrity check, key move).
     var sqlite: Connection? { db as? Connection }
@@ -67,7 +67,7 @@ public final class EvidenceStore {
     /// Returns the existing one, unchanged, if `path` already holds one.
     ///
     /// - Returns: the store, and whether it was newly created.
-    public static func create(at path: String, actor: String, clock: @escaping Clock = { Date() }, maskKey: MaskKey? = nil) throws -> (EvidenceStore, created: Bool) {
+    package static func create(at path: String, actor: String, clock: @escaping Clock = { Date() }, maskKey: MaskKey? = nil) throws -> (EvidenceStore, created: Bool) {
         try Validate.noSecrets([("actor", actor)])
         if let location = try PostgresLocation(path) {
             return try createPostgres(at: location, actor: actor, clock: clock, maskKey: maskKey)
@@ -108,7 +108,7 @@ public final class EvidenceStore {
     /// `maskKey` is the masking key when the caller has it (else the key file beside the database
     /// is read when a keyed hash is needed). A database made before the key moved out of the file
     /// has its key moved into the key file (or checked against `maskKey`) and removed from the file.
-    public static func open(at path: String, actor: String, clock: @escaping Clock = { Date() }, maskKey: MaskKey? = nil) throws -> EvidenceStore {
+    package static func open(at path: String, actor: String, clock: @escaping Clock = { Date() }, maskKey: MaskKey? = nil) throws -> EvidenceStore {
         try open(at: path, actor: actor, clock: clock, migrateUpTo: Schema.currentVersion, maskKey: maskKey)
     }
 
@@ -153,7 +153,7 @@ public final class EvidenceStore {
     /// owned by the reader, and a database owner cannot then write). Each read is checked afterwards:
     /// had a writer come meanwhile (a log appeared, or the file changed), the read is done again on
     /// a connection that shares the writer's `-wal`/`-shm`, which then exist and are the writer's.
-    public static func openForReading(at path: String, actor: String, clock: @escaping Clock = { Date() }) throws -> EvidenceStore {
+    package static func openForReading(at path: String, actor: String, clock: @escaping Clock = { Date() }) throws -> EvidenceStore {
         if let location = try PostgresLocation(path) {
             return try openPostgres(at: location, actor: actor, clock: clock, readOnly: true, maskKey: nil)
         }
@@ -343,7 +343,7 @@ public final class EvidenceStore {
     /// Runs many writes in one transaction: all of them are recorded, or (on any error) none.
     ///
     /// For bulk imports and benchmarks; each write is still its own journal entry.
-    public func batch<T>(_ body: () throws -> T) throws -> T {
+    package func batch<T>(_ body: () throws -> T) throws -> T {
         guard !inBatch else { return try body() }
         inBatch = true
         batchCache = BatchCache()
@@ -368,7 +368,7 @@ public final class EvidenceStore {
     /// Runs `body`'s reads against one consistent snapshot of the database, so that records
     /// read one after another (a report's runs, evidence and journal head) belong together
     /// even while another process records.
-    public func snapshot<T>(_ body: () throws -> T) throws -> T {
+    package func snapshot<T>(_ body: () throws -> T) throws -> T {
         try Self.guarded(path, reading: isReadOnly) { try guardedRead { try db.readSnapshot(body) } }
     }
 
@@ -495,7 +495,7 @@ public final class EvidenceStore {
     ///
     /// Throws `maskKeyMissing` when the key is neither given nor in the key file, and
     /// `maskKeyMismatch` when it is not the key this database records.
-    public func keyedHash(_ value: String) throws -> String {
+    package func keyedHash(_ value: String) throws -> String {
         Digest.hmacSHA256Hex(key: try resolvedMaskKey().bytes, message: Array(value.utf8))
     }
 

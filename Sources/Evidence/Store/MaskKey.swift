@@ -7,11 +7,11 @@ import Foundation
 /// cannot be used to test candidate addresses against the stored hashes. The key lives in a
 /// key file beside the database (`growcert.sqlite` → `growcert.key`, mode 0600) or is passed
 /// in by the caller (the CLI reads it from the environment).
-public struct MaskKey: Sendable, Equatable {
+package struct MaskKey: Sendable, Equatable {
     let bytes: [UInt8]
 
     /// A key from its 64 hexadecimal digits (a key file's content, surrounding white space ignored).
-    public init?(hex: String) {
+    package init?(hex: String) {
         let text = hex.trimmingCharacters(in: .whitespacesAndNewlines)
         guard text.utf8.count == 64, text.utf8.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x61 && $0 <= 0x66) || ($0 >= 0x41 && $0 <= 0x46) }) else {
             return nil
@@ -25,13 +25,13 @@ public struct MaskKey: Sendable, Equatable {
     static func random() throws -> MaskKey { MaskKey(bytes: try Digest.randomBytes(32)) }
 
     /// What the journal records: the SHA-256 of the key, which reveals nothing of it.
-    public var id: String { Digest.sha256Hex(bytes) }
+    package var id: String { Digest.sha256Hex(bytes) }
 
     var hex: String { Digest.hex(bytes) }
 
     /// The key file of the database at `databasePath`: same folder and name, extension `.key`
     /// (for a PostgreSQL URL, the database's name and `.key`, in the current folder).
-    public static func filePath(forDatabase databasePath: String) -> String {
+    package static func filePath(forDatabase databasePath: String) -> String {
         // A PostgreSQL database NAME has no folder of its own: its key file is NAME.key in the current folder.
         if let location = try? PostgresLocation(databasePath) { return location.databaseName + ".key" }
         let url = URL(fileURLWithPath: databasePath)

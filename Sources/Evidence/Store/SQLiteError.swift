@@ -4,27 +4,27 @@ internal import CSQLite
 ///
 /// Carries SQLite's message and the SQL text, never the bound values: those
 /// can be secrets or personal data.
-public struct SQLiteError: Error, CustomStringConvertible {
+package struct SQLiteError: Error, CustomStringConvertible {
     /// The extended result code.
-    public let code: Int32
-    public let message: String
-    public let sql: String?
+    package let code: Int32
+    package let message: String
+    package let sql: String?
 
-    public var description: String {
+    package var description: String {
         var s = "SQLite error \(code): \(message)"
         if let sql { s += " (while running: \(sql))" }
         return s
     }
 
     /// The primary result code (the extended code's low byte).
-    public var primaryCode: Int32 { code & 0xFF }
+    package var primaryCode: Int32 { code & 0xFF }
 
     /// The disk is full or the database has reached its page limit.
-    public var isFull: Bool { primaryCode == SQLITE_FULL }
+    package var isFull: Bool { primaryCode == SQLITE_FULL }
     /// The database is locked by another writer beyond the busy timeout.
-    public var isBusy: Bool { primaryCode == SQLITE_BUSY || primaryCode == SQLITE_LOCKED }
+    package var isBusy: Bool { primaryCode == SQLITE_BUSY || primaryCode == SQLITE_LOCKED }
     /// An I/O or permission problem with the file.
-    public var isIO: Bool {
+    package var isIO: Bool {
         [SQLITE_IOERR, SQLITE_CANTOPEN, SQLITE_READONLY, SQLITE_PERM, SQLITE_FULL, SQLITE_NOTADB, SQLITE_CORRUPT].contains(primaryCode)
     }
 }

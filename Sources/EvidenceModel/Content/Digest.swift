@@ -2,26 +2,26 @@ internal import CCrypto
 import Foundation
 
 /// SHA-256, HMAC-SHA-256 and secure random bytes, from OpenSSL libcrypto.
-public enum Digest {
+package enum Digest {
     /// The SHA-256 of `bytes`.
-    public static func sha256<B: DataProtocol>(_ bytes: B) -> [UInt8] {
+    package static func sha256<B: DataProtocol>(_ bytes: B) -> [UInt8] {
         var hasher = SHA256Hasher()
         hasher.update(bytes)
         return hasher.finalize()
     }
 
     /// The SHA-256 of `bytes` as lowercase hex.
-    public static func sha256Hex<B: DataProtocol>(_ bytes: B) -> String { hex(sha256(bytes)) }
+    package static func sha256Hex<B: DataProtocol>(_ bytes: B) -> String { hex(sha256(bytes)) }
 
     /// The SHA-256 of a string's UTF-8 bytes as lowercase hex.
-    public static func sha256Hex(_ text: String) -> String {
+    package static func sha256Hex(_ text: String) -> String {
         var hasher = SHA256Hasher()
         hasher.update(text)
         return hex(hasher.finalize())
     }
 
     /// HMAC-SHA-256 of `message` under `key`, lowercase hex.
-    public static func hmacSHA256Hex(key: [UInt8], message: [UInt8]) -> String {
+    package static func hmacSHA256Hex(key: [UInt8], message: [UInt8]) -> String {
         var out = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
         var length: UInt32 = 0
         _ = key.withUnsafeBufferPointer { k in
@@ -33,7 +33,7 @@ public enum Digest {
     }
 
     /// `count` cryptographically secure random bytes.
-    public static func randomBytes(_ count: Int) throws -> [UInt8] {
+    package static func randomBytes(_ count: Int) throws -> [UInt8] {
         var out = [UInt8](repeating: 0, count: count)
         guard RAND_bytes(&out, Int32(count)) == 1 else {
             throw EvidenceError.internalFailure("OpenSSL could not produce random bytes")
@@ -42,7 +42,7 @@ public enum Digest {
     }
 
     /// Lowercase hex of `bytes`.
-    public static func hex<B: Sequence>(_ bytes: B) -> String where B.Element == UInt8 {
+    package static func hex<B: Sequence>(_ bytes: B) -> String where B.Element == UInt8 {
         var out = [UInt8]()
         out.reserveCapacity(bytes.underestimatedCount * 2)
         for b in bytes {
@@ -56,10 +56,10 @@ public enum Digest {
 }
 
 /// An incremental SHA-256 (for hashing a journal or a file without holding it whole).
-public struct SHA256Hasher: ~Copyable {
+package struct SHA256Hasher: ~Copyable {
     private let ctx: OpaquePointer?
 
-    public init() {
+    package init() {
         ctx = EVP_MD_CTX_new()
         EVP_DigestInit_ex(ctx, EVP_sha256(), nil)
     }
@@ -67,7 +67,7 @@ public struct SHA256Hasher: ~Copyable {
     deinit { EVP_MD_CTX_free(ctx) }
 
     /// Feeds more bytes.
-    public mutating func update<B: DataProtocol>(_ bytes: B) {
+    package mutating func update<B: DataProtocol>(_ bytes: B) {
         for region in bytes.regions {
             region.withUnsafeBytes { buf in
                 _ = EVP_DigestUpdate(ctx, buf.baseAddress, buf.count)
@@ -76,13 +76,13 @@ public struct SHA256Hasher: ~Copyable {
     }
 
     /// Feeds a string's UTF-8 bytes.
-    public mutating func update(_ text: String) {
+    package mutating func update(_ text: String) {
         var t = text
         t.withUTF8 { buf in _ = EVP_DigestUpdate(ctx, buf.baseAddress, buf.count) }
     }
 
     /// The digest; the hasher must not be used afterwards.
-    public consuming func finalize() -> [UInt8] {
+    package consuming func finalize() -> [UInt8] {
         var out = [UInt8](repeating: 0, count: 32)
         var length: UInt32 = 0
         EVP_DigestFinal_ex(ctx, &out, &length)

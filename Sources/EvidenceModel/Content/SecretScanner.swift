@@ -11,15 +11,15 @@ import StrictJSON
 ///
 /// Files are scanned as their raw bytes (UTF-8, Latin-1 and any ASCII-compatible text), as
 /// UTF-16 LE and BE when they hold NUL bytes, and inside gzip (decompressed within limits).
-public enum SecretScanner {
+package enum SecretScanner {
     /// One credential found: what it is, and where (byte offsets in the scanned bytes).
-    public struct Finding: Sendable, Equatable {
+    package struct Finding: Sendable, Equatable {
         /// The short name used in `<redacted:KIND>`: a key shape's kind, `bearer` or `jwt`.
-        public let kind: String
+        package let kind: String
         /// What it is, in words for an error message (never the secret itself).
-        public let description: String
+        package let description: String
         /// The bytes of the credential itself (for a Bearer credential, without the word `Bearer`).
-        public let range: Range<Int>
+        package let range: Range<Int>
     }
 
     static let bearerDescription = "a Bearer credential"
@@ -31,7 +31,7 @@ public enum SecretScanner {
     ///
     /// When a text holds more than one kind, a vendor key is named first, then the Bearer
     /// credential, then the JWT.
-    public static func findSecret(in text: String) -> String? {
+    package static func findSecret(in text: String) -> String? {
         var text = text
         return text.withUTF8 { mostImportant(findings(in: $0)) }
     }
@@ -138,7 +138,7 @@ public enum SecretScanner {
     ///
     /// Only for text: gzip data and bytes with NUL in them (UTF-16, binary files) are refused, as
     /// replacing inside them would break them.
-    public static func redactCredentials(in bytes: [UInt8], filename: String) throws -> (bytes: [UInt8], replaced: [String: Int]) {
+    package static func redactCredentials(in bytes: [UInt8], filename: String) throws -> (bytes: [UInt8], replaced: [String: Int]) {
         if GzipInflater.isGzip(bytes) || bytes.contains(0) {
             throw EvidenceError.invalidValue(field: "attachment", value: filename, why: "redaction works on text logs only (UTF-8 or another ASCII-compatible encoding), and this file is \(GzipInflater.isGzip(bytes) ? "gzip data" : "not such text (it holds NUL bytes: UTF-16 or binary)"). Decompress or convert it to UTF-8 first. Nothing was written.")
         }
@@ -160,7 +160,7 @@ public enum SecretScanner {
 
     /// Replaces every credential in `text` with `<redacted>`, for error messages: vendor keys of
     /// any length, `Bearer` values and JWT-shaped strings.
-    public static func redact(_ text: String) -> String {
+    package static func redact(_ text: String) -> String {
         SecretKeyShape.redact(text) { _ in "<redacted>" }
             .replacing(/(?i)bearer\s+[A-Za-z0-9._~+\/=\-]+/, with: "<redacted>")
             .replacing(/eyJ[A-Za-z0-9_\-]{2,}\.[A-Za-z0-9_\-]{2,}\.[A-Za-z0-9_\-]*/, with: "<redacted>")

@@ -1,33 +1,33 @@
 import StrictJSON
 
 /// An attachment's details; the bytes themselves are in the blob store under the item's `attachmentSHA256`.
-public struct AttachmentDetails: EvidenceDetails {
+package struct AttachmentDetails: EvidenceDetails {
     /// The attachment's JSON keys.
-    public enum Key: String, CaseIterable, Sendable { case filename, note, redactions }
+    package enum Key: String, CaseIterable, Sendable { case filename, note, redactions }
 
-    public static let evidenceType = EvidenceType.attachment
+    package static let evidenceType = EvidenceType.attachment
 
     /// The file name recorded (the file's own, or `--name`).
-    public var filename: String?
+    package var filename: String?
     /// What it shows; written as `null` when none.
-    public var note: String?
+    package var note: String?
     /// With `--redact`: how many credentials of each kind were replaced; nil (no key) without it.
-    public var redactions: [String: Int]?
+    package var redactions: [String: Int]?
 
     /// An attachment's details.
-    public init(filename: String, note: String?, redactions: [String: Int]? = nil) {
+    package init(filename: String, note: String?, redactions: [String: Int]? = nil) {
         self.filename = filename
         self.note = note
         self.redactions = redactions
     }
 
-    public init(json: JSONValue) {
+    package init(json: JSONValue) {
         filename = DetailValue.text(json[Key.filename.rawValue])
         note = DetailValue.text(json[Key.note.rawValue])
         redactions = json[Key.redactions.rawValue]?.objectValue?.compactMapValues { $0.numberText.flatMap { Int($0) } }
     }
 
-    public var json: JSONValue {
+    package var json: JSONValue {
         var o: [String: JSONValue] = [Key.filename.rawValue: .optional(filename), Key.note.rawValue: .optional(note)]
         if let redactions { o[Key.redactions.rawValue] = .object(redactions.mapValues { .number(String($0)) }) }
         return .object(o)

@@ -2,13 +2,13 @@
 ///
 /// GrooveGrow's server receipts are looked up by the order id recorded with the transaction; a vendor whose
 /// answer names the transaction itself is looked up by `transactionId`. Profile data (`verdictRules.serverReceiptBinding.key`).
-public enum BindingKey: String, Sendable, CaseIterable {
+package enum BindingKey: String, Sendable, CaseIterable {
     case orderId
     case transactionId
 }
 
 /// Details that record the binding keys: a store transaction and a vendor's acceptance of it.
-public protocol BindingKeyed {
+package protocol BindingKeyed {
     /// The vendor's order id.
     var orderId: String? { get }
     /// The store transaction id.
@@ -17,7 +17,7 @@ public protocol BindingKeyed {
 
 extension BindingKeyed {
     /// The value of a binding key as recorded; nil when it is missing or empty.
-    public func value(of key: BindingKey) -> String? {
+    package func value(of key: BindingKey) -> String? {
         let v: String?
         switch key {
         case .orderId: v = orderId

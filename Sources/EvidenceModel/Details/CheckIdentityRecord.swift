@@ -1,21 +1,21 @@
 import StrictJSON
 
 /// How a check's target identity was measured (the facts `SandboxIdentity` judged on).
-public struct CheckIdentityRecord: Sendable, Equatable {
+package struct CheckIdentityRecord: Sendable, Equatable {
     /// The identity's JSON keys.
-    public enum Key: String, CaseIterable, Sendable { case liveHosted, reason, peers, privateRangePeers, leafSha256, spkiPins, issuers, trustBasis }
+    package enum Key: String, CaseIterable, Sendable { case liveHosted, reason, peers, privateRangePeers, leafSha256, spkiPins, issuers, trustBasis }
 
-    public var liveHosted: Bool
-    public var reason: String?
-    public var peers: [String]
-    public var privateRangePeers: [String]
-    public var leafSha256: [String]
-    public var spkiPins: [String]
-    public var issuers: [String]
-    public var trustBasis: String
+    package var liveHosted: Bool
+    package var reason: String?
+    package var peers: [String]
+    package var privateRangePeers: [String]
+    package var leafSha256: [String]
+    package var spkiPins: [String]
+    package var issuers: [String]
+    package var trustBasis: String
 
     /// An identity record.
-    public init(liveHosted: Bool, reason: String?, peers: [String], privateRangePeers: [String], leafSha256: [String], spkiPins: [String],
+    package init(liveHosted: Bool, reason: String?, peers: [String], privateRangePeers: [String], leafSha256: [String], spkiPins: [String],
                 issuers: [String], trustBasis: String) {
         self.liveHosted = liveHosted
         self.reason = reason
@@ -28,7 +28,7 @@ public struct CheckIdentityRecord: Sendable, Equatable {
     }
 
     /// Reads a recorded identity.
-    public init(json: JSONValue) {
+    package init(json: JSONValue) {
         liveHosted = json[Key.liveHosted.rawValue]?.boolValue ?? false
         reason = DetailValue.text(json[Key.reason.rawValue])
         peers = DetailValue.texts(json[Key.peers.rawValue])
@@ -40,7 +40,7 @@ public struct CheckIdentityRecord: Sendable, Equatable {
     }
 
     /// The identity as recorded.
-    public var json: JSONValue {
+    package var json: JSONValue {
         .object([
             Key.liveHosted.rawValue: .bool(liveHosted), Key.reason.rawValue: .optional(reason),
             Key.peers.rawValue: DetailValue.strings(peers), Key.privateRangePeers.rawValue: DetailValue.strings(privateRangePeers),

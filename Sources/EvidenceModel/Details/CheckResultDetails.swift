@@ -3,51 +3,51 @@ import StrictJSON
 /// A live check's result: its outcome, the target, how the target's identity was measured, and the exchanges.
 ///
 /// Written by `Checks/CheckRecorder` only; every key is always written (`null` when there is no value).
-public struct CheckResultDetails: EvidenceDetails {
+package struct CheckResultDetails: EvidenceDetails {
     /// The check result's JSON keys.
-    public enum Key: String, CaseIterable, Sendable {
+    package enum Key: String, CaseIterable, Sendable {
         case checkId, scenario, outcome, reason, durationMs, target, notLiveHosted, peer, certificate, trustBasis, identityWarning
         case identity, probe, transcript
     }
 
-    public static let evidenceType = EvidenceType.checkResult
+    package static let evidenceType = EvidenceType.checkResult
 
     /// The outcome words a result is recorded with.
-    public enum Outcome: String, Sendable {
+    package enum Outcome: String, Sendable {
         case passed, failed
     }
 
     /// The catalog id, e.g. `session.identify`.
-    public var checkId: String?
+    package var checkId: String?
     /// The scenario id.
-    public var scenario: String?
+    package var scenario: String?
     /// `passed` or `failed` as recorded (anything else is an unknown outcome).
-    public var outcome: String?
+    package var outcome: String?
     /// Why it failed.
-    public var reason: String?
+    package var reason: String?
     /// How long it took, as number text.
-    public var durationMs: String?
+    package var durationMs: String?
     /// The target it ran against.
-    public var target: CheckTarget
+    package var target: CheckTarget
     /// Why the result is not `live-hosted`; nil when it is.
-    public var notLiveHosted: String?
+    package var notLiveHosted: String?
     /// The peer addresses reached, `; `-separated.
-    public var peer: String?
+    package var peer: String?
     /// The certificates seen, in words.
-    public var certificate: String?
+    package var certificate: String?
     /// What the target's identity rests on, in words.
-    public var trustBasis: String?
+    package var trustBasis: String?
     /// Private-range peers reached: it certifies, and the reader is told.
-    public var identityWarning: String?
+    package var identityWarning: String?
     /// The measured identity.
-    public var identity: CheckIdentityRecord
+    package var identity: CheckIdentityRecord
     /// The probe's exchanges (it decided how the check ran).
-    public var probe: [ExchangeRecord]
+    package var probe: [ExchangeRecord]
     /// The check's own exchanges, redacted.
-    public var transcript: [ExchangeRecord]
+    package var transcript: [ExchangeRecord]
 
     /// A check result's details.
-    public init(checkId: String, scenario: String, outcome: String, reason: String?, durationMs: String, target: CheckTarget,
+    package init(checkId: String, scenario: String, outcome: String, reason: String?, durationMs: String, target: CheckTarget,
                 notLiveHosted: String?, peer: String?, certificate: String?, trustBasis: String?, identityWarning: String?,
                 identity: CheckIdentityRecord, probe: [ExchangeRecord], transcript: [ExchangeRecord]) {
         self.checkId = checkId
@@ -66,7 +66,7 @@ public struct CheckResultDetails: EvidenceDetails {
         self.transcript = transcript
     }
 
-    public init(json: JSONValue) {
+    package init(json: JSONValue) {
         func text(_ k: Key) -> String? { DetailValue.text(json[k.rawValue]) }
         checkId = DetailValue.id(json[Key.checkId.rawValue])
         scenario = text(.scenario)
@@ -84,7 +84,7 @@ public struct CheckResultDetails: EvidenceDetails {
         transcript = (json[Key.transcript.rawValue]?.arrayValue ?? []).map(ExchangeRecord.init(json:))
     }
 
-    public var json: JSONValue {
+    package var json: JSONValue {
         .object([
             Key.checkId.rawValue: .optional(checkId),
             Key.scenario.rawValue: .optional(scenario),
@@ -104,9 +104,9 @@ public struct CheckResultDetails: EvidenceDetails {
     }
 
     /// The recorded outcome, or nil when it is neither `passed` nor `failed`.
-    public var knownOutcome: Outcome? { outcome.flatMap(Outcome.init(rawValue:)) }
+    package var knownOutcome: Outcome? { outcome.flatMap(Outcome.init(rawValue:)) }
 
     /// The keys a report shows for a check result, in order.
-    public static let reportedKeys: [Key] = [.checkId, .outcome, .reason, .durationMs, .notLiveHosted, .peer, .certificate, .trustBasis,
+    package static let reportedKeys: [Key] = [.checkId, .outcome, .reason, .durationMs, .notLiveHosted, .peer, .certificate, .trustBasis,
                                              .identityWarning]
 }

@@ -7,28 +7,28 @@ import StrictJSON
 /// identity rule as a check's: HTTPS, a verified chain, a peer that is not this machine, `hosted` in the vendor's
 /// kind header, the pins). The QA machine's own time at the answer is kept beside it, so a report can say when the two
 /// disagree.
-public struct ClockReading: Sendable, Equatable {
+package struct ClockReading: Sendable, Equatable {
     /// The reading's JSON keys.
-    public enum Key: String, CaseIterable, Sendable {
+    package enum Key: String, CaseIterable, Sendable {
         case sandboxTime, qaTime, provenance, notLiveHosted, identity, exchange
     }
 
     /// The Sandbox's time (its `Date` header) as RFC 3339, whole seconds; nil when no answer carried a readable one.
-    public var sandboxTime: String?
+    package var sandboxTime: String?
     /// The QA machine's clock when the answer came, RFC 3339 with milliseconds.
-    public var qaTime: String
+    package var qaTime: String
     /// `live-hosted` when the exchange proves it reached the hosted Sandbox; `live-emulator` when something else
     /// answered; `no-exchange` when nothing did.
-    public var provenance: Provenance
+    package var provenance: Provenance
     /// Why the exchange is not live-hosted; nil when it is.
-    public var notLiveHosted: String?
+    package var notLiveHosted: String?
     /// The measured identity of the answering server.
-    public var identity: CheckIdentityRecord
+    package var identity: CheckIdentityRecord
     /// The exchange, redacted like a check's; nil when no request could be sent at all.
-    public var exchange: ExchangeRecord?
+    package var exchange: ExchangeRecord?
 
     /// A reading from its parts.
-    public init(sandboxTime: String?, qaTime: String, provenance: Provenance, notLiveHosted: String?, identity: CheckIdentityRecord,
+    package init(sandboxTime: String?, qaTime: String, provenance: Provenance, notLiveHosted: String?, identity: CheckIdentityRecord,
                 exchange: ExchangeRecord?) {
         self.sandboxTime = sandboxTime
         self.qaTime = qaTime
@@ -39,7 +39,7 @@ public struct ClockReading: Sendable, Equatable {
     }
 
     /// Reads a recorded reading; unknown or missing values read as a reading that proves nothing.
-    public init(json: JSONValue) {
+    package init(json: JSONValue) {
         sandboxTime = DetailValue.text(json[Key.sandboxTime.rawValue])
         qaTime = DetailValue.text(json[Key.qaTime.rawValue]) ?? ""
         provenance = DetailValue.text(json[Key.provenance.rawValue]).flatMap(Provenance.init(rawValue:)) ?? .noExchange
@@ -49,7 +49,7 @@ public struct ClockReading: Sendable, Equatable {
     }
 
     /// The reading as recorded.
-    public var json: JSONValue {
+    package var json: JSONValue {
         .object([
             Key.sandboxTime.rawValue: .optional(sandboxTime), Key.qaTime.rawValue: .string(qaTime),
             Key.provenance.rawValue: .string(provenance.rawValue), Key.notLiveHosted.rawValue: .optional(notLiveHosted),
@@ -58,43 +58,43 @@ public struct ClockReading: Sendable, Equatable {
     }
 
     /// Whether anything answered the exchange (a reading worth recording: a failed attempt proves nothing).
-    public var answered: Bool { exchange?.status != nil }
+    package var answered: Bool { exchange?.status != nil }
 
     /// Whether the QA machine's clock and the hosted Sandbox's differed by more than `skewSeconds` at this reading (only a
     /// live-hosted reading can say so).
-    public func disagrees(bySkewSeconds skewSeconds: Int) -> Bool {
+    package func disagrees(bySkewSeconds skewSeconds: Int) -> Bool {
         guard let outside = outsideMilliseconds, let qa = Timestamp.milliseconds(qaTime) else { return false }
         return abs(qa - outside) > Int64(skewSeconds) * 1000
     }
 
     /// The Sandbox's time in milliseconds since 1970, only when the reading is live-hosted: the one outside time a
     /// verdict may use. nil for any other reading.
-    public var outsideMilliseconds: Int64? {
+    package var outsideMilliseconds: Int64? {
         guard provenance == .liveHosted, let sandboxTime else { return nil }
         return Timestamp.milliseconds(sandboxTime)
     }
 }
 
 /// When a run's clock was read.
-public enum RunClockEvent: String, Sendable, CaseIterable {
+package enum RunClockEvent: String, Sendable, CaseIterable {
     case start, finish
 }
 
 /// A run's clock reading as recorded (a row of `run_clocks`, projected from `run.clock`): the run's outside start or
 /// finish, and, at its start, the run's nonce.
-public struct RunClock: Sendable, Equatable {
-    public var id: String
-    public var seq: Int64
-    public var runId: String
-    public var event: RunClockEvent
+package struct RunClock: Sendable, Equatable {
+    package var id: String
+    package var seq: Int64
+    package var runId: String
+    package var event: RunClockEvent
     /// The run nonce minted at `run start` (a UUID): the tester gives it to the test app, which puts it into the store
     /// purchase (StoreKit's `appAccountToken`), binding the purchase to this run. nil on a finish.
-    public var nonce: String?
-    public var reading: ClockReading
-    public var recordedAt: String
+    package var nonce: String?
+    package var reading: ClockReading
+    package var recordedAt: String
 
     /// The reading as JSON, for `run show --json` and exports.
-    public var json: JSONValue {
+    package var json: JSONValue {
         ["id": .string(id), "run": .string(runId), "event": .string(event.rawValue), "nonce": .optional(nonce),
          "reading": reading.json, "recordedAt": .string(recordedAt)]
     }

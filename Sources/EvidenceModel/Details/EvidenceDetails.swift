@@ -7,7 +7,7 @@ import StrictJSON
 /// hashes: for the details growcert writes, `init(json:)` followed by `json` gives
 /// the same canonical bytes (a test holds today's bytes). Reading is lenient, as
 /// stored evidence may be old or hostile: a missing or mistyped value reads as nil.
-public protocol EvidenceDetails: Sendable, Equatable {
+package protocol EvidenceDetails: Sendable, Equatable {
     /// The kind of item these details belong to.
     static var evidenceType: EvidenceType { get }
     /// Keys whose values are store-signed payloads (JWS), not credentials: the secret scan passes over them.
@@ -19,5 +19,5 @@ public protocol EvidenceDetails: Sendable, Equatable {
 }
 
 extension EvidenceDetails {
-    public static var signedPayloadKeys: Set<String> { [] }
+    package static var signedPayloadKeys: Set<String> { [] }
 }

@@ -1,4 +1,4 @@
 extension EvidenceItem {
     /// The item's details read as `type` (the caller checks `self.type` first).
-    public func details<D: EvidenceDetails>(as type: D.Type) -> D { D(json: details) }
+    package func details<D: EvidenceDetails>(as type: D.Type) -> D { D(json: details) }
 }

@@ -2,39 +2,39 @@ import RFC3339Time
 import StrictJSON
 
 /// One HTTP exchange of a check, as recorded (already redacted; bodies capped by the recorder).
-public struct ExchangeRecord: Sendable, Equatable {
+package struct ExchangeRecord: Sendable, Equatable {
     /// The exchange's JSON keys.
-    public enum Key: String, CaseIterable, Sendable {
+    package enum Key: String, CaseIterable, Sendable {
         case method, path, status, sandboxKind, durationMs, idempotencyKey, requestBody, responseBody, error, peer, tls, spkiPin, date
         case host, certificateChain, link
     }
 
-    public var method: String?
-    public var path: String?
+    package var method: String?
+    package var path: String?
     /// The HTTP status as number text; nil when no response came.
-    public var status: String?
-    public var sandboxKind: String?
+    package var status: String?
+    package var sandboxKind: String?
     /// As number text.
-    public var durationMs: String?
-    public var idempotencyKey: String?
-    public var requestBody: String?
-    public var responseBody: String?
-    public var error: String?
-    public var peer: String?
-    public var tls: String?
-    public var spkiPin: String?
+    package var durationMs: String?
+    package var idempotencyKey: String?
+    package var requestBody: String?
+    package var responseBody: String?
+    package var error: String?
+    package var peer: String?
+    package var tls: String?
+    package var spkiPin: String?
     /// The response's `Date` header as the server sent it (its clock); nil when absent, or in records made before it was kept.
-    public var date: String?
+    package var date: String?
     /// The host name the request asked for (the name its chain was verified for); nil in records made before it was kept.
-    public var host: String?
+    package var host: String?
     /// The server's certificate chain, leaf first, each certificate's DER in base64 (what `verify` re-validates); empty
     /// over plain HTTP, without an answer, or in records made before it was kept.
-    public var certificateChain: [String]
+    package var certificateChain: [String]
     /// The link of the QA machine the peer was reached through (`veth1 (veth, this kernel)`); nil when unknown.
-    public var link: String?
+    package var link: String?
 
     /// An exchange record.
-    public init(method: String, path: String, status: Int?, sandboxKind: String?, durationMs: Int, idempotencyKey: String?,
+    package init(method: String, path: String, status: Int?, sandboxKind: String?, durationMs: Int, idempotencyKey: String?,
                 requestBody: String?, responseBody: String?, error: String?, peer: String?, tls: String?, spkiPin: String?,
                 date: String? = nil, host: String? = nil, certificateChain: [String] = [], link: String? = nil) {
         self.method = method
@@ -56,7 +56,7 @@ public struct ExchangeRecord: Sendable, Equatable {
     }
 
     /// Reads a recorded exchange.
-    public init(json: JSONValue) {
+    package init(json: JSONValue) {
         func text(_ k: Key) -> String? { json[k.rawValue]?.scalarText }
         method = text(.method)
         path = text(.path)
@@ -77,7 +77,7 @@ public struct ExchangeRecord: Sendable, Equatable {
     }
 
     /// The exchange as recorded.
-    public var json: JSONValue {
+    package var json: JSONValue {
         var fields: [String: JSONValue] = [
             Key.method.rawValue: .optional(method), Key.path.rawValue: .optional(path),
             Key.status.rawValue: status.map(JSONValue.number) ?? .null, Key.sandboxKind.rawValue: .optional(sandboxKind),
@@ -94,10 +94,10 @@ public struct ExchangeRecord: Sendable, Equatable {
     }
 
     /// The `Date` header in milliseconds since 1970 (whole seconds, as HTTP dates are); nil when absent or unreadable.
-    public var dateMilliseconds: Int64? { date.flatMap(HTTPDate.seconds).map { $0 * 1000 } }
+    package var dateMilliseconds: Int64? { date.flatMap(HTTPDate.seconds).map { $0 * 1000 } }
 
     /// `METHOD path → status` (or `→ error: …`), as a report's transcript excerpt shows it.
-    public var line: String {
+    package var line: String {
         "\(method ?? "?") \(path ?? "?") → \(status ?? error.map { "error: " + $0 } ?? "?")"
     }
 }

@@ -5,27 +5,27 @@ import StrictJSON
 ///
 /// Which detail pairs an acceptance with its transaction is profile data (`BindingKey`); whether the
 /// document (`raw`) proves that very transaction is the binding rule's to say (`Reports/Verdicts`).
-public struct ReceiptDetails: EvidenceDetails {
+package struct ReceiptDetails: EvidenceDetails {
     /// The acceptance's JSON keys.
-    public enum Key: String, CaseIterable, Sendable { case orderId, receiptId, status, raw, source, transactionId }
+    package enum Key: String, CaseIterable, Sendable { case orderId, receiptId, status, raw, source, transactionId }
 
-    public static let evidenceType = EvidenceType.receipt
+    package static let evidenceType = EvidenceType.receipt
 
     /// The vendor's order id the acceptance is for; written as `null` when none.
-    public var orderId: String?
+    package var orderId: String?
     /// The vendor's receipt id; written as `null` when none.
-    public var receiptId: String?
+    package var receiptId: String?
     /// The status the vendor gave it; written as `null` when none.
-    public var status: String?
+    package var status: String?
     /// The vendor's document as received: a JSON object, or (uploaded by hand) its text.
-    public var raw: JSONValue
+    package var raw: JSONValue
     /// How it was recorded: `check` (fetched by a live check) or `uploaded`.
-    public var source: String
+    package var source: String
     /// The store transaction the acceptance names, when the vendor's answer names one; nil: no key.
-    public var transactionId: String?
+    package var transactionId: String?
 
     /// An acceptance's details.
-    public init(orderId: String?, receiptId: String?, status: String?, raw: JSONValue, source: String, transactionId: String? = nil) {
+    package init(orderId: String?, receiptId: String?, status: String?, raw: JSONValue, source: String, transactionId: String? = nil) {
         self.orderId = orderId
         self.receiptId = receiptId
         self.status = status
@@ -34,7 +34,7 @@ public struct ReceiptDetails: EvidenceDetails {
         self.transactionId = transactionId
     }
 
-    public init(json: JSONValue) {
+    package init(json: JSONValue) {
         orderId = DetailValue.id(json[Key.orderId.rawValue])
         receiptId = DetailValue.id(json[Key.receiptId.rawValue])
         status = DetailValue.text(json[Key.status.rawValue])
@@ -43,7 +43,7 @@ public struct ReceiptDetails: EvidenceDetails {
         transactionId = DetailValue.id(json[Key.transactionId.rawValue])
     }
 
-    public var json: JSONValue {
+    package var json: JSONValue {
         var o: [String: JSONValue] = [
             Key.orderId.rawValue: .optional(orderId), Key.receiptId.rawValue: .optional(receiptId), Key.status.rawValue: .optional(status),
             Key.raw.rawValue: raw, Key.source.rawValue: .string(source),
@@ -53,7 +53,7 @@ public struct ReceiptDetails: EvidenceDetails {
     }
 
     /// The vendor's document as a JSON object: `raw` itself, or the text it holds; nil otherwise.
-    public var document: JSONValue? {
+    package var document: JSONValue? {
         if raw.objectValue != nil { return raw }
         if let text = raw.stringValue, let parsed = try? JSONValue.parse(text), parsed.objectValue != nil { return parsed }
         return nil

@@ -7,45 +7,45 @@ import StrictJSON
 /// Developer API purchase or voided-purchases entry (`google`), or typed by hand (`typed`). The keys growcert reads are declared here;
 /// the store proof's other summary fields (`provenance`, `chainSubjects`, `price` …) are kept as written in
 /// `storeFields`, so the journal holds the same bytes as before the type existed.
-public struct TransactionDetails: EvidenceDetails, BindingKeyed {
+package struct TransactionDetails: EvidenceDetails, BindingKeyed {
     /// The transaction's JSON keys that growcert reads or writes.
-    public enum Key: String, CaseIterable, Sendable {
+    package enum Key: String, CaseIterable, Sendable {
         case store, source, kind, transactionId, originalTransactionId, orderId, productId, bundleId, environment, type
         case purchaseDate, purchaseDateMillis, signedDate, signedPayload, warnings
         case googleOrderId, purchaseTokenSha256, voided, note, appAccountToken, obfuscatedAccountId, googleSignature, packageName
         case notificationType, subtype, notificationUUID, revocationDate
     }
 
-    public static let evidenceType = EvidenceType.transaction
-    public static let signedPayloadKeys: Set<String> = [Key.signedPayload.rawValue]
+    package static let evidenceType = EvidenceType.transaction
+    package static let signedPayloadKeys: Set<String> = [Key.signedPayload.rawValue]
 
     /// The `type` of an App Store auto-renewable subscription.
-    public static let autoRenewableType = "Auto-Renewable Subscription"
+    package static let autoRenewableType = "Auto-Renewable Subscription"
 
     /// `apple` or `google`.
-    public var store: String
+    package var store: String
     /// How it was recorded: `jws`, `google` or `typed`.
-    public var source: String
+    package var source: String
     /// The store transaction id (Google: the order id).
-    public var transactionId: String?
+    package var transactionId: String?
     /// The vendor's order id the transaction paid for; written as `null` when none.
-    public var orderId: String?
+    package var orderId: String?
     /// The product id; written as `null` when none.
-    public var productId: String?
+    package var productId: String?
     /// The store-signed payload (the App Store JWS), when recorded from one; nil: no key.
-    public var signedPayload: String?
+    package var signedPayload: String?
     /// Things a reviewer must know that do not refuse the transaction.
-    public var warnings: [String]
+    package var warnings: [String]
     /// Google: the Play order id; nil: no key.
-    public var googleOrderId: String?
+    package var googleOrderId: String?
     /// Google: the SHA-256 of the purchase token (never the token); nil: no key.
-    public var purchaseTokenSha256: String?
+    package var purchaseTokenSha256: String?
     /// The store proof's summary fields besides the keys above (read-only for growcert's rules), as written.
-    public var storeFields: [String: JSONValue]
+    package var storeFields: [String: JSONValue]
 
     /// A transaction from a store proof's summary and growcert's own fields; the summary's keys that growcert
     /// writes itself are replaced.
-    public init(summary: JSONValue = .object([:]), store: String, source: String, transactionId: String?, orderId: String?,
+    package init(summary: JSONValue = .object([:]), store: String, source: String, transactionId: String?, orderId: String?,
                 productId: String?, signedPayload: String? = nil, warnings: [String], googleOrderId: String? = nil,
                 purchaseTokenSha256: String? = nil) {
         self.init(json: summary)
@@ -64,7 +64,7 @@ public struct TransactionDetails: EvidenceDetails, BindingKeyed {
     private static let written: [Key] = [.store, .source, .transactionId, .orderId, .productId, .signedPayload, .warnings,
                                          .googleOrderId, .purchaseTokenSha256]
 
-    public init(json: JSONValue) {
+    package init(json: JSONValue) {
         store = DetailValue.text(json[Key.store.rawValue]) ?? ""
         source = DetailValue.text(json[Key.source.rawValue]) ?? ""
         transactionId = DetailValue.id(json[Key.transactionId.rawValue])
@@ -79,7 +79,7 @@ public struct TransactionDetails: EvidenceDetails, BindingKeyed {
         storeFields = rest
     }
 
-    public var json: JSONValue {
+    package var json: JSONValue {
         var o = storeFields
         o[Key.store.rawValue] = .string(store)
         o[Key.source.rawValue] = .string(source)
@@ -96,39 +96,39 @@ public struct TransactionDetails: EvidenceDetails, BindingKeyed {
     private func field(_ key: Key) -> JSONValue? { storeFields[key.rawValue] }
 
     /// The original transaction id (renewals share it).
-    public var originalTransactionId: String? { DetailValue.id(field(.originalTransactionId)) }
+    package var originalTransactionId: String? { DetailValue.id(field(.originalTransactionId)) }
     /// The app's bundle id the store signed.
-    public var bundleId: String? { DetailValue.id(field(.bundleId)) }
+    package var bundleId: String? { DetailValue.id(field(.bundleId)) }
     /// The store environment: `Sandbox`, `Production`, `Xcode` …
-    public var environment: String? { DetailValue.id(field(.environment)) }
+    package var environment: String? { DetailValue.id(field(.environment)) }
     /// The App Store product type, e.g. `Auto-Renewable Subscription`.
-    public var type: String? { DetailValue.text(field(.type)) }
+    package var type: String? { DetailValue.text(field(.type)) }
     /// `purchaseDate` as the store proof wrote it (RFC 3339).
-    public var purchaseDate: String? { DetailValue.id(field(.purchaseDate)) }
+    package var purchaseDate: String? { DetailValue.id(field(.purchaseDate)) }
     /// `purchaseDateMillis` as the store wrote it.
-    public var purchaseDateMillis: String? { DetailValue.id(field(.purchaseDateMillis)) }
+    package var purchaseDateMillis: String? { DetailValue.id(field(.purchaseDateMillis)) }
     /// The UUID the app attached to the purchase (StoreKit's `appAccountToken`), as the store signed it.
-    public var appAccountToken: String? { DetailValue.text(field(.appAccountToken)) }
+    package var appAccountToken: String? { DetailValue.text(field(.appAccountToken)) }
     /// The value the app passed to Play Billing's `setObfuscatedAccountId`, as Google Play signed it.
-    public var obfuscatedAccountId: String? { DetailValue.text(field(.obfuscatedAccountId)) }
+    package var obfuscatedAccountId: String? { DetailValue.text(field(.obfuscatedAccountId)) }
     /// The Play Billing signature (base64) over `signedPayload`, when recorded from a signed Google Play purchase.
-    public var googleSignature: String? { DetailValue.text(field(.googleSignature)) }
+    package var googleSignature: String? { DetailValue.text(field(.googleSignature)) }
     /// `revocationDate` as the store signed it (RFC 3339): the transaction was refunded or revoked.
-    public var revocationDate: String? { DetailValue.id(field(.revocationDate)) }
+    package var revocationDate: String? { DetailValue.id(field(.revocationDate)) }
     /// An App Store Server Notification's `notificationType` (`REFUND`, `TEST`, …), when recorded from one.
-    public var notificationType: String? { DetailValue.text(field(.notificationType)) }
+    package var notificationType: String? { DetailValue.text(field(.notificationType)) }
     /// The `source` of an App Store Server Notification V2.
-    public static let notificationSource = "notification"
+    package static let notificationSource = "notification"
     /// Whether this records an App Store Server Notification (not a purchase).
-    public var isNotification: Bool { source == Self.notificationSource }
+    package var isNotification: Bool { source == Self.notificationSource }
     /// Whether this records an App Store `REFUND` notification.
-    public var isRefundNotification: Bool { isNotification && notificationType == "REFUND" }
+    package var isRefundNotification: Bool { isNotification && notificationType == "REFUND" }
     /// `signedDate` as the store proof wrote it (RFC 3339).
-    public var signedDate: String? { DetailValue.id(field(.signedDate)) }
+    package var signedDate: String? { DetailValue.id(field(.signedDate)) }
 
     /// The purchase time in milliseconds since 1970: `purchaseDateMillis` as the store wrote it (fraction cut),
     /// else `purchaseDate`; nil when neither reads.
-    public var purchaseMilliseconds: Int64? {
+    package var purchaseMilliseconds: Int64? {
         if let text = purchaseDateMillis {
             let whole = text.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? text
             if let ms = Int64(whole) { return ms }
@@ -137,6 +137,6 @@ public struct TransactionDetails: EvidenceDetails, BindingKeyed {
     }
 
     /// The keys a report shows for a transaction, in order.
-    public static let reportedKeys: [Key] = [.store, .source, .transactionId, .originalTransactionId, .orderId, .productId, .bundleId,
+    package static let reportedKeys: [Key] = [.store, .source, .transactionId, .originalTransactionId, .orderId, .productId, .bundleId,
                                              .environment, .purchaseDate, .signedDate, .warnings]
 }

@@ -14,33 +14,33 @@ import HTTPCore
 /// POSTs carry an `Idempotency-Key`. Use the `prepare…` methods and
 /// `send(_:)` to keep a request, and `retry(_:)` to resend it unchanged after
 /// a retryable failure. Nothing is retried automatically.
-public actor GrowClient {
+package actor GrowClient {
     /// Target and scope of every request.
-    public nonisolated let configuration: GrowClientConfiguration
-    private let executor: RequestExecutor
+    package nonisolated let configuration: GrowClientConfiguration
+    private let executor: GrowRequestExecutor
 
     private var customerToken: String?
     private var generation: UInt64 = 0
 
     /// The session from the last successful `identify` of the current generation.
-    public private(set) var currentSession: WireSession?
+    package private(set) var currentSession: GrowWireSession?
     /// The holdings from the last successful `readHoldings` of the current generation.
-    public private(set) var snapshot: WireHoldings?
+    package private(set) var snapshot: GrowWireHoldings?
 
     /// Whether a customer token is held in memory.
-    public var hasCustomerToken: Bool { customerToken != nil }
+    package var hasCustomerToken: Bool { customerToken != nil }
 
     /// Increases with every `identify` and `reset`.
-    public var sessionGeneration: UInt64 { generation }
+    package var sessionGeneration: UInt64 { generation }
 
     /// Creates a client with no session.
     ///
     /// `makeIdempotencyKey` generates keys for POSTs the caller gives none for (default: a random UUID).
-    public init(configuration: GrowClientConfiguration,
+    package init(configuration: GrowClientConfiguration,
                 transport: any HTTPTransport = CurlTransport(),
                 makeIdempotencyKey: @escaping @Sendable () -> String = IdempotencyKey.random) {
         self.configuration = configuration
-        self.executor = RequestExecutor(configuration: configuration, transport: transport, makeIdempotencyKey: makeIdempotencyKey)
+        self.executor = GrowRequestExecutor(configuration: configuration, transport: transport, makeIdempotencyKey: makeIdempotencyKey)
     }
 
 
@@ -51,19 +51,19 @@ public actor GrowClient {
     /// The previous customer's token, session and snapshot are forgotten first.
     /// On `401`/`403` the new token is forgotten as well.
     @discardableResult
-    public func identify(customerToken token: String) async throws -> WireSession {
+    package func identify(customerToken token: String) async throws -> GrowWireSession {
         guard !token.isEmpty, GrowClientConfiguration.isHeaderSafe(token) else {
             throw GrowClientError.invalidArgument("The customer token must be a non-empty single line of printable ASCII.")
         }
         startGeneration()
         customerToken = token
-        let session: WireSession = try await customerCall(method: .get, path: Wire.Path.session)
+        let session: GrowWireSession = try await customerCall(method: .get, path: GrowWire.Path.session)
         currentSession = session
         return session
     }
 
     /// Forgets the customer (sign-out): token, session and snapshot. Responses still in flight are dropped.
-    public func reset() {
+    package func reset() {
         startGeneration()
     }
 
@@ -71,36 +71,36 @@ public actor GrowClient {
 
     /// Reads the customer's holdings (`GET /v1/holdings`) and keeps them as `snapshot`.
     @discardableResult
-    public func readHoldings() async throws -> WireHoldings {
-        let holdings: WireHoldings = try await customerCall(method: .get, path: Wire.Path.holdings)
+    package func readHoldings() async throws -> GrowWireHoldings {
+        let holdings: GrowWireHoldings = try await customerCall(method: .get, path: GrowWire.Path.holdings)
         snapshot = holdings
         return holdings
     }
 
     /// The status of one order (`GET /v1/orders/{orderId}`).
-    public func order(id orderId: String) async throws -> WireOrder {
-        try await customerCall(method: .get, path: Wire.Path.order(orderId))
+    package func order(id orderId: String) async throws -> GrowWireOrder {
+        try await customerCall(method: .get, path: GrowWire.Path.order(orderId))
     }
 
     /// One ledger page (`GET /v1/ledger`). `limit` must be 1–500 when given.
-    public func ledgerPage(orderId: String? = nil, after: String? = nil, limit: Int? = nil) async throws -> WireLedgerPage {
+    package func ledgerPage(orderId: String? = nil, after: String? = nil, limit: Int? = nil) async throws -> GrowWireLedgerPage {
         var query: [(String, String)] = []
         if let orderId { query.append(("orderId", orderId)) }
         if let after { query.append(("after", after)) }
         if let limit {
-            guard (1...Wire.maxLedgerLimit).contains(limit) else {
-                throw GrowClientError.invalidArgument("The ledger limit must be between 1 and \(Wire.maxLedgerLimit); got \(limit).")
+            guard (1...GrowWire.maxLedgerLimit).contains(limit) else {
+                throw GrowClientError.invalidArgument("The ledger limit must be between 1 and \(GrowWire.maxLedgerLimit); got \(limit).")
             }
             query.append(("limit", String(limit)))
         }
-        return try await customerCall(method: .get, path: Wire.Path.ledger, query: query)
+        return try await customerCall(method: .get, path: GrowWire.Path.ledger, query: query)
     }
 
     /// Every ledger entry, following `nextAfter` from page to page.
     ///
     /// A `nextAfter` that repeats is a contract violation (`invalidResponse`) rather than an endless loop.
-    public func ledger(orderId: String? = nil, after: String? = nil, limit: Int? = nil) async throws -> [WireLedgerEntry] {
-        var entries: [WireLedgerEntry] = []
+    package func ledger(orderId: String? = nil, after: String? = nil, limit: Int? = nil) async throws -> [GrowWireLedgerEntry] {
+        var entries: [GrowWireLedgerEntry] = []
         var cursor = after
         var seenCursors: Set<String> = []
         while true {
@@ -115,59 +115,59 @@ public actor GrowClient {
     }
 
     /// Starts a funnel from a run token (`POST /v1/funnels`).
-    public func funnel(runToken: String, idempotencyKey: String? = nil) async throws -> WireFunnel {
+    package func funnel(runToken: String, idempotencyKey: String? = nil) async throws -> GrowWireFunnel {
         try await send(prepareFunnel(runToken: runToken, idempotencyKey: idempotencyKey))
     }
 
     /// Prepares `POST /v1/funnels` for `send(_:)`/`retry(_:)`.
-    public func prepareFunnel(runToken: String, idempotencyKey: String? = nil) throws -> PendingRequest<WireFunnel> {
-        try executor.prepare(path: Wire.Path.funnels, body: WireFunnelRequest(runToken: runToken),
+    package func prepareFunnel(runToken: String, idempotencyKey: String? = nil) throws -> GrowPendingRequest<GrowWireFunnel> {
+        try executor.prepare(path: GrowWire.Path.funnels, body: GrowWireFunnelRequest(runToken: runToken),
                              idempotencyKey: idempotencyKey, authentication: .customer)
     }
 
     /// Submits a store receipt for an order (`POST /v1/orders/{orderId}/receipts`).
-    public func submitReceipt(orderId: String, submission: WireReceiptSubmission, idempotencyKey: String? = nil) async throws -> WireReceiptResult {
+    package func submitReceipt(orderId: String, submission: GrowWireReceiptSubmission, idempotencyKey: String? = nil) async throws -> GrowWireReceiptResult {
         try await send(prepareSubmitReceipt(orderId: orderId, submission: submission, idempotencyKey: idempotencyKey))
     }
 
     /// Prepares `POST /v1/orders/{orderId}/receipts` for `send(_:)`/`retry(_:)`.
-    public func prepareSubmitReceipt(orderId: String, submission: WireReceiptSubmission, idempotencyKey: String? = nil) throws -> PendingRequest<WireReceiptResult> {
-        try executor.prepare(path: Wire.Path.receipts(orderId), body: submission,
+    package func prepareSubmitReceipt(orderId: String, submission: GrowWireReceiptSubmission, idempotencyKey: String? = nil) throws -> GrowPendingRequest<GrowWireReceiptResult> {
+        try executor.prepare(path: GrowWire.Path.receipts(orderId), body: submission,
                              idempotencyKey: idempotencyKey, authentication: .customer)
     }
 
     /// Asks the relay to recover native store orders (`POST /v1/relay/native-orders/recover`),
     /// sending the customer token and the host backend's server key together.
-    public func recoverNativeOrders(using relay: RelayCredentials, transactions: [WireRecoverTransaction],
-                                    synchronizeStore: Bool = false, idempotencyKey: String? = nil) async throws -> WireRecoverResult {
+    package func recoverNativeOrders(using relay: GrowRelayCredentials, transactions: [GrowWireRecoverTransaction],
+                                    synchronizeStore: Bool = false, idempotencyKey: String? = nil) async throws -> GrowWireRecoverResult {
         try await send(prepareRecoverNativeOrders(authentication: .customerAndServerKey(relay), transactions: transactions,
                                                   synchronizeStore: synchronizeStore, idempotencyKey: idempotencyKey))
     }
 
     /// Prepares the relay recover request. `authentication` other than `.customerAndServerKey`
     /// deliberately leaves one credential out (for checks that the Sandbox refuses it).
-    public func prepareRecoverNativeOrders(authentication: RelayAuthentication, transactions: [WireRecoverTransaction],
-                                           synchronizeStore: Bool = false, idempotencyKey: String? = nil) throws -> PendingRequest<WireRecoverResult> {
-        try executor.prepare(path: Wire.Path.relayRecover,
-                             body: WireRecoverRequest(synchronizeStore: synchronizeStore, transactions: transactions),
+    package func prepareRecoverNativeOrders(authentication: GrowRelayAuthentication, transactions: [GrowWireRecoverTransaction],
+                                           synchronizeStore: Bool = false, idempotencyKey: String? = nil) throws -> GrowPendingRequest<GrowWireRecoverResult> {
+        try executor.prepare(path: GrowWire.Path.relayRecover,
+                             body: GrowWireRecoverRequest(synchronizeStore: synchronizeStore, transactions: transactions),
                              idempotencyKey: idempotencyKey, authentication: .relay(authentication))
     }
 
     /// Sends a prepared customer or relay request with the current customer's token.
-    public func send<Response>(_ pending: PendingRequest<Response>) async throws -> Response {
-        let relay: RelayAuthentication?
+    package func send<Response>(_ pending: GrowPendingRequest<Response>) async throws -> Response {
+        let relay: GrowRelayAuthentication?
         switch pending.authentication {
         case .customer: relay = nil
         case .relay(let authentication): relay = authentication
         case .server:
-            throw GrowClientError.invalidArgument("\(pending) was prepared by a ServerClient or EmulatorControl; send it there.")
+            throw GrowClientError.invalidArgument("\(pending) was prepared by a GrowServerClient or GrowEmulatorControl; send it there.")
         }
         return try await customerCall(method: pending.method, path: pending.path, body: pending.body,
                                       idempotencyKey: pending.idempotencyKey, relay: relay)
     }
 
     /// Resends `pending` with the same idempotency key and the same body bytes.
-    public func retry<Response>(_ pending: PendingRequest<Response>) async throws -> Response {
+    package func retry<Response>(_ pending: GrowPendingRequest<Response>) async throws -> Response {
         try await send(pending)
     }
 
@@ -187,8 +187,8 @@ public actor GrowClient {
     /// await and a stale result is never applied.
     private func customerCall<Response: Decodable>(method: HTTPMethod, path: String, query: [(String, String)] = [],
                                                    body: Data? = nil, idempotencyKey: String? = nil,
-                                                   relay: RelayAuthentication? = nil) async throws -> Response {
-        var credentials = RequestExecutor.Credentials()
+                                                   relay: GrowRelayAuthentication? = nil) async throws -> Response {
+        var credentials = GrowRequestExecutor.Credentials()
         switch relay {
         case nil, .customerTokenOnly?:
             break

@@ -6,9 +6,9 @@ import HTTPCore
 /// Descriptions say what happened and what to do; they never contain a
 /// customer token or server key (server messages are redacted before they
 /// are kept).
-public enum GrowClientError: Error, Sendable, Hashable, CustomStringConvertible {
+package enum GrowClientError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The `401` codes of the contract.
-    public enum UnauthorizedCode: String, Sendable, Hashable, Codable {
+    package enum UnauthorizedCode: String, Sendable, Hashable, Codable {
         case tokenInvalid = "token_invalid"
         case tokenExpired = "token_expired"
         case serverKeyInvalid = "server_key_invalid"
@@ -17,7 +17,7 @@ public enum GrowClientError: Error, Sendable, Hashable, CustomStringConvertible 
     }
 
     /// Why a request may succeed if sent again (with the same idempotency key).
-    public enum RetryReason: Sendable, Hashable {
+    package enum RetryReason: Sendable, Hashable {
         case timeout
         /// The request may have reached the server.
         case connectionLost
@@ -60,27 +60,27 @@ public enum GrowClientError: Error, Sendable, Hashable, CustomStringConvertible 
     case transportFailed(TransportError)
 
     /// Whether sending the same request again (same key, same body) may succeed.
-    public var isRetryable: Bool {
+    package var isRetryable: Bool {
         if case .retryable = self { return true }
         return false
     }
 
     /// The contract's error code this corresponds to, when there is one.
-    public var wireCode: String? {
+    package var wireCode: String? {
         switch self {
         case .unauthorized(let code): return code == .unspecified ? nil : code.rawValue
-        case .scopeMismatch: return WireErrorCode.scopeMismatch.rawValue
-        case .forbidden: return WireErrorCode.forbidden.rawValue
-        case .notFound: return WireErrorCode.notFound.rawValue
-        case .conflict: return WireErrorCode.idempotencyConflict.rawValue
-        case .invalidRequest: return WireErrorCode.invalidRequest.rawValue
-        case .retryable(.rateLimited): return WireErrorCode.rateLimited.rawValue
-        case .retryable(.server): return WireErrorCode.unavailable.rawValue
+        case .scopeMismatch: return GrowWireErrorCode.scopeMismatch.rawValue
+        case .forbidden: return GrowWireErrorCode.forbidden.rawValue
+        case .notFound: return GrowWireErrorCode.notFound.rawValue
+        case .conflict: return GrowWireErrorCode.idempotencyConflict.rawValue
+        case .invalidRequest: return GrowWireErrorCode.invalidRequest.rawValue
+        case .retryable(.rateLimited): return GrowWireErrorCode.rateLimited.rawValue
+        case .retryable(.server): return GrowWireErrorCode.unavailable.rawValue
         default: return nil
         }
     }
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .unauthorized(.tokenInvalid):
             return "The customer token was refused (token_invalid). Issue a new token from your backend and identify again."

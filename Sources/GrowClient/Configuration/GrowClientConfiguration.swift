@@ -8,19 +8,19 @@ import HTTPCore
 /// environment go into the scope headers of every request; `withScope`
 /// makes a copy with another project or environment so a check can send a
 /// valid credential under the wrong scope.
-public struct GrowClientConfiguration: Sendable, Hashable {
+package struct GrowClientConfiguration: Sendable, Hashable {
     /// `https://HOST[/PREFIX]`, without a trailing slash.
-    public let baseURL: URL
+    package let baseURL: URL
     /// The App's project UUID, sent lowercase in `GrooveGrow-Project`.
-    public let project: UUID
+    package let project: UUID
     /// Sent in `GrooveGrow-Environment`; `sandbox` unless a check deliberately sends another.
-    public let environment: String
+    package let environment: String
     /// Seconds each request may take before it fails with a timeout.
-    public let requestTimeout: TimeInterval
+    package let requestTimeout: TimeInterval
 
     /// Validates the target. Throws `GrowClientError.insecureTarget` for plain HTTP to a
     /// non-loopback host and `.invalidConfiguration` for anything else unusable.
-    public init(baseURL: URL, project: UUID, environment: String = Wire.environment, requestTimeout: TimeInterval = 30) throws {
+    package init(baseURL: URL, project: UUID, environment: String = GrowWire.environment, requestTimeout: TimeInterval = 30) throws {
         let normalized: URL
         do {
             normalized = try TargetURL.normalize(baseURL)
@@ -42,7 +42,7 @@ public struct GrowClientConfiguration: Sendable, Hashable {
     }
 
     /// Parses a base URL and project UUID as typed by a user.
-    public init(baseURL: String, project: String, environment: String = Wire.environment, requestTimeout: TimeInterval = 30) throws {
+    package init(baseURL: String, project: String, environment: String = GrowWire.environment, requestTimeout: TimeInterval = 30) throws {
         guard let url = URL(string: baseURL.trimmingCharacters(in: .whitespaces)), url.scheme != nil else {
             throw GrowClientError.invalidConfiguration("'\(baseURL)' is not a URL. Use the Sandbox base URL, like 'https://sandbox.example.com'.")
         }
@@ -53,13 +53,13 @@ public struct GrowClientConfiguration: Sendable, Hashable {
     }
 
     /// A copy that sends another project and/or environment in the scope headers.
-    public func withScope(project: UUID? = nil, environment: String? = nil) throws -> GrowClientConfiguration {
+    package func withScope(project: UUID? = nil, environment: String? = nil) throws -> GrowClientConfiguration {
         try GrowClientConfiguration(baseURL: baseURL, project: project ?? self.project,
                                     environment: environment ?? self.environment, requestTimeout: requestTimeout)
     }
 
     /// The `GrooveGrow-Project` header value: the UUID in lowercase.
-    public var projectHeaderValue: String { project.uuidString.lowercased() }
+    package var projectHeaderValue: String { project.uuidString.lowercased() }
 
     /// The full URL for a contract path (already percent-encoded) and query.
     func url(path: String, query: [(String, String)] = []) -> URL? {

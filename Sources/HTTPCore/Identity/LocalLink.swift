@@ -11,22 +11,22 @@ import Glibc
 /// reached through one is this machine, however public its address looks; so is a peer behind a bridge whose ports are
 /// all virtual (veth, tap: no hardware device). A physical link, a VPN tunnel (`tun`, `wireguard`) or a bridge with a
 /// hardware port may lead to another machine.
-public struct LocalLink: Sendable, Hashable {
+package struct LocalLink: Sendable, Hashable {
     /// The interface's name (`eth0`, `veth1`), as this machine calls it.
-    public var name: String
+    package var name: String
     /// The link's kind as the kernel reports it (`veth`, `bridge`, `tun`, …); `device` for a link with hardware and no kind.
-    public var kind: String
+    package var kind: String
     /// Whether every way out of this link stays in this kernel: a veth, or a bridge with only virtual ports.
-    public var staysInThisKernel: Bool
+    package var staysInThisKernel: Bool
 
     /// `veth1 (veth)`: the form a record keeps.
-    public var recorded: String { "\(name) (\(kind)\(staysInThisKernel ? ", this kernel" : ""))" }
+    package var recorded: String { "\(name) (\(kind)\(staysInThisKernel ? ", this kernel" : ""))" }
 
     /// Whether a recorded link (`LocalLink.recorded`) says the link stays in this kernel.
-    public static func recordedStaysInThisKernel(_ text: String) -> Bool { text.hasSuffix(", this kernel)") }
+    package static func recordedStaysInThisKernel(_ text: String) -> Bool { text.hasSuffix(", this kernel)") }
 
     /// The link the kernel routes `address` through now; nil when netlink cannot say (not Linux, no route).
-    public static func toward(_ address: PeerAddress) -> LocalLink? {
+    package static func toward(_ address: PeerAddress) -> LocalLink? {
         guard let index = NetlinkRoute.outgoingInterface(to: address) else { return nil }
         return link(index: index)
     }

@@ -8,12 +8,12 @@ import Glibc
 /// Parsed from the text libcurl reports (`CURLINFO_PRIMARY_IP`), never from a
 /// URL's host name. An IPv4-mapped IPv6 address (`::ffff:a.b.c.d`) is the IPv4
 /// address it maps.
-public struct PeerAddress: Sendable, Hashable, CustomStringConvertible {
+package struct PeerAddress: Sendable, Hashable, CustomStringConvertible {
     /// 4 bytes for IPv4 (and IPv4-mapped IPv6), 16 for IPv6.
-    public let bytes: [UInt8]
+    package let bytes: [UInt8]
 
     /// Where an address lies, as the live-hosted rule sees it.
-    public enum Scope: String, Sendable, Hashable {
+    package enum Scope: String, Sendable, Hashable {
         /// 127.0.0.0/8, ::1.
         case loopback
         /// 0.0.0.0, :: — which reach this machine.
@@ -28,11 +28,11 @@ public struct PeerAddress: Sendable, Hashable, CustomStringConvertible {
         case publicRange = "public"
 
         /// Whether the address is this machine itself, in any of its forms.
-        public var isThisMachine: Bool { self == .loopback || self == .unspecified || self == .linkLocal || self == .thisMachine }
+        package var isThisMachine: Bool { self == .loopback || self == .unspecified || self == .linkLocal || self == .thisMachine }
     }
 
     /// Parses a numeric IPv4 or IPv6 address (brackets and a `%zone` allowed); nil for anything else, names included.
-    public init?(_ text: String) {
+    package init?(_ text: String) {
         var host = text
         if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
         if let zone = host.firstIndex(of: "%") { host = String(host[..<zone]) }
@@ -51,7 +51,7 @@ public struct PeerAddress: Sendable, Hashable, CustomStringConvertible {
 
     init(bytes: [UInt8]) { self.bytes = bytes }
 
-    public var description: String {
+    package var description: String {
         if bytes.count == 4 { return bytes.map(String.init).joined(separator: ".") }
         var copy = in6_addr()
         withUnsafeMutableBytes(of: &copy) { $0.copyBytes(from: bytes) }
@@ -61,7 +61,7 @@ public struct PeerAddress: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Where this address lies; `localAddresses` are this machine's interface addresses.
-    public func scope(localAddresses: Set<PeerAddress>) -> Scope {
+    package func scope(localAddresses: Set<PeerAddress>) -> Scope {
         if bytes.count == 4 {
             let (a, b) = (bytes[0], bytes[1])
             if a == 127 { return .loopback }
@@ -85,7 +85,7 @@ public struct PeerAddress: Sendable, Hashable, CustomStringConvertible {
     /// Whether a URL's host names this machine by its text alone (`localhost`, `*.localhost`, a loopback or
     /// unspecified address literal). For advice and for keeping emulator-only requests on this machine, never
     /// for deciding `live-hosted`: that is measured on every exchange (see `SandboxIdentity`).
-    public static func namesThisMachine(host rawHost: String) -> Bool {
+    package static func namesThisMachine(host rawHost: String) -> Bool {
         var host = rawHost.lowercased()
         if host.hasSuffix(".") { host.removeLast() }
         if host == "localhost" || host.hasSuffix(".localhost") { return true }
@@ -95,7 +95,7 @@ public struct PeerAddress: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The addresses of every interface of this machine (`getifaddrs`), read now.
-    public static func thisMachine() -> Set<PeerAddress> {
+    package static func thisMachine() -> Set<PeerAddress> {
         var list: UnsafeMutablePointer<ifaddrs>?
         guard getifaddrs(&list) == 0 else { return [] }
         defer { freeifaddrs(list) }
@@ -124,7 +124,7 @@ public struct PeerAddress: Sendable, Hashable, CustomStringConvertible {
 
     /// Whether a URL's host text names loopback (`localhost`, 127.0.0.0/8, ::1): only for allowing plain
     /// `http://` to the local emulator. Never decides what certifies — that is `SandboxIdentity`, on measured peers.
-    public static func isLoopbackHost(_ rawHost: String) -> Bool {
+    package static func isLoopbackHost(_ rawHost: String) -> Bool {
         var host = rawHost.lowercased()
         if host.hasSuffix(".") { host.removeLast() }
         if host == "localhost" || host.hasSuffix(".localhost") { return true }

@@ -6,20 +6,20 @@ import SecretShapes
 /// Transcripts read the kind and scope headers named here, the redactor removes the
 /// credentials named here, and `SandboxIdentity` quotes the kind header in its reasons.
 /// Each vendor's client core owns one value and passes it in.
-public struct SandboxDialect: Sendable {
+package struct SandboxDialect: Sendable {
     /// The response header that declares `hosted` or `emulator` (`SandboxKind`).
-    public var kindHeader: String
+    package var kindHeader: String
     /// The request header recorded as a transcript entry's `project` (the app or project scope); nil when none.
-    public var projectHeader: String?
+    package var projectHeader: String?
     /// The request header recorded as a transcript entry's `environment`; nil when none.
-    public var environmentHeader: String?
+    package var environmentHeader: String?
     /// The response header giving a retry delay in seconds.
-    public var retryAfterHeader: String
+    package var retryAfterHeader: String
     /// What is removed from transcripts, errors and descriptions.
-    public var redactor: Redactor
+    package var redactor: Redactor
 
     /// A dialect from its parts.
-    public init(kindHeader: String, projectHeader: String?, environmentHeader: String?, retryAfterHeader: String,
+    package init(kindHeader: String, projectHeader: String?, environmentHeader: String?, retryAfterHeader: String,
                 redactor: Redactor) {
         self.kindHeader = kindHeader
         self.projectHeader = projectHeader

@@ -19,9 +19,9 @@ import Foundation
 /// HTTP response (timeouts the check provoked) neither prove nor disprove.
 /// A private-range peer (RFC 1918, CGNAT, ULA — a corporate proxy) may
 /// certify, with a warning.
-public struct SandboxIdentity: Sendable, Hashable {
+package struct SandboxIdentity: Sendable, Hashable {
     /// What the server's identity rests on.
-    public enum TrustBasis: String, Sendable, Hashable {
+    package enum TrustBasis: String, Sendable, Hashable {
         /// Pins were configured and every certificate matched one.
         case pinned
         /// No pins: any certificate the system trust store accepts for the host name.
@@ -29,26 +29,26 @@ public struct SandboxIdentity: Sendable, Hashable {
     }
 
     /// `hosted` only if every answered exchange (probe included) said hosted; `emulator` if any said emulator.
-    public var sandboxKind: SandboxKind
+    package var sandboxKind: SandboxKind
     /// Why the exchanges are not live-hosted; nil when they are.
-    public var notLiveReason: String?
+    package var notLiveReason: String?
     /// Whether the check itself had an answered exchange.
-    public var exchanged: Bool
+    package var exchanged: Bool
     /// The peers reached (`ADDRESS:PORT`), probe first, without repeats.
-    public var peers: [String]
+    package var peers: [String]
     /// Peers in a private range, each with its range.
-    public var privatePeers: [String]
+    package var privatePeers: [String]
     /// The server leaf certificates' SHA-256 (hex), without repeats.
-    public var leafSHA256: [String]
+    package var leafSHA256: [String]
     /// The server public keys seen, as `sha256//BASE64` pins, without repeats.
-    public var spkiPins: [String]
+    package var spkiPins: [String]
     /// The leaf certificates' issuers, without repeats.
-    public var issuers: [String]
+    package var issuers: [String]
     /// Pinned when pins were configured, else the system trust store.
-    public var trustBasis: TrustBasis
+    package var trustBasis: TrustBasis
 
     /// Whether evidence from these exchanges may be recorded as `live-hosted`.
-    public var isLiveHosted: Bool { notLiveReason == nil }
+    package var isLiveHosted: Bool { notLiveReason == nil }
 
     /// Applies the rule to a check's exchanges and those of the probe it ran under.
     ///
@@ -58,7 +58,7 @@ public struct SandboxIdentity: Sendable, Hashable {
     ///   - pins: the configured Sandbox pins (profile and campaign); empty when none.
     ///   - localAddresses: this machine's interface addresses (`PeerAddress.thisMachine()`).
     ///   - dialect: the vendor's dialect (its kind header is quoted in the reason).
-    public static func evaluate(probe: [TranscriptEntry], check: [TranscriptEntry], pins: [String],
+    package static func evaluate(probe: [TranscriptEntry], check: [TranscriptEntry], pins: [String],
                                 localAddresses: Set<PeerAddress>, dialect: SandboxDialect) -> SandboxIdentity {
         let answeredProbe = probe.filter { $0.status != nil }
         let answeredCheck = check.filter { $0.status != nil }

@@ -1,5 +1,5 @@
 /// What a target declares itself to be, in its dialect's kind header (`SandboxDialect.kindHeader`).
-public enum SandboxKind: String, Sendable, Codable {
+package enum SandboxKind: String, Sendable, Codable {
     /// The vendor's hosted Sandbox or staging backend.
     case hosted
     /// A local emulator.
@@ -8,7 +8,7 @@ public enum SandboxKind: String, Sendable, Codable {
     case unknown
 
     /// The kind a header value names; `unknown` for nil or anything else.
-    public init(header: String?) {
+    package init(header: String?) {
         self = header.flatMap { SandboxKind(rawValue: $0.trimmingCharacters(in: .whitespaces).lowercased()) } ?? .unknown
     }
 }

@@ -8,12 +8,12 @@ import Foundation
 /// time is the exchange's own (so a chain that has expired since still validates as it did then). The trust anchors
 /// are this machine's trust store (OpenSSL's default locations), never the recording machine's: a CA that an insider
 /// trusted only on the QA machine (a private mount namespace, an edited bundle) is not trusted here.
-public struct ServerChainTrust: Sendable {
+package struct ServerChainTrust: Sendable {
     /// nil: this machine's trust store. A file of PEM CAs only through the test seam.
     let caFile: String?
 
     /// This machine's trust store.
-    public init() { caFile = nil }
+    package init() { caFile = nil }
 
     /// Test seam, never reachable from the CLI: trust exactly the CAs in `caFile` (PEM).
     init(caFile: String) { self.caFile = caFile }
@@ -27,7 +27,7 @@ public struct ServerChainTrust: Sendable {
     ///   - pins: `sha256//BASE64` public-key pins in force; empty when none. The leaf's key must match one (as libcurl
     ///     enforces them).
     ///   - recordedPin: the leaf's public key as recorded beside the chain (`sha256//…`); it must be the chain's leaf's.
-    public func problem(chain: [String], host: String, atEpochSeconds epochSeconds: Int64, pins: [String], recordedPin: String? = nil) -> String? {
+    package func problem(chain: [String], host: String, atEpochSeconds epochSeconds: Int64, pins: [String], recordedPin: String? = nil) -> String? {
         defer { ERR_clear_error() }
         guard !chain.isEmpty else { return "it recorded no certificate chain" }
         var certificates: [OpaquePointer] = []

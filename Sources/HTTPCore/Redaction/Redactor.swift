@@ -8,19 +8,19 @@ import SecretShapes
 /// byte-for-byte as the server sent it — a transcript is evidence. Which
 /// headers, JSON fields and key shapes are credentials is the vendor's to say
 /// (its `SandboxDialect`); bearer values and JWT-shaped strings are removed whatever the vendor.
-public struct Redactor: Sendable {
+package struct Redactor: Sendable {
     /// What replaces a credential.
-    public static let placeholder = "<redacted>"
+    package static let placeholder = "<redacted>"
 
     /// Header names (lowercased) whose values are always credentials.
-    public let credentialHeaders: Set<String>
+    package let credentialHeaders: Set<String>
     /// JSON fields whose string values are always credentials.
-    public let credentialFields: [String]
+    package let credentialFields: [String]
     /// The secret key shapes removed wherever they appear.
-    public let secretShapes: [SecretKeyShape]
+    package let secretShapes: [SecretKeyShape]
 
     /// A redactor for a vendor's credential headers (any case), JSON credential fields and key shapes.
-    public init(credentialHeaders: [String], credentialFields: [String], secretShapes: [SecretKeyShape]) {
+    package init(credentialHeaders: [String], credentialFields: [String], secretShapes: [SecretKeyShape]) {
         self.credentialHeaders = Set(credentialHeaders.map { $0.lowercased() })
         self.credentialFields = credentialFields
         self.secretShapes = secretShapes
@@ -28,7 +28,7 @@ public struct Redactor: Sendable {
 
     /// Redacts `text`: the given literal secrets, then the credential JSON
     /// fields, the secret key shapes, `Bearer …` values and JWT-shaped strings.
-    public func redact(_ text: String, secrets: [String] = []) -> String {
+    package func redact(_ text: String, secrets: [String] = []) -> String {
         var out = text
         for secret in secrets where secret.count >= 4 {
             out = out.replacingOccurrences(of: secret, with: Self.placeholder)
@@ -44,12 +44,12 @@ public struct Redactor: Sendable {
     }
 
     /// The value to record for a header: `<redacted>` for credential headers, else the value redacted.
-    public func redactHeader(name: String, value: String, secrets: [String] = []) -> String {
+    package func redactHeader(name: String, value: String, secrets: [String] = []) -> String {
         credentialHeaders.contains(name.lowercased()) ? Self.placeholder : redact(value, secrets: secrets)
     }
 
     /// The credentials a request carries (bearer value, secret key headers), for literal redaction elsewhere.
-    public func secrets(in headers: HTTPHeaders) -> [String] {
+    package func secrets(in headers: HTTPHeaders) -> [String] {
         var found: [String] = []
         for field in headers where credentialHeaders.contains(field.name.lowercased()) {
             let value = field.value.trimmingCharacters(in: .whitespaces)
@@ -62,7 +62,7 @@ public struct Redactor: Sendable {
     }
 
     /// The text of a body for a transcript: redacted UTF-8, or a byte count for binary data.
-    public func redactBody(_ body: Data?, secrets: [String] = []) -> String? {
+    package func redactBody(_ body: Data?, secrets: [String] = []) -> String? {
         guard let body, !body.isEmpty else { return nil }
         guard let text = String(data: body, encoding: .utf8) else {
             return "<\(body.count) bytes, not UTF-8>"

@@ -4,35 +4,35 @@
 /// actually connected to after name resolution, whether the TLS chain and
 /// name were verified, and the server's leaf certificate. Stub transports
 /// leave it nil, which never counts as a verified remote peer.
-public struct ConnectionFacts: Sendable, Hashable, Codable {
+package struct ConnectionFacts: Sendable, Hashable, Codable {
     /// `https` or `http`, as the URL said.
-    public var scheme: String
+    package var scheme: String
     /// The peer IP address connected to (`CURLINFO_PRIMARY_IP`); nil when unknown.
-    public var peerAddress: String?
+    package var peerAddress: String?
     /// The peer port connected to.
-    public var peerPort: Int?
+    package var peerPort: Int?
     /// Whether the TLS chain verified to a trusted root and matched the host name. False over plain HTTP.
-    public var tlsVerified: Bool
+    package var tlsVerified: Bool
     /// The chain verification result as OpenSSL reported it (`ok`, or its error text); nil over plain HTTP.
-    public var tlsVerifyResult: String?
+    package var tlsVerifyResult: String?
     /// SHA-256 (lowercase hex) of the server's leaf certificate (DER).
-    public var leafSHA256: String?
+    package var leafSHA256: String?
     /// SHA-256 of the leaf's SubjectPublicKeyInfo in pin form: `sha256//BASE64`.
-    public var spkiPin: String?
+    package var spkiPin: String?
     /// The leaf certificate's issuer, as OpenSSL prints it.
-    public var issuer: String?
+    package var issuer: String?
     /// Whether the transport enforced public-key pins on this connection (a mismatch never gets here).
-    public var pinsEnforced: Bool
+    package var pinsEnforced: Bool
     /// The host name the request asked for (the URL's host, before resolution): the name the chain was verified for.
-    public var host: String?
+    package var host: String?
     /// The server's certificate chain as it presented it, leaf first, each certificate's DER in base64; nil over plain
     /// HTTP or when the transport saw none. An auditor re-validates it on their own machine (`ServerChainTrust`).
-    public var certificateChain: [String]?
+    package var certificateChain: [String]?
     /// The link of this machine the peer was reached through (`LocalLink.recorded`); nil when unknown.
-    public var link: String?
+    package var link: String?
 
     /// Facts from their parts.
-    public init(scheme: String, peerAddress: String?, peerPort: Int?, tlsVerified: Bool, tlsVerifyResult: String?,
+    package init(scheme: String, peerAddress: String?, peerPort: Int?, tlsVerified: Bool, tlsVerifyResult: String?,
                 leafSHA256: String?, spkiPin: String?, issuer: String?, pinsEnforced: Bool, host: String? = nil,
                 certificateChain: [String]? = nil, link: String? = nil) {
         self.scheme = scheme

@@ -17,9 +17,9 @@ import Synchronization
 /// Easy handles are reused (keep-alive): an idle one is taken from the pool,
 /// or a new one made when every handle is busy, so concurrent requests still
 /// run concurrently. Vendor-neutral: it knows no vendor header or name.
-public final class CurlTransport: HTTPTransport {
+package final class CurlTransport: HTTPTransport {
     /// Public-key pins (`sha256//BASE64`) the server must match; empty: the system trust store alone.
-    public let pins: [String]
+    package let pins: [String]
     private let caFile: String?
     private let resolve: [String]
     private let cables: Set<String>
@@ -27,7 +27,7 @@ public final class CurlTransport: HTTPTransport {
     private let idle = Mutex<[CurlEasy]>([])
 
     /// A transport trusting the system's CA store, refusing servers that match none of `pins` (when any are given).
-    public convenience init(pins: [String] = []) {
+    package convenience init(pins: [String] = []) {
         self.init(pins: pins, caFile: nil, resolve: [], cables: [])
     }
 
@@ -43,7 +43,7 @@ public final class CurlTransport: HTTPTransport {
     }
 
     /// Sends the request on a worker thread; every HTTP status is returned, only a missing response throws.
-    public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+    package func send(_ request: HTTPRequest) async throws -> HTTPResponse {
         try Task.checkCancellation()
         let transfer = CurlTransfer()
         let result: Result<HTTPResponse, TransportError> = await withTaskCancellationHandler {

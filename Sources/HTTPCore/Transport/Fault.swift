@@ -1,5 +1,5 @@
 /// A fault `FaultInjectingTransport` can impose on a request.
-public enum Fault: Sendable, Hashable {
+package enum Fault: Sendable, Hashable {
     /// Forward the request, then hold the response back for this long before returning it.
     case delayResponse(Duration)
     /// Forward the request (the server acts on it), then throw `TransportError.connectionLost`.
@@ -11,7 +11,7 @@ public enum Fault: Sendable, Hashable {
 }
 
 /// How many matching requests a fault applies to.
-public enum FaultRepetition: Sendable, Hashable {
+package enum FaultRepetition: Sendable, Hashable {
     /// The next matching request only.
     case once
     /// The next `n` matching requests.

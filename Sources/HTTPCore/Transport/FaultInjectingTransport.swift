@@ -7,9 +7,9 @@ import Foundation
 /// it to provoke timeouts, lost responses and refused connections. Faults are
 /// matched in the order they were added; the first live match applies. Safe
 /// to use from many tasks at once.
-public final class FaultInjectingTransport: HTTPTransport {
+package final class FaultInjectingTransport: HTTPTransport {
     /// Identifies an injected fault so it can be removed or inspected.
-    public struct FaultID: Sendable, Hashable { let raw: Int }
+    package struct FaultID: Sendable, Hashable { let raw: Int }
 
     private struct Rule {
         let id: FaultID
@@ -24,7 +24,7 @@ public final class FaultInjectingTransport: HTTPTransport {
     private let state = Mutex<(rules: [Rule], nextID: Int, firedByID: [FaultID: Int])>(([], 1, [:]))
 
     /// Wraps `base`. `sleep` waits for delays and timeouts; tests pass one that records instead of waiting.
-    public init(wrapping base: any HTTPTransport,
+    package init(wrapping base: any HTTPTransport,
                 sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }) {
         self.base = base
         self.sleep = sleep
@@ -32,7 +32,7 @@ public final class FaultInjectingTransport: HTTPTransport {
 
     /// Adds a fault for requests chosen by `matcher`, applying `repetition` times.
     @discardableResult
-    public func inject(_ fault: Fault, when matcher: RequestMatcher, repetition: FaultRepetition = .once) -> FaultID {
+    package func inject(_ fault: Fault, when matcher: RequestMatcher, repetition: FaultRepetition = .once) -> FaultID {
         state.withLock { s in
             let id = FaultID(raw: s.nextID)
             s.nextID += 1
@@ -49,27 +49,27 @@ public final class FaultInjectingTransport: HTTPTransport {
     }
 
     /// Removes one fault; requests it would have matched pass through again.
-    public func remove(_ id: FaultID) {
+    package func remove(_ id: FaultID) {
         state.withLock { s in s.rules.removeAll { $0.id == id } }
     }
 
     /// Removes every fault.
-    public func removeAll() {
+    package func removeAll() {
         state.withLock { s in s.rules.removeAll() }
     }
 
     /// How many requests fault `id` has been applied to so far.
-    public func firedCount(_ id: FaultID) -> Int {
+    package func firedCount(_ id: FaultID) -> Int {
         state.withLock { $0.firedByID[id] ?? 0 }
     }
 
     /// Whether fault `id` still applies to future requests.
-    public func isPending(_ id: FaultID) -> Bool {
+    package func isPending(_ id: FaultID) -> Bool {
         state.withLock { s in s.rules.contains { $0.id == id } }
     }
 
     /// Applies the first live matching fault, or passes the request straight through.
-    public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+    package func send(_ request: HTTPRequest) async throws -> HTTPResponse {
         guard let fault = take(for: request) else {
             return try await base.send(request)
         }

@@ -1,9 +1,9 @@
 /// One header field as sent or received.
-public struct HTTPHeader: Sendable, Hashable, Codable {
-    public var name: String
-    public var value: String
+package struct HTTPHeader: Sendable, Hashable, Codable {
+    package var name: String
+    package var value: String
     /// A field as given; the name keeps its spelling.
-    public init(name: String, value: String) {
+    package init(name: String, value: String) {
         self.name = name
         self.value = value
     }
@@ -13,22 +13,22 @@ public struct HTTPHeader: Sendable, Hashable, Codable {
 ///
 /// HTTP field names are case-insensitive and servers (and HTTP libraries on
 /// different platforms) spell them differently, so every lookup ignores case.
-public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionaryLiteral {
+package struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionaryLiteral {
     /// The fields in order.
-    public private(set) var fields: [HTTPHeader]
+    package private(set) var fields: [HTTPHeader]
 
     /// Creates headers from fields, keeping their order.
-    public init(_ fields: [HTTPHeader] = []) { self.fields = fields }
+    package init(_ fields: [HTTPHeader] = []) { self.fields = fields }
 
     /// Creates headers from literal pairs, keeping their order.
-    public init(dictionaryLiteral elements: (String, String)...) {
+    package init(dictionaryLiteral elements: (String, String)...) {
         fields = elements.map { HTTPHeader(name: $0.0, value: $0.1) }
     }
 
     /// The first value of the field `name`, whatever its case; nil when absent.
     ///
     /// Setting replaces every field of that name (nil removes them).
-    public subscript(name: String) -> String? {
+    package subscript(name: String) -> String? {
         get { fields.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value }
         set {
             let index = fields.firstIndex { $0.name.caseInsensitiveCompare(name) == .orderedSame }
@@ -40,20 +40,20 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
     }
 
     /// Appends a field without replacing existing ones of the same name.
-    public mutating func add(name: String, value: String) {
+    package mutating func add(name: String, value: String) {
         fields.append(HTTPHeader(name: name, value: value))
     }
 
     /// Whether a field named `name` is present, whatever its case.
-    public func contains(_ name: String) -> Bool { self[name] != nil }
+    package func contains(_ name: String) -> Bool { self[name] != nil }
 
     /// Iterates the fields in order.
-    public func makeIterator() -> IndexingIterator<[HTTPHeader]> { fields.makeIterator() }
+    package func makeIterator() -> IndexingIterator<[HTTPHeader]> { fields.makeIterator() }
 }
 
 extension HTTPHeaders {
     /// Whether `value` is printable ASCII without CR/LF, safe to put in a header.
-    public static func isSafeValue(_ value: String) -> Bool {
+    package static func isSafeValue(_ value: String) -> Bool {
         value.unicodeScalars.allSatisfy { $0.value >= 0x20 && $0.value < 0x7f }
     }
 }

@@ -1,5 +1,5 @@
 /// An HTTP request method.
-public enum HTTPMethod: String, Sendable, Hashable, Codable {
+package enum HTTPMethod: String, Sendable, Hashable, Codable {
     case get = "GET"
     case post = "POST"
     case put = "PUT"

@@ -1,16 +1,16 @@
 import Foundation
 
 /// A request as a transport sends it.
-public struct HTTPRequest: Sendable, Hashable {
-    public var method: HTTPMethod
-    public var url: URL
-    public var headers: HTTPHeaders
-    public var body: Data?
+package struct HTTPRequest: Sendable, Hashable {
+    package var method: HTTPMethod
+    package var url: URL
+    package var headers: HTTPHeaders
+    package var body: Data?
     /// Seconds to wait for the response before the transport throws `TransportError.timeout`.
-    public var timeout: TimeInterval
+    package var timeout: TimeInterval
 
     /// A request; `timeout` is in seconds.
-    public init(method: HTTPMethod, url: URL, headers: HTTPHeaders = [:], body: Data? = nil, timeout: TimeInterval = 30) {
+    package init(method: HTTPMethod, url: URL, headers: HTTPHeaders = [:], body: Data? = nil, timeout: TimeInterval = 30) {
         self.method = method
         self.url = url
         self.headers = headers
@@ -19,14 +19,14 @@ public struct HTTPRequest: Sendable, Hashable {
     }
 
     /// The percent-encoded path, without the query (`/v1/orders/o_1`).
-    public var path: String {
+    package var path: String {
         let components = URLComponents(url: url, resolvingAgainstBaseURL: false)
         let path = components?.percentEncodedPath ?? url.path
         return path.isEmpty ? "/" : path
     }
 
     /// The path with its query, as the request line shows it (`/v1/ledger?limit=100`).
-    public var pathAndQuery: String {
+    package var pathAndQuery: String {
         let components = URLComponents(url: url, resolvingAgainstBaseURL: false)
         guard let query = components?.percentEncodedQuery, !query.isEmpty else { return path }
         return path + "?" + query
@@ -35,14 +35,14 @@ public struct HTTPRequest: Sendable, Hashable {
 
 extension HTTPRequest: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     /// `GET https://host/v1/holdings`: no headers or body, so printing a request cannot leak a credential.
-    public var description: String { "\(method.rawValue) \(url.absoluteString)" }
-    public var debugDescription: String { description }
+    package var description: String { "\(method.rawValue) \(url.absoluteString)" }
+    package var debugDescription: String { description }
 
     /// Reflection (`dump`, test failure output) shows header names only and the body size only.
     ///
     /// Which headers carry credentials is the vendor's to say (`SandboxDialect`), and a request
     /// does not know its vendor, so no header value is shown.
-    public var customMirror: Mirror {
+    package var customMirror: Mirror {
         let shownHeaders = headers.map { "\($0.name): \(Redactor.placeholder)" }
         return Mirror(self, children: ["method": method, "url": url, "headers": shownHeaders,
                                        "body": body.map { "\($0.count) bytes" } ?? "none", "timeout": timeout],

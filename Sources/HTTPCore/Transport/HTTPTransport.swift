@@ -7,7 +7,7 @@ import Foundation
 /// `RecordingTransport`. A transport returns every HTTP status as a response
 /// (a 503 is not an error here) and throws `TransportError` only when no
 /// response arrived.
-public protocol HTTPTransport: Sendable {
+package protocol HTTPTransport: Sendable {
     /// Sends `request` and returns the server's response, whatever its status.
     func send(_ request: HTTPRequest) async throws -> HTTPResponse
 }

@@ -7,7 +7,7 @@ import Foundation
 /// fields and what is redacted. Failures are recorded too (`error: timeout`) and then rethrown unchanged.
 /// Entries are kept in memory in send order and can also be streamed to
 /// `onEntry` as they complete.
-public final class RecordingTransport: HTTPTransport {
+package final class RecordingTransport: HTTPTransport {
     private let base: any HTTPTransport
     private let dialect: SandboxDialect
     private let onEntry: (@Sendable (TranscriptEntry) -> Void)?
@@ -18,7 +18,7 @@ public final class RecordingTransport: HTTPTransport {
     /// Wraps `base`, recording in the vendor's `dialect`; `onEntry` is called (on the sending task) with each entry as it completes.
     ///
     /// `now` is the clock for durations; tests pass a fixed one.
-    public init(wrapping base: any HTTPTransport, dialect: SandboxDialect,
+    package init(wrapping base: any HTTPTransport, dialect: SandboxDialect,
                 now: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now },
                 onEntry: (@Sendable (TranscriptEntry) -> Void)? = nil) {
         self.base = base
@@ -28,12 +28,12 @@ public final class RecordingTransport: HTTPTransport {
     }
 
     /// The entries recorded so far, in the order their requests were sent.
-    public var entries: [TranscriptEntry] {
+    package var entries: [TranscriptEntry] {
         state.withLock { $0.entries }.sorted { $0.sequence < $1.sequence }
     }
 
     /// Returns the entries recorded so far and forgets them (sequence numbers keep counting).
-    public func drain() -> [TranscriptEntry] {
+    package func drain() -> [TranscriptEntry] {
         state.withLock { s in
             defer { s.entries.removeAll() }
             return s.entries.sorted { $0.sequence < $1.sequence }
@@ -41,7 +41,7 @@ public final class RecordingTransport: HTTPTransport {
     }
 
     /// Sends through the wrapped transport and records the exchange or the failure.
-    public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+    package func send(_ request: HTTPRequest) async throws -> HTTPResponse {
         let sequence = state.withLock { s in
             defer { s.next += 1 }
             return s.next

@@ -6,37 +6,37 @@ import Foundation
 /// its secret key header) are `<redacted>`, and bodies have the vendor's credential
 /// fields, secret keys, bearer values and JWT-shaped strings replaced by `<redacted>`
 /// (`SandboxDialect.redactor`).
-public struct TranscriptEntry: Sendable, Hashable, Codable {
+package struct TranscriptEntry: Sendable, Hashable, Codable {
     /// Position in the transcript, from 1.
-    public var sequence: Int
-    public var method: String
+    package var sequence: Int
+    package var method: String
     /// The path with its query, credentials redacted.
-    public var path: String
+    package var path: String
     /// The dialect's project header as sent (`SandboxDialect.projectHeader`).
-    public var project: String?
+    package var project: String?
     /// The dialect's environment header as sent (`SandboxDialect.environmentHeader`).
-    public var environment: String?
+    package var environment: String?
     /// Every request header in order, credential values redacted.
-    public var requestHeaders: [HTTPHeader]
-    public var requestBody: String?
+    package var requestHeaders: [HTTPHeader]
+    package var requestBody: String?
     /// The HTTP status; nil when no response arrived.
-    public var status: Int?
+    package var status: Int?
     /// The dialect's kind header as received (`SandboxDialect.kindHeader`); nil when absent or no response.
-    public var sandboxKind: String?
+    package var sandboxKind: String?
     /// The dialect's retry header (`Retry-After`) as received, when present.
-    public var retryAfter: String?
-    public var responseBody: String?
+    package var retryAfter: String?
+    package var responseBody: String?
     /// The transport failure code (`timeout`, `connection-lost`, …) when no response arrived.
-    public var error: String?
+    package var error: String?
     /// Wall time from send to response or failure, in milliseconds.
-    public var durationMilliseconds: Int
+    package var durationMilliseconds: Int
     /// What the transport measured about the connection (peer address, TLS, certificate); nil when it measured nothing.
-    public var connection: ConnectionFacts?
+    package var connection: ConnectionFacts?
     /// The response's `Date` header as received (the server's clock, RFC 9110 HTTP-date); nil when absent or no response.
-    public var date: String?
+    package var date: String?
 
     /// An entry from its parts; `RecordingTransport` builds these.
-    public init(sequence: Int, method: String, path: String, project: String?, environment: String?,
+    package init(sequence: Int, method: String, path: String, project: String?, environment: String?,
                 requestHeaders: [HTTPHeader], requestBody: String?, status: Int?, sandboxKind: String?,
                 retryAfter: String?, responseBody: String?, error: String?, durationMilliseconds: Int,
                 connection: ConnectionFacts? = nil, date: String? = nil) {
@@ -58,7 +58,7 @@ public struct TranscriptEntry: Sendable, Hashable, Codable {
     }
 
     /// A one-line summary: `GET /v1/holdings → 200 (hosted, 12 ms)` or `GET /v1/holdings → error: timeout`.
-    public var summary: String {
+    package var summary: String {
         let outcome: String
         if let status {
             outcome = "\(status) (\(sandboxKind ?? "no sandbox kind"), \(durationMilliseconds) ms)"

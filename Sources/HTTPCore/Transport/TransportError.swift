@@ -6,7 +6,7 @@ import Foundation
 /// `HTTPTransport` (including the fault injector, which imitates these
 /// failures exactly); each vendor's client core maps it to its own error.
 /// Descriptions never contain URLs, headers or bodies.
-public enum TransportError: Error, Sendable, Hashable, CustomStringConvertible {
+package enum TransportError: Error, Sendable, Hashable, CustomStringConvertible {
     /// No response within the request's timeout.
     case timeout
     /// The connection could not be made (refused, unreachable, unknown host, offline); nothing was sent.
@@ -24,7 +24,7 @@ public enum TransportError: Error, Sendable, Hashable, CustomStringConvertible {
 
     /// The transport error `error` stands for: itself, `.cancelled` for a `CancellationError`,
     /// else `.failed` naming only its type (never its text, which could hold a URL or a credential).
-    public init(_ error: any Error) {
+    package init(_ error: any Error) {
         if let error = error as? TransportError {
             self = error
         } else if error is CancellationError {
@@ -35,7 +35,7 @@ public enum TransportError: Error, Sendable, Hashable, CustomStringConvertible {
     }
 
     /// A short, stable code for transcripts: `timeout`, `connection-refused`, `connection-lost`, ….
-    public var code: String {
+    package var code: String {
         switch self {
         case .timeout: return "timeout"
         case .connectionRefused: return "connection-refused"
@@ -47,7 +47,7 @@ public enum TransportError: Error, Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .timeout:
             return "The server did not answer in time. Check that the Sandbox is reachable, or retry."
@@ -68,7 +68,7 @@ public enum TransportError: Error, Sendable, Hashable, CustomStringConvertible {
 }
 
 /// What failed when a TLS connection could not be made. Descriptions are what users read.
-public enum TLSFailure: Sendable, Hashable, CustomStringConvertible {
+package enum TLSFailure: Sendable, Hashable, CustomStringConvertible {
     /// The chain does not lead to a trusted root (self-signed, unknown issuer).
     case untrustedChain(String)
     /// The certificate does not name the host that was asked for.
@@ -82,7 +82,7 @@ public enum TLSFailure: Sendable, Hashable, CustomStringConvertible {
     /// The handshake failed for another reason (protocol, cipher, the peer closed).
     case handshake(String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .untrustedChain(let why):
             return "the server's certificate chain is not trusted (\(why))"

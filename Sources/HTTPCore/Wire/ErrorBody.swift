@@ -1,5 +1,5 @@
 /// A vendor's table of `error.code` values: each code's raw text and whether a retry may help.
-public protocol ErrorCodeTable: RawRepresentable, Sendable where RawValue == String {
+package protocol ErrorCodeTable: RawRepresentable, Sendable where RawValue == String {
     /// Whether the vendor's contract marks the code retryable.
     var retryable: Bool { get }
 }
@@ -9,17 +9,17 @@ public protocol ErrorCodeTable: RawRepresentable, Sendable where RawValue == Str
 /// `Code` is the vendor's code table (each client core's code enum); the
 /// stored code is the text as sent, so a body with a code the table does not know
 /// still decodes (what it means is the vendor's error mapping to say).
-public struct ErrorBody<Code: ErrorCodeTable>: Codable, Sendable, Equatable {
+package struct ErrorBody<Code: ErrorCodeTable>: Codable, Sendable, Equatable {
     /// The `error` object.
-    public struct Detail: Codable, Sendable, Equatable {
+    package struct Detail: Codable, Sendable, Equatable {
         /// The code as sent; `Code(rawValue:)` tells whether the vendor's table knows it.
-        public var code: String
+        package var code: String
         /// Human-readable text; may be empty.
-        public var message: String
+        package var message: String
         /// Whether a retry may succeed.
-        public var retryable: Bool
+        package var retryable: Bool
         /// A detail from its parts.
-        public init(code: String, message: String, retryable: Bool) {
+        package init(code: String, message: String, retryable: Bool) {
             self.code = code
             self.message = message
             self.retryable = retryable
@@ -27,10 +27,10 @@ public struct ErrorBody<Code: ErrorCodeTable>: Codable, Sendable, Equatable {
     }
 
     /// The `error` object.
-    public var error: Detail
+    package var error: Detail
 
     /// The body the vendor's table pairs with `code` (its `retryable` included).
-    public init(code: Code, message: String) {
+    package init(code: Code, message: String) {
         error = Detail(code: code.rawValue, message: message, retryable: code.retryable)
     }
 }

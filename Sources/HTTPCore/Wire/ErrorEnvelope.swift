@@ -4,13 +4,13 @@ import Foundation
 ///
 /// Every field is optional: a server that breaks the shape still has its
 /// status mapped; what a code means is the vendor's table, not this type's.
-public struct ErrorEnvelope: Sendable, Equatable {
+package struct ErrorEnvelope: Sendable, Equatable {
     /// `error.code`, as sent.
-    public var code: String?
+    package var code: String?
     /// `error.message`, as sent (not yet redacted).
-    public var message: String?
+    package var message: String?
     /// `error.retryable`, as sent.
-    public var retryable: Bool?
+    package var retryable: Bool?
 
     private struct Body: Decodable {
         struct Detail: Decodable {
@@ -22,7 +22,7 @@ public struct ErrorEnvelope: Sendable, Equatable {
     }
 
     /// The `error` object of `body`; nil when the body is not that shape.
-    public init?(body: Data) {
+    package init?(body: Data) {
         guard let detail = (try? JSONDecoder().decode(Body.self, from: body))?.error else { return nil }
         code = detail.code
         message = detail.message

@@ -5,15 +5,15 @@ import Foundation
 /// Amounts travel as JSON strings matching `^-?[0-9]+(\.[0-9]+)?$` and never
 /// pass through binary floating point. Two amounts are equal when they denote
 /// the same number (`"12.50" == "12.5"`); `text` keeps the original spelling.
-public struct ExactDecimal: Sendable, Hashable, Codable, CustomStringConvertible, Comparable {
+package struct ExactDecimal: Sendable, Hashable, Codable, CustomStringConvertible, Comparable {
     /// The text as received.
-    public let text: String
+    package let text: String
     let negative: Bool
     let integerDigits: String
     let fractionDigits: String
 
     /// Parses the contract's decimal syntax; nil for anything else (exponents, `+`, spaces, empty).
-    public init?(_ text: String) {
+    package init?(_ text: String) {
         var body = Substring(text)
         var negative = false
         if body.first == "-" { negative = true; body = body.dropFirst() }
@@ -35,12 +35,12 @@ public struct ExactDecimal: Sendable, Hashable, Codable, CustomStringConvertible
     }
 
     /// The normalised spelling: no leading or trailing zeros, no `-0`.
-    public var normalized: String {
+    package var normalized: String {
         (negative ? "-" : "") + integerDigits + (fractionDigits.isEmpty ? "" : "." + fractionDigits)
     }
 
     /// The same amount with the sign flipped (a refund books the negative of a grant).
-    public var negated: ExactDecimal {
+    package var negated: ExactDecimal {
         let flipped = text.hasPrefix("-") ? String(text.dropFirst()) : "-" + text
         // Flipping the sign of valid decimal text keeps it valid, so no re-parse (and no force-unwrap) is needed.
         return ExactDecimal(validText: flipped, negative: !negative && !(integerDigits == "0" && fractionDigits.isEmpty),
@@ -54,14 +54,14 @@ public struct ExactDecimal: Sendable, Hashable, Codable, CustomStringConvertible
         self.fractionDigits = fractionDigits
     }
 
-    public var isNegative: Bool { negative }
+    package var isNegative: Bool { negative }
 
-    public var description: String { text }
+    package var description: String { text }
 
-    public static func == (a: ExactDecimal, b: ExactDecimal) -> Bool { a.normalized == b.normalized }
-    public func hash(into h: inout Hasher) { h.combine(normalized) }
+    package static func == (a: ExactDecimal, b: ExactDecimal) -> Bool { a.normalized == b.normalized }
+    package func hash(into h: inout Hasher) { h.combine(normalized) }
 
-    public static func < (a: ExactDecimal, b: ExactDecimal) -> Bool {
+    package static func < (a: ExactDecimal, b: ExactDecimal) -> Bool {
         if a.negative != b.negative { return a.negative }
         let magnitudeLess = ExactDecimal.magnitudeLess(a, b)
         let magnitudeEqual = a.integerDigits == b.integerDigits && a.fractionDigits == b.fractionDigits
@@ -78,7 +78,7 @@ public struct ExactDecimal: Sendable, Hashable, Codable, CustomStringConvertible
         return fa < fb
     }
 
-    public init(from decoder: Decoder) throws {
+    package init(from decoder: Decoder) throws {
         let c = try decoder.singleValueContainer()
         guard let s = try? c.decode(String.self) else {
             throw DecodingError.dataCorruptedError(in: c, debugDescription: "amount must be a decimal string, not a JSON number")
@@ -89,7 +89,7 @@ public struct ExactDecimal: Sendable, Hashable, Codable, CustomStringConvertible
         self = d
     }
 
-    public func encode(to encoder: Encoder) throws {
+    package func encode(to encoder: Encoder) throws {
         var c = encoder.singleValueContainer()
         try c.encode(text)
     }

@@ -1,9 +1,9 @@
 import Foundation
 
 /// The base URL rule both vendors share: `https://HOST[/PREFIX]`, `http://` only for loopback hosts (which never certify).
-public enum TargetURL {
+package enum TargetURL {
     /// Why a base URL is unusable.
-    public enum Problem: Error, Sendable, Equatable, CustomStringConvertible {
+    package enum Problem: Error, Sendable, Equatable, CustomStringConvertible {
         /// Not absolute, or no host.
         case notAbsolute
         /// A scheme other than `https` or `http`.
@@ -18,7 +18,7 @@ public enum TargetURL {
         case unparseable
 
         /// What was wrong and what to do.
-        public var description: String {
+        package var description: String {
             switch self {
             case .notAbsolute: return "The base URL must be absolute, like 'https://sandbox.example.com'."
             case .unsupportedScheme(let scheme): return "The base URL scheme '\(scheme)' is not supported. Use https://."
@@ -32,7 +32,7 @@ public enum TargetURL {
     }
 
     /// `url` with a lowercase scheme and no trailing slash, or the problem with it.
-    public static func normalize(_ url: URL) throws(Problem) -> URL {
+    package static func normalize(_ url: URL) throws(Problem) -> URL {
         guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false),
               let scheme = components.scheme?.lowercased(), let host = components.host, !host.isEmpty else {
             throw .notAbsolute
@@ -48,13 +48,13 @@ public enum TargetURL {
     }
 
     /// The host of `url` when it is plain HTTP to a host that is not loopback (a request that must not be sent); else nil.
-    public static func insecureHost(of url: URL) -> String? {
+    package static func insecureHost(of url: URL) -> String? {
         guard let host = url.host, url.scheme?.lowercased() != "https", !PeerAddress.isLoopbackHost(host) else { return nil }
         return host
     }
 
     /// The full URL for a contract path (already percent-encoded) and query below `base`.
-    public static func url(base: URL, path: String, query: [(String, String)] = []) -> URL? {
+    package static func url(base: URL, path: String, query: [(String, String)] = []) -> URL? {
         guard var components = URLComponents(url: base, resolvingAgainstBaseURL: false) else { return nil }
         components.percentEncodedPath += path
         if !query.isEmpty {
@@ -64,7 +64,7 @@ public enum TargetURL {
     }
 
     /// Percent-escapes an identifier for use as one path segment or query value.
-    public static func escape(_ segment: String) -> String {
+    package static func escape(_ segment: String) -> String {
         // RFC 3986 unreserved characters only (ASCII): `alphanumerics` would let non-ASCII letters through.
         let allowed = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
         return segment.addingPercentEncoding(withAllowedCharacters: allowed) ?? segment

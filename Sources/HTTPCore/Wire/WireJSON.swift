@@ -6,21 +6,21 @@ import Foundation
 /// same value is always the same bytes and a retried request is byte-for-byte the
 /// original. Decoding is Foundation's strict `JSONDecoder`: a JSON number where a
 /// `String` is declared is refused, so identifiers beyond 2^53 never pass through `Double`.
-public enum WireJSON {
+package enum WireJSON {
     /// Encodes `value` deterministically.
-    public static func encode<Value: Encodable>(_ value: Value) throws -> Data {
+    package static func encode<Value: Encodable>(_ value: Value) throws -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return try encoder.encode(value)
     }
 
     /// Decodes `type` strictly; throws `DecodingError`.
-    public static func decode<Value: Decodable>(_ type: Value.Type, from data: Data) throws -> Value {
+    package static func decode<Value: Decodable>(_ type: Value.Type, from data: Data) throws -> Value {
         try JSONDecoder().decode(type, from: data)
     }
 
     /// One line saying what in a body did not decode as `type` and where.
-    public static func explain<T>(_ error: DecodingError, type: T.Type) -> String {
+    package static func explain<T>(_ error: DecodingError, type: T.Type) -> String {
         func path(_ codingPath: [CodingKey]) -> String {
             let text = codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
             return text.isEmpty ? "the top level" : String(text.drop { $0 == "." })

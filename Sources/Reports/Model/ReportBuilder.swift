@@ -4,11 +4,11 @@ import Evidence
 ///
 /// Reads only the store: never the clock or the environment. The time a
 /// report shows is the time of the newest evidence (`evidenceHead().at`).
-public enum ReportBuilder {
+package enum ReportBuilder {
     /// Builds the report model of one campaign.
     ///
     /// - Throws: `EvidenceError` when the campaign is unknown or its profile is not built in.
-    public static func build(store: EvidenceStore, campaignId: String, toolVersion: String) throws -> ReportModel {
+    package static func build(store: EvidenceStore, campaignId: String, toolVersion: String) throws -> ReportModel {
         // One snapshot: the runs, evidence, sign-offs and journal head all belong to the same state,
         // even while another process records.
         try store.snapshot {
@@ -100,7 +100,7 @@ public enum ReportBuilder {
 
     /// Judges a campaign's evidence as it stood at journal entry `seq` with this growcert's rules (its
     /// built-in profile): what `report verify`, `signoff` and `verify` compare a stored verdict with.
-    public static func judge(store: EvidenceStore, campaignId: String, asOf seq: Int64) throws -> Judgment {
+    package static func judge(store: EvidenceStore, campaignId: String, asOf seq: Int64) throws -> Judgment {
         try store.snapshot {
             let campaign = try store.campaign(campaignId, asOf: seq)
             let profile = try store.profileNamed(campaign.profile)
@@ -114,7 +114,7 @@ public enum ReportBuilder {
     ///
     /// `standing` says, per sign-off id, whether it applies to this evidence and whether its key is a
     /// trusted signer's; a sign-off without one is taken as current and not trusted.
-    public static func build(input: VerdictEngine.Input, profile: Profile, signoffs: [SignoffRecord], head: EvidenceHead?,
+    package static func build(input: VerdictEngine.Input, profile: Profile, signoffs: [SignoffRecord], head: EvidenceHead?,
                              toolVersion: String, standing: [String: SignoffStanding] = [:]) -> ReportModel {
         let c = input.campaign
         let scenarios = VerdictEngine(profile: profile).judge(input)
@@ -144,12 +144,12 @@ public enum ReportBuilder {
 }
 
 /// How a sign-off stands against the evidence of the report being built.
-public struct SignoffStanding: Sendable, Equatable {
-    public var newerEntries: Int
-    public var signedVerdict: String
-    public var trustedSigner: Bool
+package struct SignoffStanding: Sendable, Equatable {
+    package var newerEntries: Int
+    package var signedVerdict: String
+    package var trustedSigner: Bool
 
-    public init(newerEntries: Int, signedVerdict: String, trustedSigner: Bool) {
+    package init(newerEntries: Int, signedVerdict: String, trustedSigner: Bool) {
         self.newerEntries = newerEntries
         self.signedVerdict = signedVerdict
         self.trustedSigner = trustedSigner
@@ -157,14 +157,14 @@ public struct SignoffStanding: Sendable, Equatable {
 }
 
 /// A campaign judged at one journal entry by this growcert's rules.
-public struct Judgment: Sendable {
-    public var campaignId: String
-    public var evidenceSeq: Int64
+package struct Judgment: Sendable {
+    package var campaignId: String
+    package var evidenceSeq: Int64
     /// Each scenario's verdict, in catalog order.
-    public var scenarios: [(id: String, verdict: Verdict)]
+    package var scenarios: [(id: String, verdict: Verdict)]
     /// The SHA-256 of the rules that judged it (`Profile.rulesSHA256`).
-    public var rulesSHA256: String
+    package var rulesSHA256: String
 
     /// The campaign's verdict: the worst of its scenarios'.
-    public var campaignVerdict: Verdict { Verdict.worst(of: scenarios.map(\.verdict)) }
+    package var campaignVerdict: Verdict { Verdict.worst(of: scenarios.map(\.verdict)) }
 }

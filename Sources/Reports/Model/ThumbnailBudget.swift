@@ -6,17 +6,17 @@
 /// order). A larger image, one past the budget, a retracted one or one whose bytes are not really
 /// PNG or JPEG is listed with the command that exports it. Same evidence, same choice: the
 /// report stays byte-identical.
-public struct ThumbnailBudget: Sendable, Equatable {
-    public var perImage: Int
-    public var total: Int
+package struct ThumbnailBudget: Sendable, Equatable {
+    package var perImage: Int
+    package var total: Int
 
     /// The built-in budget: 512 KiB per image, 2 MiB in all.
-    public static let standard = ThumbnailBudget(perImage: 512 * 1024, total: 2 * 1024 * 1024)
+    package static let standard = ThumbnailBudget(perImage: 512 * 1024, total: 2 * 1024 * 1024)
 
     static let imageTypes: Set<String> = ["image/png", "image/jpeg", "image/jpg"]
 
     /// Creates a budget.
-    public init(perImage: Int, total: Int) {
+    package init(perImage: Int, total: Int) {
         self.perImage = perImage
         self.total = total
     }
@@ -24,7 +24,7 @@ public struct ThumbnailBudget: Sendable, Equatable {
     /// `model` with the inline images set, reading each chosen attachment's bytes with `blob` (by SHA-256).
     ///
     /// Only attachments the budget admits by their recorded size are read at all.
-    public func apply(to model: ReportModel, blob: (String) throws -> [UInt8]?) rethrows -> ReportModel {
+    package func apply(to model: ReportModel, blob: (String) throws -> [UInt8]?) rethrows -> ReportModel {
         var m = model
         var used = 0
         for si in m.scenarios.indices {

@@ -3,7 +3,7 @@
 /// Parse errors carry the 1-based line and column of the offending tag in the
 /// template (or partial) source, so a template author can find it. Errors in
 /// a partial are wrapped in `.inPartial` naming the partial.
-public indirect enum MustacheError: Error, CustomStringConvertible, Equatable, Sendable {
+package indirect enum MustacheError: Error, CustomStringConvertible, Equatable, Sendable {
     /// A tag was opened but its closing delimiter never appears.
     case unclosedTag(opening: String, closing: String, line: Int, column: Int)
     /// A section was opened but never closed.
@@ -30,7 +30,7 @@ public indirect enum MustacheError: Error, CustomStringConvertible, Equatable, S
     case tooManySteps(limit: Int)
 
     /// The message for the template author: what is wrong, where, and what to do.
-    public var description: String {
+    package var description: String {
         switch self {
         case .unclosedTag(let opening, let closing, let line, let column):
             return "Unclosed tag '\(opening)' at line \(line), column \(column): add the closing '\(closing)'."

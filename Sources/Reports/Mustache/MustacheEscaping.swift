@@ -3,11 +3,11 @@
 /// `MustacheTemplate.render(_:escape:)` takes any `(String) -> String`; these
 /// are the common ones. Triple mustaches `{{{name}}}` and `{{&name}}` are never
 /// escaped.
-public enum MustacheEscaping {
+package enum MustacheEscaping {
     /// HTML escaping: `&` first, then `<`, `>`, `"` and `'`.
     ///
     /// Safe for element content and for quoted attribute values.
-    public static func html(_ text: String) -> String {
+    package static func html(_ text: String) -> String {
         // Fast path: most values need no escaping.
         guard text.utf8.contains(where: { $0 == 0x26 || $0 == 0x3C || $0 == 0x3E || $0 == 0x22 || $0 == 0x27 }) else {
             return text
@@ -28,5 +28,5 @@ public enum MustacheEscaping {
     }
 
     /// No escaping: the value is inserted as it is.
-    public static func none(_ text: String) -> String { text }
+    package static func none(_ text: String) -> String { text }
 }

@@ -3,19 +3,19 @@
 /// Every limit is checked, and exceeding one is a `MustacheError`, never a
 /// crash or a silently truncated report. The defaults are far above what a
 /// report template needs.
-public struct MustacheLimits: Sendable, Equatable {
+package struct MustacheLimits: Sendable, Equatable {
     /// The deepest section nesting accepted in one template or partial source.
-    public var maximumSectionNesting: Int
+    package var maximumSectionNesting: Int
     /// The deepest chain of partials including partials (bounds recursion).
-    public var maximumPartialDepth: Int
+    package var maximumPartialDepth: Int
     /// The most bytes of UTF-8 output one render may produce.
-    public var maximumOutputBytes: Int
+    package var maximumOutputBytes: Int
     /// The most work one render may do, counted as template nodes visited plus
     /// contexts examined by name lookups (bounds work that produces no output).
-    public var maximumSteps: Int
+    package var maximumSteps: Int
 
     /// Creates limits; omitted values take the defaults.
-    public init(
+    package init(
         maximumSectionNesting: Int = 256,
         maximumPartialDepth: Int = 64,
         maximumOutputBytes: Int = 64 << 20,
@@ -28,5 +28,5 @@ public struct MustacheLimits: Sendable, Equatable {
     }
 
     /// The default limits.
-    public static let standard = MustacheLimits()
+    package static let standard = MustacheLimits()
 }

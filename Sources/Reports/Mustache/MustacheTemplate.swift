@@ -10,11 +10,11 @@
 /// Rendering is pure: the output depends only on the template, the context
 /// and the escaping function. Hostile templates and contexts are bounded by
 /// `MustacheLimits` and fail with a `MustacheError` instead of crashing or hanging.
-public struct MustacheTemplate: Sendable {
+package struct MustacheTemplate: Sendable {
     let nodes: [MustacheNode]
     let partials: [String: [MustacheNode]]
     /// The limits this template was parsed with and renders under.
-    public let limits: MustacheLimits
+    package let limits: MustacheLimits
 
     /// Parses a template and its partials.
     ///
@@ -24,7 +24,7 @@ public struct MustacheTemplate: Sendable {
     ///   - limits: bounds on nesting, partial depth, output size and work.
     /// - Throws: `MustacheError` naming the line and column of the first
     ///   problem; a problem in a partial is wrapped in `.inPartial`.
-    public init(source: String, partials: [String: String] = [:], limits: MustacheLimits = .standard) throws {
+    package init(source: String, partials: [String: String] = [:], limits: MustacheLimits = .standard) throws {
         self.limits = limits
         self.nodes = try MustacheParser(source: source, limits: limits).parse()
         var parsed: [String: [MustacheNode]] = [:]
@@ -47,7 +47,7 @@ public struct MustacheTemplate: Sendable {
     ///   - escape: applied to the text of every `{{name}}` tag (not to
     ///     `{{{name}}}` or `{{&name}}`); HTML escaping by default.
     /// - Throws: `MustacheError` when a limit in `limits` is exceeded.
-    public func render(_ context: MustacheValue, escape: (String) -> String = MustacheEscaping.html) throws -> String {
+    package func render(_ context: MustacheValue, escape: (String) -> String = MustacheEscaping.html) throws -> String {
         try withoutActuallyEscaping(escape) { escape in
             var renderer = MustacheRenderer(partials: partials, limits: limits, escape: escape, context: context)
             return try renderer.render(nodes)

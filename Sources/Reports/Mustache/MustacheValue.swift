@@ -10,7 +10,7 @@ import StrictJSON
 /// Truthiness, which decides whether a section renders: `.null`, `.bool(false)`,
 /// an empty `.list` and an empty `.string` are falsy; everything else,
 /// including the number zero and an empty dictionary, is truthy.
-public enum MustacheValue: Sendable, Equatable {
+package enum MustacheValue: Sendable, Equatable {
     /// No value: falsy, interpolates as the empty string.
     case null
     /// `true` or `false`; interpolates as that word.
@@ -26,7 +26,7 @@ public enum MustacheValue: Sendable, Equatable {
 
     /// Converts a JSON value: objects become dictionaries, arrays lists, and
     /// numbers keep their literal text.
-    public init(json: JSONValue) {
+    package init(json: JSONValue) {
         switch json {
         case .null: self = .null
         case .bool(let b): self = .bool(b)
@@ -38,13 +38,13 @@ public enum MustacheValue: Sendable, Equatable {
     }
 
     /// A whole number.
-    public init(_ value: Int) { self = .number(String(value)) }
+    package init(_ value: Int) { self = .number(String(value)) }
 
     /// A floating-point number, by its shortest round-tripping decimal text.
-    public init(_ value: Double) { self = .number(value.description) }
+    package init(_ value: Double) { self = .number(value.description) }
 
     /// Whether a section over this value renders (see the type's documentation).
-    public var isTruthy: Bool {
+    package var isTruthy: Bool {
         switch self {
         case .null: return false
         case .bool(let b): return b
@@ -59,7 +59,7 @@ public enum MustacheValue: Sendable, Equatable {
     /// Strings as they are; `true`/`false`; numbers in shortest decimal form;
     /// null, lists and dictionaries as the empty string (interpolating a list
     /// or dictionary is a template mistake, and its shape must not leak).
-    public var renderedText: String {
+    package var renderedText: String {
         switch self {
         case .string(let s): return s
         case .bool(let b): return b ? "true" : "false"
@@ -138,21 +138,21 @@ extension MustacheValue: ExpressibleByStringLiteral, ExpressibleByBooleanLiteral
     ExpressibleByFloatLiteral, ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral, ExpressibleByNilLiteral
 {
     /// A `.string`.
-    public init(stringLiteral value: String) { self = .string(value) }
+    package init(stringLiteral value: String) { self = .string(value) }
     /// A `.bool`.
-    public init(booleanLiteral value: Bool) { self = .bool(value) }
+    package init(booleanLiteral value: Bool) { self = .bool(value) }
     /// A `.number` with the integer's decimal text.
-    public init(integerLiteral value: Int) { self.init(value) }
+    package init(integerLiteral value: Int) { self.init(value) }
     /// A `.number` with the double's shortest round-tripping text.
-    public init(floatLiteral value: Double) { self.init(value) }
+    package init(floatLiteral value: Double) { self.init(value) }
     /// A `.list`.
-    public init(arrayLiteral elements: MustacheValue...) { self = .list(elements) }
+    package init(arrayLiteral elements: MustacheValue...) { self = .list(elements) }
     /// A `.dictionary`; later duplicate keys win.
-    public init(dictionaryLiteral elements: (String, MustacheValue)...) {
+    package init(dictionaryLiteral elements: (String, MustacheValue)...) {
         var fields: [String: MustacheValue] = [:]
         for (key, value) in elements { fields[key] = value }
         self = .dictionary(fields)
     }
     /// `.null`.
-    public init(nilLiteral: ()) { self = .null }
+    package init(nilLiteral: ()) { self = .null }
 }

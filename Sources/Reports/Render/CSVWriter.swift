@@ -8,19 +8,19 @@
 /// (one starting with `=`, `+`, `-`, `@` or a tab, other than a plain number)
 /// starts with an apostrophe, so evidence text typed by anyone cannot run in
 /// the reader's spreadsheet (CSV injection). The header row is the first record.
-public enum CSVWriter {
+package enum CSVWriter {
     /// The CSV text of `header` followed by `rows`.
-    public static func render(header: [String], rows: [[String]]) -> String {
+    package static func render(header: [String], rows: [[String]]) -> String {
         ([header] + rows).map(record).joined()
     }
 
     /// One record: its fields, separated by commas, ended by CRLF.
-    public static func record(_ fields: [String]) -> String {
+    package static func record(_ fields: [String]) -> String {
         fields.map(field).joined(separator: ",") + "\r\n"
     }
 
     /// One field, quoted when RFC 4180 requires it.
-    public static func field(_ value: String) -> String {
+    package static func field(_ value: String) -> String {
         var text = TextSafety.visible(value)
         if runsAsFormula(text) { text = "'" + text }
         let needsQuotes = text.unicodeScalars.contains { $0 == "," || $0 == "\"" || $0 == "\r" || $0 == "\n" }

@@ -7,24 +7,24 @@ import StrictJSON
 /// After that line the report states the body's SHA-256 in a comment
 /// `<!-- growcert-body-sha256: HEX -->` (and again in words). Anyone can
 /// recompute it: `awk '/<!-- growcert-integrity -->/{exit} {print}' report.md | sha256sum`.
-public enum IntegrityCheck {
+package enum IntegrityCheck {
     /// The marker line (without its line break).
-    public static let marker = "<!-- growcert-integrity -->"
+    package static let marker = "<!-- growcert-integrity -->"
     /// What precedes the hash in the machine-readable comment after the marker.
-    public static let claimPrefix = "<!-- growcert-body-sha256: "
+    package static let claimPrefix = "<!-- growcert-body-sha256: "
 
     /// What precedes the rules' SHA-256 and the database's identity in their comments after the marker.
-    public static let rulesPrefix = "<!-- growcert-rules-sha256: "
-    public static let databasePrefix = "<!-- growcert-database: "
+    package static let rulesPrefix = "<!-- growcert-rules-sha256: "
+    package static let databasePrefix = "<!-- growcert-database: "
 
     /// The SHA-256 of the rules that judged a report, as the file states it: the comment after the marker
     /// in Markdown or HTML, `header.rulesSha256` in JSON, the `rulesSha256` property in JUnit. Nil when it names none.
-    public static func rulesSHA256(ofReport bytes: [UInt8]) -> String? {
+    package static func rulesSHA256(ofReport bytes: [UInt8]) -> String? {
         stated(in: bytes, comment: rulesPrefix, jsonKey: "rulesSha256", property: "rulesSha256")
     }
 
     /// The identity of the database a report comes from (`EvidenceStore.databaseId`), as the file states it.
-    public static func databaseId(ofReport bytes: [UInt8]) -> String? {
+    package static func databaseId(ofReport bytes: [UInt8]) -> String? {
         stated(in: bytes, comment: databasePrefix, jsonKey: "databaseId", property: "databaseId")
     }
 
@@ -51,7 +51,7 @@ public enum IntegrityCheck {
 
     /// The body hash a report claims (nil when it has no marker line or no claim after it),
     /// and the actual SHA-256 of its body (of all its bytes when it has no marker line).
-    public static func bodySHA256(ofReport bytes: [UInt8]) -> (claimed: String?, actual: String) {
+    package static func bodySHA256(ofReport bytes: [UInt8]) -> (claimed: String?, actual: String) {
         guard let start = markerLineStart(bytes) else { return (nil, Digest.sha256Hex(bytes)) }
         let actual = Digest.sha256Hex(bytes[..<start])
         let tail = String(decoding: bytes[start...], as: UTF8.self)
@@ -64,7 +64,7 @@ public enum IntegrityCheck {
     /// The journal heads a report file states: in a Markdown or HTML report, every 64-hex-digit word
     /// after the integrity marker line except the body hash; in a JSON report `journalHead.hash`; in a
     /// JUnit report the `journalHead` property. Empty when the file names none.
-    public static func journalHeads(ofReport bytes: [UInt8]) -> [String] {
+    package static func journalHeads(ofReport bytes: [UInt8]) -> [String] {
         func hexWords(_ text: Substring) -> [String] {
             var out: [String] = []
             var run = ""

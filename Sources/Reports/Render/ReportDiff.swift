@@ -7,37 +7,37 @@ import StrictJSON
 /// Both sides are `ReportDiff.Side` values, made from a `ReportModel` (a campaign judged now) or
 /// read back from a stored JSON report (`growcert-report/v1`), so a diff needs no process and
 /// no clock. Same inputs, same bytes.
-public struct ReportDiff: Sendable, Equatable {
+package struct ReportDiff: Sendable, Equatable {
     /// One side of a comparison.
-    public struct Side: Sendable, Equatable {
+    package struct Side: Sendable, Equatable {
         /// What the user named: a campaign id or a stored report id.
-        public var label: String
-        public var campaignId: String
-        public var campaignName: String
-        public var appVersion: String
-        public var build: String
-        public var verdict: String
+        package var label: String
+        package var campaignId: String
+        package var campaignName: String
+        package var appVersion: String
+        package var build: String
+        package var verdict: String
         /// The journal entry the evidence ends at.
-        public var evidenceSeq: Int64
-        public var scenarios: [Scenario]
+        package var evidenceSeq: Int64
+        package var scenarios: [Scenario]
 
         /// A scenario as the diff compares it.
-        public struct Scenario: Sendable, Equatable {
-            public var id: String
-            public var title: String
-            public var verdict: String
+        package struct Scenario: Sendable, Equatable {
+            package var id: String
+            package var title: String
+            package var verdict: String
             /// Check id → outcome: `passed`, `passed (PROVENANCE)` for a pass that cannot certify, `failed`, `not-run`, `unknown`.
-            public var checks: [(id: String, outcome: String)]
-            public var evidence: [(id: String, type: String, provenance: String)]
+            package var checks: [(id: String, outcome: String)]
+            package var evidence: [(id: String, type: String, provenance: String)]
 
-            public static func == (a: Scenario, b: Scenario) -> Bool {
+            package static func == (a: Scenario, b: Scenario) -> Bool {
                 a.id == b.id && a.title == b.title && a.verdict == b.verdict && a.checks.map(\.id) == b.checks.map(\.id)
                     && a.checks.map(\.outcome) == b.checks.map(\.outcome) && a.evidence.map(\.id) == b.evidence.map(\.id)
             }
         }
 
         /// The side of a campaign judged now.
-        public init(label: String, model: ReportModel) {
+        package init(label: String, model: ReportModel) {
             let h = model.header
             self.label = label
             campaignId = h.campaignId
@@ -56,7 +56,7 @@ public struct ReportDiff: Sendable, Equatable {
         /// The side of a stored JSON report (`growcert-report/v1`).
         ///
         /// - Throws: `ReportError.notAJSONReport` when the bytes are not one.
-        public init(label: String, jsonReport bytes: [UInt8]) throws {
+        package init(label: String, jsonReport bytes: [UInt8]) throws {
             guard let doc = try? JSONValue.parse(String(decoding: bytes, as: UTF8.self)), doc["format"]?.stringValue == "growcert-report/v1",
                   let scenarios = doc["scenarios"]?.arrayValue else {
                 throw ReportError.notAJSONReport(label)
@@ -87,38 +87,38 @@ public struct ReportDiff: Sendable, Equatable {
     }
 
     /// A scenario's verdict on each side (nil where the scenario is not in that side's catalog).
-    public struct VerdictChange: Sendable, Equatable {
-        public var scenarioId: String
-        public var title: String
-        public var from: String?
-        public var to: String?
-        public var changed: Bool { from != to }
+    package struct VerdictChange: Sendable, Equatable {
+        package var scenarioId: String
+        package var title: String
+        package var from: String?
+        package var to: String?
+        package var changed: Bool { from != to }
     }
 
     /// A check whose outcome differs.
-    public struct CheckChange: Sendable, Equatable {
-        public var scenarioId: String
-        public var checkId: String
-        public var from: String?
-        public var to: String?
+    package struct CheckChange: Sendable, Equatable {
+        package var scenarioId: String
+        package var checkId: String
+        package var from: String?
+        package var to: String?
     }
 
     /// Evidence on the `to` side's judged runs that the `from` side does not have.
-    public struct AddedEvidence: Sendable, Equatable {
-        public var scenarioId: String
-        public var id: String
-        public var type: String
-        public var provenance: String
+    package struct AddedEvidence: Sendable, Equatable {
+        package var scenarioId: String
+        package var id: String
+        package var type: String
+        package var provenance: String
     }
 
-    public var from: Side
-    public var to: Side
-    public var verdicts: [VerdictChange]
-    public var checks: [CheckChange]
-    public var evidenceAdded: [AddedEvidence]
+    package var from: Side
+    package var to: Side
+    package var verdicts: [VerdictChange]
+    package var checks: [CheckChange]
+    package var evidenceAdded: [AddedEvidence]
 
     /// Compares two sides, scenarios in the `to` side's order, then any only the `from` side has.
-    public init(from: Side, to: Side) {
+    package init(from: Side, to: Side) {
         self.from = from
         self.to = to
         let ids = to.scenarios.map(\.id) + from.scenarios.map(\.id).filter { id in !to.scenarios.contains { $0.id == id } }
@@ -144,7 +144,7 @@ public struct ReportDiff: Sendable, Equatable {
     }
 
     /// The diff as Markdown (English), values escaped for Markdown.
-    public func markdown() -> String {
+    package func markdown() -> String {
         let m = TextSafety.markdown
         func side(_ s: Side) -> String {
             "\(m(s.label)): \(m(s.campaignName)) \(m(s.appVersion)) (\(m(s.build))), campaign \(m(s.campaignId)), evidence to journal entry \(s.evidenceSeq)"
@@ -170,7 +170,7 @@ public struct ReportDiff: Sendable, Equatable {
     }
 
     /// The diff as JSON (`growcert-report-diff/v1`), keys sorted.
-    public func json() -> JSONValue {
+    package func json() -> JSONValue {
         func side(_ x: Side) -> JSONValue {
             ["label": JSONValue.visible(x.label), "campaignId": JSONValue.visible(x.campaignId), "campaignName": JSONValue.visible(x.campaignName), "appVersion": JSONValue.visible(x.appVersion),
              "build": JSONValue.visible(x.build), "verdict": JSONValue.visible(x.verdict), "evidenceSeq": .number(String(x.evidenceSeq))]

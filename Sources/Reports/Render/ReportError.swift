@@ -1,5 +1,5 @@
 /// Why a report could not be rendered or its templates loaded.
-public enum ReportError: Error, CustomStringConvertible, Equatable {
+package enum ReportError: Error, CustomStringConvertible, Equatable {
     /// The `--templates` directory does not exist or is not a directory.
     case templateDirectoryMissing(path: String)
     /// A template or strings file exists but cannot be read as UTF-8.
@@ -17,7 +17,7 @@ public enum ReportError: Error, CustomStringConvertible, Equatable {
     /// A stored report to compare is not a JSON report (`growcert-report/v1`).
     case notAJSONReport(String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .templateDirectoryMissing(let path):
             return "The templates directory '\(path)' does not exist. Give a directory holding report.md.mustache, report.html.mustache and/or strings/<lang>.json; missing files fall back to the built-in ones."

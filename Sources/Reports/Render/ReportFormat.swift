@@ -1,12 +1,12 @@
 /// An output format of a report.
-public enum ReportFormat: String, Sendable, CaseIterable {
+package enum ReportFormat: String, Sendable, CaseIterable {
     case md
     case html
     case junit
     case json
 
     /// The usual file name extension.
-    public var fileExtension: String {
+    package var fileExtension: String {
         switch self {
         case .md: return "md"
         case .html: return "html"

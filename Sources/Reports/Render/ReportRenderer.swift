@@ -6,11 +6,11 @@ import Evidence
 /// the language, so the same evidence renders the same bytes. Markdown and HTML
 /// come from the Mustache templates of the `TemplateSet` and end with an
 /// integrity section holding the SHA-256 of the body (see `IntegrityCheck`).
-public struct ReportRenderer: Sendable {
-    public let templates: TemplateSet
+package struct ReportRenderer: Sendable {
+    package let templates: TemplateSet
 
     /// A renderer using `templates` (the built-in ones by default).
-    public init(templates: TemplateSet = .embedded) {
+    package init(templates: TemplateSet = .embedded) {
         self.templates = templates
     }
 
@@ -18,7 +18,7 @@ public struct ReportRenderer: Sendable {
     ///
     /// - Throws: `ReportError` when a template is invalid, exceeds a rendering limit,
     ///   or (Markdown, HTML) lacks the integrity marker line.
-    public func render(_ model: ReportModel, format: ReportFormat, lang: Language) throws -> RenderedReport {
+    package func render(_ model: ReportModel, format: ReportFormat, lang: Language) throws -> RenderedReport {
         let strings = try templates.strings(lang)
         let templateSHA256 = templates.templateSHA256(format: format, lang: lang)
         let builtIn = templates.isBuiltIn(format: format, lang: lang)
@@ -47,12 +47,12 @@ public struct ReportRenderer: Sendable {
     }
 
     /// What a next step asks for in `lang` (`whatToDo.<code>` of the set's strings), for command-line summaries.
-    public func text(of step: NextStep, lang: Language) throws -> String {
+    package func text(of step: NextStep, lang: Language) throws -> String {
         try templates.strings(lang).nextStepText(step)
     }
 
     /// The sentence for a reason in `lang`, from the set's strings (for command-line summaries).
-    public func text(of reason: Reason, lang: Language) throws -> String {
+    package func text(of reason: Reason, lang: Language) throws -> String {
         try templates.strings(lang).reason(reason)
     }
 }

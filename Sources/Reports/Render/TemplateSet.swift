@@ -8,17 +8,17 @@ import StrictJSON
 /// user's own files (`--templates DIR`): any file it lacks falls back to the
 /// built-in one, and every file it has is checked up front, so a syntax error
 /// is reported with the file and line before anything is rendered.
-public struct TemplateSet: Sendable {
+package struct TemplateSet: Sendable {
     /// Relative path (e.g. `report.md.mustache`, `strings/en.json`) → text.
     let files: [String: String]
     /// Relative path → how errors name the file.
     let origins: [String: String]
 
     /// The paths a set can hold.
-    public static let knownFiles = ["report.md.mustache", "report.html.mustache"] + Language.allCases.map { "strings/\($0.rawValue).json" }
+    package static let knownFiles = ["report.md.mustache", "report.html.mustache"] + Language.allCases.map { "strings/\($0.rawValue).json" }
 
     /// The built-in templates.
-    public static let embedded = TemplateSet(
+    package static let embedded = TemplateSet(
         files: EmbeddedTemplates.files,
         origins: Dictionary(uniqueKeysWithValues: EmbeddedTemplates.files.keys.map { ($0, "templates/\($0) (built-in)") }))
 
@@ -30,7 +30,7 @@ public struct TemplateSet: Sendable {
     /// Loads a user's templates from `directory`, falling back to the built-in file for each one missing.
     ///
     /// - Throws: `ReportError` when the directory is missing, or a file is unreadable or invalid.
-    public init(directory: String) throws {
+    package init(directory: String) throws {
         var isDir: ObjCBool = false
         guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDir), isDir.boolValue else {
             throw ReportError.templateDirectoryMissing(path: directory)
@@ -102,13 +102,13 @@ public struct TemplateSet: Sendable {
     }
 
     /// Whether a render of `format` in `lang` uses exactly the built-in templates and strings.
-    public func isBuiltIn(format: ReportFormat, lang: Language) -> Bool {
+    package func isBuiltIn(format: ReportFormat, lang: Language) -> Bool {
         templateSHA256(format: format, lang: lang) == TemplateSet.embedded.templateSHA256(format: format, lang: lang)
     }
 
     /// Whether a stored report's `templateSHA256` is that of this growcert's built-in templates for its format and
     /// language (false for custom templates, and for built-in templates of another growcert version).
-    public static func isBuiltIn(templateSHA256: String, format: String, lang: String) -> Bool {
+    package static func isBuiltIn(templateSHA256: String, format: String, lang: String) -> Bool {
         guard let f = ReportFormat(rawValue: format), let l = Language(rawValue: lang) else { return false }
         return templateSHA256 == embedded.templateSHA256(format: f, lang: l)
     }
@@ -127,7 +127,7 @@ public struct TemplateSet: Sendable {
     /// For each file in order: its relative path, a NUL byte, its length in bytes
     /// as decimal text, a NUL byte, then its bytes. Two renders with the same value
     /// used the same template text.
-    public func templateSHA256(format: ReportFormat, lang: Language) -> String {
+    package func templateSHA256(format: ReportFormat, lang: Language) -> String {
         var bytes: [UInt8] = []
         for name in filesUsed(format: format, lang: lang) {
             let text = Array((files[name] ?? "").utf8)

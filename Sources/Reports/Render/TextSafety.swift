@@ -9,10 +9,10 @@ import StrictJSON
 /// U+061C) could make a report read differently from what it says, and
 /// control characters could corrupt a file, so every format replaces them
 /// with a visible `⟨U+XXXX⟩`.
-public enum TextSafety {
+package enum TextSafety {
     /// `text` with bidirectional controls, C0/C1 controls (except newline and tab), DEL and
     /// non-characters replaced by `⟨U+XXXX⟩`; CR LF and lone CR become LF.
-    public static func visible(_ text: String) -> String {
+    package static func visible(_ text: String) -> String {
         guard text.unicodeScalars.contains(where: needsReplacing) else { return text }
         var out = String.UnicodeScalarView()
         var previousCR = false
@@ -45,7 +45,7 @@ public enum TextSafety {
     /// For a terminal: every hidden character (`ControlCharacters`) as `⟨U+XXXX⟩` except newline
     /// and tab, which the text's own lines and tables use. A CR stays visible too (`⟨U+000D⟩`), so a
     /// value cannot return to the start of a line and overwrite what was printed before it.
-    public static func terminal(_ text: String) -> String {
+    package static func terminal(_ text: String) -> String {
         guard ControlCharacters.contains(in: text, keepingNewlinesAndTabs: true) else { return text }
         var out = String.UnicodeScalarView()
         for scalar in text.unicodeScalars {
@@ -56,7 +56,7 @@ public enum TextSafety {
 
     /// For one value inside a line (a table cell, a quoted name): like `terminal`, and newlines
     /// and tabs as `⟨U+000A⟩` and `⟨U+0009⟩`, so a value cannot start a line of its own.
-    public static func singleLine(_ text: String) -> String {
+    package static func singleLine(_ text: String) -> String {
         guard ControlCharacters.contains(in: text, keepingNewlinesAndTabs: false) else { return text }
         var out = String.UnicodeScalarView()
         for scalar in text.unicodeScalars {
@@ -66,13 +66,13 @@ public enum TextSafety {
     }
 
     /// For HTML element content and quoted attributes: `visible`, then `&` (first), `<`, `>`, `"`, `'`.
-    public static func html(_ text: String) -> String {
+    package static func html(_ text: String) -> String {
         MustacheEscaping.html(visible(text))
     }
 
     /// For XML attribute values and text: like `html`, and newlines and tabs as character
     /// references so attribute values keep them.
-    public static func xml(_ text: String) -> String {
+    package static func xml(_ text: String) -> String {
         var out = ""
         for scalar in visible(text).unicodeScalars {
             switch scalar {
@@ -95,7 +95,7 @@ public enum TextSafety {
     /// backslash before every character with Markdown meaning inline
     /// (`\` `` ` `` `*` `_` `[` `]` `|` `~` `$`); a line-starting `#`, `-`, `+`, `=`
     /// or `1.` escaped too; newlines as `<br>` and tabs as a space.
-    public static func markdown(_ text: String) -> String {
+    package static func markdown(_ text: String) -> String {
         let scalars = Array(visible(text).unicodeScalars)
         var out = ""
         var atLineStart = true

@@ -7,22 +7,22 @@ import Evidence
 /// report language; `docs/verdicts.md` shows the same English text (a test keeps them equal). The
 /// command is not translated, so it is built here, with `UPPERCASE` placeholders for what only the
 /// tester knows (a device label, a file). Steps come worst verdict first, then in catalog order.
-public struct NextStep: Sendable, Equatable {
-    public var scenarioId: String
-    public var scenarioTitle: LocalizedText
-    public var verdict: Verdict
-    public var code: Reason.Code
+package struct NextStep: Sendable, Equatable {
+    package var scenarioId: String
+    package var scenarioTitle: LocalizedText
+    package var verdict: Verdict
+    package var code: Reason.Code
     /// The checks the step concerns (several reasons of one code folded into one step), in report order;
     /// empty when it concerns every check of the scenario.
-    public var checks: [String]
+    package var checks: [String]
     /// The command to run, e.g. `growcert check run --run r7 --check relay.requires-double-auth`.
-    public var command: String
+    package var command: String
     /// What growcert recorded as the real cause, when the reason's words are general: why a check's result
     /// is not live-hosted (`the probe GET /v1/session reached 127.0.0.1, which is this machine (loopback)`).
-    public var cause: String? = nil
+    package var cause: String? = nil
 
     /// The steps for a whole report: one per scenario and reason code, worst verdict first.
-    public static func steps(for model: ReportModel) -> [NextStep] {
+    package static func steps(for model: ReportModel) -> [NextStep] {
         let order: [Verdict] = [.failed, .incomplete, .notCertifiable]
         var out: [NextStep] = []
         for verdict in order {
@@ -36,7 +36,7 @@ public struct NextStep: Sendable, Equatable {
     /// The steps of one scenario, one per reason code that forces a verdict, in the order of its reasons (worst first).
     /// `profileId` names the campaign's profile, whose acceptance rule says what a recorded transaction must carry
     /// (GrooveGrow: its order id; CherrySub: nothing more than the JWS).
-    public static func steps(for s: ScenarioReport, campaignId: String, profileId: String) -> [NextStep] {
+    package static func steps(for s: ScenarioReport, campaignId: String, profileId: String) -> [NextStep] {
         let bindingKey = (try? Profile.named(profileId))?.rules.serverReceiptBinding.key ?? .orderId
         guard s.verdict != .certified else { return [] }
         var codes: [Reason.Code] = []

@@ -3,22 +3,22 @@
 ///
 /// Parameter values are evidence as recorded (ids, provenance names, what a
 /// tester typed); renderers escape them for their format.
-public struct Reason: Sendable, Equatable {
-    public var code: Code
+package struct Reason: Sendable, Equatable {
+    package var code: Code
     /// Named values the text refers to, e.g. `check`, `provenance`, `run`.
-    public var parameters: [String: String]
+    package var parameters: [String: String]
 
     /// Creates a reason.
-    public init(_ code: Code, _ parameters: [String: String] = [:]) {
+    package init(_ code: Code, _ parameters: [String: String] = [:]) {
         self.code = code
         self.parameters = parameters
     }
 
     /// The verdict this reason forces at best, or nil for a warning or the CERTIFIED summary.
-    public var verdict: Verdict? { code.verdict }
+    package var verdict: Verdict? { code.verdict }
 
     /// Every reason a report can give. The raw value is the stable code in JSON and the strings files.
-    public enum Code: String, Sendable, CaseIterable {
+    package enum Code: String, Sendable, CaseIterable {
         // FAILED
         case runFailed = "run-failed"
         case checkFailed = "check-failed"
@@ -71,7 +71,7 @@ public struct Reason: Sendable, Equatable {
         case journalTimeBackwards = "journal-time-backwards"
 
         /// The verdict a reason of this code forces, or nil.
-        public var verdict: Verdict? {
+        package var verdict: Verdict? {
             switch self {
             case .runFailed, .checkFailed: return .failed
             case .noFinishedRun, .runBlocked, .checkNotRun, .checkOutcomeUnknown, .noDevice, .noStoreAccount,

@@ -2,14 +2,14 @@
 ///
 /// The raw value is the word printed in reports and stored with them. A
 /// campaign's verdict is the worst of its scenarios' (see `worst(of:)`).
-public enum Verdict: String, Sendable, CaseIterable, Comparable {
+package enum Verdict: String, Sendable, CaseIterable, Comparable {
     case failed = "FAILED"
     case incomplete = "INCOMPLETE"
     case notCertifiable = "NOT CERTIFIABLE"
     case certified = "CERTIFIED"
 
     /// A name usable as a key and a CSS class: `failed`, `incomplete`, `notCertifiable`, `certified`.
-    public var key: String {
+    package var key: String {
         switch self {
         case .failed: return "failed"
         case .incomplete: return "incomplete"
@@ -28,10 +28,10 @@ public enum Verdict: String, Sendable, CaseIterable, Comparable {
     }
 
     /// Worse verdicts sort first.
-    public static func < (lhs: Verdict, rhs: Verdict) -> Bool { lhs.rank < rhs.rank }
+    package static func < (lhs: Verdict, rhs: Verdict) -> Bool { lhs.rank < rhs.rank }
 
     /// The worst of `verdicts`; CERTIFIED when there are none.
-    public static func worst<S: Sequence>(of verdicts: S) -> Verdict where S.Element == Verdict {
+    package static func worst<S: Sequence>(of verdicts: S) -> Verdict where S.Element == Verdict {
         verdicts.min() ?? .certified
     }
 }

@@ -8,25 +8,25 @@ import Foundation
 /// profile's data, not from scenario ids: each of a scenario's `requires` ids is
 /// judged by its evaluator in `RequirementRegistry`. The rules in plain words are
 /// in `docs/verdicts.md`.
-public struct VerdictEngine: Sendable {
+package struct VerdictEngine: Sendable {
     /// The campaign's records, as read from the store.
-    public struct Input: Sendable {
-        public var campaign: Campaign
-        public var devices: [Device]
-        public var accounts: [StoreAccount]
+    package struct Input: Sendable {
+        package var campaign: Campaign
+        package var devices: [Device]
+        package var accounts: [StoreAccount]
         /// Oldest first.
-        public var runs: [Run]
+        package var runs: [Run]
         /// Oldest first, retracted items included. Only the judged runs' items are read
         /// (see `judgedRuns(_:)`); items of other runs may be given and are ignored.
-        public var evidence: [EvidenceItem]
+        package var evidence: [EvidenceItem]
         /// The store transactions this campaign recorded that another campaign of the database recorded
         /// first, by transaction id (`EvidenceStore.transactionsOwnedElsewhere(campaignId:)`).
-        public var transactionsOwnedElsewhere: [String: TransactionOwner]
+        package var transactionsOwnedElsewhere: [String: TransactionOwner]
         /// The runs' readings of the Sandbox's clock (`EvidenceStore.runClocks`): their outside windows and nonces.
-        public var clocks: [RunClock]
+        package var clocks: [RunClock]
 
         /// Creates the input.
-        public init(campaign: Campaign, devices: [Device], accounts: [StoreAccount], runs: [Run], evidence: [EvidenceItem],
+        package init(campaign: Campaign, devices: [Device], accounts: [StoreAccount], runs: [Run], evidence: [EvidenceItem],
                     transactionsOwnedElsewhere: [String: TransactionOwner] = [:], clocks: [RunClock] = []) {
             self.clocks = clocks
             self.campaign = campaign
@@ -38,15 +38,15 @@ public struct VerdictEngine: Sendable {
         }
     }
 
-    public let profile: Profile
+    package let profile: Profile
 
     /// An engine for one profile's scenarios and rules.
-    public init(profile: Profile) {
+    package init(profile: Profile) {
         self.profile = profile
     }
 
     /// Every scenario of the profile, judged, in catalog order.
-    public func judge(_ input: Input) -> [ScenarioReport] {
+    package func judge(_ input: Input) -> [ScenarioReport] {
         let evidenceByRun = Dictionary(grouping: input.evidence, by: \.runId)
         return profile.scenarios.map { scenario in
             let runs = input.runs.filter { $0.scenario == scenario.id }
@@ -56,7 +56,7 @@ public struct VerdictEngine: Sendable {
 
     /// The campaign verdict for judged scenarios: FAILED if any failed, else INCOMPLETE if any is,
     /// else NOT CERTIFIABLE if any is, else CERTIFIED.
-    public static func campaignVerdict(_ scenarios: [ScenarioReport]) -> Verdict {
+    package static func campaignVerdict(_ scenarios: [ScenarioReport]) -> Verdict {
         Verdict.worst(of: scenarios.map(\.verdict))
     }
 
@@ -64,7 +64,7 @@ public struct VerdictEngine: Sendable {
     ///
     /// Only these runs' evidence enters a verdict or a report; the others are history,
     /// shown by their run record alone. `ReportBuilder` reads evidence for these runs only.
-    public func judgedRuns(_ runs: [Run]) -> [Run] {
+    package func judgedRuns(_ runs: [Run]) -> [Run] {
         profile.scenarios.compactMap { scenario in Self.judgedRun(runs.filter { $0.scenario == scenario.id }) }
     }
 

@@ -12,13 +12,13 @@ import Synchronization
 ///
 /// Every response, errors included, carries `CherrySub-Environment-Kind: emulator`. An injected delay is
 /// returned in `HTTPServerResponse.delayMilliseconds` for the server to honour outside the lock.
-public final class CherrySubBackend: EmulatedBackend {
+package final class CherrySubBackend: EmulatedBackend {
     /// The publishable key (`iap_pk_…`) of the one app this backend serves.
-    public let publishableKey: String
+    package let publishableKey: String
     /// The broker's secret key (`iap_sk_…`). A secret: never write it to disk or logs.
-    public let secretKey: String
+    package let secretKey: String
     /// The emulator's store-signing certificate (DER), the `x5c` leaf of every emulator purchase.
-    public let signingCertificateDER: Data
+    package let signingCertificateDER: Data
 
     /// The kind every response declares (`emulator`, unless a test configured otherwise).
     private let declaredKind: String
@@ -29,7 +29,7 @@ public final class CherrySubBackend: EmulatedBackend {
     ///
     /// - Throws: `SandboxError.invalidConfiguration` for an unusable configuration,
     ///   `SandboxError.crypto` when OpenSSL cannot make the key or certificate.
-    public init(configuration: CherrySubConfiguration) throws {
+    package init(configuration: CherrySubConfiguration) throws {
         try configuration.validate()
         publishableKey = configuration.publishableKey
         secretKey = configuration.secretKey
@@ -43,16 +43,16 @@ public final class CherrySubBackend: EmulatedBackend {
     }
 
     /// The emulator's time: its injected clock moved ahead by `/_emulator/clock`.
-    public var now: Date { engine.withLock { $0.now } }
+    package var now: Date { engine.withLock { $0.now } }
 
     /// Handles one request and returns the response, with the emulator's common headers.
-    public func handle(_ request: HTTPServerRequest) -> HTTPServerResponse {
+    package func handle(_ request: HTTPServerRequest) -> HTTPServerResponse {
         let (reply, delay) = engine.withLock { $0.process(request) }
         return finish(reply, delay: delay)
     }
 
     /// The answer to a request body over the size limit.
-    public func oversizeResponse(limit: Int) -> HTTPServerResponse {
+    package func oversizeResponse(limit: Int) -> HTTPServerResponse {
         finish(CherrySubReply.failure(CherrySubFailure(.invalidRequest, "The request body is larger than \(limit) bytes; send a smaller body.")),
                delay: 0)
     }

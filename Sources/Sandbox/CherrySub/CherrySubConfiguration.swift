@@ -6,21 +6,21 @@ import StoreProof
 ///
 /// Every value has a default, so `CherrySubConfiguration()` gives a fresh random publishable key
 /// and secret key, bundle id `com.example.app` and any free port.
-public struct CherrySubConfiguration: EmulatorHostSettings {
+package struct CherrySubConfiguration: EmulatorHostSettings {
     /// The app's publishable key (`iap_pk_…`) every request must carry.
-    public var publishableKey: String
+    package var publishableKey: String
     /// The broker's secret key (`iap_sk_…`) for broker and `/_emulator` requests. A secret.
-    public var secretKey: String
+    package var secretKey: String
     /// The port on 127.0.0.1; 0 picks any free port.
-    public var port: UInt16
+    package var port: UInt16
     /// The app's bundle id: submitted transactions for another bundle are `422 bundle_mismatch`.
-    public var bundleId: String
+    package var bundleId: String
     /// Where the emulator reads the time; `/_emulator/clock` moves the emulator's clock ahead of it.
-    public var clock: any SandboxClock
+    package var clock: any SandboxClock
     /// The largest request body accepted; larger ones get `400 invalid_request`.
-    public var maxBodyBytes: Int
+    package var maxBodyBytes: Int
     /// How the server waits out an injected fault delay.
-    public var sleeper: any EmulatorSleeper
+    package var sleeper: any EmulatorSleeper
     /// The `CherrySub-Environment-Kind` every response declares: `emulator`. Internal, so only a test
     /// (`@testable import Sandbox`) can make the emulator answer `hosted`; never the CLI.
     var declaredKind = CherryWire.emulatorKind
@@ -29,7 +29,7 @@ public struct CherrySubConfiguration: EmulatorHostSettings {
     var trustedStoreRootDER = AppleRootCA.g3DER
 
     /// Creates a configuration; nil keys mean fresh random ones.
-    public init(
+    package init(
         publishableKey: String? = nil,
         secretKey: String? = nil,
         port: UInt16 = 0,
@@ -57,5 +57,5 @@ public struct CherrySubConfiguration: EmulatorHostSettings {
 
 extension CherrySubConfiguration {
     /// The defaults every parameter of `init` has.
-    public static var standard: Self { Self() }
+    package static var standard: Self { Self() }
 }

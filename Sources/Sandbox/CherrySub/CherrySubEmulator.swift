@@ -10,12 +10,12 @@ import Foundation
 /// let url = try emulator.start()      // http://127.0.0.1:PORT
 /// defer { emulator.stop() }
 /// ```
-public typealias CherrySubEmulator = Emulator<CherrySubBackend>
+package typealias CherrySubEmulator = Emulator<CherrySubBackend>
 
 extension Emulator where Backend == CherrySubBackend {
     /// The app's publishable key (`iap_pk_…`).
-    public var publishableKey: String { backend.publishableKey }
+    package var publishableKey: String { backend.publishableKey }
 
     /// The broker's secret key (`iap_sk_…`). A secret: never write it to disk or logs.
-    public var secretKey: String { backend.secretKey }
+    package var secretKey: String { backend.secretKey }
 }

@@ -3,9 +3,9 @@ import Foundation
 /// A vendor's emulated backend, as an `Emulator` serves it: made from its configuration, answering
 /// requests without HTTP.
 ///
-/// The GrooveGrow Sandbox (`EmulatorBackend`) and CherrySub staging (`CherrySubBackend`) conform;
+/// The GrooveGrow Sandbox (`GrooveGrowBackend`) and CherrySub staging (`CherrySubBackend`) conform;
 /// a new vendor's backend conforms to get the emulator's start, stop and base URL.
-public protocol EmulatedBackend: AnyObject, Sendable {
+package protocol EmulatedBackend: AnyObject, Sendable {
     /// The backend's settings, including those the host serves it with.
     associatedtype Configuration: EmulatorHostSettings
 

@@ -2,28 +2,28 @@ import Foundation
 import RFC3339Time
 
 /// A local emulator of a vendor's backend, served over HTTP on 127.0.0.1: what every vendor's
-/// emulator shares (`SandboxEmulator`, `CherrySubEmulator`).
+/// emulator shares (`GrooveGrowEmulator`, `CherrySubEmulator`).
 ///
 /// State lives in memory only and goes away with the emulator. Every response declares the
 /// backend an emulator in the vendor's kind header, so nothing recorded against it certifies.
 ///
 /// ```swift
-/// let emulator = try SandboxEmulator(configuration: .init())
+/// let emulator = try GrooveGrowEmulator(configuration: .init())
 /// let url = try emulator.start()      // http://127.0.0.1:PORT
 /// defer { emulator.stop() }
 /// ```
-public final class Emulator<Backend: EmulatedBackend>: Sendable {
+package final class Emulator<Backend: EmulatedBackend>: Sendable {
     /// The emulator's settings.
-    public typealias Configuration = Backend.Configuration
+    package typealias Configuration = Backend.Configuration
 
     /// The request handling, usable without HTTP.
-    public let backend: Backend
+    package let backend: Backend
     private let host: EmulatorHost
 
     /// Creates a stopped emulator with a fresh signing key and certificate.
     ///
     /// - Throws: `SandboxError.invalidConfiguration` or `SandboxError.crypto`.
-    public init(configuration: Configuration = .standard) throws {
+    package init(configuration: Configuration = .standard) throws {
         let backend = try Backend(configuration: configuration)
         self.backend = backend
         host = EmulatorHost(port: configuration.port, maxBodyBytes: configuration.maxBodyBytes,
@@ -40,7 +40,7 @@ public final class Emulator<Backend: EmulatedBackend>: Sendable {
     ///
     /// - Throws: `SandboxError.bindFailed` when the port is taken, `SandboxError.alreadyStarted`.
     @discardableResult
-    public func start() throws -> URL {
+    package func start() throws -> URL {
         try host.start()
     }
 
@@ -51,20 +51,20 @@ public final class Emulator<Backend: EmulatedBackend>: Sendable {
     }
 
     /// Stops serving; waits for open connections to finish. Safe to call more than once.
-    public func stop() {
+    package func stop() {
         host.stop()
     }
 
     /// The base URL while running; nil when stopped.
-    public var baseURL: URL? {
+    package var baseURL: URL? {
         host.baseURL
     }
 
     /// The certificate (DER) that signs emulated App Store transactions; its subject and
     /// issuer are `CN=growcert Sandbox Emulator`. A verifier uses it to recognise emulator
     /// transactions, which never certify.
-    public var signingCertificateDER: Data { backend.signingCertificateDER }
+    package var signingCertificateDER: Data { backend.signingCertificateDER }
 
     /// The common name of the emulator's signing certificate.
-    public static var signingCertificateCommonName: String { StoreSigner.commonName }
+    package static var signingCertificateCommonName: String { StoreSigner.commonName }
 }

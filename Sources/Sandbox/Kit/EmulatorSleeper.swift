@@ -6,18 +6,18 @@ import Glibc
 ///
 /// libmicrohttpd calls the handler on its own threads, synchronously, so the wait is synchronous too;
 /// tests inject a sleeper that records or skips the wait.
-public protocol EmulatorSleeper: Sendable {
+package protocol EmulatorSleeper: Sendable {
     /// Blocks the calling thread for `milliseconds` (0 or less: returns at once).
     func sleep(milliseconds: Int)
 }
 
 /// Waits on the system's monotonic clock.
-public struct SystemEmulatorSleeper: EmulatorSleeper {
+package struct SystemEmulatorSleeper: EmulatorSleeper {
     /// Creates the system sleeper.
-    public init() {}
+    package init() {}
 
     /// Blocks the calling thread for `milliseconds`, resuming after a signal interrupts the wait.
-    public func sleep(milliseconds: Int) {
+    package func sleep(milliseconds: Int) {
         guard milliseconds > 0 else { return }
         var request = timespec(tv_sec: milliseconds / 1000, tv_nsec: (milliseconds % 1000) * 1_000_000)
         var remaining = timespec()

@@ -2,7 +2,7 @@
 ///
 /// Any other value is refused: a verdict must never rest on a name growcert
 /// does not know.
-public enum AppleEnvironment: String, Sendable, CaseIterable, Codable {
+package enum AppleEnvironment: String, Sendable, CaseIterable, Codable {
     /// The App Store Sandbox: test accounts, no money moves. Certifies when the chain verifies.
     case sandbox = "Sandbox"
     /// The live App Store: a real purchase.
@@ -13,5 +13,5 @@ public enum AppleEnvironment: String, Sendable, CaseIterable, Codable {
     case emulator = "Emulator"
 
     /// Whether transactions in this environment must chain to the trusted root.
-    public var requiresStoreChain: Bool { self == .sandbox || self == .production }
+    package var requiresStoreChain: Bool { self == .sandbox || self == .production }
 }

@@ -6,15 +6,15 @@ import Foundation
 /// whose store was changed cannot make growcert trust another root. The
 /// bytes come from Apple PKI (apple.com/certificateauthority); a test checks
 /// their SHA-256 against `sha256Hex`.
-public enum AppleRootCA {
+package enum AppleRootCA {
     /// The SHA-256 of the DER certificate, as published by Apple, in lowercase hex.
-    public static let sha256Hex = "63343abfb89a6a03ebb57e9b3f5fa7be7c4f5c756f3017b3a8c488c3653e9179"
+    package static let sha256Hex = "63343abfb89a6a03ebb57e9b3f5fa7be7c4f5c756f3017b3a8c488c3653e9179"
 
     /// The subject's common name, used in refusal messages.
-    public static let commonName = "Apple Root CA - G3"
+    package static let commonName = "Apple Root CA - G3"
 
     /// The DER bytes of Apple Root CA - G3 (583 bytes, valid 2014-04-30 to 2039-04-30).
-    public static var g3DER: Data {
+    package static var g3DER: Data {
         // The literal is a compile-time constant checked by a test; decoding it cannot fail at run time
         // unless the source is edited, and then the test fails. An empty Data makes every chain refuse.
         Data(base64Encoded: g3Base64) ?? Data()

@@ -3,7 +3,7 @@
 /// StoreProof says who signed; what that makes the transaction as evidence (its provenance, and so
 /// whether it can certify) is for the caller that records it to decide. The raw values are the
 /// names growcert has always shown for them.
-public enum AppleSigner: String, Sendable, CaseIterable, Codable {
+package enum AppleSigner: String, Sendable, CaseIterable, Codable {
     /// The App Store Sandbox: a chain to the trusted root, environment `Sandbox`.
     case appStoreSandbox = "store-signed-sandbox"
     /// The live App Store: a chain to the trusted root, environment `Production`.

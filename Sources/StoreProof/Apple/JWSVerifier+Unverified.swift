@@ -7,7 +7,7 @@ extension JWSVerifier {
     /// canonical compact JWS or has no string `environment`.
     ///
     /// Never base a trust decision on it alone: only `verify` says who signed the token.
-    public static func unverifiedEnvironment(of jws: String) -> String? {
+    package static func unverifiedEnvironment(of jws: String) -> String? {
         guard jws.utf8.count <= maximumTokenBytes else { return nil }
         let segments = jws.split(separator: ".", omittingEmptySubsequences: false)
         guard segments.count == 3, let bytes = StrictBase64.decode(segments[1].utf8, alphabet: .url),
@@ -18,7 +18,7 @@ extension JWSVerifier {
     /// The DER of the token's `x5c` leaf certificate, read WITHOUT verifying anything; nil when there is none.
     ///
     /// After `verify` succeeded it names the certificate whose key made the signature.
-    public static func unverifiedLeafCertificateDER(of jws: String) -> Data? {
+    package static func unverifiedLeafCertificateDER(of jws: String) -> Data? {
         guard jws.utf8.count <= maximumTokenBytes else { return nil }
         let segments = jws.split(separator: ".", omittingEmptySubsequences: false)
         guard segments.count == 3, let bytes = StrictBase64.decode(segments[0].utf8, alphabet: .url),

@@ -12,19 +12,19 @@ import StrictJSON
 /// growcert emulator's certificate with `environment: "Emulator"`; neither
 /// certifies. Everything else is refused with a `StoreProofError` naming the
 /// rule. The verifier never reads the system trust store or today's date.
-public struct JWSVerifier: Sendable {
+package struct JWSVerifier: Sendable {
     /// The largest token accepted, in bytes; real StoreKit transactions are 3 to 6 KiB.
-    public static let maximumTokenBytes = 64 * 1024
+    package static let maximumTokenBytes = 64 * 1024
     /// The most `x5c` certificates accepted before any is parsed.
-    public static let maximumCertificates = 5
+    package static let maximumCertificates = 5
 
     /// The DER certificate every store chain must end at.
-    public let trustedRootDER: Data
+    package let trustedRootDER: Data
 
     /// A verifier anchored at `trustedRootDER`, by default Apple Root CA - G3.
     ///
     /// Tests pass their own root; production code should keep the default.
-    public init(trustedRootDER: Data = AppleRootCA.g3DER) {
+    package init(trustedRootDER: Data = AppleRootCA.g3DER) {
         self.trustedRootDER = trustedRootDER
     }
 
@@ -32,7 +32,7 @@ public struct JWSVerifier: Sendable {
     ///
     /// `verify` itself accepts no white space, so a token is verified exactly
     /// as it was exported; use this to read `--jws-file` or standard input.
-    public static func token(fromFileContents data: Data) throws -> String {
+    package static func token(fromFileContents data: Data) throws -> String {
         guard data.count <= maximumTokenBytes + 4096 else {
             throw StoreProofError.tokenTooLarge(bytes: data.count, limit: maximumTokenBytes)
         }
@@ -47,7 +47,7 @@ public struct JWSVerifier: Sendable {
     /// Verifies `jws` and returns what it proves, or throws the `StoreProofError` for the first rule that fails.
     ///
     /// - Parameter expectedBundleId: the app under test; when given, a transaction for another app is refused.
-    public func verify(_ jws: String, expectedBundleId: String?) throws -> VerifiedAppleTransaction {
+    package func verify(_ jws: String, expectedBundleId: String?) throws -> VerifiedAppleTransaction {
         let envelope = try verifiedEnvelope(jws) { try Self.string($0, "environment") }
         var warnings: [String] = []
         switch envelope.signer {

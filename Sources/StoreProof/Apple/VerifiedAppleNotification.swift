@@ -3,36 +3,36 @@ import StrictJSON
 /// An App Store Server Notification V2 (`responseBodyV2DecodedPayload`) whose JWS, and nested signed transaction and
 /// renewal info, verified like a transaction: ES256, the x5c chain to the trusted root with Apple's markers, each
 /// valid at its own `signedDate`.
-public struct VerifiedAppleNotification: Sendable, Equatable {
+package struct VerifiedAppleNotification: Sendable, Equatable {
     /// What signed the notification (`appStoreSandbox` for a Sandbox notification signed by Apple).
-    public let signer: AppleSigner
+    package let signer: AppleSigner
     /// `data.environment`.
-    public let environment: AppleEnvironment
+    package let environment: AppleEnvironment
     /// `notificationType`: `REFUND`, `TEST`, `DID_RENEW`, ….
-    public let notificationType: String
+    package let notificationType: String
     /// `subtype`, when present.
-    public let subtype: String?
+    package let subtype: String?
     /// `notificationUUID`.
-    public let notificationUUID: String
+    package let notificationUUID: String
     /// `data.bundleId`.
-    public let bundleId: String
+    package let bundleId: String
     /// The notification's `signedDate`.
-    public let signedDate: StoreTimestamp
+    package let signedDate: StoreTimestamp
     /// `data.signedTransactionInfo`, verified; nil for a notification without one (`TEST`).
-    public let transaction: VerifiedAppleTransaction?
+    package let transaction: VerifiedAppleTransaction?
     /// Whether `data.signedRenewalInfo` was present (and verified).
-    public let hasRenewalInfo: Bool
+    package let hasRenewalInfo: Bool
     /// The token exactly as verified.
-    public let jws: String
+    package let jws: String
 
     /// The notification type of a refund Apple granted.
-    public static let refundType = "REFUND"
+    package static let refundType = "REFUND"
     /// The notification type Apple sends when asked to test the notification URL.
-    public static let testType = "TEST"
+    package static let testType = "TEST"
 
     /// The fields a report or `--json` output shows: the notification's own, and its transaction's, prefixed
     /// nowhere (the transaction's keys are a transaction's), so that the recorded item reads like a transaction.
-    public var summary: JSONValue {
+    package var summary: JSONValue {
         var fields = transaction?.summary.objectValue ?? [:]
         fields["environment"] = .string(environment.rawValue)
         fields["bundleId"] = .string(bundleId)
@@ -49,7 +49,7 @@ extension JWSVerifier {
     /// Verifies an App Store Server Notification V2 `signedPayload` and its nested `signedTransactionInfo` and
     /// `signedRenewalInfo`; the notification's and its transaction's bundle id must be `expectedBundleId`, and the
     /// nested objects' environment the notification's. Throws the `StoreProofError` of the first rule that fails.
-    public func verifyNotification(_ jws: String, expectedBundleId: String) throws -> VerifiedAppleNotification {
+    package func verifyNotification(_ jws: String, expectedBundleId: String) throws -> VerifiedAppleNotification {
         let envelope = try verifiedEnvelope(jws) { fields in
             guard let data = fields["data"] else { return nil }
             guard let environment = data["environment"] else { return nil }

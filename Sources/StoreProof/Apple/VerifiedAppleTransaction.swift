@@ -5,47 +5,47 @@ import StrictJSON
 /// `signer` says what the signature proves (what that makes it as evidence is the
 /// recorder's to say). Identifiers are kept as text (a JSON number's literal text
 /// when the store wrote a number), dates keep their fractional milliseconds.
-public struct VerifiedAppleTransaction: Sendable, Equatable {
+package struct VerifiedAppleTransaction: Sendable, Equatable {
     /// What signed the transaction: the App Store Sandbox or Production, StoreKit Testing in Xcode, or the growcert emulator.
-    public let signer: AppleSigner
+    package let signer: AppleSigner
     /// The payload's `environment`.
-    public let environment: AppleEnvironment
+    package let environment: AppleEnvironment
     /// `transactionId`.
-    public let transactionId: String
+    package let transactionId: String
     /// `originalTransactionId`, when present.
-    public let originalTransactionId: String?
+    package let originalTransactionId: String?
     /// `bundleId`, the app the transaction belongs to.
-    public let bundleId: String
+    package let bundleId: String
     /// `productId`.
-    public let productId: String
+    package let productId: String
     /// `type`, e.g. `Consumable` or `Auto-Renewable Subscription`.
-    public let type: String?
+    package let type: String?
     /// `purchaseDate`, when present.
-    public let purchaseDate: StoreTimestamp?
+    package let purchaseDate: StoreTimestamp?
     /// `expiresDate` of a subscription, when present.
-    public let expiresDate: StoreTimestamp?
+    package let expiresDate: StoreTimestamp?
     /// `signedDate`: certificate validity is checked at this instant.
-    public let signedDate: StoreTimestamp
+    package let signedDate: StoreTimestamp
     /// `storefront`, the three-letter App Store country code.
-    public let storefront: String?
+    package let storefront: String?
     /// `price` in milliunits of `currency`, as its literal text.
-    public let price: String?
+    package let price: String?
     /// `currency`, ISO 4217.
-    public let currency: String?
+    package let currency: String?
     /// `revocationDate`: present when Apple refunded or revoked the transaction.
-    public let revocationDate: StoreTimestamp?
+    package let revocationDate: StoreTimestamp?
     /// `revocationReason` as its literal text (0 other, 1 app issue).
-    public let revocationReason: String?
+    package let revocationReason: String?
     /// `appAccountToken`, the UUID the app attached to the purchase.
-    public let appAccountToken: String?
+    package let appAccountToken: String?
     /// Subject names of the `x5c` certificates, leaf first, one line each.
-    public let chainSubjects: [String]
+    package let chainSubjects: [String]
     /// Things a reviewer must know that do not refuse the transaction (e.g. a Production purchase).
-    public let warnings: [String]
+    package let warnings: [String]
     /// The token exactly as verified.
-    public let jws: String
+    package let jws: String
     /// The decoded payload, numbers kept as their literal text.
-    public let payload: JSONValue
+    package let payload: JSONValue
 }
 
 extension VerifiedAppleTransaction {
@@ -53,7 +53,7 @@ extension VerifiedAppleTransaction {
     ///
     /// Leaves out `jws` and `payload`, which the evidence record keeps whole, and the transaction's
     /// provenance, which the recorder adds.
-    public var summary: JSONValue {
+    package var summary: JSONValue {
         var fields: [String: JSONValue] = [
             "environment": .string(environment.rawValue),
             "transactionId": .string(transactionId),

@@ -8,14 +8,14 @@ import StrictJSON
 /// `voidedpurchases.list` entry, or the whole list response
 /// `{"voidedPurchases": [...]}`. The document is recognised by its `kind`,
 /// or by its fields when `kind` was stripped.
-public enum GooglePlayDocument: Sendable, Equatable {
+package enum GooglePlayDocument: Sendable, Equatable {
     /// A one-time product or subscription purchase.
     case purchase(GooglePurchase)
     /// One or more voided purchases.
     case voided([GoogleVoidedPurchase])
 
     /// The largest document accepted, in bytes.
-    public static let maximumBytes = 1 << 20
+    package static let maximumBytes = 1 << 20
 
     private static let voidedKind = "androidpublisher#voidedPurchase"
 
@@ -25,7 +25,7 @@ public enum GooglePlayDocument: Sendable, Equatable {
     /// request URL), so the caller's id is used then; when the JSON does name
     /// products, `expectedProductId` must be one of them. Voided purchases
     /// carry no product id and are not checked.
-    public static func parse(_ data: Data, expectedProductId: String?) throws -> GooglePlayDocument {
+    package static func parse(_ data: Data, expectedProductId: String?) throws -> GooglePlayDocument {
         guard data.count <= maximumBytes else { throw StoreProofError.googleDocumentTooLarge(bytes: data.count, limit: maximumBytes) }
         let document: JSONValue
         do {

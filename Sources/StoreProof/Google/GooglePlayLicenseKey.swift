@@ -6,16 +6,16 @@ import Foundation
 /// Read from what Play Console shows, base64 of the DER X.509 SubjectPublicKeyInfo on one line, or from a PEM
 /// `PUBLIC KEY` block. Kept as its canonical base64 (`base64`); people compare it by its fingerprint (the evidence
 /// store's `Campaign.playLicenseKeyFingerprint`, the one home of that rule).
-public struct GooglePlayLicenseKey: Sendable, Equatable {
+package struct GooglePlayLicenseKey: Sendable, Equatable {
     /// The DER SubjectPublicKeyInfo.
-    public let der: [UInt8]
+    package let der: [UInt8]
 
     /// The largest key file accepted, in bytes.
-    public static let maximumBytes = 16 * 1024
+    package static let maximumBytes = 16 * 1024
 
     /// The key in `contents`: base64 of a DER SubjectPublicKeyInfo (surrounding whitespace ignored), or a PEM
     /// `-----BEGIN PUBLIC KEY-----` block. Throws `StoreProofError.googleLicenseKeyUnreadable` otherwise.
-    public init(fileContents contents: Data) throws {
+    package init(fileContents contents: Data) throws {
         guard contents.count <= Self.maximumBytes else {
             throw StoreProofError.googleLicenseKeyUnreadable(reason: "the file is \(contents.count) bytes, over the \(Self.maximumBytes)-byte limit")
         }
@@ -38,7 +38,7 @@ public struct GooglePlayLicenseKey: Sendable, Equatable {
     }
 
     /// The key in a DER SubjectPublicKeyInfo; throws when it is not an RSA public key.
-    public init(der: [UInt8]) throws {
+    package init(der: [UInt8]) throws {
         guard RSAPublicKey(spki: der) != nil else {
             throw StoreProofError.googleLicenseKeyUnreadable(reason: "it is not an RSA public key (X.509 SubjectPublicKeyInfo) of at least 1024 bits")
         }
@@ -46,5 +46,5 @@ public struct GooglePlayLicenseKey: Sendable, Equatable {
     }
 
     /// The canonical base64 of the DER, as Play Console shows it: what a campaign records.
-    public var base64: String { Data(der).base64EncodedString() }
+    package var base64: String { Data(der).base64EncodedString() }
 }

@@ -9,38 +9,38 @@ import StrictJSON
 /// token, time and state. What it does not prove: whether it was a test purchase (a license tester's) or real money,
 /// and whether the vendor's backend saw it: the signed JSON carries no such field. That is the vendor Sandbox's
 /// server-side check's to say (its receipt's `purchaseType` and `storeEnvironment`).
-public struct GooglePlaySignedPurchase: Sendable, Equatable {
+package struct GooglePlaySignedPurchase: Sendable, Equatable {
     /// The exact bytes Google signed, as text.
-    public let originalJson: String
+    package let originalJson: String
     /// The signature as given (base64, canonical).
-    public let signature: String
+    package let signature: String
     /// `orderId` (`GPA.…`).
-    public let orderId: String
+    package let orderId: String
     /// `packageName`: the app id.
-    public let packageName: String
+    package let packageName: String
     /// `productId` (a one-time product) or the first of `productIds`.
-    public let productId: String
+    package let productId: String
     /// `purchaseTime`, milliseconds since 1970 as written.
-    public let purchaseTimeMillis: String
+    package let purchaseTimeMillis: String
     /// `purchaseTime` as RFC 3339 UTC.
-    public let purchaseTime: String
+    package let purchaseTime: String
     /// `purchased` (0), `canceled` (1) or `pending` (2, 4).
-    public let purchaseState: String
+    package let purchaseState: String
     /// The purchase token.
-    public let purchaseToken: String
+    package let purchaseToken: String
     /// `obfuscatedAccountId`: what the app passed to `BillingFlowParams.setObfuscatedAccountId` (growcert's run nonce).
-    public let obfuscatedAccountId: String?
+    package let obfuscatedAccountId: String?
     /// `acknowledged`, when present.
-    public let acknowledged: Bool?
+    package let acknowledged: Bool?
     /// The whole signed document, numbers kept as their literal text.
-    public let payload: JSONValue
+    package let payload: JSONValue
 
     /// The largest purchase JSON accepted, in bytes.
-    public static let maximumBytes = 64 * 1024
+    package static let maximumBytes = 64 * 1024
 
     /// Verifies `signatureFile` over exactly `json` with `key`, then reads the purchase and checks it was made for
     /// `expectedPackage` and is purchased. Throws a `StoreProofError` naming the rule that failed.
-    public static func verify(json: Data, signatureFile: Data, key: GooglePlayLicenseKey, expectedPackage: String) throws -> GooglePlaySignedPurchase {
+    package static func verify(json: Data, signatureFile: Data, key: GooglePlayLicenseKey, expectedPackage: String) throws -> GooglePlaySignedPurchase {
         guard json.count <= maximumBytes else { throw StoreProofError.googleDocumentTooLarge(bytes: json.count, limit: maximumBytes) }
         guard let sigText = String(data: signatureFile, encoding: .utf8) else { throw StoreProofError.googleSignatureUnreadable }
         // A signature file may end in a newline; the base64 itself has none.
@@ -117,7 +117,7 @@ public struct GooglePlaySignedPurchase: Sendable, Equatable {
     }
 
     /// The fields a report or `--json` output shows; leaves out the signed bytes, the signature and the token.
-    public var summary: JSONValue {
+    package var summary: JSONValue {
         var fields: [String: JSONValue] = [
             "orderId": .string(orderId), "packageName": .string(packageName), "bundleId": .string(packageName),
             "productId": .string(productId), "purchaseState": .string(purchaseState),

@@ -4,29 +4,29 @@ import StrictJSON
 ///
 /// Like `GooglePurchase`, the JSON carries no store signature (the recorder
 /// gives the refund evidence `manual` provenance).
-public struct GoogleVoidedPurchase: Sendable, Equatable {
+package struct GoogleVoidedPurchase: Sendable, Equatable {
     /// The order id of the voided purchase.
-    public let orderId: String
+    package let orderId: String
     /// The purchase token, when present.
-    public let purchaseToken: String?
+    package let purchaseToken: String?
     /// When the purchase was made, RFC 3339 UTC.
-    public let purchaseTime: String?
+    package let purchaseTime: String?
     /// When it was voided, RFC 3339 UTC.
-    public let voidedTime: String
+    package let voidedTime: String
     /// `user`, `developer` or `google` (`code N` for a value growcert does not know).
-    public let voidedSource: String?
+    package let voidedSource: String?
     /// `other`, `remorse`, `not_received`, `defective`, `accidental_purchase`, `fraud`, `friendly_fraud`, `chargeback`, … (`code N` otherwise).
-    public let voidedReason: String?
+    package let voidedReason: String?
     /// `voidedQuantity` for a partial refund, as its literal text.
-    public let voidedQuantity: String?
+    package let voidedQuantity: String?
     /// The entry, numbers kept as their literal text.
-    public let payload: JSONValue
+    package let payload: JSONValue
 }
 
 extension GoogleVoidedPurchase {
     /// The fields a report or `--json` output shows; leaves out `payload`, the purchase token and the
     /// provenance, which the recorder adds.
-    public var summary: JSONValue {
+    package var summary: JSONValue {
         var fields: [String: JSONValue] = [
             "orderId": .string(orderId),
             "voidedTime": .string(voidedTime),

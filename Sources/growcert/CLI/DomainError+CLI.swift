@@ -85,14 +85,12 @@ extension ServiceError: CommandLineError {
             message = usage("\(Self.theChecks(checks)) \(checks.joined(separator: ", ")) \(checks.count == 1 ? "signs" : "sign") in as a second customer: pass --second-customer CUSTOMER_ID (a Sandbox customer other than --customer), or leave them out with --except. \(nothing)", "check run")
         case .secondCustomerIsCustomer(let customerId):
             message = usage("--second-customer must differ from --customer '\(customerId)'. \(nothing)", "check run")
-        case .noCredentials(.grooveGrow):
-            message = usage("No credentials: set GROWCERT_SERVER_KEY in the environment (growcert mints short-lived customer tokens with it), or pass --token-command CMD.", "check run")
-        case .noCredentials(.cherrySub):
-            message = usage("No credentials: set GROWCERT_SERVER_KEY (the broker's iap_sk_ key) in the environment, or pass --token-command CMD.", "check run")
+        case .noCredentials(let use):
+            message = usage("No credentials: set GROWCERT_SERVER_KEY in the environment (\(use)), or pass --token-command CMD.", "check run")
         case .serverKeyInvalid(let reason):
             message = "GROWCERT_SERVER_KEY is not a usable server key (\(reason))."
-        case .secretKeyNotCherrySub:
-            message = "GROWCERT_SERVER_KEY is not a CherrySub secret key (iap_sk_…). \(nothing)"
+        case .serverKeyNotTheVendors(let vendor, let shape):
+            message = "GROWCERT_SERVER_KEY is not a \(vendor) secret key (\(shape)). \(nothing)"
         case .tokenCommandNotRunnable(let status):
             message = usage("Pre-flight: the token command was not found or cannot be run (exit status \(status)). Check --token-command: growcert runs it as 'CMD CUSTOMER_ID [TTL]' through /bin/sh. \(nothing)", "check run")
         case .tokenNotIssued(let baseURL, let customerId, let project, let error, let campaignId):
@@ -110,10 +108,8 @@ extension ServiceError: CommandLineError {
             message = "'\(baseURL)' is not the local emulator: 'growcert sandbox purchase' only buys on 'growcert sandbox serve' (a loopback address, here '\(host)'). On the hosted Sandbox, buy in the app on a physical device. Nothing was sent."
         case .purchaseTargetUnreachable(let baseURL):
             message = "Nothing answered at '\(baseURL)': start 'growcert sandbox serve' and use the address it prints."
-        case .purchaseTargetNotEmulator(let baseURL):
-            message = "'\(baseURL)' did not declare 'GrooveGrow-Sandbox-Kind: emulator': 'growcert sandbox purchase' only buys on 'growcert sandbox serve'. Nothing was bought."
-        case .purchaseTargetNotEmulatorCherrySub(let baseURL):
-            message = "'\(baseURL)' did not declare 'CherrySub-Environment-Kind: emulator': 'growcert sandbox purchase' only buys on 'growcert sandbox serve --profile cherrysub'. Nothing was bought."
+        case .purchaseTargetNotEmulator(let baseURL, let header, let profile):
+            message = "'\(baseURL)' did not declare '\(header): emulator': 'growcert sandbox purchase' only buys on 'growcert sandbox serve\(profile.map { " --profile " + $0 } ?? "")'. Nothing was bought."
         case .exportedSignoffUnreadable(let folder, let file):
             message = "Cannot read '\(folder)/\(file)': an exported sign-off folder holds statement.json, statement.sig and public.pem ('growcert signoff export')."
         case .notIntact(let action, let first, let count):
@@ -124,8 +120,10 @@ extension ServiceError: CommandLineError {
             message = "'\(path)' already exists; the demo starts from a fresh database. Remove it or choose another --out."
         case .demoUnknownProfile:
             message = usage(description, "demo")
+        case .emulatorSettingInvalid(let setting, let expected):
+            message = usage("--\(setting) takes \(expected).", "sandbox serve")
         case .tokenCommandFailed, .tokenExpiryInvalid, .tokenCommandCannotRevoke, .emulatorOrderHasNoReceipt, .campaignURLInvalid, .campaignTargetUnusable,
-             .cherrySubReadRefused, .journalEmpty,
+             .vendorReadRefused, .journalEmpty,
              .timestampAuthorityUnreachable, .timestampAuthorityStatus, .timestampAnswerRefused, .demoFolderUnwritable, .demoDoesNotVerify,
              .verdictNotReproduced:
             message = description
@@ -137,12 +135,12 @@ extension ServiceError: CommandLineError {
         switch self {
         case .unknownExceptedCheck, .checkNotInScenario, .checkNotInCampaign, .noCheckLeft, .purchaseNeedsOneRun, .runOrCampaign,
              .orderAndTransactionApart, .secondCustomerNeeded, .secondCustomerIsCustomer, .noCredentials, .tokenCommandNotRunnable,
-             .demoUnknownProfile:
+             .demoUnknownProfile, .emulatorSettingInvalid:
             return ExitCode.usage
-        case .noOpenRun, .transactionNotStoreSigned, .serverKeyInvalid, .secretKeyNotCherrySub, .tokenCommandFailed, .tokenExpiryInvalid,
+        case .noOpenRun, .transactionNotStoreSigned, .serverKeyInvalid, .serverKeyNotTheVendors, .tokenCommandFailed, .tokenExpiryInvalid,
              .tokenCommandCannotRevoke, .tokenNotIssued, .tokenRefused, .emulatorOrderMissing, .emulatorOrderHasNoReceipt, .campaignURLInvalid,
-             .campaignTargetUnusable, .brokerRefused, .cherrySubReadRefused, .transactionNotRecorded, .purchaseTargetNotLoopback,
-             .purchaseTargetNotEmulator, .purchaseTargetNotEmulatorCherrySub, .journalEmpty,
+             .campaignTargetUnusable, .brokerRefused, .vendorReadRefused, .transactionNotRecorded, .purchaseTargetNotLoopback,
+             .purchaseTargetNotEmulator, .journalEmpty,
              .timestampAnswerRefused, .reportFolderNotAFolder, .demoDatabaseExists:
             return ExitCode.dataError
         case .exportedSignoffUnreadable: return ExitCode.noInput
@@ -214,7 +212,7 @@ extension CheckError: CommandLineError {
     }
 }
 
-extension EmulatorPurchase.Failure: CommandLineError {
+extension GrowEmulatorPurchase.Failure: CommandLineError {
     var commandLineMessage: String { SecretScanner.redact(description) }
     var exitCode: Int32 { ExitCode.dataError }
 }

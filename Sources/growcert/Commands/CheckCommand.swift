@@ -101,8 +101,8 @@ enum CheckCommand {
         },
         Command(path: ["check", "list"], summary: "list the live checks, by scenario",
                 options: [OptionSpec(name: "--lang", value: "L", help: "en or zh-Hans (default en)", choices: Language.allCases.map(\.rawValue)),
-                          OptionSpec(name: "--profile", value: "NAME", help: "the vendor's profile: groovegrow (default) or cherrysub")]) { inv in
-            let profile = try Profile.named(inv.optional("--profile") ?? "groovegrow")
+                          OptionSpec(name: "--profile", value: "NAME", help: "the vendor's profile: \(Vendors.standard.profileId) (default) or \(Vendors.profileIds.dropFirst().joined(separator: ", "))")]) { inv in
+            let profile = try Profile.named(inv.optional("--profile") ?? Vendors.standard.profileId)
             let lang = try inv.choice("--lang", "language", fallback: Language.en) ?? .en
             var items: [JSONValue] = []
             var rows: [[String]] = []

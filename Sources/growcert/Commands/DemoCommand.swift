@@ -9,7 +9,7 @@ enum DemoCommand {
     static let all = [
         Command(path: ["demo"], summary: "run the whole job end to end on the embedded emulator (never certifying)",
                 options: [OptionSpec(name: "--out", value: "DIR", help: "where the database and reports go (default ./growcert-demo)"),
-                          OptionSpec(name: "--profile", value: "NAME", help: "the vendor: groovegrow (default) or cherrysub")],
+                          OptionSpec(name: "--profile", value: "NAME", help: "the vendor: \(Vendors.standard.profileId) (default) or \(Vendors.profileIds.dropFirst().joined(separator: ", "))")],
                 discussion: """
                 Creates a fresh evidence database in DIR, starts the Sandbox emulator in-process, records a campaign,
                 a simulator and a sandbox account, runs every live check of every scenario, records the results and the
@@ -25,7 +25,7 @@ enum DemoCommand {
             var demo = DemoService(outDirectory: out, actor: actor, clock: inv.clock) { line in
                 if !quiet { console.err(line + "\n") }
             }
-            demo.profile = inv.optional("--profile") ?? "groovegrow"
+            demo.profile = inv.optional("--profile") ?? Vendors.standard.profileId
             let outcome = try await demo.run()
             if inv.json {
                 inv.console.out(JSONValue.object([
@@ -38,7 +38,7 @@ enum DemoCommand {
                 text += "Campaign verdict: \(outcome.verdict)\n"
                 for r in outcome.reasons { text += "  \(r)\n" }
                 text += "This is expected: every piece of evidence came from the local emulator (live-emulator, emulator-signed),\n"
-                text += "which never certifies. Point a campaign at the hosted \(demo.profile == "cherrysub" ? "CherrySub staging backend" : "GrooveGrow Sandbox") and record real device runs to certify.\n\n"
+                text += "which never certifies. Point a campaign at the hosted \((try? Vendors.vendor(for: demo.profile).sandboxName) ?? "Sandbox") and record real device runs to certify.\n\n"
                 text += "Evidence database: \(outcome.databasePath)   (growcert verify --db \(outcome.databasePath))\n"
                 text += "Reports:\n" + outcome.reports.map { "  \($0.path)   (\($0.record.id))" }.joined(separator: "\n") + "\n"
                 inv.console.out(text)

@@ -1,7 +1,7 @@
 import ArgumentsKit
 import Evidence
 import Foundation
-import Sandbox
+import Services
 import StrictJSON
 
 /// `growcert sandbox serve`: the local emulator of the GrooveGrow Sandbox, until Ctrl-C.
@@ -9,15 +9,10 @@ enum SandboxCommand {
     static let all = [
         Command(path: ["sandbox", "serve"], summary: "serve the local Sandbox emulator on 127.0.0.1 (never certifying)",
                 options: [
-                    OptionSpec(name: "--profile", value: "NAME", help: "which vendor's backend to emulate (default groovegrow)",
-                               choices: SandboxCommand.profiles),
+                    OptionSpec(name: "--profile", value: "NAME", help: "which vendor's backend to emulate (default \(Vendors.standard.profileId))",
+                               choices: Vendors.profileIds),
                     OptionSpec(name: "--port", value: "N", help: "port on 127.0.0.1 (default 0: any free port, printed)"),
-                    OptionSpec(name: "--project", value: "UUID", help: "the project (App UUID) it serves; give your campaign's to keep it (default: random, printed)"),
-                    OptionSpec(name: "--server-key", value: "KEY", help: "its server key, gg_sk_… (default: random, printed)"),
-                    OptionSpec(name: "--bundle-id", value: "ID", help: "bundle id in its signed purchases (default com.example.app)"),
-                    OptionSpec(name: "--publishable-key", value: "KEY", help: "cherrysub: the app's publishable key, iap_pk_… (default: random, printed)",
-                               setsHelpColumn: false),
-                ],
+                ] + settingOptions,
                 discussion: """
                 Implements the whole GrooveGrow Sandbox v1 contract in memory, including the /_emulator controls.
                 Every response carries 'GrooveGrow-Sandbox-Kind: emulator', and its store purchases are signed by its
@@ -35,44 +30,45 @@ enum SandboxCommand {
             let port = try inv.optional("--port").map { v -> UInt16 in
                 guard let p = UInt16(v) else { throw CLIError.usage("--port takes a number from 0 to 65535.", command: "sandbox serve") }
                 return p
-            } ?? 0
-            switch inv.optional("--profile") ?? "groovegrow" {
-            case "groovegrow":
-                guard inv.optional("--publishable-key") == nil else {
-                    throw CLIError.usage("--publishable-key is a CherrySub key; use it with --profile cherrysub.", command: "sandbox serve")
-                }
-            case "cherrysub":
-                for option in ["--project", "--server-key"] where inv.optional(option) != nil {
-                    throw CLIError.usage("\(option) is a GrooveGrow option; --profile cherrysub takes --publishable-key.", command: "sandbox serve")
-                }
-                return try await serveCherrySub(inv, port: port)
-            case let other:
-                throw CLIError.usage("Unknown profile '\(other)'.\(Suggestion.sentence(for: other, among: SandboxCommand.profiles)) Known profiles: \(SandboxCommand.profiles.joined(separator: ", ")).", command: "sandbox serve")
             }
-            let project = try inv.optional("--project").map { v -> UUID in
-                guard let u = UUID(uuidString: v) else { throw CLIError.usage("--project takes a UUID, e.g. 3f2b8c1e-5d4a-4e7b-9c1d-2a6f8e0b7c55.", command: "sandbox serve") }
-                return u
+            let profile = inv.optional("--profile") ?? Vendors.standard.profileId
+            guard let vendor = Vendors.all.first(where: { $0.profileId == profile }) else {
+                throw CLIError.usage("Unknown profile '\(profile)'.\(Suggestion.sentence(for: profile, among: Vendors.profileIds)) Known profiles: \(Vendors.profileIds.joined(separator: ", ")).", command: "sandbox serve")
             }
-            let emulator = try SandboxEmulator(configuration: SandboxConfiguration(
-                projectId: project, serverKey: inv.optional("--server-key"), port: port, bundleId: inv.optional("--bundle-id") ?? "com.example.app"))
-            let url = try emulator.start()
-            let projectText = emulator.projectId.uuidString.lowercased()
-            let bundleId = inv.optional("--bundle-id") ?? "com.example.app"
-            let create = SandboxCommand.campaignCreateLine(baseURL: url.absoluteString, project: projectText, appId: bundleId)
-            let info: JSONValue = ["baseUrl": .string(url.absoluteString), "project": .string(projectText),
-                                   "serverKey": .string(emulator.serverKey), "kind": "emulator", "campaignCreate": .string(create)]
+            let takes = vendor.emulatorSettings.map(\.name)
+            var settings: [String: String] = [:]
+            for option in settingOptions {
+                let name = String(option.name.dropFirst(2))
+                guard let value = inv.optional(option.name) else { continue }
+                guard takes.contains(name) else {
+                    throw CLIError.usage("\(option.name) is not a setting of the \(vendor.name) emulator; --profile \(profile) takes \(takes.map { "--" + $0 }.joined(separator: ", ")).", command: "sandbox serve")
+                }
+                settings[name] = value
+            }
+            let emulator = try vendor.startEmulator(port: port ?? 0, settings: settings)
+            let create = try campaignCreateLine(vendor: vendor, emulator: emulator)
+            var info: [(String, JSONValue)] = [("baseUrl", .string(emulator.url.absoluteString))]
+            info += emulator.facts.map { ($0.key, .string($0.value)) }
+            info += [("kind", "emulator"), ("bundleId", .string(emulator.bundleId)), ("campaignCreate", .string(create))]
             if inv.json {
-                inv.console.out(info.canonicalText + "\n")
+                inv.console.out(JSONValue.object(Dictionary(info, uniquingKeysWith: { a, _ in a })).canonicalText + "\n")
             } else {
                 // The emulator's server key is a throwaway test key of this process: printing it is fine (it is never stored).
+                let width = (emulator.facts.map(\.label.count).max() ?? 0) + 2
+                let facts = emulator.facts.enumerated().map { index, fact in
+                    "  " + fact.label.padding(toLength: width, withPad: " ", startingAt: 0) + fact.value
+                        + (index == emulator.facts.count - 1 ? "   (a throwaway test key of this emulator)" : "")
+                }
+                let only = emulator.acceptsOnlyItsApp
+                    ? "\nIt accepts transactions of the app \(emulator.bundleId) only (--bundle-id changes it); 'growcert sandbox purchase --out DIR'\nbuys one for a run."
+                    : ""
                 inv.console.out("""
-                growcert Sandbox emulator (not certifying) listening on \(url.absoluteString)
-                  project     \(projectText)
-                  server key  \(emulator.serverKey)   (a throwaway test key of this emulator)
+                growcert \(emulator.title) (not certifying) listening on \(emulator.url.absoluteString)
+                \(facts.joined(separator: "\n"))
 
                 Paste into the terminal where you run growcert:
                   export GROWCERT_SERVER_KEY=\(emulator.serverKey)
-                  \(create)
+                  \(create)\(only)
                 Press Ctrl-C to stop.
 
                 """)
@@ -86,51 +82,30 @@ enum SandboxCommand {
 }
 
 extension SandboxCommand {
-    /// The vendors `sandbox serve --profile` emulates.
-    static let profiles = ["groovegrow", "cherrysub"]
-
-    /// `sandbox serve --profile cherrysub`: the CherrySub emulator until Ctrl-C.
-    static func serveCherrySub(_ inv: Invocation, port: UInt16) async throws -> Int32 {
-        let emulator = try CherrySubEmulator(configuration: CherrySubConfiguration(
-            publishableKey: inv.optional("--publishable-key"), port: port, bundleId: inv.optional("--bundle-id") ?? "com.example.app"))
-        let url = try emulator.start()
-        let bundleId = inv.optional("--bundle-id") ?? "com.example.app"
-        let create = cherrySubCampaignCreateLine(baseURL: url.absoluteString, publishableKey: emulator.publishableKey, appId: bundleId)
-        let info: JSONValue = ["baseUrl": .string(url.absoluteString), "publishableKey": .string(emulator.publishableKey),
-                               "secretKey": .string(emulator.secretKey), "kind": "emulator", "bundleId": .string(bundleId), "campaignCreate": .string(create)]
-        if inv.json {
-            inv.console.out(info.canonicalText + "\n")
-        } else {
-            // The secret key is a throwaway test key of this process: printing it is fine (it is never stored).
-            inv.console.out("""
-            growcert CherrySub emulator (not certifying) listening on \(url.absoluteString)
-              publishable key  \(emulator.publishableKey)
-              secret key       \(emulator.secretKey)   (a throwaway test key of this emulator)
-
-            Paste into the terminal where you run growcert:
-              export GROWCERT_SERVER_KEY=\(emulator.secretKey)
-              \(create)
-            It accepts transactions of the app \(bundleId) only (--bundle-id changes it); 'growcert sandbox purchase --out DIR'
-            buys one for a run.
-            Press Ctrl-C to stop.
-
-            """)
+    /// Every vendor's emulator settings as options (`--NAME VALUE`), once each; a setting only some vendors take says
+    /// whose it is.
+    static let settingOptions: [OptionSpec] = {
+        var seen: [String] = []
+        var options: [OptionSpec] = []
+        for vendor in Vendors.all {
+            for setting in vendor.emulatorSettings where !seen.contains(setting.name) {
+                seen.append(setting.name)
+                let owners = Vendors.all.filter { $0.emulatorSettings.contains { $0.name == setting.name } }
+                let everyone = owners.count == Vendors.all.count
+                let ofStandard = owners.contains { $0.profileId == Vendors.standard.profileId }
+                let help = everyone || ofStandard ? setting.help : owners.map(\.profileId).joined(separator: ", ") + ": " + setting.help
+                options.append(OptionSpec(name: "--" + setting.name, value: setting.value, help: help, setsHelpColumn: everyone || ofStandard))
+            }
         }
-        await SignalWaiter.waitForInterrupt()
-        emulator.stop()
-        inv.progress("emulator stopped")
-        return ExitCode.success
-    }
+        return options
+    }()
 
-    /// The `growcert campaign create …` line a tester pastes to aim a CherrySub campaign at this emulator: the app id is
-    /// the bundle id the emulator accepts, so its transactions are the campaign's.
-    static func cherrySubCampaignCreateLine(baseURL: String, publishableKey: String, appId: String) -> String {
-        "growcert campaign create --profile cherrysub --app-id \(appId) --app-version 1.0.0 --build 1 --sdk-version 1.0.0 --publishable-key \(publishableKey) --base-url \(baseURL)"
-    }
-
-    /// The `growcert campaign create …` line a tester pastes to aim a campaign at this emulator.
-    static func campaignCreateLine(baseURL: String, project: String, appId: String) -> String {
-        "growcert campaign create --profile groovegrow --app-id \(appId) --app-version 1.0.0 --build 1 --sdk-version 0.0.1 --project \(project) --base-url \(baseURL)"
+    /// The `growcert campaign create …` line a tester pastes to aim a campaign at this emulator: its target under the
+    /// profile's target flag, and its bundle id as the app id (so that its signed purchases are the campaign's app's).
+    static func campaignCreateLine(vendor: any Vendor, emulator: RunningEmulator) throws -> String {
+        let profile = try Profile.named(vendor.profileId)
+        return "growcert campaign create --profile \(vendor.profileId) --app-id \(emulator.bundleId) --app-version 1.0.0 --build 1 "
+            + "--sdk-version \(emulator.sdkVersion) \(CampaignCommand.flag(for: profile.target)) \(emulator.target) --base-url \(emulator.url.absoluteString)"
     }
 }
 

@@ -1,9 +1,8 @@
 import ArgumentsKit
-import CherryClient
 import Evidence
 import Foundation
-import GrowClient
 import Services
+import StrictJSON
 
 /// `growcert sandbox purchase`: buys once on a running `sandbox serve` and writes the files QA records.
 enum SandboxPurchaseCommand {
@@ -37,74 +36,69 @@ enum SandboxPurchaseCommand {
 
     static func run(_ inv: Invocation) async throws -> Int32 {
         let dir = try inv.required("--out")
-        let baseURL: String
-        let project: String
+        let vendor: any Vendor
+        let request: EmulatorPurchaseRequest
+        let serveLine: String
         if inv.optional("--campaign") != nil || (inv.optional("--base-url") == nil && inv.optional("--project") == nil) {
             guard inv.optional("--base-url") == nil, inv.optional("--project") == nil else {
                 throw CLIError.usage("Give --campaign, or --base-url with --project, not both.", command: "sandbox purchase")
             }
             let store = try inv.openStoreForReading()
             let campaign = try store.campaign(try inv.campaignId(store))
-            if campaign.profile == "cherrysub" { return try await cherrySub(inv, campaign: campaign, dir: dir) }
-            (baseURL, project) = (campaign.baseURL, campaign.project)
+            vendor = try Vendors.vendor(for: campaign.profile)
+            serveLine = serveCommand(vendor)
+            request = EmulatorPurchaseRequest(baseURL: campaign.baseURL, target: campaign.project, appId: campaign.appId,
+                                              serverKey: try serverKey(inv, serveLine: serveLine), customerId: inv.optional("--customer"))
         } else {
-            guard let url = inv.optional("--base-url"), let p = inv.optional("--project") else {
+            guard let url = inv.optional("--base-url"), let project = inv.optional("--project") else {
                 throw CLIError.usage("Give --campaign ID, or --base-url URL with --project UUID (both printed by 'growcert sandbox serve').", command: "sandbox purchase")
             }
-            (baseURL, project) = (url, p)
+            vendor = Vendors.standard
+            serveLine = serveCommand(vendor)
+            request = EmulatorPurchaseRequest(baseURL: url, target: project, appId: nil, serverKey: try serverKey(inv, serveLine: serveLine),
+                                              customerId: inv.optional("--customer"))
         }
-        guard let keyText = inv.environment["GROWCERT_SERVER_KEY"], !keyText.isEmpty else {
-            throw CLIError.usage("GROWCERT_SERVER_KEY is not set: paste the 'export GROWCERT_SERVER_KEY=…' line 'growcert sandbox serve' printed.", command: "sandbox purchase")
+        guard vendor.emulatorPurchaseTakesCustomer || request.customerId == nil else {
+            throw CLIError.usage("--customer is not taken on a \(vendor.name) campaign: its app user is given to 'check run --customer'.", command: "sandbox purchase")
         }
-        let configuration = try GrowClientConfiguration(baseURL: baseURL, project: project)
-        let force = inv.args.has("--force")
-        let names = ["transaction.jws", "receipt.json"]
-        let folder = OutputFolder(path: dir, names: names, force: force, database: try inv.dbPath)
+        let names = vendor.emulatorPurchaseFiles
+        let folder = OutputFolder(path: dir, names: names, force: inv.args.has("--force"), database: try inv.dbPath)
         // Refuse a bad --out before anything is bought.
-        try folder.check(notAFolder: CLIError.data("'\(dir)' is not a folder. Give --out a folder to write transaction.jws and receipt.json into. Nothing was bought."))
-        let service = SandboxPurchaseService(configuration: configuration, serverKey: try ServerKey(keyText))
-        let customer = inv.optional("--customer") ?? "c_1001"
-        try Validate.nonEmpty(customer, field: "customer")
-        let purchase = try await service.purchase(customerId: customer)
-        let files = try folder.write([Data((purchase.signedTransaction + "\n").utf8), Data(purchase.orderJSON.utf8)])
-        inv.printRecord(purchase.orderId, [
-            "orderId": .string(purchase.orderId), "transactionId": .string(purchase.transactionId), "customer": .string(customer),
-            "productId": .string(SandboxPurchaseService.productId), "transactionJws": .string(files[0]), "receipt": .string(files[1]),
-        ], human: """
-        order \(purchase.orderId): \(SandboxPurchaseService.productId) bought by \(customer) on the emulator, transaction \(purchase.transactionId) (emulator-signed: never certifies)
-          \(files[0])
-          \(files[1])
-        Record them on a run:
-          growcert evidence add transaction --run RUN --jws-file \(files[0]) --order-id \(purchase.orderId)
-          growcert evidence add receipt --run RUN --order-id \(purchase.orderId) --file \(files[1])
-        """)
+        let listed = names.count == 1 ? names[0] : names.dropLast().joined(separator: ", ") + " and " + names[names.count - 1]
+        try folder.check(notAFolder: CLIError.data("'\(dir)' is not a folder. Give --out a folder to write \(listed) into. Nothing was bought."))
+        let purchase = try await vendor.emulatorPurchase(request)
+        let files = try folder.write(purchase.files)
+        var record: [String: JSONValue] = ["transactionId": .string(purchase.transactionId), "productId": .string(purchase.productId),
+                                           "transactionJws": .string(files[0])]
+        if let orderId = purchase.orderId { record["orderId"] = .string(orderId) }
+        if let customer = purchase.customerId { record["customer"] = .string(customer) }
+        if let appId = purchase.appId { record["bundleId"] = .string(appId) }
+        if files.count > 1 { record["receipt"] = .string(files[1]) }
+        let headline: String
+        var recordLines: [String]
+        if let orderId = purchase.orderId {
+            headline = "order \(orderId): \(purchase.productId) bought by \(purchase.customerId ?? "") on the emulator, transaction \(purchase.transactionId) (emulator-signed: never certifies)"
+            recordLines = ["Record them on a run:", "  growcert evidence add transaction --run RUN --jws-file \(files[0]) --order-id \(orderId)"]
+            if files.count > 1 { recordLines.append("  growcert evidence add receipt --run RUN --order-id \(orderId) --file \(files[1])") }
+        } else {
+            headline = "transaction \(purchase.transactionId): \(purchase.productId) of \(purchase.appId ?? "") bought on the \(vendor.name) emulator (emulator-signed: never certifies)"
+            recordLines = ["Record it on a purchase scenario's run (one purchase per run):", "  growcert evidence add transaction --run RUN --jws-file \(files[0])"]
+        }
+        inv.printRecord(purchase.orderId ?? purchase.transactionId, .object(record),
+                        human: ([headline] + files.map { "  " + $0 } + recordLines).joined(separator: "\n"))
         return ExitCode.success
     }
 
-    /// `sandbox purchase` on a CherrySub campaign: the emulator's signed purchase of the campaign's app, to record.
-    static func cherrySub(_ inv: Invocation, campaign: Campaign, dir: String) async throws -> Int32 {
-        guard let keyText = inv.environment["GROWCERT_SERVER_KEY"], !keyText.isEmpty else {
-            throw CLIError.usage("GROWCERT_SERVER_KEY is not set: paste the 'export GROWCERT_SERVER_KEY=…' line 'growcert sandbox serve --profile cherrysub' printed.", command: "sandbox purchase")
+    /// The `sandbox serve` line that starts `vendor`'s emulator.
+    static func serveCommand(_ vendor: any Vendor) -> String {
+        "growcert sandbox serve" + (vendor.profileId == Vendors.standard.profileId ? "" : " --profile \(vendor.profileId)")
+    }
+
+    /// The emulator's throwaway key from `GROWCERT_SERVER_KEY`; a usage error naming the line to paste when it is unset.
+    static func serverKey(_ inv: Invocation, serveLine: String) throws -> String {
+        guard let key = inv.environment["GROWCERT_SERVER_KEY"], !key.isEmpty else {
+            throw CLIError.usage("GROWCERT_SERVER_KEY is not set: paste the 'export GROWCERT_SERVER_KEY=…' line '\(serveLine)' printed.", command: "sandbox purchase")
         }
-        guard inv.optional("--customer") == nil else {
-            throw CLIError.usage("--customer is GrooveGrow's: on a CherrySub campaign the app user is given to 'check run --customer'.", command: "sandbox purchase")
-        }
-        guard let url = URL(string: campaign.baseURL) else { throw CLIError.data("Campaign \(campaign.id)'s base URL '\(campaign.baseURL)' is not a URL.") }
-        let configuration = try CherryClientConfiguration(baseURL: url, publishableKey: campaign.project)
-        let folder = OutputFolder(path: dir, names: ["transaction.jws"], force: inv.args.has("--force"), database: try inv.dbPath)
-        try folder.check(notAFolder: CLIError.data("'\(dir)' is not a folder. Give --out a folder to write transaction.jws into. Nothing was bought."))
-        let service = CherrySubSandboxPurchaseService(configuration: configuration, secretKey: try CherrySecretKey(keyText))
-        let purchase = try await service.purchase(bundleId: campaign.appId)
-        let files = try folder.write([Data((purchase.signedTransaction + "\n").utf8)])
-        inv.printRecord(purchase.transactionId, [
-            "transactionId": .string(purchase.transactionId), "productId": .string(CherrySubSandboxPurchaseService.productId),
-            "bundleId": .string(campaign.appId), "transactionJws": .string(files[0]),
-        ], human: """
-        transaction \(purchase.transactionId): \(CherrySubSandboxPurchaseService.productId) of \(campaign.appId) bought on the CherrySub emulator (emulator-signed: never certifies)
-          \(files[0])
-        Record it on a purchase scenario's run (one purchase per run):
-          growcert evidence add transaction --run RUN --jws-file \(files[0])
-        """)
-        return ExitCode.success
+        return key
     }
 }

@@ -53,7 +53,7 @@ final class TokenSpy: HTTPTransport, @unchecked Sendable {
 
     func send(_ request: HTTPRequest) async throws -> HTTPResponse {
         let response = try await base.send(request)
-        if request.path.hasSuffix(Wire.Path.customerTokens), let issued = try? JSONDecoder().decode(WireIssuedToken.self, from: response.body) {
+        if request.path.hasSuffix(GrowWire.Path.customerTokens), let issued = try? JSONDecoder().decode(GrowWireIssuedToken.self, from: response.body) {
             lock.withLock { seen.append(issued.customerToken) }
         }
         return response

@@ -27,8 +27,8 @@ actor BrokenClient: SessionClient {
     private let flaws: Flaws
     private let tokenFile: URL?
     private var token: String?
-    private(set) var currentSession: WireSession?
-    private(set) var snapshot: WireHoldings?
+    private(set) var currentSession: GrowWireSession?
+    private(set) var snapshot: GrowWireHoldings?
 
     init(configuration: GrowClientConfiguration, transport: any HTTPTransport, flaws: Flaws, tokenFile: URL? = nil) {
         self.configuration = configuration
@@ -42,14 +42,14 @@ actor BrokenClient: SessionClient {
 
     var hasCustomerToken: Bool { token != nil }
 
-    func identify(customerToken: String) async throws -> WireSession {
+    func identify(customerToken: String) async throws -> GrowWireSession {
         token = customerToken
         currentSession = nil
         snapshot = nil
         if flaws.contains(.writesTokenToDisk), let tokenFile {
             try Data(customerToken.utf8).write(to: tokenFile)
         }
-        let session: WireSession = try await get(Wire.Path.session)
+        let session: GrowWireSession = try await get(GrowWire.Path.session)
         currentSession = session
         return session
     }
@@ -61,10 +61,10 @@ actor BrokenClient: SessionClient {
         snapshot = nil
     }
 
-    func readHoldings() async throws -> WireHoldings {
+    func readHoldings() async throws -> GrowWireHoldings {
         guard token != nil || flaws.contains(.sendsAfterReset) else { throw GrowClientError.notAuthenticated }
         do {
-            let holdings: WireHoldings = try await get(Wire.Path.holdings)
+            let holdings: GrowWireHoldings = try await get(GrowWire.Path.holdings)
             snapshot = holdings
             return holdings
         } catch let error as TransportError where flaws.contains(.swallowsFailures) {
@@ -76,9 +76,9 @@ actor BrokenClient: SessionClient {
     private func get<T: Decodable>(_ path: String) async throws -> T {
         guard let url = URL(string: configuration.baseURL.absoluteString + path) else { throw GrowClientError.invalidArgument("url") }
         var headers = HTTPHeaders()
-        headers[Wire.Header.project] = configuration.projectHeaderValue
-        headers[Wire.Header.environment] = configuration.environment
-        if let token { headers[Wire.Header.authorization] = "Bearer \(token)" }
+        headers[GrowWire.Header.project] = configuration.projectHeaderValue
+        headers[GrowWire.Header.environment] = configuration.environment
+        if let token { headers[GrowWire.Header.authorization] = "Bearer \(token)" }
         let response = try await transport.send(HTTPRequest(method: .get, url: url, headers: headers))
         switch response.status {
         case 200: return try JSONDecoder().decode(T.self, from: response.body)

@@ -6,16 +6,16 @@ import Sandbox
 
 /// An in-process emulator and a check context pointed at it.
 final class EmulatorTarget: Sendable {
-    let emulator: SandboxEmulator
+    let emulator: GrooveGrowEmulator
     let baseURL: URL
     let configuration: GrowClientConfiguration
-    let serverKey: ServerKey
+    let serverKey: GrowServerKey
 
     init() throws {
-        emulator = try SandboxEmulator(configuration: SandboxConfiguration())
+        emulator = try GrooveGrowEmulator(configuration: GrooveGrowConfiguration())
         baseURL = try emulator.start()
         configuration = try GrowClientConfiguration(baseURL: baseURL, project: emulator.projectId, requestTimeout: 10)
-        serverKey = try ServerKey(emulator.serverKey)
+        serverKey = try GrowServerKey(emulator.serverKey)
     }
 
     deinit { emulator.stop() }

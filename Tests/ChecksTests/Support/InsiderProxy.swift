@@ -25,13 +25,13 @@ struct InsiderProxy: HTTPTransport {
         components.percentEncodedQuery = URLComponents(url: request.url, resolvingAgainstBaseURL: false)?.percentEncodedQuery
         forwarded.url = components.url!
         var response = try await base.send(forwarded)
-        if let kind = kind(request) { response.headers[Wire.Header.sandboxKind] = kind }
+        if let kind = kind(request) { response.headers[GrowWire.Header.sandboxKind] = kind }
         response.connection = Self.forgedFacts
         return response
     }
 
     /// The unauthenticated probe: `GET /v1/session` without a bearer token.
     static func isProbe(_ request: HTTPRequest) -> Bool {
-        request.method == .get && request.path.hasSuffix(Wire.Path.session) && request.headers["Authorization"] == nil
+        request.method == .get && request.path.hasSuffix(GrowWire.Path.session) && request.headers["Authorization"] == nil
     }
 }

@@ -8,7 +8,7 @@ import Synchronization
 /// Requests go through `recorder` (the evidence transcript, redacted), then `faults` (faults the check provokes,
 /// such as a lost response), then the context's transport. On an emulator the checks make their own app users and
 /// purchases; elsewhere they use the app users given and the transaction QA recorded.
-public final class CherrySubHarness: CheckHarness {
+package final class CherrySubHarness: CheckHarness {
     let context: CheckContext
     let target: CherrySubTarget
     let recorder: RecordingTransport
@@ -29,9 +29,9 @@ public final class CherrySubHarness: CheckHarness {
     /// Whether the checks examine the recorded transaction as the app users given (always off the emulator).
     var usesRecorded: Bool { !isEmulator || target.usesRecordedTransactionOnEmulator }
 
-    public var transcript: [TranscriptEntry] { recorder.entries }
-    public var secrets: [String] { state.withLock { $0.secrets } }
-    public var receipt: ObservedReceipt? { state.withLock { $0.receipt } }
+    package var transcript: [TranscriptEntry] { recorder.entries }
+    package var secrets: [String] { state.withLock { $0.secrets } }
+    package var receipt: ObservedReceipt? { state.withLock { $0.receipt } }
 
     func remember(secret: String) { state.withLock { $0.secrets.append(secret) } }
     func observe(receipt: ObservedReceipt) { state.withLock { $0.receipt = receipt } }

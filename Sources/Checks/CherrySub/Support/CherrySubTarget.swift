@@ -3,28 +3,28 @@ import Foundation
 
 /// CherrySub's target (`CherrySubSuite.Target`): the client configuration (base URL, publishable key), the token
 /// broker, the secret key where the checks drive an emulator, the app's bundle id and the transaction QA recorded.
-public struct CherrySubTarget: SuiteTarget {
+package struct CherrySubTarget: SuiteTarget {
     /// Signs an Xcode-environment (StoreKit Testing) transaction payload with a throwaway local key: compact JWS.
-    public typealias LocalSigner = @Sendable (_ payloadJSON: Data) throws -> String
+    package typealias LocalSigner = @Sendable (_ payloadJSON: Data) throws -> String
 
     /// Base URL and publishable key.
-    public var configuration: CherryClientConfiguration
+    package var configuration: CherryClientConfiguration
     /// The app's backend that issues and revokes customer tokens.
-    public var broker: any TokenBroker
+    package var broker: any TokenBroker
     /// The broker's `iap_sk_` key; needed for the emulator's controls. Never stored.
-    public var secretKey: CherrySecretKey?
+    package var secretKey: CherrySecretKey?
     /// The app's bundle id (the campaign's `--app-id`).
-    public var bundleId: String
+    package var bundleId: String
     /// The store transaction QA made on the device (the run's `transaction` evidence); nil when none.
-    public var recordedTransaction: RecordedStoreTransaction?
+    package var recordedTransaction: RecordedStoreTransaction?
     /// Signs `purchase.local-refused`'s Xcode transaction; nil: that check cannot run.
-    public var localSigner: LocalSigner?
+    package var localSigner: LocalSigner?
     /// On an emulator: examine `recordedTransaction` as the app users given (as on hosted staging) instead of buying
     /// the checks' own purchases; the emulator still plays the store's notifications. Elsewhere always so.
-    public var usesRecordedTransactionOnEmulator = false
+    package var usesRecordedTransactionOnEmulator = false
 
     /// A target from its parts.
-    public init(configuration: CherryClientConfiguration, broker: any TokenBroker, secretKey: CherrySecretKey?, bundleId: String,
+    package init(configuration: CherryClientConfiguration, broker: any TokenBroker, secretKey: CherrySecretKey?, bundleId: String,
                 recordedTransaction: RecordedStoreTransaction? = nil, localSigner: LocalSigner? = nil) {
         self.configuration = configuration
         self.broker = broker
@@ -34,21 +34,21 @@ public struct CherrySubTarget: SuiteTarget {
         self.localSigner = localSigner
     }
 
-    public var baseURL: URL { configuration.baseURL }
+    package var baseURL: URL { configuration.baseURL }
 }
 
 /// A StoreKit 2 transaction as recorded on a run (`evidence add transaction --jws-file`).
-public struct RecordedStoreTransaction: Sendable, Equatable, CustomStringConvertible {
+package struct RecordedStoreTransaction: Sendable, Equatable, CustomStringConvertible {
     /// `Transaction.id`.
-    public var transactionId: String
+    package var transactionId: String
     /// The store-signed JWS.
-    public var signedTransaction: String
+    package var signedTransaction: String
 
     /// A recorded transaction.
-    public init(transactionId: String, signedTransaction: String) {
+    package init(transactionId: String, signedTransaction: String) {
         self.transactionId = transactionId
         self.signedTransaction = signedTransaction
     }
 
-    public var description: String { "RecordedStoreTransaction(\(transactionId))" }
+    package var description: String { "RecordedStoreTransaction(\(transactionId))" }
 }

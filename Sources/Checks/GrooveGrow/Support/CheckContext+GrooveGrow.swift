@@ -4,13 +4,13 @@ import HTTPCore
 
 extension CheckContext {
     /// Creates the session client a GrooveGrow check exercises.
-    public typealias SessionClientFactory = GrooveGrowTarget.SessionClientFactory
+    package typealias SessionClientFactory = GrooveGrowTarget.SessionClientFactory
 
     /// Where GrooveGrow's `switch.restart-needs-auth` looks by default; see `GrooveGrowTarget.defaultDiskScanRoots`.
-    public static func defaultDiskScanRoots() -> [URL] { GrooveGrowTarget.defaultDiskScanRoots() }
+    package static func defaultDiskScanRoots() -> [URL] { GrooveGrowTarget.defaultDiskScanRoots() }
 
     /// A context for GrooveGrow's suite (its target built from the parts).
-    public init(configuration: GrowClientConfiguration,
+    package init(configuration: GrowClientConfiguration,
                 transport: any HTTPTransport,
                 credentials: CheckCredentials,
                 customerId: String,
@@ -29,7 +29,7 @@ extension CheckContext {
     }
 
     /// The GrooveGrow target, when this context is GrooveGrow's; setting it replaces the target.
-    public var grooveGrow: GrooveGrowTarget? {
+    package var grooveGrow: GrooveGrowTarget? {
         get { target as? GrooveGrowTarget }
         set { if let newValue { target = newValue } }
     }

@@ -10,32 +10,32 @@ import RFC3339Time
 /// `faults` (faults the check provokes), then `capture` (what really reached the
 /// target, in memory only), then the context's transport. Public only as the
 /// suite's harness type; everything in it is internal to the checks.
-public final class GrooveGrowHarness: CheckHarness {
+package final class GrooveGrowHarness: CheckHarness {
     let context: CheckContext
     let target: GrooveGrowTarget
     let recorder: RecordingTransport
     let faults: FaultInjectingTransport
-    let capture: CaptureTransport
-    let fixtures: FixtureCache
+    let capture: GrooveGrowCaptureTransport
+    let fixtures: GrooveGrowFixtureCache
     // Guards the secrets this check handled (for a final scrub) and the receipt it observed.
     private let state = Mutex<(secrets: [String], receipt: ObservedReceipt?)>(([], nil))
 
-    init(context: CheckContext, target: GrooveGrowTarget, fixtures: FixtureCache) {
+    init(context: CheckContext, target: GrooveGrowTarget, fixtures: GrooveGrowFixtureCache) {
         self.context = context
         self.target = target
         self.fixtures = fixtures
-        capture = CaptureTransport(wrapping: context.transport)
+        capture = GrooveGrowCaptureTransport(wrapping: context.transport)
         faults = FaultInjectingTransport(wrapping: capture, sleep: context.clock.sleep)
-        recorder = RecordingTransport(wrapping: faults, dialect: Wire.dialect, now: context.clock.instant)
+        recorder = RecordingTransport(wrapping: faults, dialect: GrowWire.dialect, now: context.clock.instant)
     }
 
     var configuration: GrowClientConfiguration { target.configuration }
     var customerId: String { context.customerId }
     var isEmulator: Bool { context.isEmulatorTarget }
 
-    public var transcript: [TranscriptEntry] { recorder.entries }
-    public var secrets: [String] { state.withLock { $0.secrets } }
-    public var receipt: ObservedReceipt? { state.withLock { $0.receipt } }
+    package var transcript: [TranscriptEntry] { recorder.entries }
+    package var secrets: [String] { state.withLock { $0.secrets } }
+    package var receipt: ObservedReceipt? { state.withLock { $0.receipt } }
 
     func remember(secret: String) { state.withLock { $0.secrets.append(secret) } }
     func observe(receipt: ObservedReceipt) { state.withLock { $0.receipt = receipt } }
@@ -48,7 +48,7 @@ public final class GrooveGrowHarness: CheckHarness {
     }
 
     /// A session client on the check's transport, identified as `customerId` with a fresh token.
-    func identifiedSessionClient(_ customerId: String) async throws -> (client: any SessionClient, session: WireSession) {
+    func identifiedSessionClient(_ customerId: String) async throws -> (client: any SessionClient, session: GrowWireSession) {
         let token = try await token(for: customerId)
         let client = sessionClient()
         let session = try await step("identify as '\(customerId)'") { try await client.identify(customerToken: token.customerToken) }
@@ -61,27 +61,27 @@ public final class GrooveGrowHarness: CheckHarness {
     }
 
     /// The server key, or a failure that says what it is needed for.
-    func serverKey(for purpose: String) throws -> ServerKey {
+    func serverKey(for purpose: String) throws -> GrowServerKey {
         guard let key = target.credentials.serverKey else {
             throw CheckFailure("This check needs GROWCERT_SERVER_KEY \(purpose); a token command alone is not enough.", need: .serverKey)
         }
         return key
     }
 
-    func serverClient(for purpose: String) throws -> ServerClient {
-        ServerClient(configuration: configuration, serverKey: try serverKey(for: purpose), transport: recorder)
+    func serverClient(for purpose: String) throws -> GrowServerClient {
+        GrowServerClient(configuration: configuration, serverKey: try serverKey(for: purpose), transport: recorder)
     }
 
-    func relayCredentials() throws -> RelayCredentials {
-        RelayCredentials(serverKey: try serverKey(for: "to call the relay (GrooveGrow-Server-Key)"))
+    func relayCredentials() throws -> GrowRelayCredentials {
+        GrowRelayCredentials(serverKey: try serverKey(for: "to call the relay (GrooveGrow-Server-Key)"))
     }
 
     /// The emulator's controls; only on an emulator target.
-    func emulator() throws -> EmulatorControl {
+    func emulator() throws -> GrowEmulatorControl {
         guard isEmulator else {
             throw CheckFailure("Internal: emulator controls were requested on a target that is not an emulator.")
         }
-        return EmulatorControl(configuration: configuration, serverKey: try serverKey(for: "to drive the emulator"), transport: recorder)
+        return GrowEmulatorControl(configuration: configuration, serverKey: try serverKey(for: "to drive the emulator"), transport: recorder)
     }
 
     // MARK: Customers and tokens
@@ -94,7 +94,7 @@ public final class GrooveGrowHarness: CheckHarness {
                 try await provider(customerId, ttlSeconds)
             }
         } else if let key = target.credentials.serverKey {
-            let server = ServerClient(configuration: configuration, serverKey: key, transport: recorder)
+            let server = GrowServerClient(configuration: configuration, serverKey: key, transport: recorder)
             let wire = try await step("issue a customer token for '\(customerId)'") {
                 try await server.issueCustomerToken(customerId: customerId, ttlSeconds: ttlSeconds ?? 900)
             }
@@ -117,7 +117,7 @@ public final class GrooveGrowHarness: CheckHarness {
         }
         if let (date, local) = latest() { return date.timeIntervalSince(local) }
         _ = try? await step("read the Sandbox's clock (a request without credentials; its Date header)") {
-            try await SandboxProbe.kind(configuration: configuration, transport: recorder)
+            try await GrowSandboxProbe.kind(configuration: configuration, transport: recorder)
         }
         if let (date, local) = latest() { return date.timeIntervalSince(local) }
         return 0
@@ -142,19 +142,19 @@ public final class GrooveGrowHarness: CheckHarness {
         guard isEmulator else { return }
         let control = try emulator()
         try await step("seed customer '\(customerId)' on the emulator") {
-            try await control.seedCustomer(Fixtures.holdings(for: customerId))
+            try await control.seedCustomer(GrooveGrowFixtures.holdings(for: customerId))
         }
     }
 
     /// The purchase the purchase checks examine: the suite's emulator purchase, or the recorded one.
-    func purchase() async throws -> PurchaseFixture {
+    func purchase() async throws -> GrooveGrowPurchaseFixture {
         if isEmulator && !target.usesRecordedPurchaseOnEmulator {
-            return try await fixtures.sharedPurchase { try await Fixtures.makeDeliveredPurchase(in: self) }
+            return try await fixtures.sharedPurchase { try await GrooveGrowFixtures.makeDeliveredPurchase(in: self) }
         }
         guard let recorded = target.recordedPurchase else {
             throw CheckFailure("This check needs the purchase made on the device: its order id and transaction id.", need: .devicePurchase)
         }
-        return PurchaseFixture(orderId: recorded.orderId, transactionId: recorded.transactionId, store: recorded.store,
+        return GrooveGrowPurchaseFixture(orderId: recorded.orderId, transactionId: recorded.transactionId, store: recorded.store,
                                signedTransaction: recorded.signedTransaction)
     }
 }

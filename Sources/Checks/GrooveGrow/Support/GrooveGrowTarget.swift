@@ -4,26 +4,26 @@ import HTTPCore
 
 /// GrooveGrow's target (`GrooveGrowSuite.Target`): client configuration, credentials, the purchase QA recorded
 /// and the seams its checks replace in tests.
-public struct GrooveGrowTarget: SuiteTarget {
+package struct GrooveGrowTarget: SuiteTarget {
     /// Creates the session client a check exercises, sending through the given transport.
-    public typealias SessionClientFactory = @Sendable (GrowClientConfiguration, any HTTPTransport) -> any SessionClient
+    package typealias SessionClientFactory = @Sendable (GrowClientConfiguration, any HTTPTransport) -> any SessionClient
 
     /// The target and scope (base URL, project, environment `sandbox`).
-    public var configuration: GrowClientConfiguration
+    package var configuration: GrowClientConfiguration
     /// Server key and/or token provider; never stored.
-    public var credentials: CheckCredentials
+    package var credentials: CheckCredentials
     /// The purchase QA made on a device (hosted targets).
-    public var recordedPurchase: RecordedPurchase?
+    package var recordedPurchase: RecordedPurchase?
     /// On an emulator: examine `recordedPurchase` (given with --order-id/--transaction-id and found there by the
     /// pre-flight) instead of buying the suite's own purchase. Elsewhere the recorded purchase is always used.
-    public var usesRecordedPurchaseOnEmulator = false
+    package var usesRecordedPurchaseOnEmulator = false
     /// Creates session clients (default: `GrowClient`).
-    public var makeSessionClient: SessionClientFactory
+    package var makeSessionClient: SessionClientFactory
     /// Where `switch.restart-needs-auth` looks for the old session's token on disk.
-    public var diskScanRoots: [URL]
+    package var diskScanRoots: [URL]
 
     /// A target from its parts.
-    public init(configuration: GrowClientConfiguration, credentials: CheckCredentials, recordedPurchase: RecordedPurchase? = nil,
+    package init(configuration: GrowClientConfiguration, credentials: CheckCredentials, recordedPurchase: RecordedPurchase? = nil,
                 makeSessionClient: @escaping SessionClientFactory = { GrowClient(configuration: $0, transport: $1) },
                 diskScanRoots: [URL] = GrooveGrowTarget.defaultDiskScanRoots()) {
         self.configuration = configuration
@@ -33,11 +33,11 @@ public struct GrooveGrowTarget: SuiteTarget {
         self.diskScanRoots = diskScanRoots
     }
 
-    public var baseURL: URL { configuration.baseURL }
+    package var baseURL: URL { configuration.baseURL }
 
     /// The current directory, the temporary directory and `~/.cache`: where an SDK or a
     /// test harness would most likely persist a session by mistake.
-    public static func defaultDiskScanRoots() -> [URL] {
+    package static func defaultDiskScanRoots() -> [URL] {
         let fm = FileManager.default
         var roots = [URL(fileURLWithPath: fm.currentDirectoryPath, isDirectory: true), fm.temporaryDirectory]
         if let home = ProcessInfo.processInfo.environment["HOME"], !home.isEmpty {

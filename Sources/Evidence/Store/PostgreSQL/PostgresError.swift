@@ -3,13 +3,13 @@
 /// Carries the server's primary message, its SQLSTATE and the SQL text, never the bound values
 /// (they can be secrets or personal data): for a data exception (SQLSTATE class 22), whose message
 /// may quote the value, only the SQLSTATE is kept.
-public struct PostgresError: Error, CustomStringConvertible {
+package struct PostgresError: Error, CustomStringConvertible {
     /// The five-character SQLSTATE, empty when the failure is libpq's own (no connection, …).
-    public let sqlState: String
-    public let message: String
-    public let sql: String?
+    package let sqlState: String
+    package let message: String
+    package let sql: String?
     /// The connection was lost while a write's `COMMIT` was under way: the server may or may not have committed it.
-    public internal(set) var commitUnacknowledged = false
+    package internal(set) var commitUnacknowledged = false
 
     init(sqlState: String, message: String, sql: String?) {
         self.sqlState = sqlState
@@ -17,18 +17,18 @@ public struct PostgresError: Error, CustomStringConvertible {
         self.sql = sql
     }
 
-    public var description: String {
+    package var description: String {
         var s = "PostgreSQL error" + (sqlState.isEmpty ? "" : " \(sqlState)") + ": \(message)"
         if let sql { s += " (while running: \(sql))" }
         return s
     }
 
     /// The server could not be reached, or the connection was lost (SQLSTATE class 08, or libpq's own).
-    public var isConnection: Bool { sqlState.isEmpty || sqlState.hasPrefix("08") || sqlState == "57P01" }
+    package var isConnection: Bool { sqlState.isEmpty || sqlState.hasPrefix("08") || sqlState == "57P01" }
     /// Refused by the server's privileges (a read-only role, an auditor writing, a read-only transaction).
-    public var isPermission: Bool { sqlState == "42501" || sqlState == "25006" }
+    package var isPermission: Bool { sqlState == "42501" || sqlState == "25006" }
     /// Text with a NUL character, which PostgreSQL's `text` cannot hold (SQLSTATE 22021, refused before it is sent).
-    public var isNulCharacter: Bool { sqlState == "22021" }
+    package var isNulCharacter: Bool { sqlState == "22021" }
     /// The server ran out of disk or memory.
-    public var isFull: Bool { sqlState.hasPrefix("53") }
+    package var isFull: Bool { sqlState.hasPrefix("53") }
 }

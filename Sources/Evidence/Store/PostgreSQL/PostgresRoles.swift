@@ -6,7 +6,7 @@
 /// `init`). Neither can `UPDATE`, `DELETE` or `TRUNCATE` anything: the triggers refuse those even for the
 /// owner, and the privileges refuse them before the triggers run. The schema's owner (who ran
 /// `growcert init`) is the only one who can change the schema, and `verify` finds any change.
-public enum PostgresRoles {
+package enum PostgresRoles {
     /// A role name growcert writes into SQL: lower-case letters, digits and `_`, starting with a letter or `_`.
     static func checked(_ name: String, what: String) throws -> String {
         let ok = !name.isEmpty && name.utf8.count <= 63 && name.utf8.allSatisfy { ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x5F }
@@ -19,7 +19,7 @@ public enum PostgresRoles {
 
     /// The SQL that creates (when missing) the recorder and auditor roles and grants them what they may do on
     /// the tables of the current schema. Run it as the schema's owner, after `growcert init`.
-    public static func sql(recorder: String, auditor: String) throws -> String {
+    package static func sql(recorder: String, auditor: String) throws -> String {
         let recorder = try checked(recorder, what: "recorder role")
         let auditor = try checked(auditor, what: "auditor role")
         return """
@@ -38,7 +38,7 @@ public enum PostgresRoles {
     }
 
     /// Runs `sql(recorder:auditor:)` on the PostgreSQL database at `url`, in one transaction.
-    public static func apply(to url: String, recorder: String, auditor: String) throws {
+    package static func apply(to url: String, recorder: String, auditor: String) throws {
         guard let location = try PostgresLocation(url) else {
             throw EvidenceError.invalidValue(field: "database", value: url, why: "roles belong to a PostgreSQL database: give a postgresql:// URL.")
         }

@@ -5,11 +5,11 @@ import HTTPCore
 // Identifiers are strings (they may be all digits and exceed 2^53); amounts are `ExactDecimal`.
 
 /// `POST /_emulator/customers`.
-public struct WireEmulatorCustomer: Codable, Sendable, Equatable {
-    public var customerId: String
-    public var memberships: [WireMembership]
-    public var balances: [WireBalance]
-    public init(customerId: String, memberships: [WireMembership], balances: [WireBalance]) {
+package struct GrowWireEmulatorCustomer: Codable, Sendable, Equatable {
+    package var customerId: String
+    package var memberships: [GrowWireMembership]
+    package var balances: [GrowWireBalance]
+    package init(customerId: String, memberships: [GrowWireMembership], balances: [GrowWireBalance]) {
         self.customerId = customerId
         self.memberships = memberships
         self.balances = balances
@@ -17,12 +17,12 @@ public struct WireEmulatorCustomer: Codable, Sendable, Equatable {
 }
 
 /// A step in `POST /_emulator/run-tokens`.
-public struct WireEmulatorStep: Codable, Sendable, Equatable {
-    public var store: String
-    public var productId: String
-    public var tier: String
-    public var points: ExactDecimal
-    public init(store: String, productId: String, tier: String, points: ExactDecimal) {
+package struct GrowWireEmulatorStep: Codable, Sendable, Equatable {
+    package var store: String
+    package var productId: String
+    package var tier: String
+    package var points: ExactDecimal
+    package init(store: String, productId: String, tier: String, points: ExactDecimal) {
         self.store = store
         self.productId = productId
         self.tier = tier
@@ -31,36 +31,36 @@ public struct WireEmulatorStep: Codable, Sendable, Equatable {
 }
 
 /// `POST /_emulator/run-tokens` request.
-public struct WireEmulatorRunTokenRequest: Codable, Sendable, Equatable {
-    public var customerId: String
-    public var steps: [WireEmulatorStep]
-    public init(customerId: String, steps: [WireEmulatorStep]) {
+package struct GrowWireEmulatorRunTokenRequest: Codable, Sendable, Equatable {
+    package var customerId: String
+    package var steps: [GrowWireEmulatorStep]
+    package init(customerId: String, steps: [GrowWireEmulatorStep]) {
         self.customerId = customerId
         self.steps = steps
     }
 }
 
 /// `POST /_emulator/run-tokens` response.
-public struct WireEmulatorRunToken: Codable, Sendable, Equatable {
-    public var runToken: String
-    public init(runToken: String) { self.runToken = runToken }
+package struct GrowWireEmulatorRunToken: Codable, Sendable, Equatable {
+    package var runToken: String
+    package init(runToken: String) { self.runToken = runToken }
 }
 
 /// `POST /_emulator/store/purchases` request.
-public struct WireEmulatorPurchaseRequest: Codable, Sendable, Equatable {
-    public var orderId: String
-    public init(orderId: String) { self.orderId = orderId }
+package struct GrowWireEmulatorPurchaseRequest: Codable, Sendable, Equatable {
+    package var orderId: String
+    package init(orderId: String) { self.orderId = orderId }
 }
 
 /// `POST /_emulator/store/purchases` response: Apple fields, or Google's `purchaseToken` with the Play Billing
 /// purchase JSON (`originalJson`) and its base64 SHA1withRSA `signature`, signed by the emulator's own key.
-public struct WireEmulatorPurchase: Codable, Sendable, Equatable {
-    public var transactionId: String?
-    public var signedTransaction: String?
-    public var purchaseToken: String?
-    public var originalJson: String?
-    public var signature: String?
-    public init(transactionId: String?, signedTransaction: String?, purchaseToken: String?, originalJson: String? = nil, signature: String? = nil) {
+package struct GrowWireEmulatorPurchase: Codable, Sendable, Equatable {
+    package var transactionId: String?
+    package var signedTransaction: String?
+    package var purchaseToken: String?
+    package var originalJson: String?
+    package var signature: String?
+    package init(transactionId: String?, signedTransaction: String?, purchaseToken: String?, originalJson: String? = nil, signature: String? = nil) {
         self.transactionId = transactionId
         self.signedTransaction = signedTransaction
         self.purchaseToken = purchaseToken
@@ -70,10 +70,10 @@ public struct WireEmulatorPurchase: Codable, Sendable, Equatable {
 }
 
 /// `POST /_emulator/store/refunds` request.
-public struct WireEmulatorRefundRequest: Codable, Sendable, Equatable {
-    public var transactionId: String
-    public init(transactionId: String) { self.transactionId = transactionId }
+package struct GrowWireEmulatorRefundRequest: Codable, Sendable, Equatable {
+    package var transactionId: String
+    package init(transactionId: String) { self.transactionId = transactionId }
 }
 
 /// `POST /_emulator/faults` request (the shape both vendors' emulators share).
-public typealias WireEmulatorFault = EmulatorFaultBody
+package typealias GrowWireEmulatorFault = EmulatorFaultBody

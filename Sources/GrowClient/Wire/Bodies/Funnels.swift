@@ -4,19 +4,19 @@ import Foundation
 // Identifiers are strings (they may be all digits and exceed 2^53); amounts are `ExactDecimal`.
 
 /// `POST /v1/funnels` request.
-public struct WireFunnelRequest: Codable, Sendable, Equatable {
-    public var runToken: String
-    public init(runToken: String) { self.runToken = runToken }
+package struct GrowWireFunnelRequest: Codable, Sendable, Equatable {
+    package var runToken: String
+    package init(runToken: String) { self.runToken = runToken }
 }
 
 /// A funnel step.
-public struct WireFunnelStep: Codable, Sendable, Equatable {
-    public var stepId: String
-    public var kind: String
-    public var store: String
-    public var productId: String
-    public var orderId: String
-    public init(stepId: String, kind: String, store: String, productId: String, orderId: String) {
+package struct GrowWireFunnelStep: Codable, Sendable, Equatable {
+    package var stepId: String
+    package var kind: String
+    package var store: String
+    package var productId: String
+    package var orderId: String
+    package init(stepId: String, kind: String, store: String, productId: String, orderId: String) {
         self.stepId = stepId
         self.kind = kind
         self.store = store
@@ -26,11 +26,11 @@ public struct WireFunnelStep: Codable, Sendable, Equatable {
 }
 
 /// `POST /v1/funnels` response.
-public struct WireFunnel: Codable, Sendable, Equatable {
-    public var funnelId: String
-    public var customerId: String
-    public var steps: [WireFunnelStep]
-    public init(funnelId: String, customerId: String, steps: [WireFunnelStep]) {
+package struct GrowWireFunnel: Codable, Sendable, Equatable {
+    package var funnelId: String
+    package var customerId: String
+    package var steps: [GrowWireFunnelStep]
+    package init(funnelId: String, customerId: String, steps: [GrowWireFunnelStep]) {
         self.funnelId = funnelId
         self.customerId = customerId
         self.steps = steps

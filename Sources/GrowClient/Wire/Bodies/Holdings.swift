@@ -5,13 +5,13 @@ import HTTPCore
 // Identifiers are strings (they may be all digits and exceed 2^53); amounts are `ExactDecimal`.
 
 /// A membership in holdings. `status` is `active`, `expired` or `revoked`.
-public struct WireMembership: Codable, Sendable, Equatable, Hashable {
-    public var membershipId: String
-    public var customerId: String
-    public var tier: String
-    public var status: String
-    public var expiresAt: String?
-    public init(membershipId: String, customerId: String, tier: String, status: String, expiresAt: String?) {
+package struct GrowWireMembership: Codable, Sendable, Equatable, Hashable {
+    package var membershipId: String
+    package var customerId: String
+    package var tier: String
+    package var status: String
+    package var expiresAt: String?
+    package init(membershipId: String, customerId: String, tier: String, status: String, expiresAt: String?) {
         self.membershipId = membershipId
         self.customerId = customerId
         self.tier = tier
@@ -19,7 +19,7 @@ public struct WireMembership: Codable, Sendable, Equatable, Hashable {
         self.expiresAt = expiresAt
     }
 
-    public func encode(to encoder: Encoder) throws {
+    package func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(membershipId, forKey: .membershipId)
         try c.encode(customerId, forKey: .customerId)
@@ -30,11 +30,11 @@ public struct WireMembership: Codable, Sendable, Equatable, Hashable {
 }
 
 /// A balance in holdings.
-public struct WireBalance: Codable, Sendable, Equatable, Hashable {
-    public var customerId: String
-    public var currency: String
-    public var amount: ExactDecimal
-    public init(customerId: String, currency: String, amount: ExactDecimal) {
+package struct GrowWireBalance: Codable, Sendable, Equatable, Hashable {
+    package var customerId: String
+    package var currency: String
+    package var amount: ExactDecimal
+    package init(customerId: String, currency: String, amount: ExactDecimal) {
         self.customerId = customerId
         self.currency = currency
         self.amount = amount
@@ -42,12 +42,12 @@ public struct WireBalance: Codable, Sendable, Equatable, Hashable {
 }
 
 /// `GET /v1/holdings` and `GET /v1/server/customers/{id}`.
-public struct WireHoldings: Codable, Sendable, Equatable {
-    public var customerId: String
-    public var asOf: String
-    public var memberships: [WireMembership]
-    public var balances: [WireBalance]
-    public init(customerId: String, asOf: String, memberships: [WireMembership], balances: [WireBalance]) {
+package struct GrowWireHoldings: Codable, Sendable, Equatable {
+    package var customerId: String
+    package var asOf: String
+    package var memberships: [GrowWireMembership]
+    package var balances: [GrowWireBalance]
+    package init(customerId: String, asOf: String, memberships: [GrowWireMembership], balances: [GrowWireBalance]) {
         self.customerId = customerId
         self.asOf = asOf
         self.memberships = memberships

@@ -5,16 +5,16 @@ import HTTPCore
 // Identifiers are strings (they may be all digits and exceed 2^53); amounts are `ExactDecimal`.
 
 /// A ledger entry. `kind`: `grant`, `revoke`, `refund`, `adjust`.
-public struct WireLedgerEntry: Codable, Sendable, Equatable {
-    public var eventId: String
-    public var customerId: String
-    public var kind: String
-    public var orderId: String?
-    public var receiptId: String?
-    public var currency: String
-    public var amount: ExactDecimal
-    public var occurredAt: String
-    public init(eventId: String, customerId: String, kind: String, orderId: String?, receiptId: String?, currency: String, amount: ExactDecimal, occurredAt: String) {
+package struct GrowWireLedgerEntry: Codable, Sendable, Equatable {
+    package var eventId: String
+    package var customerId: String
+    package var kind: String
+    package var orderId: String?
+    package var receiptId: String?
+    package var currency: String
+    package var amount: ExactDecimal
+    package var occurredAt: String
+    package init(eventId: String, customerId: String, kind: String, orderId: String?, receiptId: String?, currency: String, amount: ExactDecimal, occurredAt: String) {
         self.eventId = eventId
         self.customerId = customerId
         self.kind = kind
@@ -27,15 +27,15 @@ public struct WireLedgerEntry: Codable, Sendable, Equatable {
 }
 
 /// `GET /v1/ledger` response page.
-public struct WireLedgerPage: Codable, Sendable, Equatable {
-    public var entries: [WireLedgerEntry]
-    public var nextAfter: String?
-    public init(entries: [WireLedgerEntry], nextAfter: String?) {
+package struct GrowWireLedgerPage: Codable, Sendable, Equatable {
+    package var entries: [GrowWireLedgerEntry]
+    package var nextAfter: String?
+    package init(entries: [GrowWireLedgerEntry], nextAfter: String?) {
         self.entries = entries
         self.nextAfter = nextAfter
     }
 
-    public func encode(to encoder: Encoder) throws {
+    package func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(entries, forKey: .entries)
         try c.encode(nextAfter, forKey: .nextAfter)

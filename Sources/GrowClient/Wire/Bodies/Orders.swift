@@ -5,20 +5,20 @@ import Foundation
 
 /// `POST /v1/orders/{orderId}/receipts` request: Apple (`transactionId` + `signedTransaction`)
 /// or Google (`productId` + `purchaseToken`).
-public struct WireReceiptSubmission: Codable, Sendable, Equatable {
-    public var store: String
-    public var transactionId: String?
-    public var signedTransaction: String?
-    public var productId: String?
-    public var purchaseToken: String?
+package struct GrowWireReceiptSubmission: Codable, Sendable, Equatable {
+    package var store: String
+    package var transactionId: String?
+    package var signedTransaction: String?
+    package var productId: String?
+    package var purchaseToken: String?
 
-    public static func apple(transactionId: String, signedTransaction: String) -> WireReceiptSubmission {
-        WireReceiptSubmission(store: "apple", transactionId: transactionId, signedTransaction: signedTransaction, productId: nil, purchaseToken: nil)
+    package static func apple(transactionId: String, signedTransaction: String) -> GrowWireReceiptSubmission {
+        GrowWireReceiptSubmission(store: "apple", transactionId: transactionId, signedTransaction: signedTransaction, productId: nil, purchaseToken: nil)
     }
-    public static func google(productId: String, purchaseToken: String) -> WireReceiptSubmission {
-        WireReceiptSubmission(store: "google", transactionId: nil, signedTransaction: nil, productId: productId, purchaseToken: purchaseToken)
+    package static func google(productId: String, purchaseToken: String) -> GrowWireReceiptSubmission {
+        GrowWireReceiptSubmission(store: "google", transactionId: nil, signedTransaction: nil, productId: productId, purchaseToken: purchaseToken)
     }
-    public init(store: String, transactionId: String?, signedTransaction: String?, productId: String?, purchaseToken: String?) {
+    package init(store: String, transactionId: String?, signedTransaction: String?, productId: String?, purchaseToken: String?) {
         self.store = store
         self.transactionId = transactionId
         self.signedTransaction = signedTransaction
@@ -28,19 +28,19 @@ public struct WireReceiptSubmission: Codable, Sendable, Equatable {
 }
 
 /// `POST /v1/orders/{orderId}/receipts` response. `status`: `pending`, `delivered`, `rejected`.
-public struct WireReceiptResult: Codable, Sendable, Equatable {
-    public var orderId: String
-    public var receiptId: String
-    public var status: String
-    public var rejectReason: String?
-    public init(orderId: String, receiptId: String, status: String, rejectReason: String?) {
+package struct GrowWireReceiptResult: Codable, Sendable, Equatable {
+    package var orderId: String
+    package var receiptId: String
+    package var status: String
+    package var rejectReason: String?
+    package init(orderId: String, receiptId: String, status: String, rejectReason: String?) {
         self.orderId = orderId
         self.receiptId = receiptId
         self.status = status
         self.rejectReason = rejectReason
     }
 
-    public func encode(to encoder: Encoder) throws {
+    package func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(orderId, forKey: .orderId)
         try c.encode(receiptId, forKey: .receiptId)
@@ -51,18 +51,18 @@ public struct WireReceiptResult: Codable, Sendable, Equatable {
 
 /// A receipt within an order. `status`: `verified`, `rejected`;
 /// `storeEnvironment`: `Sandbox`, `Production`, `Xcode`, `Emulator`.
-public struct WireOrderReceipt: Codable, Sendable, Equatable {
-    public var receiptId: String
+package struct GrowWireOrderReceipt: Codable, Sendable, Equatable {
+    package var receiptId: String
     /// Apple: the transaction id; Google: the Google order id (`GPA.…`).
-    public var transactionId: String
+    package var transactionId: String
     /// Google only: the purchase token the device submitted.
-    public var purchaseToken: String?
+    package var purchaseToken: String?
     /// Google only: `test` for a license tester's purchase, `real` otherwise.
-    public var purchaseType: String?
-    public var status: String
-    public var verifiedAt: String?
-    public var storeEnvironment: String
-    public init(receiptId: String, transactionId: String, status: String, verifiedAt: String?, storeEnvironment: String,
+    package var purchaseType: String?
+    package var status: String
+    package var verifiedAt: String?
+    package var storeEnvironment: String
+    package init(receiptId: String, transactionId: String, status: String, verifiedAt: String?, storeEnvironment: String,
                 purchaseToken: String? = nil, purchaseType: String? = nil) {
         self.receiptId = receiptId
         self.transactionId = transactionId
@@ -75,15 +75,15 @@ public struct WireOrderReceipt: Codable, Sendable, Equatable {
 }
 
 /// `GET /v1/orders/{orderId}`. `status`: `created`, `pending`, `delivered`, `refunded`, `revoked`.
-public struct WireOrder: Codable, Sendable, Equatable {
-    public var orderId: String
-    public var customerId: String
-    public var productId: String
-    public var store: String
-    public var status: String
-    public var receipts: [WireOrderReceipt]
-    public var ledgerEventIds: [String]
-    public init(orderId: String, customerId: String, productId: String, store: String, status: String, receipts: [WireOrderReceipt], ledgerEventIds: [String]) {
+package struct GrowWireOrder: Codable, Sendable, Equatable {
+    package var orderId: String
+    package var customerId: String
+    package var productId: String
+    package var store: String
+    package var status: String
+    package var receipts: [GrowWireOrderReceipt]
+    package var ledgerEventIds: [String]
+    package init(orderId: String, customerId: String, productId: String, store: String, status: String, receipts: [GrowWireOrderReceipt], ledgerEventIds: [String]) {
         self.orderId = orderId
         self.customerId = customerId
         self.productId = productId

@@ -4,11 +4,11 @@ import Foundation
 // Identifiers are strings (they may be all digits and exceed 2^53); amounts are `ExactDecimal`.
 
 /// A native transaction in a recover request.
-public struct WireRecoverTransaction: Codable, Sendable, Equatable {
-    public var store: String
-    public var transactionId: String
-    public var signedTransaction: String?
-    public init(store: String, transactionId: String, signedTransaction: String?) {
+package struct GrowWireRecoverTransaction: Codable, Sendable, Equatable {
+    package var store: String
+    package var transactionId: String
+    package var signedTransaction: String?
+    package init(store: String, transactionId: String, signedTransaction: String?) {
         self.store = store
         self.transactionId = transactionId
         self.signedTransaction = signedTransaction
@@ -16,22 +16,22 @@ public struct WireRecoverTransaction: Codable, Sendable, Equatable {
 }
 
 /// `POST /v1/relay/native-orders/recover` request.
-public struct WireRecoverRequest: Codable, Sendable, Equatable {
-    public var synchronizeStore: Bool
-    public var transactions: [WireRecoverTransaction]
-    public init(synchronizeStore: Bool, transactions: [WireRecoverTransaction]) {
+package struct GrowWireRecoverRequest: Codable, Sendable, Equatable {
+    package var synchronizeStore: Bool
+    package var transactions: [GrowWireRecoverTransaction]
+    package init(synchronizeStore: Bool, transactions: [GrowWireRecoverTransaction]) {
         self.synchronizeStore = synchronizeStore
         self.transactions = transactions
     }
 }
 
 /// One recovered order.
-public struct WireRecoveredOrder: Codable, Sendable, Equatable {
-    public var orderId: String
-    public var receiptId: String
-    public var status: String
-    public var newlyGranted: Bool
-    public init(orderId: String, receiptId: String, status: String, newlyGranted: Bool) {
+package struct GrowWireRecoveredOrder: Codable, Sendable, Equatable {
+    package var orderId: String
+    package var receiptId: String
+    package var status: String
+    package var newlyGranted: Bool
+    package init(orderId: String, receiptId: String, status: String, newlyGranted: Bool) {
         self.orderId = orderId
         self.receiptId = receiptId
         self.status = status
@@ -40,7 +40,7 @@ public struct WireRecoveredOrder: Codable, Sendable, Equatable {
 }
 
 /// `POST /v1/relay/native-orders/recover` response.
-public struct WireRecoverResult: Codable, Sendable, Equatable {
-    public var recovered: [WireRecoveredOrder]
-    public init(recovered: [WireRecoveredOrder]) { self.recovered = recovered }
+package struct GrowWireRecoverResult: Codable, Sendable, Equatable {
+    package var recovered: [GrowWireRecoveredOrder]
+    package init(recovered: [GrowWireRecoveredOrder]) { self.recovered = recovered }
 }

@@ -4,12 +4,12 @@ import Foundation
 // Identifiers are strings (they may be all digits and exceed 2^53); amounts are `ExactDecimal`.
 
 /// `GET /v1/session`.
-public struct WireSession: Codable, Sendable, Equatable {
-    public var customerId: String
-    public var projectId: String
-    public var environment: String
-    public var expiresAt: String
-    public init(customerId: String, projectId: String, environment: String, expiresAt: String) {
+package struct GrowWireSession: Codable, Sendable, Equatable {
+    package var customerId: String
+    package var projectId: String
+    package var environment: String
+    package var expiresAt: String
+    package init(customerId: String, projectId: String, environment: String, expiresAt: String) {
         self.customerId = customerId
         self.projectId = projectId
         self.environment = environment
@@ -18,23 +18,23 @@ public struct WireSession: Codable, Sendable, Equatable {
 }
 
 /// `POST /v1/server/customer-tokens` request (`ttlSeconds` 1–86400).
-public struct WireTokenRequest: Codable, Sendable, Equatable {
-    public var customerId: String
-    public var ttlSeconds: Int
-    public init(customerId: String, ttlSeconds: Int) {
+package struct GrowWireTokenRequest: Codable, Sendable, Equatable {
+    package var customerId: String
+    package var ttlSeconds: Int
+    package init(customerId: String, ttlSeconds: Int) {
         self.customerId = customerId
         self.ttlSeconds = ttlSeconds
     }
 }
 
 /// `POST /v1/server/customer-tokens` response.
-public struct WireIssuedToken: Codable, Sendable, Equatable {
-    public var customerToken: String
-    public var customerId: String
-    public var projectId: String
-    public var environment: String
-    public var expiresAt: String
-    public init(customerToken: String, customerId: String, projectId: String, environment: String, expiresAt: String) {
+package struct GrowWireIssuedToken: Codable, Sendable, Equatable {
+    package var customerToken: String
+    package var customerId: String
+    package var projectId: String
+    package var environment: String
+    package var expiresAt: String
+    package init(customerToken: String, customerId: String, projectId: String, environment: String, expiresAt: String) {
         self.customerToken = customerToken
         self.customerId = customerId
         self.projectId = projectId

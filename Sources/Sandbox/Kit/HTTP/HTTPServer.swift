@@ -11,11 +11,11 @@ import Glibc
 /// handler that asks for a delay waits in that thread (through the injected
 /// `EmulatorSleeper`) and never holds up other connections. Request bodies are read fully before the handler runs; a body
 /// larger than `maxBodyBytes` is drained and answered with `oversizeResponse`.
-public final class HTTPServer: Sendable {
+package final class HTTPServer: Sendable {
     /// Turns one complete request into its response. Called on libmicrohttpd's threads.
-    public typealias Handler = @Sendable (HTTPServerRequest) -> HTTPServerResponse
+    package typealias Handler = @Sendable (HTTPServerRequest) -> HTTPServerResponse
     /// The largest body a request may send, from its method and path, asked before any of the body is read.
-    public typealias BodyLimit = @Sendable (_ method: String, _ path: String) -> Int
+    package typealias BodyLimit = @Sendable (_ method: String, _ path: String) -> Int
 
     private let context: ServerContext
     /// What a running server owns; start and stop may come from any thread.
@@ -37,7 +37,7 @@ public final class HTTPServer: Sendable {
     ///   - handler: the request handler, called concurrently from connection threads.
     ///   - bodyLimit: a smaller limit per method and path (never above `maxBodyBytes`); a request whose
     ///     `Content-Length` is above it is answered with `oversizeResponse` before its body is read.
-    public init(maxBodyBytes: Int = 1 << 20, oversizeResponse: HTTPServerResponse,
+    package init(maxBodyBytes: Int = 1 << 20, oversizeResponse: HTTPServerResponse,
                 sleeper: any EmulatorSleeper = SystemEmulatorSleeper(), bodyLimit: BodyLimit? = nil, handler: @escaping Handler) {
         context = ServerContext(handler: handler, maxBodyBytes: maxBodyBytes, oversizeResponse: oversizeResponse, sleeper: sleeper, bodyLimit: bodyLimit)
     }
@@ -45,7 +45,7 @@ public final class HTTPServer: Sendable {
     deinit { stop() }
 
     /// The port the server listens on, or nil when it is stopped.
-    public var port: UInt16? {
+    package var port: UInt16? {
         running.withLock { $0.boundPort }
     }
 
@@ -54,14 +54,14 @@ public final class HTTPServer: Sendable {
     /// The listening socket is made here rather than by libmicrohttpd so that the real
     /// port can be read with `getsockname` (`MHD_get_daemon_info` is variadic and cannot be
     /// called from Swift).
-    public func start(port: UInt16) throws -> UInt16 {
+    package func start(port: UInt16) throws -> UInt16 {
         try start(port: port, address: 0x7F00_0001, tls: nil)
     }
 
     /// Starts listening on the IPv4 `address` (dotted quad, e.g. `127.0.0.1`) and `port` (0 = any free port), serving
     /// at most `connectionLimit` connections at once (one thread each; more wait in the listen queue), and returns
     /// the real port.
-    public func start(port: UInt16, bindAddress: String, connectionLimit: Int) throws -> UInt16 {
+    package func start(port: UInt16, bindAddress: String, connectionLimit: Int) throws -> UInt16 {
         var parsed = in_addr()
         guard inet_pton(AF_INET, bindAddress, &parsed) == 1 else { throw SandboxError.bindFailed(port: port, reason: "'\(bindAddress)' is not an IPv4 address") }
         return try start(port: port, address: UInt32(bigEndian: parsed.s_addr), tls: nil, connectionLimit: max(1, connectionLimit))
@@ -118,7 +118,7 @@ public final class HTTPServer: Sendable {
     /// Stops the server: closes the listening socket and waits for connection threads to end.
     ///
     /// Safe to call more than once, and on a server that never started.
-    public func stop() {
+    package func stop() {
         let stopped = running.withLock { running -> Running in
             defer { running = Running() }
             return running

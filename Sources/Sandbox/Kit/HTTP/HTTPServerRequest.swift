@@ -4,19 +4,19 @@ import Foundation
 ///
 /// Header names are matched case-insensitively, as HTTP requires. The path is the
 /// percent-decoded path without the query; query parameters are in `query`.
-public struct HTTPServerRequest: Sendable, Equatable {
+package struct HTTPServerRequest: Sendable, Equatable {
     /// The request method in upper case, e.g. `GET`.
-    public var method: String
+    package var method: String
     /// The decoded path without the query string, e.g. `/v1/session`.
-    public var path: String
+    package var path: String
     /// Query parameters; when a name repeats, the first value wins.
-    public var query: [String: String]
+    package var query: [String: String]
     /// The request body (empty when there is none).
-    public var body: Data
+    package var body: Data
     private var headerValues: [String: String]
 
     /// Creates a request; header names are folded to lower case for lookup.
-    public init(method: String, path: String, query: [String: String] = [:], headers: [String: String] = [:], body: Data = Data()) {
+    package init(method: String, path: String, query: [String: String] = [:], headers: [String: String] = [:], body: Data = Data()) {
         self.method = method.uppercased()
         self.path = path
         self.query = query
@@ -29,10 +29,10 @@ public struct HTTPServerRequest: Sendable, Equatable {
     }
 
     /// The value of a header, looked up case-insensitively; nil when absent.
-    public func header(_ name: String) -> String? {
+    package func header(_ name: String) -> String? {
         headerValues[name.lowercased()]
     }
 
     /// All headers, names in lower case.
-    public var headers: [String: String] { headerValues }
+    package var headers: [String: String] { headerValues }
 }

@@ -4,18 +4,18 @@ import Foundation
 ///
 /// `delayMilliseconds` makes the server hold the response for that long in the
 /// connection's own thread, so an injected delay never stalls other connections.
-public struct HTTPServerResponse: Sendable, Equatable {
+package struct HTTPServerResponse: Sendable, Equatable {
     /// The HTTP status code.
-    public var status: Int
+    package var status: Int
     /// Response headers in the order they are sent.
-    public var headers: [(name: String, value: String)]
+    package var headers: [(name: String, value: String)]
     /// The response body.
-    public var body: Data
+    package var body: Data
     /// How long to wait before sending the response (0 = none).
-    public var delayMilliseconds: Int
+    package var delayMilliseconds: Int
 
     /// Creates a response.
-    public init(status: Int, headers: [(name: String, value: String)] = [], body: Data = Data(), delayMilliseconds: Int = 0) {
+    package init(status: Int, headers: [(name: String, value: String)] = [], body: Data = Data(), delayMilliseconds: Int = 0) {
         self.status = status
         self.headers = headers
         self.body = body
@@ -23,12 +23,12 @@ public struct HTTPServerResponse: Sendable, Equatable {
     }
 
     /// The value of a response header, looked up case-insensitively; nil when absent.
-    public func header(_ name: String) -> String? {
+    package func header(_ name: String) -> String? {
         headers.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
     }
 
     /// Equal when status, headers (in order), body and delay are equal.
-    public static func == (a: HTTPServerResponse, b: HTTPServerResponse) -> Bool {
+    package static func == (a: HTTPServerResponse, b: HTTPServerResponse) -> Bool {
         a.status == b.status && a.body == b.body && a.delayMilliseconds == b.delayMilliseconds
             && a.headers.map { [$0.name, $0.value] } == b.headers.map { [$0.name, $0.value] }
     }

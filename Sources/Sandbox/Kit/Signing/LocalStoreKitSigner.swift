@@ -4,21 +4,21 @@ import Foundation
 /// that never chains to Apple, so a correct backend refuses them (`purchase.local-refused`).
 ///
 /// Each signer makes a new key; nothing is kept on disk.
-public final class LocalStoreKitSigner: Sendable {
+package final class LocalStoreKitSigner: Sendable {
     /// The common name of the throwaway certificate.
-    public static let commonName = "StoreKit Testing in Xcode (growcert, throwaway)"
+    package static let commonName = "StoreKit Testing in Xcode (growcert, throwaway)"
 
     private let material: LocalKeyMaterial
 
     /// A signer with a fresh P-256 key and certificate.
     ///
     /// - Throws: `SandboxError.crypto` when OpenSSL fails.
-    public init(now: Date = Date()) throws {
+    package init(now: Date = Date()) throws {
         material = try LocalKeyMaterial(now: now)
     }
 
     /// A compact JWS (`ES256`, `x5c` = the throwaway certificate) over `payloadJSON` exactly.
-    public func sign(payloadJSON: Data) throws -> String {
+    package func sign(payloadJSON: Data) throws -> String {
         let header = #"{"alg":"ES256","typ":"JWT","x5c":[""# + material.certificate.der.base64EncodedString() + #""]}"#
         let signingInput = Base64URL.encode(Data(header.utf8)) + "." + Base64URL.encode(payloadJSON)
         return signingInput + "." + Base64URL.encode(try material.key.sign(Data(signingInput.utf8)))

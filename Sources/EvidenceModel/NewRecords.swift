@@ -16,7 +16,7 @@ package struct NewCampaign: Sendable {
     /// The app's Google Play license key, canonical base64 DER (StoreProof's `GooglePlayLicenseKey.base64`); nil: none.
     package var playLicenseKey: String?
 
-    package init(profile: String, name: String?, appId: String, appVersion: String, build: String, sdkName: String = "GrooveGrow SDK",
+    package init(profile: String, name: String?, appId: String, appVersion: String, build: String, sdkName: String? = nil,
                 sdkVersion: String, project: String, baseURL: String, sandboxPins: [String] = [], playLicenseKey: String? = nil) {
         self.sandboxPins = sandboxPins
         self.playLicenseKey = playLicenseKey
@@ -25,7 +25,8 @@ package struct NewCampaign: Sendable {
         self.appId = appId
         self.appVersion = appVersion
         self.build = build
-        self.sdkName = sdkName
+        // The SDK is named after the profile's vendor unless given (`campaign create --sdk-name`).
+        self.sdkName = sdkName ?? ((try? Profile.named(profile)).map { $0.vendor + " SDK" } ?? "SDK")
         self.sdkVersion = sdkVersion
         self.project = project
         self.baseURL = baseURL

@@ -37,7 +37,7 @@ package enum Validate {
     /// A UUID, returned lowercase.
     package static func uuid(_ value: String, field: String) throws -> String {
         guard let u = UUID(uuidString: value.trimmingCharacters(in: .whitespaces)) else {
-            throw EvidenceError.invalidValue(field: field, value: value, why: "expected the GrooveGrow App UUID, e.g. '3f2b8c1e-5d4a-4e7b-9c1d-2a6f8e0b7c55'.")
+            throw EvidenceError.invalidValue(field: field, value: value, why: "expected the project's App UUID, e.g. '3f2b8c1e-5d4a-4e7b-9c1d-2a6f8e0b7c55'.")
         }
         return u.uuidString.lowercased()
     }

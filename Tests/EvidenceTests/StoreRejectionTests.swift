@@ -10,10 +10,10 @@ struct StoreRejectionTests {
     func badUUIDIsRefused(backend: Backend) throws {
         try withTempDir { dir in
             let s = try seeded(in: dir, backend: backend)
-            try expectRefused(s.store, message: "Invalid project '3f2b8c1e-5d4a-4e7b-9c1d': expected the GrooveGrow App UUID, e.g. '3f2b8c1e-5d4a-4e7b-9c1d-2a6f8e0b7c55'.") {
+            try expectRefused(s.store, message: "Invalid project '3f2b8c1e-5d4a-4e7b-9c1d': expected the project's App UUID, e.g. '3f2b8c1e-5d4a-4e7b-9c1d-2a6f8e0b7c55'.") {
                 _ = try s.store.createCampaign(newCampaign(project: "3f2b8c1e-5d4a-4e7b-9c1d"))
             }
-            try expectRefused(s.store, .invalidValue(field: "project", value: "", why: "expected the GrooveGrow App UUID, e.g. '3f2b8c1e-5d4a-4e7b-9c1d-2a6f8e0b7c55'.")) {
+            try expectRefused(s.store, .invalidValue(field: "project", value: "", why: "expected the project's App UUID, e.g. '3f2b8c1e-5d4a-4e7b-9c1d-2a6f8e0b7c55'.")) {
                 _ = try s.store.createCampaign(newCampaign(project: ""))
             }
         }

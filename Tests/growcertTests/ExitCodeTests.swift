@@ -42,7 +42,7 @@ struct ExitCodeTests {
          "growcert: Unknown scenario 'refnd'. Did you mean 'purchase-restore-refund'? Known: first-connect, sign-out-switch, offline-timeout, purchase-restore-refund.\n"),
         (["campaign", "create", "--profile", "groovegrow", "--app-id", "com.example.app", "--app-version", "2.4.0", "--build", "311",
           "--sdk-version", "0.0.1", "--project", "not-a-uuid", "--base-url", "https://sandbox.groovegrow.example"],
-         "growcert: Invalid project 'not-a-uuid': expected the GrooveGrow App UUID, e.g. '3f2b8c1e-5d4a-4e7b-9c1d-2a6f8e0b7c55'.\n"),
+         "growcert: Invalid project 'not-a-uuid': expected the project's App UUID, e.g. '3f2b8c1e-5d4a-4e7b-9c1d-2a6f8e0b7c55'.\n"),
         (["campaign", "create", "--profile", "groovegrow", "--app-id", "com.example.app", "--app-version", "2.4.0", "--build", "311",
           "--sdk-version", "0.0.1", "--project", "3f2b8c1e-5d4a-4e7b-9c1d-2a6f8e0b7c55", "--base-url", "http://sandbox.groovegrow.example"],
          "growcert: Invalid base URL 'http://sandbox.groovegrow.example': plain http is allowed only for a loopback host (127.0.0.1, ::1, localhost); use https.\n"),

@@ -60,7 +60,7 @@ extension CherrySubVendor {
 
         let signer = try LocalStoreKitSigner()
         return try plan.map { item in
-            var recorded = try recordedStoreTransaction(run: item.run, store: preflight.store, signed: profile.rules.storeProofs, hostedTarget: hostedTarget)
+            var recorded = try recordedStoreTransaction(run: item.run, store: preflight.store, signed: profile.rules(for: item.run.scenario).storeProofs, hostedTarget: hostedTarget)
             if let wanted = request.transactionId {
                 guard let match = try recordedStoreTransaction(run: item.run, store: preflight.store, id: wanted) else {
                     throw ServiceError.transactionNotRecorded(transactionId: wanted, runId: item.run.id)

@@ -18,7 +18,7 @@ extension GrooveGrowVendor {
         let transport = preflight.sandboxTransport(pins: pins)
         let purchases = try plan.map {
             try recordedPurchase(run: $0.run, store: preflight.store, request: request, hostedTarget: hostedTarget,
-                                                               signed: profile.rules.storeProofs)
+                                                               signed: profile.rules(for: $0.run.scenario).storeProofs)
         }
         if hostedTarget { try preflight.requireFlags(plan.flatMap(\.checkIds), request: request, runner: runner) }
 

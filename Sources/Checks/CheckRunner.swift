@@ -13,9 +13,10 @@ package struct CheckDescriptor: Sendable, Hashable {
 
 /// Runs one suite's live checks against a target and returns their results as data.
 ///
-/// `run` first probes the target through the suite (no HTTP response at all throws
-/// `CheckError.unreachable`); the Sandbox kind the answer declares decides whether the checks may seed
-/// fixtures through `/_emulator`, so the probe's exchange is part of every check's `SandboxIdentity`.
+/// `run` takes the pre-flight's probe of the target (`CheckContext.probed`), or first probes it through the suite
+/// when none was made (no HTTP response at all throws `CheckError.unreachable`): one probe per run. The Sandbox kind
+/// the answer declares decides whether the checks may seed fixtures through `/_emulator`, so the probe's exchange is
+/// part of every check's `SandboxIdentity`.
 /// Checks then run one after another in catalog order: the profile's scenarios, each with its checks
 /// (the one list of a scenario's checks). Each check gets a fresh harness, so its transcript holds only
 /// its own exchanges.
@@ -68,10 +69,16 @@ package struct CheckRunner: Sendable {
 
         guard let target = context.target as? S.Target else { throw CheckError.wrongTarget(profile: suite.profileId) }
         var context = context
-        let probe = RecordingTransport(wrapping: context.transport, dialect: suite.dialect, now: context.clock.instant)
-        let kind = try await suite.probe(context, target: target, through: probe)
-        context.isEmulatorTarget = kind == .emulator
-        context.probeTranscript = probe.entries
+        // One probe per run: the pre-flight's, when it made one, else this one.
+        let probed: ProbeRecord
+        if let earlier = context.probed {
+            probed = earlier
+        } else {
+            let probe = RecordingTransport(wrapping: context.transport, dialect: suite.dialect, now: context.clock.instant)
+            probed = ProbeRecord(kind: try await suite.probe(context, target: target, through: probe), transcript: probe.entries)
+        }
+        context.isEmulatorTarget = probed.kind == .emulator
+        context.probeTranscript = probed.transcript
         let harness = suite.harnesses(for: context, target: target)
         var results: [CheckResult] = []
         for (check, definition) in selected {

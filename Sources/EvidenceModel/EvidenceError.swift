@@ -36,13 +36,21 @@ package enum EvidenceError: Error, CustomStringConvertible, Equatable {
     case commitUnacknowledged(location: String, detail: String)
     /// Something that should not happen.
     case internalFailure(String)
+    /// A stored report's bytes are missing from the database (it was changed outside growcert).
+    case reportBytesMissing(reportId: String)
+    /// Approving a report whose campaign is not CERTIFIED needs the risk the signer accepts, stated.
+    case approvalNeedsAcceptedRisk(reportId: String, verdict: String)
+    /// The database server refused a read or a write for lack of privileges.
+    case privilegesMissing(location: String, reading: Bool, detail: String)
+    /// The signing key is not a readable Ed25519 private key (`why`: what it is instead).
+    case signingKeyUnusable(why: String)
 
     package var description: String {
         switch self {
         case .databaseMissing(let path):
             return "No evidence database at '\(path)'."
         case .notAnEvidenceDatabase(let path):
-            return "'\(path)' is not a growcert evidence database; growcert never writes into other files."
+            return "'\(path)' is not an evidence database made by growcert; growcert never writes into other files."
         case .damaged(let path, let detail):
             return "The database '\(path)' is damaged: SQLite cannot read it (\(detail)). Nothing was written. Restore it from a copy, and keep this one for the record."
         case .unreadableValue(let column, let value):
@@ -73,6 +81,14 @@ package enum EvidenceError: Error, CustomStringConvertible, Equatable {
             return "The connection to the database '\(location)' was lost while the write was being committed (\(detail)): it may or may not have been recorded. Look at what was recorded before you record it again."
         case .internalFailure(let message):
             return "Internal error: \(message)"
+        case .reportBytesMissing(let reportId):
+            return "The bytes of report \(reportId) are missing from the database. Verify the database."
+        case .approvalNeedsAcceptedRisk(let reportId, let verdict):
+            return "Report \(reportId) says the campaign is \(verdict), not CERTIFIED. To approve it anyway, state the risk you accept; it is shown prominently in the report. Nothing was signed."
+        case .privilegesMissing(let location, let reading, let detail):
+            return "The PostgreSQL database '\(location)' refused this \(reading ? "read" : "write"): \(detail). Check the role's privileges. Nothing was written."
+        case .signingKeyUnusable(let why):
+            return "Invalid key 'PEM': \(why)."
         }
     }
 

@@ -31,6 +31,9 @@ package struct Scenario: Sendable, Equatable {
     package var checks: [String]
     /// What the scenario's run needs besides its checks, in the order a report lists it (`requires`).
     package var requirements: [RequirementID]
+    /// The store proofs this scenario accepts and which certify, when it names its own (`storeProofs`); nil: the
+    /// profile's (`VerdictRules.storeProofs`). `Profile.rules(for:)` gives the rules a scenario is judged by.
+    package var storeProofs: StoreProofPolicy? = nil
 
     /// Whether the scenario requires `id`.
     package func requires(_ id: RequirementID) -> Bool { requirements.contains(id) }
@@ -95,10 +98,6 @@ package struct VerdictRules: Sendable, Equatable {
         p == required && !p.isFixture
     }
 
-    /// Whether evidence of provenance `p` certifies anything under these rules: a check result, a receipt or a store proof.
-    package func certifiesAnything(_ p: Provenance) -> Bool {
-        certifies(p, as: checkResultProvenance) || certifies(p, as: serverReceiptProvenance) || storeProofs.certifies(p)
-    }
 }
 
 /// A vendor's scenario catalog: one JSON file per profile under `profiles/`.
@@ -132,6 +131,28 @@ package struct Profile: Sendable, Equatable {
     /// The catalog entry of a check.
     package func check(_ id: String) -> CheckInfo? { checks.first { $0.id == id } }
 
+    /// The rules scenario `scenarioId` is judged by: the profile's, with the scenario's own store proofs when it names
+    /// them. An unknown scenario gets the profile's.
+    package func rules(for scenarioId: String) -> VerdictRules {
+        var out = rules
+        if let own = scenarios.first(where: { $0.id == scenarioId })?.storeProofs { out.storeProofs = own }
+        return out
+    }
+
+    /// Refuses a store proof of provenance `p` that scenario `scenarioId` does not accept, naming what it accepts.
+    package func requireAccepted(_ p: Provenance, scenario scenarioId: String) throws {
+        let policy = rules(for: scenarioId).storeProofs
+        guard policy.accepts(p) else {
+            throw EvidenceError.invalidValue(field: "store proof", value: p.rawValue,
+                                             why: "scenario '\(scenarioId)' of profile '\(id)' does not accept it (it accepts \(policy.accepted.map(\.rawValue).joined(separator: ", "))). Nothing was written.")
+        }
+    }
+
+    /// Whether any scenario (or the profile) accepts store proofs of provenance `p`.
+    package func acceptsAnywhere(_ p: Provenance) -> Bool {
+        rules.storeProofs.accepts(p) || scenarios.contains { $0.storeProofs?.accepts(p) == true }
+    }
+
     /// Whether `host` (a URL's host, any case, a trailing dot allowed) is one the vendor documents for its hosted Sandbox.
     package func isKnownHostedHost(_ host: String) -> Bool {
         var name = host.lowercased()
@@ -159,6 +180,26 @@ package struct Profile: Sendable, Equatable {
                 throw EvidenceError.invalidValue(field: "profile", value: field, why: "'\(s)' is not a provenance")
             }
             return p
+        }
+        /// A `storeProofs` object (`accepts`, `certifying`) at `field`: every certifying proof accepted, none a fixture.
+        func storeProofPolicy(_ proofs: JSONValue, _ field: String) throws -> StoreProofPolicy {
+            func list(_ name: String) throws -> [Provenance] {
+                guard let items = proofs[name]?.arrayValue, !items.isEmpty else {
+                    throw EvidenceError.invalidValue(field: "profile", value: field + "." + name, why: "must list provenances")
+                }
+                return try items.map { try provenance($0, field + "." + name) }
+            }
+            let accepted = try list("accepts"), certifying = try list("certifying")
+            for p in certifying {
+                guard accepted.contains(p) else {
+                    throw EvidenceError.invalidValue(field: "profile", value: field + ".certifying", why: "'\(p.rawValue)' is not accepted")
+                }
+                guard !p.isFixture else {
+                    throw EvidenceError.invalidValue(field: "profile", value: field + ".certifying",
+                                                     why: "'\(p.rawValue)' is a fixture and can never certify")
+                }
+            }
+            return StoreProofPolicy(accepted: accepted, certifying: certifying)
         }
         func maxAge(_ v: JSONValue?) throws -> Int {
             guard let text = v?.numberText, let days = Int(text), (0...366).contains(days) else {
@@ -203,7 +244,8 @@ package struct Profile: Sendable, Equatable {
             }
             scenarios.append(Scenario(
                 id: sid, title: try LocalizedText(s["title"], field: sid), expected: try LocalizedText(s["expected"], field: sid),
-                checks: ids, requirements: requirements))
+                checks: ids, requirements: requirements,
+                storeProofs: try s["storeProofs"].map { try storeProofPolicy($0, sid + ".storeProofs") }))
         }
         guard !scenarios.isEmpty else { throw EvidenceError.invalidValue(field: "profile", value: id, why: "has no scenarios") }
         self.scenarios = scenarios
@@ -261,24 +303,7 @@ package struct Profile: Sendable, Equatable {
                 }
                 return StoreProofPolicy(accepted: [one], certifying: [one])
             }
-            func list(_ name: String) throws -> [Provenance] {
-                let field = "verdictRules.storeProofs." + name
-                guard let items = proofs[name]?.arrayValue, !items.isEmpty else {
-                    throw EvidenceError.invalidValue(field: "profile", value: field, why: "must list provenances")
-                }
-                return try items.map { try provenance($0, field) }
-            }
-            let accepted = try list("accepts"), certifying = try list("certifying")
-            for p in certifying {
-                guard accepted.contains(p) else {
-                    throw EvidenceError.invalidValue(field: "profile", value: "verdictRules.storeProofs.certifying", why: "'\(p.rawValue)' is not accepted")
-                }
-                guard !p.isFixture else {
-                    throw EvidenceError.invalidValue(field: "profile", value: "verdictRules.storeProofs.certifying",
-                                                     why: "'\(p.rawValue)' is a fixture and can never certify")
-                }
-            }
-            return StoreProofPolicy(accepted: accepted, certifying: certifying)
+            return try storeProofPolicy(proofs, "verdictRules.storeProofs")
         }
         let v = json["verdictRules"]
         rules = VerdictRules(

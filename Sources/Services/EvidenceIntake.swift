@@ -43,10 +43,7 @@ package struct EvidenceIntake {
         let verified = try jwsVerifier.verify(token, expectedBundleId: campaign.appId)
         let new = TransactionEvidence.apple(verified, runId: run.id, orderId: orderId)
         let profile = try store.profileNamed(campaign.profile)
-        guard profile.rules.storeProofs.accepts(new.provenance) else {
-            throw EvidenceError.invalidValue(field: "store transaction", value: new.provenance.rawValue,
-                                             why: "profile '\(profile.id)' does not accept it (it accepts \(profile.rules.storeProofs.accepted.map(\.rawValue).joined(separator: ", "))). Nothing was written.")
-        }
+        try profile.requireAccepted(new.provenance, scenario: run.scenario)
         let item = try store.addEvidence(new)
         return (item, TransactionEvidence.summary(verified))
     }

@@ -107,6 +107,19 @@ package struct PreflightService {
         transport ?? transportFactory?(pins) ?? CurlTransport(pins: pins)
     }
 
+    /// The one probe of the runs' target, before any credential is used: `send` makes the vendor's credential-free
+    /// probe over the transport it is given, which records it. `CheckError.unreachable` (69) when nothing answers. The
+    /// record goes into each run's context (`CheckContext.probed`), so that the runner does not probe again.
+    package func probe(baseURL: String, runner: CheckRunner, transport: any HTTPTransport,
+                       _ send: (any HTTPTransport) async throws -> SandboxKind) async throws -> ProbeRecord {
+        let recording = RecordingTransport(wrapping: transport, dialect: runner.suite.dialect)
+        do {
+            return ProbeRecord(kind: try await send(recording), transcript: recording.entries)
+        } catch let error as TransportError {
+            throw CheckError.unreachable(baseURL: baseURL, reason: error.description)
+        }
+    }
+
     /// The flags the selected checks need on a target that is not the emulator.
     package func requireFlags(_ checkIds: [String], request: CheckRunRequest, runner: CheckRunner) throws {
         let needSecond = checkIds.filter(runner.needingSecondCustomer.contains)

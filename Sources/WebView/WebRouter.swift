@@ -90,9 +90,9 @@ final class WebRouter: Sendable {
         case let e as EvidenceError:
             switch e {
             case .unknown: return (404, e.description)
-            case .invalidValue, .secretRefused: return (422, e.description)
+            case .invalidValue, .secretRefused, .signingKeyUnusable: return (422, e.description)
             case .fileTooLarge: return (413, e.description)
-            case .conflict: return (409, e.description)
+            case .conflict, .approvalNeedsAcceptedRisk: return (409, e.description)
             default: return (500, e.description)
             }
         case let e as StoreProofError: return (422, "\(e) Nothing was written.")

@@ -90,7 +90,7 @@ struct SchemaTests {
             let before = fileDigest(path)
             let error = #expect(throws: EvidenceError.self) { try EvidenceStore.open(at: path, actor: "qa") }
             #expect(error == .notAnEvidenceDatabase(path: path))
-            #expect(error?.description == "'\(path)' is not a growcert evidence database; growcert never writes into other files.")
+            #expect(error?.description == "'\(path)' is not an evidence database made by growcert; growcert never writes into other files.")
             #expect(throws: EvidenceError.notAnEvidenceDatabase(path: path)) { _ = try EvidenceStore.create(at: path, actor: "qa") }
             #expect(fileDigest(path) == before)
             #expect(try rawScalar(path, "PRAGMA journal_mode") == "delete")

@@ -118,4 +118,52 @@ import Testing
         json = .object(o)
         #expect(throws: EvidenceError.self) { try Profile(json: json) }
     }
+
+    /// GrooveGrow's profile with the refund scenario naming its own store proofs: App Store Sandbox only.
+    static func profileWithAnAppleOnlyRefundScenario(certifying: [String] = ["store-signed-sandbox"]) throws -> Profile {
+        var json = try JSONValue.parse(EmbeddedProfiles.files["groovegrow.json"] ?? "")
+        guard case .object(var o) = json, case .array(var scenarios)? = o["scenarios"] else { throw EvidenceError.internalFailure("no scenarios") }
+        for (index, scenario) in scenarios.enumerated() {
+            guard case .object(var s) = scenario, s["id"]?.stringValue == pr else { continue }
+            s["storeProofs"] = ["accepts": ["store-signed-sandbox", "manual"], "certifying": .array(certifying.map { .string($0) })]
+            scenarios[index] = .object(s)
+        }
+        o["scenarios"] = .array(scenarios)
+        json = .object(o)
+        return try Profile(json: json)
+    }
+
+    @Test("A scenario that names its own store proofs is judged and recorded by them; the other scenarios keep the profile's")
+    func aScenarioNamesItsOwnStoreProofs() throws {
+        let profile = try Self.profileWithAnAppleOnlyRefundScenario()
+        #expect(!profile.rules(for: Self.pr).storeProofs.certifies(.storeSignedGoogle))
+        #expect(profile.rules(for: "first-connect").storeProofs.certifies(.storeSignedGoogle))
+        #expect(profile.acceptsAnywhere(.storeSignedGoogle))
+        #expect(throws: EvidenceError.invalidValue(field: "store proof", value: "store-signed-google",
+                                                   why: "scenario 'purchase-restore-refund' of profile 'groovegrow' does not accept it (it accepts store-signed-sandbox, manual). Nothing was written.")) {
+            try profile.requireAccepted(.storeSignedGoogle, scenario: Self.pr)
+        }
+        try profile.requireAccepted(.storeSignedGoogle, scenario: "first-connect")
+
+        // The same evidence that certifies under the profile's rules is not certifiable under the scenario's own.
+        let f = try Self.fixture()
+        try Self.googleRun(f)
+        let input = VerdictEngine.Input(
+            campaign: f.campaign, devices: try f.store.devices(campaignId: f.campaign.id), accounts: try f.store.accounts(campaignId: f.campaign.id),
+            runs: try f.store.runs(campaignId: f.campaign.id), evidence: try f.store.evidence(campaignId: f.campaign.id),
+            clocks: try f.store.runClocks(runIds: try f.store.runs(campaignId: f.campaign.id).map(\.id)))
+        let byProfile = try #require(VerdictEngine(profile: f.profile).judge(input).first { $0.id == Self.pr })
+        let byScenario = try #require(VerdictEngine(profile: profile).judge(input).first { $0.id == Self.pr })
+        #expect(byProfile.verdict == .certified, "\(byProfile.reasons.map(\.code))")
+        #expect(byScenario.verdict == .notCertifiable, "\(byScenario.reasons.map(\.code))")
+        #expect(byScenario.reasons.contains { $0.code == .transactionNotCertifying })
+    }
+
+    @Test("A scenario naming a fixture as a certifying store proof is refused, by its field")
+    func aScenarioNamingAFixtureAsCertifyingIsRefused() throws {
+        #expect(throws: EvidenceError.invalidValue(field: "profile", value: "purchase-restore-refund.storeProofs.certifying",
+                                                   why: "'manual' is a fixture and can never certify")) {
+            try Self.profileWithAnAppleOnlyRefundScenario(certifying: ["store-signed-sandbox", "manual"])
+        }
+    }
 }

@@ -8,6 +8,17 @@ package protocol SuiteTarget: Sendable {
     var baseURL: URL { get }
 }
 
+/// One probe of a target: the kind it declared and the exchanges that said so.
+package struct ProbeRecord: Sendable {
+    package var kind: SandboxKind
+    package var transcript: [TranscriptEntry]
+
+    package init(kind: SandboxKind, transcript: [TranscriptEntry]) {
+        self.kind = kind
+        self.transcript = transcript
+    }
+}
+
 /// Everything a check run needs: the vendor-neutral parts (transport, clock, customers, emulator flag, probe
 /// transcript, pins) and the suite's own target and credentials (`target`).
 package struct CheckContext: Sendable {
@@ -34,6 +45,9 @@ package struct CheckContext: Sendable {
     ///
     /// Part of every check's identity: the probe decided whether the checks seeded their own fixtures.
     package var probeTranscript: [TranscriptEntry] = []
+    /// The probe the pre-flight already made of this target, so that a run is probed once: `CheckRunner` takes its
+    /// kind and exchanges instead of probing again. nil: the runner probes.
+    package var probed: ProbeRecord? = nil
     /// Time and waiting.
     package var clock: CheckClock
     /// The earliest Sandbox time (milliseconds since 1970) a delivery or refund may carry and still belong to this run: the run's outside start

@@ -94,11 +94,11 @@ package enum Ed25519 {
             if encrypted {
                 throw EvidenceError.invalidValue(field: "key", value: "PEM", why: "cannot be decrypted with this passphrase. Check the passphrase; nothing was signed.")
             }
-            throw EvidenceError.invalidValue(field: "key", value: "PEM", why: "not a readable private key; create one with 'growcert keys generate --out KEY.pem'.")
+            throw EvidenceError.signingKeyUnusable(why: "not a readable private key")
         }
         guard EVP_PKEY_get_id(key) == EVP_PKEY_ED25519 else {
             EVP_PKEY_free(key)
-            throw EvidenceError.invalidValue(field: "key", value: "PEM", why: "not an Ed25519 key; create one with 'growcert keys generate --out KEY.pem'.")
+            throw EvidenceError.signingKeyUnusable(why: "not an Ed25519 key")
         }
         return key
     }

@@ -56,7 +56,7 @@ extension EvidenceStore {
     package func reportBytes(_ id: String) throws -> [UInt8] {
         let r = try report(id)
         guard let bytes = try blob(sha256: r.sha256) else {
-            throw EvidenceError.io("The bytes of report \(r.id) are missing from the database. Run 'growcert verify'.")
+            throw EvidenceError.reportBytesMissing(reportId: r.id)
         }
         return bytes
     }
@@ -82,7 +82,7 @@ extension EvidenceStore {
             throw EvidenceError.conflict("Report \(report.id) is stored as \(report.verdict), but this growcert judges its evidence \(judgment.campaignVerdict). Nothing was signed.")
         }
         if decision == .approve, verdict != "CERTIFIED", acceptRisk == nil {
-            throw EvidenceError.conflict("Report \(report.id) says the campaign is \(report.verdict), not CERTIFIED. To approve it anyway, state the risk you accept with --accept-risk TEXT; it is shown prominently in the report. Nothing was signed.")
+            throw EvidenceError.approvalNeedsAcceptedRisk(reportId: report.id, verdict: report.verdict)
         }
         let publicKey = try Ed25519.publicKeyPEM(privateKeyPEM: privateKeyPEM, passphrase: passphrase)
         // Inside the write lock: the staleness check and the database head signed belong to the

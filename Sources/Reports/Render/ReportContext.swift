@@ -54,8 +54,8 @@ struct ReportContext {
                 "rulesSHA256": .string(h.rulesSHA256),
                 "toolVersion": .string(h.toolVersion),
                 "databaseId": .string(h.databaseId),
-                "verifyDatabase": "growcert verify --db DB",
-                "verifyReport": .string("growcert report verify \(reportFile) --db DB"),
+                // The commands themselves are worded in the templates; the context gives their values.
+                "reportFile": .string(reportFile),
                 "verifyStandard": .string("awk '/\(IntegrityCheck.marker)/{exit} {print}' \(reportFile) | sha256sum"),
             ],
         ])
@@ -188,13 +188,12 @@ struct ReportContext {
 
     func evidence(_ e: EvidenceSummary) -> MustacheValue {
         let attachment = e.attachment.map { a -> MustacheValue in
-            let export = "growcert evidence export \(e.id) --out \(Self.exportName(a, id: e.id))"
             return .dictionary([
                 "hasImage": .bool(a.inlineImage != nil),
                 "dataURI": .string(a.inlineImage.map { "data:\($0.mediaType);base64," + Data($0.bytes).base64EncodedString() } ?? ""),
                 "alt": .string(strings.text("attachment.thumbnail") + strings.text("p.colon") + (a.filename ?? e.id)),
                 "exportNote": .string(strings.text("attachment", a.inlineImage != nil ? "inline" : a.notInline.rawValue)),
-                "exportCommand": .string(export),
+                "exportName": .string(Self.exportName(a, id: e.id)),
             ])
         }
         return .dictionary([

@@ -7,6 +7,7 @@
 package enum EmbeddedTemplates {
     /// Relative path → contents.
     package static let files: [String: String] = [
+        "commands.json": String(decoding: PackageResources.commands_json, as: UTF8.self),
         "report.html.mustache": String(decoding: PackageResources.report_html_mustache, as: UTF8.self),
         "report.md.mustache": String(decoding: PackageResources.report_md_mustache, as: UTF8.self),
         "strings/en.json": String(decoding: PackageResources.en_json, as: UTF8.self),

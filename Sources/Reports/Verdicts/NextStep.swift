@@ -5,8 +5,9 @@ import Evidence
 ///
 /// The words of a step ("what to do") live in the strings files under `whatToDo.<code>`, in every
 /// report language; `docs/verdicts.md` shows the same English text (a test keeps them equal). The
-/// command is not translated, so it is built here, with `UPPERCASE` placeholders for what only the
-/// tester knows (a device label, a file). Steps come worst verdict first, then in catalog order.
+/// command is not translated: its words are `templates/commands.json` (`SuggestedCommand`), filled in
+/// here with the run, the scenario and what the last run used, and `UPPERCASE` placeholders for what
+/// only the tester knows (a device label, a file). Steps come worst verdict first, then in catalog order.
 package struct NextStep: Sendable, Equatable {
     package var scenarioId: String
     package var scenarioTitle: LocalizedText
@@ -15,7 +16,7 @@ package struct NextStep: Sendable, Equatable {
     /// The checks the step concerns (several reasons of one code folded into one step), in report order;
     /// empty when it concerns every check of the scenario.
     package var checks: [String]
-    /// The command to run, e.g. `growcert check run --run r7 --check relay.requires-double-auth`.
+    /// The command to run (`SuggestedCommand`), e.g. `growcert check run --run r7 --check relay.requires-double-auth`.
     package var command: String
     /// What growcert recorded as the real cause, when the reason's words are general: why a check's result
     /// is not live-hosted (`the probe GET /v1/session reached 127.0.0.1, which is this machine (loopback)`).
@@ -104,11 +105,11 @@ package struct NextStep: Sendable, Equatable {
         let device = code == .simulatorDevice || code == .noDevice ? "PHYSICAL_DEVICE" : last?.device.flatMap { shellWord($0.label) } ?? "DEVICE"
         let account = last?.accountLabel.flatMap(shellWord) ?? "ACCOUNT"
         let tester = last.flatMap { shellWord($0.tester) } ?? "NAME"
-        let newRun = "growcert run start --campaign \(campaignId) --scenario \(s.id) --device "
-            + device + (needsAccount ? " --account \(account)" : "") + " --tester \(tester)"
-        let checkOptions = checks.map { " --check \($0)" }.joined()
+        let newRun = SuggestedCommand.text("runStart", ["campaign": .string(campaignId), "scenario": .string(s.id), "device": .string(device),
+                                                         "account": needsAccount ? .string(account) : .bool(false), "tester": .string(tester)])
+        let checkList = MustacheValue.list(checks.map(MustacheValue.string))
         if code == .noFinishedRun, let open = s.history.first(where: { $0.finishedAt == nil }) {
-            return "growcert run finish \(open.id) --outcome pass|fail|blocked"
+            return SuggestedCommand.text("runFinish", ["run": .string(open.id)])
         }
         if startsNewRun(code) { return newRun }
         switch code {
@@ -116,20 +117,20 @@ package struct NextStep: Sendable, Equatable {
              .receiptVerifiedLate, .noOutsideStart, .transactionBeforeRun, .transactionAfterRun, .receiptOutsideRun, .notRunBound:
             return newRun
         case .checkNotRun, .checkOutcomeUnknown, .checkNotCertifying:
-            return "growcert check run --run \(run)\(checkOptions)"
+            return SuggestedCommand.text("checkRun", ["run": .string(run), "checks": checkList])
         case .noStoreAccount:
-            return "growcert account add --campaign \(campaignId) --label ACCOUNT --store apple --account SANDBOX_EMAIL"
+            return SuggestedCommand.text("accountAdd", ["campaign": .string(campaignId)])
         case .noStoreTransaction, .transactionNotCertifying, .bundleMismatch, .bundleMissing, .transactionUndated, .noOrderToMatch,
              .notAutoRenewable:
             // The transaction carries the key its acceptance is found by; the JWS itself carries the transaction id.
-            return "growcert evidence add transaction --run \(run) --jws-file TRANSACTION.jws" + (bindingKey == .orderId ? " --order-id ORDER_ID" : "")
+            return SuggestedCommand.text("transactionAdd", ["run": .string(run), "orderId": .bool(bindingKey == .orderId)])
         case .noServerReceipt, .receiptNotCertifying, .receiptNotForTransaction:
             // The profile names the check that records the vendor's acceptance (`serverReceiptBinding.recordedBy`).
-            return "growcert check run --run \(run)" + (checkOptions.isEmpty ? " --check CHECK" : checkOptions)
+            return SuggestedCommand.text("checkRunRecording", ["run": .string(run), "checks": checkList])
         case .noStoreRefund:
-            return "growcert evidence add store-notification --run \(run) --signed-payload NOTIFICATION.jws"
+            return SuggestedCommand.text("storeNotificationAdd", ["run": .string(run)])
         case .unknownRequirement:
-            return "growcert --version"
+            return SuggestedCommand.text("version", [:])
         case .certified, .productionTransaction, .transactionWarning, .acceptedRisk, .openRunIgnored, .retractedFailure, .privatePeer,
              .clockSkew, .runBound, .storeRefundProven, .unpinned, .unknownHostedHost, .unanchored, .journalTimeBackwards:
             return ""

@@ -113,7 +113,7 @@ package struct VerdictEngine: Sendable {
             }
         }
 
-        let context = RequirementContext(rules: profile.rules, scenario: scenario, run: judged, live: live, input: input)
+        let context = RequirementContext(rules: profile.rules(for: scenario.id), scenario: scenario, run: judged, live: live, input: input)
         var requirements: [RequirementReport] = []
         for id in scenario.requirements {
             guard let evaluator = RequirementRegistry.evaluator(id) else {
@@ -156,7 +156,7 @@ package struct VerdictEngine: Sendable {
             }
             for t in live where t.type == .transaction {
                 let tid = Self.transactionId(t)
-                if RequirementContext.isRunBound(t, run: judged, clocks: clocks), profile.rules.storeProofs.certifies(t.provenance) {
+                if RequirementContext.isRunBound(t, run: judged, clocks: clocks), profile.rules(for: scenario.id).storeProofs.certifies(t.provenance) {
                     let field = StoreRulesRegistry.rules(for: t.details(as: TransactionDetails.self).store).runTokenField
                     warnings.append(Reason(.runBound, ["transaction": tid, "evidence": t.id, "run": judged?.id ?? "", "scenario": scenario.id,
                                                        "field": field]))

@@ -41,6 +41,14 @@ extension EvidenceError: CommandLineError {
             return "'\(path)' is not a growcert evidence database. Check the --db path; growcert never writes into other files."
         case .maskKeyMissing:
             return description + " Or set GROWCERT_MASK_KEY to the key's 64 hexadecimal digits."
+        case .reportBytesMissing(let reportId):
+            return "The bytes of report \(reportId) are missing from the database. Run 'growcert verify'."
+        case .approvalNeedsAcceptedRisk(let reportId, let verdict):
+            return "Report \(reportId) says the campaign is \(verdict), not CERTIFIED. To approve it anyway, state the risk you accept with --accept-risk TEXT; it is shown prominently in the report. Nothing was signed."
+        case .privilegesMissing(let location, let reading, let detail):
+            return "The PostgreSQL database '\(location)' refused this \(reading ? "read" : "write"): \(detail). Check the role's privileges (growcert db init-roles prints them). Nothing was written."
+        case .signingKeyUnusable(let why):
+            return "Invalid key 'PEM': \(why); create one with 'growcert keys generate --out KEY.pem'."
         default:
             return description
         }
@@ -50,8 +58,8 @@ extension EvidenceError: CommandLineError {
         switch self {
         case .databaseMissing, .fileMissing, .maskKeyMissing: return ExitCode.noInput
         case .notAnEvidenceDatabase, .damaged, .unreadableValue, .maskKeyMismatch, .databaseTooNew, .unknown, .invalidValue, .secretRefused,
-             .fileTooLarge, .conflict: return ExitCode.dataError
-        case .io, .commitUnacknowledged: return ExitCode.ioError
+             .fileTooLarge, .conflict, .approvalNeedsAcceptedRisk, .signingKeyUnusable: return ExitCode.dataError
+        case .io, .commitUnacknowledged, .reportBytesMissing, .privilegesMissing: return ExitCode.ioError
         case .internalFailure: return ExitCode.software
         }
     }

@@ -114,7 +114,7 @@ enum CampaignCommand {
     /// The license key in `--play-license-key`'s file, as canonical base64; nil without the option.
     static func playLicenseKey(_ inv: Invocation, profile: Profile) throws -> String? {
         guard let path = inv.optional("--play-license-key") else { return nil }
-        guard profile.rules.storeProofs.accepts(.storeSignedGoogle) else {
+        guard profile.acceptsAnywhere(.storeSignedGoogle) else {
             throw CLIError.usage("Profile '\(profile.id)' accepts no signed Google Play purchases (its store proofs: \(profile.rules.storeProofs.accepted.map(\.rawValue).joined(separator: ", "))), so it takes no --play-license-key. Nothing was changed.",
                                  command: inv.command.path.joined(separator: " "))
         }

@@ -32,9 +32,7 @@ enum StoreNotificationCommand {
         let verified = try inv.jwsVerifier.verifyNotification(token, expectedBundleId: campaign.appId)
         let new = TransactionEvidence.notification(verified, runId: run.id)
         let profile = try store.profileNamed(campaign.profile)
-        guard profile.rules.storeProofs.accepts(new.provenance) else {
-            throw CLIError.data("Profile '\(profile.id)' does not accept \(new.provenance.rawValue) store proofs (it accepts \(profile.rules.storeProofs.accepted.map(\.rawValue).joined(separator: ", "))). Nothing was written.")
-        }
+        try profile.requireAccepted(new.provenance, scenario: run.scenario)
         let item = try store.addEvidence(new)
         if inv.json {
             var o = item.json.objectValue ?? [:]

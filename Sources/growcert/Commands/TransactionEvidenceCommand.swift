@@ -96,9 +96,7 @@ enum TransactionEvidenceCommand {
         if let recorded {
             item = recorded
         } else if let new {
-            guard profile.rules.storeProofs.accepts(new.provenance) else {
-                throw CLIError.data("Profile '\(profile.id)' does not accept \(new.provenance.rawValue) store transactions (it accepts \(profile.rules.storeProofs.accepted.map(\.rawValue).joined(separator: ", "))). Nothing was written.")
-            }
+            try profile.requireAccepted(new.provenance, scenario: run.scenario)
             item = try store.addEvidence(new)
         } else {
             return ExitCode.software
@@ -109,7 +107,7 @@ enum TransactionEvidenceCommand {
             inv.console.out(JSONValue.object(o).prettyText + "\n")
         } else {
             inv.console.out(item.id + "\n")
-            let certifies = profile.rules.storeProofs.certifies(item.provenance)
+            let certifies = profile.rules(for: run.scenario).storeProofs.certifies(item.provenance)
             inv.progress("recorded \(item.id): provenance \(item.provenance.rawValue) (\(certifies ? "can certify" : "never certifies"): \(item.provenance.explanation))")
             for w in item.details(as: TransactionDetails.self).warnings { inv.progress("warning: \(w)") }
         }

@@ -69,7 +69,7 @@ extension EvidenceStore {
             return .io("Cannot connect to the PostgreSQL database '\(location)': \(e.message). Check the URL, that the server runs, and that libpq finds the password (~/.pgpass, PGPASSWORD or PGSERVICE). Nothing was written.")
         }
         if e.isPermission {
-            return .io("The PostgreSQL database '\(location)' refused this \(reading ? "read" : "write"): \(e.message). Check the role's privileges (growcert db init-roles prints them). Nothing was written.")
+            return .privilegesMissing(location: location, reading: reading, detail: e.message)
         }
         if e.isNulCharacter {
             return .invalidValue(field: "text", value: "\\0", why: "it holds a NUL character (U+0000), which a PostgreSQL database cannot store (a SQLite file can). Remove it and record again. Nothing was written.")

@@ -37,12 +37,10 @@ extension CherrySubVendor {
         let hostedTarget = baseURL.scheme == "https"
         if hostedTarget { try preflight.requireFlags(plan.flatMap(\.checkIds), request: request, runner: runner) }
 
-        let kind: SandboxKind
-        do {
-            kind = try await CherryProbe.kind(configuration: configuration, transport: transport)
-        } catch let error as TransportError {
-            throw CheckError.unreachable(baseURL: campaign.baseURL, reason: error.description)
+        let probed = try await preflight.probe(baseURL: campaign.baseURL, runner: runner, transport: transport) {
+            try await CherryProbe.kind(configuration: configuration, transport: $0)
         }
+        let kind = probed.kind
         if kind != .emulator && !hostedTarget { try preflight.requireFlags(plan.flatMap(\.checkIds), request: request, runner: runner) }
 
         let token: CustomerToken
@@ -60,7 +58,7 @@ extension CherrySubVendor {
 
         let signer = try LocalStoreKitSigner()
         return try plan.map { item in
-            var recorded = try recordedStoreTransaction(run: item.run, store: preflight.store, signed: profile.rules.storeProofs, hostedTarget: hostedTarget)
+            var recorded = try recordedStoreTransaction(run: item.run, store: preflight.store, signed: profile.rules(for: item.run.scenario).storeProofs, hostedTarget: hostedTarget)
             if let wanted = request.transactionId {
                 guard let match = try recordedStoreTransaction(run: item.run, store: preflight.store, id: wanted) else {
                     throw ServiceError.transactionNotRecorded(transactionId: wanted, runId: item.run.id)
@@ -71,8 +69,9 @@ extension CherrySubVendor {
                                          recordedTransaction: recorded, localSigner: { try signer.sign(payloadJSON: $0) })
             // On the emulator, --transaction-id makes the checks examine that recorded transaction as on hosted staging.
             target.usesRecordedTransactionOnEmulator = kind == .emulator && request.transactionId != nil
-            let context = CheckContext(target: target, transport: transport, customerId: request.customerId,
+            var context = CheckContext(target: target, transport: transport, customerId: request.customerId,
                                        secondCustomerId: request.secondCustomerId, sandboxPins: pins)
+            context.probed = probed
             return PreflightService.Target(run: item.run, checkIds: item.checkIds, runner: runner, context: context)
         }
     }

@@ -18,18 +18,15 @@ extension GrooveGrowVendor {
         let transport = preflight.sandboxTransport(pins: pins)
         let purchases = try plan.map {
             try recordedPurchase(run: $0.run, store: preflight.store, request: request, hostedTarget: hostedTarget,
-                                                               signed: profile.rules.storeProofs)
+                                                               signed: profile.rules(for: $0.run.scenario).storeProofs)
         }
         if hostedTarget { try preflight.requireFlags(plan.flatMap(\.checkIds), request: request, runner: runner) }
 
         // One probe: nothing answers → 69, before any credential is used.
-        let kind: SandboxKind
-        do {
-            kind = try await GrowSandboxProbe.kind(configuration: configuration, transport: transport)
-        } catch let error as TransportError {
-            throw CheckError.unreachable(baseURL: configuration.baseURL.absoluteString, reason: error.description)
+        let probed = try await preflight.probe(baseURL: configuration.baseURL.absoluteString, runner: runner, transport: transport) {
+            try await GrowSandboxProbe.kind(configuration: configuration, transport: $0)
         }
-        let isEmulator = kind == .emulator
+        let isEmulator = probed.kind == .emulator
         if !isEmulator && !hostedTarget { try preflight.requireFlags(plan.flatMap(\.checkIds), request: request, runner: runner) }
 
         let client = try await identified(request.customerId, campaignId: campaign.id, configuration: configuration, transport: transport, credentials: credentials)
@@ -45,6 +42,7 @@ extension GrooveGrowVendor {
                                        recordedPurchase: emulatorPurchase ?? purchase, sandboxPins: pins)
             context.grooveGrow?.usesRecordedPurchaseOnEmulator = emulatorPurchase != nil
             context.runWindowStart = windowStarts[item.run.id] ?? nil
+            context.probed = probed
             return PreflightService.Target(run: item.run, checkIds: item.checkIds, runner: runner, context: context)
         }
     }

@@ -49,10 +49,10 @@ extension EvidenceError: CommandLineError {
     var exitCode: Int32 {
         switch self {
         case .databaseMissing, .fileMissing, .maskKeyMissing: return ExitCode.noInput
-        case .notAnEvidenceDatabase, .damaged, .unreadableValue, .maskKeyMismatch, .databaseTooNew, .unknown, .invalidValue, .secretRefused,
+        case .notAnEvidenceDatabase, .damaged, .unreadableValue, .mistypedValue, .maskKeyMismatch, .databaseTooNew, .unknown, .invalidValue, .secretRefused,
              .fileTooLarge, .conflict: return ExitCode.dataError
         case .io, .commitUnacknowledged: return ExitCode.ioError
-        case .internalFailure: return ExitCode.software
+        case .internalFailure, .missingColumn: return ExitCode.software
         }
     }
 }

@@ -29,7 +29,7 @@ extension PostgresConnection: StoreDatabase {
 
     func fetch(_ query: RowQuery) throws -> [Row] {
         let (sql, values) = SQLDialect.postgres.select(query)
-        return try self.query(sql, values)
+        return try self.query(sql, values, table: query.table)
     }
 
     func forEach(_ query: RowQuery, _ body: (Row) throws -> Void) throws {
@@ -38,7 +38,7 @@ extension PostgresConnection: StoreDatabase {
 
     func cursor(_ query: RowQuery) throws -> any RowCursor {
         let (sql, values) = SQLDialect.postgres.select(query)
-        return try PostgresCursor(connection: self, sql: sql, values: values)
+        return try PostgresCursor(connection: self, sql: sql, values: values, table: query.table)
     }
 
     func insertJournal(_ values: [SQLValue]) throws {

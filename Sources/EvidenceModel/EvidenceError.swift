@@ -85,6 +85,19 @@ package enum EvidenceError: Error, CustomStringConvertible, Equatable {
         }
     }
 
+    /// What `verify` reports when a read meets a stored value growcert never writes (the read stops
+    /// there; the database was changed behind the tool's back); nil for any other error.
+    package var storedValueProblem: String? {
+        switch self {
+        case .mistypedValue(let column, let found, let expected):
+            return "\(column) is \(found), where growcert writes \(expected) (changed behind the tool's back)"
+        case .unreadableValue(let column, let value):
+            return "\(column) is '\(value)', a value growcert never writes (changed behind the tool's back)"
+        default:
+            return nil
+        }
+    }
+
     /// A size in MiB with up to three decimals ("25 MiB", "0.001 MiB"), never a rounded 0 for a size that is not 0.
     static func megabytes(_ bytes: Int) -> String {
         let thousandths = (bytes * 1000 + 524_288) / 1_048_576

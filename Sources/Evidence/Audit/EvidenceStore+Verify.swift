@@ -32,7 +32,7 @@ extension EvidenceStore {
             for kind in JournalKind.allCases {
                 guard case .update(let spec, let columns) = kind.effect(schemaVersion: schemaVersion) else { continue }
                 try db.forEach(RowQuery(Tables.journal, select: ["payload"], where: [.equals("kind", .text(kind.rawValue))], order: .seqAscending)) { r in
-                    guard let payload = try? JSONValue.parse(try r.string("payload")), let id = payload["id"]?.stringValue else { return }
+                    guard let payload = try r.json("payload"), let id = payload["id"]?.stringValue else { return }
                     for c in columns { updates[spec.table, default: [:]][id, default: [:]][c] = (payload[c] ?? .null).columnText.map { Array($0.utf8) } }
                 }
             }

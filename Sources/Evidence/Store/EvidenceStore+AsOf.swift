@@ -37,7 +37,7 @@ extension EvidenceStore {
             try db.forEach(RowQuery(Tables.journal, select: ["payload"], where: [
                 .greater("seq", .integer(seq)), .equals("kind", .text(JournalKind.runFinish.rawValue)),
             ], order: .seqAscending)) { r in
-                if let id = (try? JSONValue.parse(try r.string("payload")))?["id"]?.stringValue { ids.insert(id) }
+                if let id = (try r.json("payload"))?["id"]?.stringValue { ids.insert(id) }
             }
             return ids
         }

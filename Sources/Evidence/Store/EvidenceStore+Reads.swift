@@ -48,7 +48,7 @@ extension EvidenceStore {
         return try read {
             try db.fetch(.rows(of: Tables.campaignUpdates, where: [.equals("campaign_id", .text(campaignId.lowercased()))])).map { r in
                 let id = try r.string("id")
-                guard case .object(let fields)? = try? JSONValue.parse(try r.string("changes")) else {
+                guard case .object(let fields)? = try r.json("changes") else {
                     throw EvidenceError.internalFailure("campaign update \(id) has unreadable changes")
                 }
                 let changes = try fields.keys.sorted().map { key -> CampaignUpdate.Change in
@@ -161,7 +161,7 @@ extension EvidenceStore {
         return try read {
             try db.fetch(.rows(of: Tables.runClocks, where: [.isIn("run_id", runIds.map { .text($0.lowercased()) })])).map { r in
                 let id = try r.string("id")
-                guard let reading = try? JSONValue.parse(try r.string("reading")) else {
+                guard let reading = try r.json("reading") else {
                     throw EvidenceError.internalFailure("run clock \(id) has an unreadable reading")
                 }
                 return RunClock(id: id, seq: try r.int64("seq"), runId: try r.string("run_id"), event: try r.decode("event", as: RunClockEvent.self),
@@ -171,12 +171,10 @@ extension EvidenceStore {
     }
 
     static func evidence(_ r: Row) throws -> EvidenceItem {
-        let details = try r.string("details")
-        guard let parsed = try? JSONValue.parse(details) else {
-            throw EvidenceError.unreadableValue(column: r.columns.qualified("details"), value: String(details.prefix(60)))
-        }
+        // Details growcert stores verbatim but cannot parse (plain text, a number's own spelling) read as null, as written.
+        let details = (try r.json("details")) ?? .null
         return EvidenceItem(id: try r.string("id"), seq: try r.int64("seq"), runId: try r.string("run_id"), type: try r.decode("type", as: EvidenceType.self),
-                            provenance: try r.decode("provenance", as: Provenance.self), details: parsed,
+                            provenance: try r.decode("provenance", as: Provenance.self), details: details,
                             attachmentSHA256: try r.optionalString("attachment_sha256"), mediaType: try r.optionalString("media_type"),
                             size: try r.optionalInt64("size"), recordedBy: try r.string("recorded_by"), recordedAt: try r.string("recorded_at"),
                             retractedSeq: try r.optionalInt64("retracted_seq"), retractedReason: try r.optionalString("retracted_reason"))

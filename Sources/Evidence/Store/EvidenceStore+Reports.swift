@@ -153,7 +153,7 @@ extension EvidenceStore {
                 .greater("seq", .integer(seq)), .lessOrEqual("seq", .integer(last ?? Int64.max)), .isIn("kind", kinds.map { .text($0.rawValue) }),
             ], order: .seqAscending)
             try db.forEach(entries) { r in
-                guard let kind = JournalKind(rawValue: try r.string("kind")), let payload = try? JSONValue.parse(try r.string("payload")) else { return }
+                guard let kind = JournalKind(rawValue: try r.string("kind")), let payload = try r.json("payload") else { return }
                 var owner: String?
                 if let c = payload["campaign_id"]?.stringValue {
                     owner = c

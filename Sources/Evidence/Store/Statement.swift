@@ -1,4 +1,5 @@
 internal import CSQLite
+import StrictJSON
 
 /// A prepared statement: prepared in `init`, finalized in `deinit`.
 final class Statement {
@@ -223,6 +224,13 @@ struct Row {
     /// `decode`, nil for NULL.
     func optionalDecode<T: RawRepresentable>(_ name: String, as type: T.Type) throws -> T? where T.RawValue == String {
         try optionalString(name) == nil ? nil : try decode(name, as: type)
+    }
+
+    /// Text column `name` parsed as JSON, nil when it does not parse (the caller says what that
+    /// means); NULL or another type throws, as `string` does.
+    func json(_ name: String) throws -> JSONValue? {
+        let text = try string(name)
+        return try? JSONValue.parse(text)
     }
 
     /// Blob column `name` (PostgreSQL `bytea`); NULL or any other type throws.

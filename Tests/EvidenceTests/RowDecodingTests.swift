@@ -104,7 +104,18 @@ struct RowDecodingTests {
         }
     }
 
-    @Test("verify finds a run whose seq an insider made text, and says so instead of failing", arguments: Backend.allCases)
+    @Test("A PostgreSQL schema version that is not a number is refused naming it, not read as an empty database")
+    func unreadableSchemaVersionIsRefused() throws {
+        try withTempDir { dir in
+            let s = try seeded(in: dir, backend: .postgresql)
+            try rawExecute(s.path, "UPDATE meta SET value = 'six' WHERE key = 'schema_version'")
+            #expect(throws: EvidenceError.unreadableValue(column: "meta.schema_version", value: "six")) {
+                try EvidenceStore.openForReading(at: s.path, actor: "auditor")
+            }
+        }
+    }
+
+    @Test("verify finds a run whose seq an insider made text (its byte-for-byte replay reads no Swift values), and says so", arguments: Backend.allCases)
     func verifyFindsTextSeq(backend: Backend) throws {
         try withTempDir { dir in
             let s = try seeded(in: dir, backend: backend)
@@ -112,7 +123,10 @@ struct RowDecodingTests {
             let result = try EvidenceStore.openForReading(at: s.path, actor: "auditor").verify()
             #expect(!result.ok)
             let messages = result.problems.map(\.message)
-            #expect(messages.contains { $0.contains("runs") }, "\(messages)")
+            let replayed = "runs row 'r1' column seq differs from the journal (edited behind the tool's back)"
+            #expect(messages == (backend == .postgresql
+                ? ["the table 'runs' differs from growcert's schema version \(Schema.currentVersion) (replaced behind the tool's back)", replayed]
+                : [replayed]))
         }
     }
 }

@@ -7,7 +7,10 @@ extension PostgresConnection: StoreDatabase {
     var schemaVersion: Int {
         get throws {
             guard try hasGrowcertSchema else { return 0 }
-            return Int(try meta(PostgresSchema.versionKey) ?? "0") ?? 0
+            guard let text = try meta(PostgresSchema.versionKey) else { return 0 }
+            // A version that is not a number was written outside growcert: never read as an empty database.
+            guard let version = Int(text) else { throw EvidenceError.unreadableValue(column: "meta.\(PostgresSchema.versionKey)", value: String(text.prefix(60))) }
+            return version
         }
     }
 

@@ -66,9 +66,8 @@ extension StoreDatabase {
 
     /// The text answer of a one-column query (nil for no row or NULL); another type throws.
     func scalarText(_ sql: String, _ values: [SQLValue?] = []) throws -> String? {
-        guard let row = try query(sql, values).first, let value = try row.only() else { return nil }
-        guard case .text(let text) = value else { return try row.string(row.columns.names[0]) }
-        return text
+        guard let row = try query(sql, values).first, try row.only() != nil else { return nil }
+        return try row.string(row.columns.names[0])
     }
 
     /// The integer answer of a one-column query (nil for no row or NULL); another type throws.

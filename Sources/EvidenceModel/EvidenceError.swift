@@ -12,6 +12,11 @@ package enum EvidenceError: Error, CustomStringConvertible, Equatable {
     case damaged(path: String, detail: String)
     /// A stored value is not one growcert writes (an enumeration's unknown value, JSON that does not parse).
     case unreadableValue(column: String, value: String)
+    /// A stored value is not of the type growcert writes in its column (NULL where a value is required,
+    /// text where an integer is, an integer too large): `found` describes it, `expected` the type.
+    case mistypedValue(column: String, found: String, expected: String)
+    /// A read's result has no column of this name: the read asked the wrong question.
+    case missingColumn(String)
     /// The masking key is neither given nor in its key file beside the database.
     case maskKeyMissing(keyPath: String)
     /// The masking key given (or in `keyPath`) is not the one the database records.
@@ -55,6 +60,10 @@ package enum EvidenceError: Error, CustomStringConvertible, Equatable {
             return "The database '\(path)' is damaged: SQLite cannot read it (\(detail)). Nothing was written. Restore it from a copy, and keep this one for the record."
         case .unreadableValue(let column, let value):
             return "The database holds a value growcert never writes: \(column) is '\(value)'. It was changed outside growcert; verify the database. Nothing was written."
+        case .mistypedValue(let column, let found, let expected):
+            return "The database holds a value growcert never writes: \(column) is \(found), where growcert writes \(expected). It was changed outside growcert; verify the database. Nothing was written."
+        case .missingColumn(let column):
+            return "Internal error: a read found no column \(column) in its result. Nothing was written."
         case .maskKeyMissing(let keyPath):
             return "The masking key of this database is not available: it is kept outside the database, in '\(keyPath)', which does not exist. Restore that file (made with the database, mode 0600). Nothing was written."
         case .maskKeyMismatch(let keyPath, let found, let expected):
@@ -89,6 +98,19 @@ package enum EvidenceError: Error, CustomStringConvertible, Equatable {
             return "The PostgreSQL database '\(location)' refused this \(reading ? "read" : "write"): \(detail). Check the role's privileges. Nothing was written."
         case .signingKeyUnusable(let why):
             return "Invalid key 'PEM': \(why)."
+        }
+    }
+
+    /// What `verify` reports when a read meets a stored value growcert never writes (the read stops
+    /// there; the database was changed behind the tool's back); nil for any other error.
+    package var storedValueProblem: String? {
+        switch self {
+        case .mistypedValue(let column, let found, let expected):
+            return "\(column) is \(found), where growcert writes \(expected) (changed behind the tool's back)"
+        case .unreadableValue(let column, let value):
+            return "\(column) is '\(value)', a value growcert never writes (changed behind the tool's back)"
+        default:
+            return nil
         }
     }
 

@@ -49,7 +49,26 @@ package struct VerifyService {
 
     /// Runs every check; `progress` is called with the number of journal entries read so far.
     package func run(progress: ((Int) -> Void)? = nil) throws -> VerificationResult {
-        var result = try store.verify(progress: progress)
+        // A stored value of a type growcert never writes stops the read that meets it: tampering, reported as found.
+        func found(_ error: EvidenceError) -> VerificationProblem? { error.storedValueProblem.map { VerificationProblem(seq: nil, message: $0) } }
+        var result: VerificationResult
+        do {
+            result = try store.verify(progress: progress)
+        } catch let error as EvidenceError {
+            guard let problem = found(error) else { throw error }
+            return .stopped([problem])
+        }
+        do {
+            try runChecks(into: &result)
+        } catch let error as EvidenceError {
+            guard let problem = found(error) else { throw error }
+            result.problems.append(problem)
+        }
+        return result
+    }
+
+    /// Every check after the store's own verify, adding to `result`.
+    private func runChecks(into result: inout VerificationResult) throws {
         result.problems += try storeProofProblems()
         result.problems += try identityProblems()
         let times = try timeProblems()
@@ -91,7 +110,6 @@ package struct VerifyService {
                 }
             }
         }
-        return result
     }
 
     /// Problems with one exported sign-off folder (statement.json, statement.sig, public.pem).

@@ -32,7 +32,7 @@ extension EvidenceStore {
             for kind in JournalKind.allCases {
                 guard case .update(let spec, let columns) = kind.effect(schemaVersion: schemaVersion) else { continue }
                 try db.forEach(RowQuery(Tables.journal, select: ["payload"], where: [.equals("kind", .text(kind.rawValue))], order: .seqAscending)) { r in
-                    guard let payload = try? JSONValue.parse(r.string(0)), let id = payload["id"]?.stringValue else { return }
+                    guard let payload = try r.json("payload"), let id = payload["id"]?.stringValue else { return }
                     for c in columns { updates[spec.table, default: [:]][id, default: [:]][c] = (payload[c] ?? .null).columnText.map { Array($0.utf8) } }
                 }
             }
@@ -280,7 +280,7 @@ extension EvidenceStore {
                 count += 1
                 if let progress, count % 10_000 == 0 { progress(count) }
                 if chainBroken { continue }
-                if try !(sqliteJournal.map(fastEntry) ?? false) { try slowEntry(Self.entry(journal.row)) }
+                if try !(sqliteJournal.map(fastEntry) ?? false) { try slowEntry(try Self.entry(journal.row)) }
             }
 
             // 2. The query tables as they are, against the replay.
@@ -296,8 +296,8 @@ extension EvidenceStore {
                 var blobs = 0
                 try db.forEach(RowQuery(Tables.blobs, select: ["sha256", "bytes"])) { r in
                     blobs += 1
-                    let sha = r.string(0)
-                    let bytes = r.blob(1) ?? []
+                    let sha = try r.string("sha256")
+                    let bytes = try r.blob("bytes")
                     if !blobRefs.contains(sha) {
                         problems.append(VerificationProblem(seq: nil, message: "stored bytes \(sha.prefix(12))… are referenced by no journal entry"))
                     } else if Digest.sha256Hex(bytes) != sha {

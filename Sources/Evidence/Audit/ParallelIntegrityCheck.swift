@@ -17,7 +17,7 @@ final class ParallelIntegrityCheck: Sendable {
             let outcome: Result<String, SQLiteError>
             do {
                 let db = readOnly ? try Connection(readOnlyPath: path, immutable: immutable) : try Connection(path: path, create: false)
-                outcome = .success(try db.query("PRAGMA integrity_check").map { $0.string(0) }.joined(separator: "; "))
+                outcome = .success(try db.query("PRAGMA integrity_check").map { try $0.string("integrity_check") }.joined(separator: "; "))
             } catch let e as SQLiteError {
                 outcome = .failure(e)
             } catch {

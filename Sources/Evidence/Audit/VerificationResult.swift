@@ -25,4 +25,9 @@ package struct VerificationResult: Sendable {
     /// What a reader must notice that is not tampering (a recording clock that went backwards); never fails `verify`.
     package var warnings: [VerificationProblem] = []
     package var ok: Bool { problems.isEmpty }
+
+    /// A verification that stopped before it counted anything, with the problems that stopped it.
+    package static func stopped(_ problems: [VerificationProblem]) -> VerificationResult {
+        VerificationResult(entries: 0, headHash: nil, integrityCheck: "not run", problems: problems, rowsChecked: [:])
+    }
 }

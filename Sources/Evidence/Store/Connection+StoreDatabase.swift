@@ -11,18 +11,19 @@ extension Connection: StoreDatabase {
 
     func fetch(_ query: RowQuery) throws -> [Row] {
         let (sql, values) = SQLDialect.sqlite.select(query)
-        return try self.query(sql, values)
+        return try self.query(sql, values, table: query.table)
     }
 
     func forEach(_ query: RowQuery, _ body: (Row) throws -> Void) throws {
         let (sql, values) = SQLDialect.sqlite.select(query)
-        try forEach(sql, values, body)
+        try forEach(sql, values, table: query.table, body)
     }
 
     func cursor(_ query: RowQuery) throws -> any RowCursor {
         let (sql, values) = SQLDialect.sqlite.select(query)
         let statement = try Statement(connection: self, sql: sql)
         try statement.bind(values)
+        statement.resultTable = query.table
         return statement
     }
 

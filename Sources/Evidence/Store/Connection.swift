@@ -128,15 +128,22 @@ final class Connection {
 
     /// All rows of a query.
     func query(_ sql: String, _ values: [SQLValue?] = []) throws -> [Row] {
+        try query(sql, values, table: nil)
+    }
+
+    /// All rows of a query (`table` names the read in a row's messages).
+    func query(_ sql: String, _ values: [SQLValue?], table: String?) throws -> [Row] {
         let stmt = try prepare(sql, values)
+        stmt.resultTable = table
         var rows: [Row] = []
         while try stmt.step() { rows.append(stmt.row) }
         return rows
     }
 
     /// Calls `body` for each row without collecting them (for large scans).
-    func forEach(_ sql: String, _ values: [SQLValue?] = [], _ body: (Row) throws -> Void) throws {
+    func forEach(_ sql: String, _ values: [SQLValue?] = [], table: String? = nil, _ body: (Row) throws -> Void) throws {
         let stmt = try prepare(sql, values)
+        stmt.resultTable = table
         while try stmt.step() { try body(stmt.row) }
     }
 

@@ -28,8 +28,9 @@ extension EvidenceStore {
         guard schemaVersion >= Schema.signersVersion else { return [] }
         return try read {
             try db.fetch(.rows(of: Tables.anchors)).map { r in
-                AnchorRecord(id: r.string(0), seq: r.int(1) ?? 0, headSeq: r.int(2) ?? 0, headHash: r.string(3), tsaURL: r.string(4),
-                             token: r.string(5), genTime: r.string(6), serial: r.string(7), createdBy: r.string(8), createdAt: r.string(9))
+                AnchorRecord(id: try r.string("id"), seq: try r.int64("seq"), headSeq: try r.int64("head_seq"), headHash: try r.string("head_hash"),
+                             tsaURL: try r.string("tsa_url"), token: try r.string("token"), genTime: try r.string("gen_time"), serial: try r.string("serial"),
+                             createdBy: try r.string("created_by"), createdAt: try r.string("created_at"))
             }
         }
     }

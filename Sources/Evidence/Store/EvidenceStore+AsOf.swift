@@ -17,10 +17,10 @@ extension EvidenceStore {
     /// recorded up to `seq`. Unknown (thrown) when it was created after `seq`.
     package func campaign(_ id: String, asOf seq: Int64) throws -> Campaign {
         let key = id.lowercased()
-        guard let r = try read({ try db.first(campaignRows(where: [.equals("id", .text(key))])) }), (r.int(1) ?? 0) <= seq else {
+        guard let r = try read({ try db.first(campaignRows(where: [.equals("id", .text(key))])) }), try r.int64("seq") <= seq else {
             throw EvidenceError.unknown(what: "campaign", value: id, known: try campaigns().filter { $0.seq <= seq }.map(\.id))
         }
-        var c = Self.campaign(r)
+        var c = try Self.campaign(r)
         for update in try campaignUpdates(campaignId: c.id) where update.seq <= seq {
             for change in update.changes {
                 if let field = CampaignField(rawValue: change.field) { c.set(field, to: change.to) }
@@ -37,7 +37,7 @@ extension EvidenceStore {
             try db.forEach(RowQuery(Tables.journal, select: ["payload"], where: [
                 .greater("seq", .integer(seq)), .equals("kind", .text(JournalKind.runFinish.rawValue)),
             ], order: .seqAscending)) { r in
-                if let id = (try? JSONValue.parse(r.string(0)))?["id"]?.stringValue { ids.insert(id) }
+                if let id = (try r.json("payload"))?["id"]?.stringValue { ids.insert(id) }
             }
             return ids
         }

@@ -34,7 +34,7 @@ extension EvidenceStore {
                 let journal = try from.db.journalCursor()
                 defer { journal.close() }
                 while try journal.step() {
-                    let e = Self.entry(journal.row)
+                    let e = try Self.entry(journal.row)
                     try to.db.insertJournal([.integer(e.seq), .text(e.kind), .text(e.actor), .text(e.at), .text(e.payload), .text(e.prevHash), .text(e.hash)])
                     guard let kind = JournalKind(rawValue: e.kind), let payload = try? JSONValue.parse(e.payload) else {
                         throw EvidenceError.conflict("Entry \(e.seq) of '\(source)' is not one growcert writes; verify the source. Nothing was written.")

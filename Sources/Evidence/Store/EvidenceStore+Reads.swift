@@ -9,23 +9,24 @@ extension EvidenceStore {
         .rows(of: Tables.campaigns, present: Tables.campaigns(schemaVersion: schemaVersion), where: conditions)
     }
 
-    static func campaign(_ r: Row) -> Campaign {
-        Campaign(id: r.string(0), seq: r.int(1) ?? 0, profile: r.string(2), name: r.string(3), appId: r.string(4), appVersion: r.string(5),
-                 build: r.string(6), sdkName: r.string(7), sdkVersion: r.string(8), project: r.string(9), baseURL: r.string(10),
-                 createdBy: r.string(11), createdAt: r.string(12),
-                 sandboxPins: (r.text(13) ?? "").split(separator: " ").map(String.init))
+    static func campaign(_ r: Row) throws -> Campaign {
+        Campaign(id: try r.string("id"), seq: try r.int64("seq"), profile: try r.string("profile"), name: try r.string("name"),
+                 appId: try r.string("app_id"), appVersion: try r.string("app_version"), build: try r.string("build"),
+                 sdkName: try r.string("sdk_name"), sdkVersion: try r.string("sdk_version"), project: try r.string("project"),
+                 baseURL: try r.string("base_url"), createdBy: try r.string("created_by"), createdAt: try r.string("created_at"),
+                 sandboxPins: (try r.optionalString("sandbox_pins") ?? "").split(separator: " ").map(String.init))
     }
 
     /// Every campaign, oldest first, with its latest values.
     package func campaigns() throws -> [Campaign] {
-        try read { try db.fetch(campaignRows()).map { try latest(Self.campaign($0)) } }
+        try read { try db.fetch(campaignRows()).map { try latest(try Self.campaign($0)) } }
     }
 
     /// The campaign with this id (case-insensitive), with its latest values (after every `campaign.update`).
     package func campaign(_ id: String) throws -> Campaign {
         let key = id.lowercased()
         if let r = try read({ try db.first(campaignRows(where: [.equals("id", .text(key))])) }) {
-            return try latest(Self.campaign(r))
+            return try latest(try Self.campaign(r))
         }
         throw EvidenceError.unknown(what: "campaign", value: id, known: try campaigns().map(\.id))
     }
@@ -46,25 +47,26 @@ extension EvidenceStore {
         guard schemaVersion >= Schema.campaignUpdatesVersion else { return [] }
         return try read {
             try db.fetch(.rows(of: Tables.campaignUpdates, where: [.equals("campaign_id", .text(campaignId.lowercased()))])).map { r in
-                guard case .object(let fields)? = try? JSONValue.parse(r.string(3)) else {
-                    throw EvidenceError.internalFailure("campaign update \(r.string(0)) has unreadable changes")
+                let id = try r.string("id")
+                guard case .object(let fields)? = try r.json("changes") else {
+                    throw EvidenceError.internalFailure("campaign update \(id) has unreadable changes")
                 }
                 let changes = try fields.keys.sorted().map { key -> CampaignUpdate.Change in
                     guard let to = fields[key]?["to"]?.stringValue else {
-                        throw EvidenceError.internalFailure("campaign update \(r.string(0)) has no new value for '\(key)'")
+                        throw EvidenceError.internalFailure("campaign update \(id) has no new value for '\(key)'")
                     }
                     return CampaignUpdate.Change(field: key, from: fields[key]?["from"]?.stringValue, to: to)
                 }
-                return CampaignUpdate(id: r.string(0), seq: r.int(1) ?? 0, campaignId: r.string(2), changes: changes, note: r.text(4),
-                                      updatedBy: r.string(5), updatedAt: r.string(6))
+                return CampaignUpdate(id: id, seq: try r.int64("seq"), campaignId: try r.string("campaign_id"), changes: changes,
+                                      note: try r.optionalString("note"), updatedBy: try r.string("updated_by"), updatedAt: try r.string("updated_at"))
             }
         }
     }
 
     static func device(_ r: Row) throws -> Device {
-        Device(id: r.string(0), seq: r.int(1) ?? 0, campaignId: r.string(2), label: r.string(3), kind: try r.decode(4, as: DeviceKind.self, column: "devices.kind"),
-               platform: try r.decode(5, as: Platform.self, column: "devices.platform"), model: r.string(6), osVersion: r.string(7), identifierHash: r.text(8),
-               createdAt: r.string(9))
+        Device(id: try r.string("id"), seq: try r.int64("seq"), campaignId: try r.string("campaign_id"), label: try r.string("label"),
+               kind: try r.decode("kind", as: DeviceKind.self), platform: try r.decode("platform", as: Platform.self), model: try r.string("model"),
+               osVersion: try r.string("os_version"), identifierHash: try r.optionalString("identifier_hash"), createdAt: try r.string("created_at"))
     }
 
     /// A campaign's devices, oldest first.
@@ -81,8 +83,9 @@ extension EvidenceStore {
     }
 
     static func account(_ r: Row) throws -> StoreAccount {
-        StoreAccount(id: r.string(0), seq: r.int(1) ?? 0, campaignId: r.string(2), label: r.string(3), store: try r.decode(4, as: Store.self, column: "accounts.store"),
-                     accountMasked: r.string(5), accountHash: r.string(6), storefront: r.text(7), createdAt: r.string(8))
+        StoreAccount(id: try r.string("id"), seq: try r.int64("seq"), campaignId: try r.string("campaign_id"), label: try r.string("label"),
+                     store: try r.decode("store", as: Store.self), accountMasked: try r.string("account_masked"), accountHash: try r.string("account_hash"),
+                     storefront: try r.optionalString("storefront"), createdAt: try r.string("created_at"))
     }
 
     /// A campaign's store accounts, oldest first.
@@ -116,14 +119,15 @@ extension EvidenceStore {
 
     /// The ids of a table's newest rows, newest first (for an error that lists them).
     func recentIds(_ spec: TableSpec) throws -> [String] {
-        try read { try db.fetch(RowQuery(spec.table, select: ["id"], order: .seqDescending, limit: 10)).map { $0.string(0) } }
+        try read { try db.fetch(RowQuery(spec.table, select: ["id"], order: .seqDescending, limit: 10)).map { try $0.string("id") } }
     }
 
     static func run(_ r: Row) throws -> Run {
-        Run(id: r.string(0), seq: r.int(1) ?? 0, campaignId: r.string(2), scenario: r.string(3), deviceId: r.string(4), accountId: r.text(5),
-            tester: r.string(6), startedAt: r.string(7), finishedAt: r.text(8), outcome: try r.text(9).map { _ in try r.decode(9, as: RunOutcome.self, column: "runs.outcome") }, note: r.text(10),
-            finishSeq: r.values.count > 11 ? r.int(11) : nil, abandonedAt: r.values.count > 12 ? r.text(12) : nil,
-            abandonReason: r.values.count > 13 ? r.text(13) : nil)
+        Run(id: try r.string("id"), seq: try r.int64("seq"), campaignId: try r.string("campaign_id"), scenario: try r.string("scenario"),
+            deviceId: try r.string("device_id"), accountId: try r.optionalString("account_id"), tester: try r.string("tester"),
+            startedAt: try r.string("started_at"), finishedAt: try r.optionalString("finished_at"), outcome: try r.optionalDecode("outcome", as: RunOutcome.self),
+            note: try r.optionalString("note"), finishSeq: try r.optionalInt64("finish_seq"), abandonedAt: try r.optionalString("abandoned_at"),
+            abandonReason: try r.optionalString("abandon_reason"))
     }
 
     /// Runs (as `r`) with their finish and their abandonment beside them: the columns `run(_:)` reads.
@@ -131,9 +135,9 @@ extension EvidenceStore {
         var query = withState(Tables.runs, as: "r", where: conditions, order: order)
         let stateRows = schemaVersion >= Schema.stateRowsVersion
         let abandons = schemaVersion >= Schema.abandonsVersion
-        query.selection += [stateRows ? .column(RowQuery.Column("s", "seq")) : .null,
-                            abandons ? .column(RowQuery.Column("ab", "abandoned_at")) : .null,
-                            abandons ? .column(RowQuery.Column("ab", "reason")) : .null]
+        query.selection += [stateRows ? .column(RowQuery.Column("s", "seq"), as: "finish_seq") : .null(as: "finish_seq"),
+                            abandons ? .column(RowQuery.Column("ab", "abandoned_at")) : .null(as: "abandoned_at"),
+                            abandons ? .column(RowQuery.Column("ab", "reason"), as: "abandon_reason") : .null(as: "abandon_reason")]
         if abandons { query.joins.append(.left(Tables.runAbandons.table, as: "ab", on: "id", equals: RowQuery.Column("r", "id"))) }
         return query
     }
@@ -156,20 +160,24 @@ extension EvidenceStore {
         guard schemaVersion >= Schema.runClocksVersion, !runIds.isEmpty else { return [] }
         return try read {
             try db.fetch(.rows(of: Tables.runClocks, where: [.isIn("run_id", runIds.map { .text($0.lowercased()) })])).map { r in
-                guard let reading = try? JSONValue.parse(r.string(5)) else {
-                    throw EvidenceError.internalFailure("run clock \(r.string(0)) has an unreadable reading")
+                let id = try r.string("id")
+                guard let reading = try r.json("reading") else {
+                    throw EvidenceError.internalFailure("run clock \(id) has an unreadable reading")
                 }
-                return RunClock(id: r.string(0), seq: r.int(1) ?? 0, runId: r.string(2), event: try r.decode(3, as: RunClockEvent.self, column: "run_clocks.event"),
-                                nonce: r.text(4), reading: ClockReading(json: reading), recordedAt: r.string(6))
+                return RunClock(id: id, seq: try r.int64("seq"), runId: try r.string("run_id"), event: try r.decode("event", as: RunClockEvent.self),
+                                nonce: try r.optionalString("nonce"), reading: ClockReading(json: reading), recordedAt: try r.string("recorded_at"))
             }
         }
     }
 
     static func evidence(_ r: Row) throws -> EvidenceItem {
-        EvidenceItem(id: r.string(0), seq: r.int(1) ?? 0, runId: r.string(2), type: try r.decode(3, as: EvidenceType.self, column: "evidence.type"),
-                     provenance: try r.decode(4, as: Provenance.self, column: "evidence.provenance"), details: (try? JSONValue.parse(r.string(5))) ?? .null,
-                     attachmentSHA256: r.text(6), mediaType: r.text(7), size: r.int(8), recordedBy: r.string(9), recordedAt: r.string(10),
-                     retractedSeq: r.int(11), retractedReason: r.text(12))
+        // Details growcert stores verbatim but cannot parse (plain text, a number's own spelling) read as null, as written.
+        let details = (try r.json("details")) ?? .null
+        return EvidenceItem(id: try r.string("id"), seq: try r.int64("seq"), runId: try r.string("run_id"), type: try r.decode("type", as: EvidenceType.self),
+                            provenance: try r.decode("provenance", as: Provenance.self), details: details,
+                            attachmentSHA256: try r.optionalString("attachment_sha256"), mediaType: try r.optionalString("media_type"),
+                            size: try r.optionalInt64("size"), recordedBy: try r.string("recorded_by"), recordedAt: try r.string("recorded_at"),
+                            retractedSeq: try r.optionalInt64("retracted_seq"), retractedReason: try r.optionalString("retracted_reason"))
     }
 
     /// A run's evidence items (retracted ones included, marked), oldest first.
@@ -193,7 +201,7 @@ extension EvidenceStore {
         try read {
             let runApps = RowQuery(Tables.runs.table, as: "r", select: ["r.id", "c.app_id"],
                                    joins: [.inner(Tables.campaigns.table, as: "c", on: "id", equals: "r.campaign_id")])
-            let appIds = Dictionary(try db.fetch(runApps).map { ($0.string(0), $0.string(1)) }) { a, _ in a }
+            let appIds = Dictionary(try db.fetch(runApps).map { (try $0.string("id"), try $0.string("app_id")) }) { a, _ in a }
             return try db.fetch(withState(Tables.evidence, as: "e", where: [.equals("e.type", .text(type.rawValue))])).map { row in
                 let item = try Self.evidence(row)
                 return (item, appIds[item.runId] ?? "")
@@ -211,7 +219,7 @@ extension EvidenceStore {
 
     /// The stored bytes with this SHA-256, if any.
     package func blob(sha256: String) throws -> [UInt8]? {
-        try read { try db.first(RowQuery(Tables.blobs, select: ["bytes"], where: [.equals("sha256", .text(sha256))]))?.blob(0) }
+        try read { try db.first(RowQuery(Tables.blobs, select: ["bytes"], where: [.equals("sha256", .text(sha256))]))?.blob("bytes") }
     }
 
     // MARK: The journal
@@ -227,13 +235,13 @@ extension EvidenceStore {
             let bookkeeping = JournalKind.allCases.filter { !$0.isEvidence }
             return try db.first(RowQuery(Tables.journal, select: ["seq", "hash", "at"], where: [.notIn("kind", bookkeeping.map { .text($0.rawValue) })],
                                          order: .seqDescending, limit: 1))
-                .map { EvidenceHead(seq: $0.int(0) ?? 0, hash: $0.string(1), at: $0.string(2)) }
+                .map { EvidenceHead(seq: try $0.int64("seq"), hash: try $0.string("hash"), at: try $0.string("at")) }
         }
     }
 
     /// Number of journal entries.
     package func journalCount() throws -> Int {
-        Int(try read { try db.first(RowQuery(Tables.journal, select: [.count]))?.int(0) } ?? 0)
+        Int(try read { try db.first(RowQuery(Tables.journal, select: [.count]))?.int64("count") } ?? 0)
     }
 
     /// Journal entries with `seq` in `range`, in order.
@@ -243,7 +251,8 @@ extension EvidenceStore {
         }
     }
 
-    static func entry(_ r: Row) -> JournalEntry {
-        JournalEntry(seq: r.int(0) ?? 0, kind: r.string(1), actor: r.string(2), at: r.string(3), payload: r.string(4), prevHash: r.string(5), hash: r.string(6))
+    static func entry(_ r: Row) throws -> JournalEntry {
+        JournalEntry(seq: try r.int64("seq"), kind: try r.string("kind"), actor: try r.string("actor"), at: try r.string("at"),
+                     payload: try r.string("payload"), prevHash: try r.string("prev_hash"), hash: try r.string("hash"))
     }
 }

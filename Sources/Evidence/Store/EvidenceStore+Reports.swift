@@ -13,7 +13,7 @@ extension EvidenceStore {
                 .equals("campaign_id", .text(campaign.id)), .equals("format", .text(new.format)), .equals("lang", .text(new.lang)), .equals("sha256", .text(sha)),
             ], order: .seqAscending, limit: 1)
             if let existing = try db.first(same) {
-                return (existing.string(0), true)
+                return (try existing.string("id"), true)
             }
             try db.putBlob(sha256: sha, bytes: new.bytes)
             let id = try nextId(Tables.reports)
@@ -28,10 +28,11 @@ extension EvidenceStore {
         return (try report(id), reused)
     }
 
-    static func report(_ r: Row) -> ReportRecord {
-        ReportRecord(id: r.string(0), seq: r.int(1) ?? 0, campaignId: r.string(2), format: r.string(3), lang: r.string(4), templateSHA256: r.string(5),
-                     sha256: r.string(6), size: r.int(7) ?? 0, evidenceSeq: r.int(8) ?? 0, evidenceHead: r.string(9), verdict: r.string(10),
-                     createdBy: r.string(11), createdAt: r.string(12))
+    static func report(_ r: Row) throws -> ReportRecord {
+        ReportRecord(id: try r.string("id"), seq: try r.int64("seq"), campaignId: try r.string("campaign_id"), format: try r.string("format"),
+                     lang: try r.string("lang"), templateSHA256: try r.string("template_sha256"), sha256: try r.string("sha256"),
+                     size: try r.int64("size"), evidenceSeq: try r.int64("evidence_seq"), evidenceHead: try r.string("evidence_head"),
+                     verdict: try r.string("verdict"), createdBy: try r.string("created_by"), createdAt: try r.string("created_at"))
     }
 
     /// Stored reports, oldest first; all campaigns' when `campaignId` is nil.
@@ -49,7 +50,7 @@ extension EvidenceStore {
         guard let r = try read({ try db.first(.rows(of: Tables.reports, where: [.equals("id", .text(id.lowercased()))], order: nil)) }) else {
             throw EvidenceError.unknown(what: "report", value: id, known: try reports().suffix(10).map(\.id))
         }
-        return Self.report(r)
+        return try Self.report(r)
     }
 
     /// A stored report's exact bytes.
@@ -143,7 +144,7 @@ extension EvidenceStore {
             var runCampaign: [String: String] = [:]
             func campaign(ofRun id: String) throws -> String? {
                 if let known = runCampaign[id] { return known }
-                let c = try db.first(RowQuery(Tables.runs.table, select: ["campaign_id"], where: [.equals("id", .text(id))]))?.text(0)
+                let c = try db.first(RowQuery(Tables.runs.table, select: ["campaign_id"], where: [.equals("id", .text(id))]))?.string("campaign_id")
                 if let c { runCampaign[id] = c }
                 return c
             }
@@ -152,7 +153,7 @@ extension EvidenceStore {
                 .greater("seq", .integer(seq)), .lessOrEqual("seq", .integer(last ?? Int64.max)), .isIn("kind", kinds.map { .text($0.rawValue) }),
             ], order: .seqAscending)
             try db.forEach(entries) { r in
-                guard let kind = JournalKind(rawValue: r.string(0)), let payload = try? JSONValue.parse(r.string(1)) else { return }
+                guard let kind = JournalKind(rawValue: try r.string("kind")), let payload = try r.json("payload") else { return }
                 var owner: String?
                 if let c = payload["campaign_id"]?.stringValue {
                     owner = c
@@ -162,7 +163,7 @@ extension EvidenceStore {
                     if spec.table == Tables.runs.table {
                         owner = try campaign(ofRun: id)
                     } else if spec.table == Tables.evidence.table,
-                              let run = try db.first(RowQuery(Tables.evidence.table, select: ["run_id"], where: [.equals("id", .text(id))]))?.text(0) {
+                              let run = try db.first(RowQuery(Tables.evidence.table, select: ["run_id"], where: [.equals("id", .text(id))]))?.string("run_id") {
                         owner = try campaign(ofRun: run)
                     }
                 }
@@ -172,10 +173,11 @@ extension EvidenceStore {
         }
     }
 
-    static func signoff(_ r: Row) -> SignoffRecord {
-        SignoffRecord(id: r.string(0), seq: r.int(1) ?? 0, reportId: r.string(2), campaignId: r.string(3), role: r.string(4), name: r.string(5),
-                      decision: r.string(6), statement: r.string(7), signature: r.string(8), publicKey: r.string(9), keyId: r.string(10),
-                      createdAt: r.string(11))
+    static func signoff(_ r: Row) throws -> SignoffRecord {
+        SignoffRecord(id: try r.string("id"), seq: try r.int64("seq"), reportId: try r.string("report_id"), campaignId: try r.string("campaign_id"),
+                      role: try r.string("role"), name: try r.string("name"), decision: try r.string("decision"), statement: try r.string("statement"),
+                      signature: try r.string("signature"), publicKey: try r.string("public_key"), keyId: try r.string("key_id"),
+                      createdAt: try r.string("created_at"))
     }
 
     /// The sign-off with this id.
@@ -183,7 +185,7 @@ extension EvidenceStore {
         guard let r = try read({ try db.first(.rows(of: Tables.signoffs, where: [.equals("id", .text(id.lowercased()))], order: nil)) }) else {
             throw EvidenceError.unknown(what: "sign-off", value: id, known: [])
         }
-        return Self.signoff(r)
+        return try Self.signoff(r)
     }
 
     /// A campaign's sign-offs (all campaigns' when nil), oldest first.

@@ -13,7 +13,7 @@ extension EvidenceStore {
         }
         let keyId = Ed25519.keyId(publicKeyPEM: publicKey)
         let id: String = try write {
-            if let existing = try db.first(RowQuery(Tables.signers.table, select: ["id"], where: [.equals("key_id", .text(keyId))]))?.text(0) {
+            if let existing = try db.first(RowQuery(Tables.signers.table, select: ["id"], where: [.equals("key_id", .text(keyId))]))?.string("id") {
                 throw EvidenceError.conflict("Key \(keyId) is already registered as signer \(existing). Nothing was written.")
             }
             let id = try nextId(Tables.signers)
@@ -32,8 +32,9 @@ extension EvidenceStore {
         guard schemaVersion >= Schema.signersVersion else { return [] }
         return try read {
             try db.fetch(.rows(of: Tables.signers)).map { r in
-                SignerRecord(id: r.string(0), seq: r.int(1) ?? 0, name: r.string(2), role: r.string(3), publicKey: r.string(4),
-                             keyId: r.string(5), createdBy: r.string(6), createdAt: r.string(7))
+                SignerRecord(id: try r.string("id"), seq: try r.int64("seq"), name: try r.string("name"), role: try r.string("role"),
+                             publicKey: try r.string("public_key"), keyId: try r.string("key_id"), createdBy: try r.string("created_by"),
+                             createdAt: try r.string("created_at"))
             }
         }
     }

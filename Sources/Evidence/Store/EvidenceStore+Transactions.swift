@@ -27,10 +27,11 @@ extension EvidenceStore {
         var first: [String: TransactionOwner] = [:]
         var ours: Set<String> = []
         for r in rows {
-            guard let tid = Self.transactionId(inDetails: r.string(0)), !tid.isEmpty else { continue }
-            if r.string(1) == key { ours.insert(tid) }
+            guard let tid = Self.transactionId(inDetails: try r.string("details")), !tid.isEmpty else { continue }
+            let owner = try r.string("campaign_id")
+            if owner == key { ours.insert(tid) }
             if first[tid] == nil {
-                first[tid] = TransactionOwner(transactionId: tid, campaignId: r.string(1), campaignName: r.string(2), evidenceId: r.string(3))
+                first[tid] = TransactionOwner(transactionId: tid, campaignId: owner, campaignName: try r.string("name"), evidenceId: try r.string("id"))
             }
         }
         return first.filter { ours.contains($0.key) && $0.value.campaignId != key }

@@ -260,7 +260,7 @@ extension EvidenceStore {
     private func importedItem(_ key: ImportKey) throws -> String? {
         guard schemaVersion >= Schema.importsVersion else { return nil }
         return try db.first(RowQuery(Tables.evidenceImports.table, select: ["id"],
-                                     where: [.equals("file_sha256", .text(key.fileSHA256)), .equals("line", .integer(Int64(key.line)))]))?.string(0)
+                                     where: [.equals("file_sha256", .text(key.fileSHA256)), .equals("line", .integer(Int64(key.line)))]))?.string("id")
     }
 
     /// The lines of the import file with SHA-256 `fileSHA256` already recorded (by their import keys): what
@@ -270,7 +270,7 @@ extension EvidenceStore {
         return try read {
             var lines: Set<Int> = []
             try db.forEach(RowQuery(Tables.evidenceImports.table, select: ["line"], where: [.equals("file_sha256", .text(fileSHA256))])) { r in
-                if let n = r.int(0) { lines.insert(Int(n)) }
+                lines.insert(try r.integer("line", as: Int.self))
             }
             return lines
         }
@@ -306,7 +306,7 @@ extension EvidenceStore {
         try Validate.noSecrets([("reason", reason)])
         try write {
             let table = schemaVersion >= Schema.stateRowsVersion ? Tables.retractions.table : Tables.evidence.table
-            if try db.first(RowQuery(table, select: ["retracted_seq"], where: [.equals("id", .text(item.id))]))?.int(0) != nil {
+            if try db.first(RowQuery(table, select: ["retracted_seq"], where: [.equals("id", .text(item.id))]))?.optionalInt64("retracted_seq") != nil {
                 throw EvidenceError.conflict("Evidence \(item.id) is already retracted. Nothing was changed.")
             }
             try append(.evidenceRetract) { seq, _ in
@@ -346,7 +346,7 @@ extension EvidenceStore {
     func abandonment(ofRun runId: String) throws -> (at: String, reason: String)? {
         guard schemaVersion >= Schema.abandonsVersion else { return nil }
         return try db.first(RowQuery(Tables.runAbandons.table, select: ["abandoned_at", "reason"], where: [.equals("id", .text(runId))]))
-            .map { ($0.string(0), $0.string(1)) }
+            .map { (try $0.string("abandoned_at"), try $0.string("reason")) }
     }
 
     /// Abandons a run started by mistake: one `run.abandon` entry. The run stays in the record (listed
@@ -372,7 +372,7 @@ extension EvidenceStore {
         let finish = schemaVersion >= Schema.stateRowsVersion
             ? RowQuery(Tables.runFinishes.table, select: ["finished_at", "outcome"], where: [.equals("id", .text(runId))])
             : RowQuery(Tables.runs.table, select: ["finished_at", "outcome"], where: [.equals("id", .text(runId)), .isNotNull("finished_at")])
-        return try db.first(finish).map { ($0.string(0), $0.string(1)) }
+        return try db.first(finish).map { (try $0.string("finished_at"), try $0.string("outcome")) }
     }
 
     /// Refuses, as recording into it would, when run `id` is finished: for callers that do costly

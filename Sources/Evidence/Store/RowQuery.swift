@@ -23,15 +23,26 @@ struct RowQuery {
         }
     }
 
-    /// One selected value.
+    /// One selected value, always named in the result (`AS`), so that rows are read by column name
+    /// with the same names on SQLite and PostgreSQL.
     enum Selected: ExpressibleByStringLiteral {
-        case column(Column)
-        /// A column an older schema does not have, read as NULL so the row keeps its shape.
-        case null
-        /// The number of rows.
+        /// A column, named in the result by its own name or by `as`.
+        case column(Column, as: String? = nil)
+        /// A column an older schema does not have, read as NULL under its name.
+        case null(as: String)
+        /// The number of rows, named `count`.
         case count
 
         init(stringLiteral text: String) { self = .column(Column(stringLiteral: text)) }
+
+        /// The column's name in the result.
+        var resultName: String {
+            switch self {
+            case .column(let c, let alias): return alias ?? c.name
+            case .null(let name): return name
+            case .count: return "count"
+            }
+        }
     }
 
     enum Condition {
@@ -89,7 +100,7 @@ struct RowQuery {
     static func rows(of spec: TableSpec, present: TableSpec? = nil, where conditions: [Condition] = [], order: Order? = .seqAscending,
                      limit: Int? = nil) -> RowQuery {
         let columns = Set((present ?? spec).columns + ["seq"])
-        return RowQuery(spec.table, select: spec.readOrder.map { columns.contains($0) ? .column(Column(nil, $0)) : .null },
+        return RowQuery(spec.table, select: spec.readOrder.map { columns.contains($0) ? .column(Column(nil, $0)) : .null(as: $0) },
                         where: conditions, order: order, limit: limit)
     }
 

@@ -18,11 +18,13 @@ struct SQLDialect: Sendable {
             return placeholder(values.count)
         }
         func name(_ c: RowQuery.Column) -> String { c.table.map { $0 + "." + c.name } ?? c.name }
+        // Every value is named (`AS`): the name of an unaliased expression is unspecified in SQLite,
+        // and rows are read by name. The names are lowercase, as PostgreSQL folds an unquoted one.
         let columns = query.selection.map { selected -> String in
             switch selected {
-            case .column(let c): return name(c)
-            case .null: return "NULL"
-            case .count: return "COUNT(*)"
+            case .column(let c, _): return name(c) + " AS " + selected.resultName
+            case .null: return "NULL AS " + selected.resultName
+            case .count: return "COUNT(*) AS " + selected.resultName
             }
         }
         var sql = "SELECT " + columns.joined(separator: ", ") + " FROM " + query.table + (query.alias.map { " " + $0 } ?? "")

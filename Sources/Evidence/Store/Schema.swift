@@ -238,7 +238,7 @@ enum Schema {
     /// Every object in `sqlite_master` of `db`'s main database.
     static func objects(of db: Connection) throws -> [Object] {
         try db.query("SELECT type, name, tbl_name, sql FROM sqlite_master ORDER BY type, name").map {
-            Object(type: $0.string(0), name: $0.string(1), table: $0.string(2), sql: $0.text(3))
+            Object(type: try $0.string("type"), name: try $0.string("name"), table: try $0.string("tbl_name"), sql: try $0.optionalString("sql"))
         }
     }
 }

@@ -1,4 +1,5 @@
 internal import CSQLite
+import StrictJSON
 
 /// A prepared statement: prepared in `init`, finalized in `deinit`.
 final class Statement {
@@ -100,8 +101,23 @@ final class Statement {
         }
     }
 
+    /// The names of this statement's result columns (`sqlite3_column_name`), built once per
+    /// statement and shared by every row it returns; `table` names the read in messages.
+    func columns(table: String?) -> RowColumns {
+        if let cached = resultColumns, cached.table == table { return cached }
+        let names = (0..<Int32(columnCount)).map { i in sqlite3_column_name(handle, i).map { String(cString: $0) } ?? "" }
+        let columns = RowColumns(names: names, table: table)
+        resultColumns = columns
+        return columns
+    }
+
+    private var resultColumns: RowColumns?
+    /// What `row` names in its messages (set by a typed read's cursor).
+    var resultTable: String?
+
+    /// The current row, its values read by `column(_:)`.
     var row: Row {
-        Row(values: (0..<columnCount).map(column))
+        Row(columns: columns(table: resultTable), values: (0..<columnCount).map(column))
     }
 }
 
@@ -116,39 +132,119 @@ enum SQLValue: Equatable, Sendable {
     case blob([UInt8])
 }
 
-/// One result row.
+/// The column names of one result, shared by all its rows (not copied per row), and the table
+/// it reads, for messages.
+final class RowColumns: Sendable {
+    let names: [String]
+    let table: String?
+    private let indexes: [String: Int]
+
+    init(names: [String], table: String?) {
+        self.names = names
+        self.table = table
+        // A name twice: the first one answers (a typed read aliases every column, so none repeats).
+        indexes = Dictionary(names.enumerated().map { ($1, $0) }) { first, _ in first }
+    }
+
+    func index(of name: String) -> Int? { indexes[name] }
+
+    /// `table.column`, or the column alone, as messages name it.
+    func qualified(_ name: String) -> String { table.map { $0 + "." + name } ?? name }
+}
+
+/// One result row, decoded by column name as GRDB does: each accessor throws, naming the column,
+/// when the result has no such column or its value is not of the type growcert writes there (NULL
+/// where a value is required, text where an integer is, an integer that does not fit): a value
+/// changed outside growcert is never read as a silent `""` or `0`.
 struct Row {
+    let columns: RowColumns
+    /// The values by position. Only for the paths that compare raw values in bulk (`verify`'s
+    /// replay of whole table rows, a one-column scalar); everything that reads a record uses names.
     let values: [SQLValue]
 
-    func text(_ i: Int) -> String? {
-        switch values[i] {
-        case .text(let s): return s
-        case .integer(let v): return String(v)
-        case .blob(let b): return String(decoding: b, as: UTF8.self)
-        case .null: return nil
+    /// The value of column `name`, whatever its type.
+    func value(_ name: String) throws -> SQLValue {
+        guard let i = columns.index(of: name), i < values.count else { throw EvidenceError.missingColumn(columns.qualified(name)) }
+        return values[i]
+    }
+
+    private func mistyped(_ name: String, _ value: SQLValue, expected: String) -> EvidenceError {
+        .mistypedValue(column: columns.qualified(name), found: Self.describe(value), expected: expected)
+    }
+
+    /// How a stored value is shown in a message: its type and a bounded prefix of it.
+    static func describe(_ value: SQLValue) -> String {
+        switch value {
+        case .null: return "NULL"
+        case .integer(let v): return "the integer \(v)"
+        case .text(let s): return "the text '\(s.count > 60 ? s.prefix(60) + "…" : Substring(s))'"
+        case .blob(let b): return "a blob of \(b.count) bytes"
         }
     }
 
-    func string(_ i: Int) -> String { text(i) ?? "" }
-
-    func int(_ i: Int) -> Int64? {
-        if case .integer(let v) = values[i] { return v }
-        if case .text(let s) = values[i] { return Int64(s) }
-        return nil
+    /// Text column `name`; NULL or any other type throws.
+    func string(_ name: String) throws -> String {
+        let v = try value(name)
+        guard case .text(let s) = v else { throw mistyped(name, v, expected: "text") }
+        return s
     }
 
-    /// Column `i` as one of an enumeration's values; a value the enumeration does not have is an error,
-    /// never a silent default (a row edited outside growcert must not read as something else).
-    func decode<T: RawRepresentable>(_ i: Int, as type: T.Type, column: String) throws -> T where T.RawValue == String {
-        guard let value = T(rawValue: string(i)) else { throw EvidenceError.unreadableValue(column: column, value: string(i)) }
+    /// Text column `name`, nil for NULL; any other type throws.
+    func optionalString(_ name: String) throws -> String? {
+        let v = try value(name)
+        if case .null = v { return nil }
+        return try string(name)
+    }
+
+    /// Integer column `name`; NULL, text, a blob or a value `T` cannot hold throws.
+    func integer<T: FixedWidthInteger>(_ name: String, as type: T.Type = Int64.self) throws -> T {
+        let v = try value(name)
+        guard case .integer(let i) = v else { throw mistyped(name, v, expected: "an integer") }
+        guard let fitted = T(exactly: i) else { throw mistyped(name, v, expected: "an integer from \(T.min) to \(T.max)") }
+        return fitted
+    }
+
+    /// Integer column `name`.
+    func int64(_ name: String) throws -> Int64 { try integer(name) }
+
+    /// Integer column `name`, nil for NULL.
+    func optionalInt64(_ name: String) throws -> Int64? {
+        if case .null = try value(name) { return nil }
+        return try int64(name)
+    }
+
+    /// Column `name` as one of an enumeration's values; a value the enumeration does not have is an
+    /// error, never a silent default (a row edited outside growcert must not read as something else).
+    func decode<T: RawRepresentable>(_ name: String, as type: T.Type) throws -> T where T.RawValue == String {
+        let raw = try string(name)
+        guard let value = T(rawValue: raw) else { throw EvidenceError.unreadableValue(column: columns.qualified(name), value: raw) }
         return value
     }
 
-    func blob(_ i: Int) -> [UInt8]? {
-        switch values[i] {
-        case .blob(let b): return b
-        case .text(let s): return Array(s.utf8)
-        default: return nil
-        }
+    /// `decode`, nil for NULL.
+    func optionalDecode<T: RawRepresentable>(_ name: String, as type: T.Type) throws -> T? where T.RawValue == String {
+        try optionalString(name) == nil ? nil : try decode(name, as: type)
+    }
+
+    /// Text column `name` parsed as JSON, nil when it does not parse (the caller says what that
+    /// means); NULL or another type throws, as `string` does.
+    func json(_ name: String) throws -> JSONValue? {
+        let text = try string(name)
+        return try? JSONValue.parse(text)
+    }
+
+    /// Blob column `name` (PostgreSQL `bytea`); NULL or any other type throws.
+    func blob(_ name: String) throws -> [UInt8] {
+        let v = try value(name)
+        guard case .blob(let b) = v else { throw mistyped(name, v, expected: "a blob") }
+        return b
+    }
+
+    /// The value of a one-column row (a scalar query's answer), nil for NULL; a row of more or
+    /// fewer columns is a read that asked the wrong question.
+    func only() throws -> SQLValue? {
+        guard values.count == 1 else { throw EvidenceError.missingColumn(columns.qualified(columns.names.first ?? "?") + " (a scalar read returned \(values.count) columns)") }
+        if case .null = values[0] { return nil }
+        return values[0]
     }
 }

@@ -64,12 +64,16 @@ protocol StoreDatabase: AnyObject {
 extension StoreDatabase {
     func query(_ sql: String) throws -> [Row] { try query(sql, []) }
 
+    /// The text answer of a one-column query (nil for no row or NULL); another type throws.
     func scalarText(_ sql: String, _ values: [SQLValue?] = []) throws -> String? {
-        try query(sql, values).first?.text(0)
+        guard let row = try query(sql, values).first, try row.only() != nil else { return nil }
+        return try row.string(row.columns.names[0])
     }
 
+    /// The integer answer of a one-column query (nil for no row or NULL); another type throws.
     func scalarInt(_ sql: String, _ values: [SQLValue?] = []) throws -> Int64? {
-        try query(sql, values).first?.int(0)
+        guard let row = try query(sql, values).first, try row.only() != nil else { return nil }
+        return try row.int64(row.columns.names[0])
     }
 
     /// The first row of a typed read, if any.
@@ -79,12 +83,12 @@ extension StoreDatabase {
 
     /// The newest journal entry's seq and hash.
     func journalHead() throws -> (seq: Int64, hash: String)? {
-        try fetch(RowQuery(Tables.journal, select: ["seq", "hash"], order: .seqDescending, limit: 1)).first.map { ($0.int(0) ?? 0, $0.string(1)) }
+        try fetch(RowQuery(Tables.journal, select: ["seq", "hash"], order: .seqDescending, limit: 1)).first.map { (try $0.int64("seq"), try $0.string("hash")) }
     }
 
     /// The hash of journal entry `seq`, if the journal has it.
     func journalHash(seq: Int64) throws -> String? {
-        try fetch(RowQuery(Tables.journal, select: ["hash"], where: [.equals("seq", .integer(seq))])).first?.text(0)
+        try fetch(RowQuery(Tables.journal, select: ["hash"], where: [.equals("seq", .integer(seq))])).first?.string("hash")
     }
 
     /// Every journal entry, in order, read as it is needed.

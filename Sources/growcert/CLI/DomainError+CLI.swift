@@ -57,10 +57,10 @@ extension EvidenceError: CommandLineError {
     var exitCode: Int32 {
         switch self {
         case .databaseMissing, .fileMissing, .maskKeyMissing: return ExitCode.noInput
-        case .notAnEvidenceDatabase, .damaged, .unreadableValue, .maskKeyMismatch, .databaseTooNew, .unknown, .invalidValue, .secretRefused,
-             .fileTooLarge, .conflict, .approvalNeedsAcceptedRisk, .signingKeyUnusable: return ExitCode.dataError
+        case .notAnEvidenceDatabase, .damaged, .unreadableValue, .mistypedValue, .maskKeyMismatch, .databaseTooNew, .unknown, .invalidValue,
+             .secretRefused, .fileTooLarge, .conflict, .approvalNeedsAcceptedRisk, .signingKeyUnusable: return ExitCode.dataError
         case .io, .commitUnacknowledged, .reportBytesMissing, .privilegesMissing: return ExitCode.ioError
-        case .internalFailure: return ExitCode.software
+        case .internalFailure, .missingColumn: return ExitCode.software
         }
     }
 }

@@ -129,7 +129,7 @@ func rawExecuteBehindTriggers(_ path: String, tables: [String], _ sql: String) t
     var triggers: [(name: String, sql: String)] = []
     for table in tables {
         triggers += try c.query("SELECT name, sql FROM sqlite_master WHERE type='trigger' AND tbl_name=? ORDER BY name", [.text(table)])
-            .map { ($0.string(0), $0.string(1)) }
+            .map { (try $0.string("name"), try $0.string("sql")) }
     }
     try c.execute(triggers.map { "DROP TRIGGER \($0.name);" }.joined() + sql + ";" + triggers.map { $0.sql + ";" }.joined())
 }

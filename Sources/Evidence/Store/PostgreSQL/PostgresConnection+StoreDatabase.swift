@@ -7,7 +7,10 @@ extension PostgresConnection: StoreDatabase {
     var schemaVersion: Int {
         get throws {
             guard try hasGrowcertSchema else { return 0 }
-            return Int(try meta(PostgresSchema.versionKey) ?? "0") ?? 0
+            guard let text = try meta(PostgresSchema.versionKey) else { return 0 }
+            // A version that is not a number was written outside growcert: never read as an empty database.
+            guard let version = Int(text) else { throw EvidenceError.unreadableValue(column: "meta.\(PostgresSchema.versionKey)", value: String(text.prefix(60))) }
+            return version
         }
     }
 
@@ -29,7 +32,7 @@ extension PostgresConnection: StoreDatabase {
 
     func fetch(_ query: RowQuery) throws -> [Row] {
         let (sql, values) = SQLDialect.postgres.select(query)
-        return try self.query(sql, values)
+        return try self.query(sql, values, table: query.table)
     }
 
     func forEach(_ query: RowQuery, _ body: (Row) throws -> Void) throws {
@@ -38,7 +41,7 @@ extension PostgresConnection: StoreDatabase {
 
     func cursor(_ query: RowQuery) throws -> any RowCursor {
         let (sql, values) = SQLDialect.postgres.select(query)
-        return try PostgresCursor(connection: self, sql: sql, values: values)
+        return try PostgresCursor(connection: self, sql: sql, values: values, table: query.table)
     }
 
     func insertJournal(_ values: [SQLValue]) throws {

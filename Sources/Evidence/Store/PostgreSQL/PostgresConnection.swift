@@ -46,18 +46,23 @@ final class PostgresConnection {
     }
 
     /// Runs statements that take no values and cannot be prepared (`FETCH`), returning the last one's rows.
-    func executeRows(_ sql: String) throws -> [Row] {
+    func executeRows(_ sql: String, table: String? = nil) throws -> [Row] {
         let result = PQexec(handle, sql)
         defer { PQclear(result) }
         try check(result, sql: sql)
-        return Self.rows(of: result)
+        return Self.rows(of: result, table: table)
     }
 
     /// Runs a statement with its values bound (`$1`, `$2`, …) and returns its rows.
     func query(_ sql: String, _ values: [SQLValue?]) throws -> [Row] {
+        try query(sql, values, table: nil)
+    }
+
+    /// `query`, with `table` naming the read in a row's messages.
+    func query(_ sql: String, _ values: [SQLValue?], table: String?) throws -> [Row] {
         let result = try executePrepared(sql, values)
         defer { PQclear(result) }
-        return Self.rows(of: result)
+        return Self.rows(of: result, table: table)
     }
 
     private func executePrepared(_ sql: String, _ values: [SQLValue?]) throws -> OpaquePointer? {
@@ -135,13 +140,15 @@ final class PostgresConnection {
         }
     }
 
-    /// A result's rows, each value by its column's type: integers as integers, `bytea` as bytes, the rest as text.
-    static func rows(of result: OpaquePointer?) -> [Row] {
+    /// A result's rows, each value by its column's type: integers as integers, `bytea` as bytes, the
+    /// rest as text; the column names (`PQfname`) are read once and shared by every row.
+    static func rows(of result: OpaquePointer?, table: String? = nil) -> [Row] {
         let rows = Int(PQntuples(result))
         let columns = Int(PQnfields(result))
         let types = (0..<columns).map { PQftype(result, Int32($0)) }
+        let names = RowColumns(names: (0..<columns).map { PQfname(result, Int32($0)).map { String(cString: $0) } ?? "" }, table: table)
         return (0..<rows).map { r in
-            Row(values: (0..<columns).map { c in
+            Row(columns: names, values: (0..<columns).map { c in
                 let (row, column) = (Int32(r), Int32(c))
                 guard PQgetisnull(result, row, column) == 0, let p = PQgetvalue(result, row, column) else { return .null }
                 let count = Int(PQgetlength(result, row, column))

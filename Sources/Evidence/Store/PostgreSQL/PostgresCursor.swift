@@ -10,15 +10,18 @@ final class PostgresCursor: RowCursor {
     private var exhausted = false
     static let batchSize = 2_000
 
-    init(connection: PostgresConnection, sql: String, values: [SQLValue]) throws {
+    private let table: String?
+
+    init(connection: PostgresConnection, sql: String, values: [SQLValue], table: String? = nil) throws {
         self.connection = connection
+        self.table = table
         if connection.isInTransaction, values.isEmpty {
             let name = connection.nextCursorName()
             try connection.execute("DECLARE \(name) NO SCROLL CURSOR FOR \(sql)")
             self.name = name
         } else {
             name = nil
-            batch = try connection.query(sql, values)
+            batch = try connection.query(sql, values, table: table)
             exhausted = true
         }
     }
@@ -27,7 +30,7 @@ final class PostgresCursor: RowCursor {
         index += 1
         if index < batch.count { return true }
         guard !exhausted, let name else { return false }
-        batch = try connection.executeRows("FETCH \(Self.batchSize) FROM \(name)")
+        batch = try connection.executeRows("FETCH \(Self.batchSize) FROM \(name)", table: table)
         index = 0
         exhausted = batch.count < Self.batchSize
         return !batch.isEmpty

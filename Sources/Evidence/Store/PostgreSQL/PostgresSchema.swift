@@ -86,24 +86,25 @@ enum PostgresSchema {
         for sql in Schema.migrations.prefix(max(0, min(version, Schema.migrations.count))) { try db.execute(sql) }
         var tables: [Table] = []
         var indexes: [Index] = []
-        for name in try db.query("SELECT name FROM sqlite_master WHERE type='table' AND name NOT LIKE 'sqlite_%' ORDER BY name").map({ $0.string(0) }) {
+        for name in try db.query("SELECT name FROM sqlite_master WHERE type='table' AND name NOT LIKE 'sqlite_%' ORDER BY name").map({ try $0.string("name") }) {
             let info = try db.query("SELECT name, type, \"notnull\", pk FROM pragma_table_info(?) ORDER BY cid", [.text(name)])
-            let columns = info.map { r in
-                Column(name: r.string(0), type: pgType(r.string(1)), notNull: r.int(2) == 1 || (r.int(3) ?? 0) > 0)
+            let columns = try info.map { r in
+                Column(name: try r.string("name"), type: pgType(try r.string("type")), notNull: try r.int64("notnull") == 1 || (try r.int64("pk")) > 0)
             }
             var constraints: [String] = []
-            let key = info.filter { ($0.int(3) ?? 0) > 0 }.sorted { ($0.int(3) ?? 0) < ($1.int(3) ?? 0) }.map { $0.string(0) }
+            let key = try info.map { (name: try $0.string("name"), pk: try $0.int64("pk")) }.filter { $0.pk > 0 }.sorted { $0.pk < $1.pk }.map(\.name)
             if !key.isEmpty { constraints.append("PRIMARY KEY (\(key.joined(separator: ", ")))") }
             for index in try db.query("SELECT name, origin FROM pragma_index_list(?) ORDER BY name", [.text(name)]) {
-                let columns = try db.query("SELECT name FROM pragma_index_info(?) ORDER BY seqno", [.text(index.string(0))]).map { $0.string(0) }
-                switch index.string(1) {
+                let indexName = try index.string("name")
+                let columns = try db.query("SELECT name FROM pragma_index_info(?) ORDER BY seqno", [.text(indexName)]).map { try $0.string("name") }
+                switch try index.string("origin") {
                 case "u": constraints.append("UNIQUE (\(columns.joined(separator: ", ")))")
-                case "c": indexes.append(Index(name: index.string(0), table: name, columns: columns))
+                case "c": indexes.append(Index(name: indexName, table: name, columns: columns))
                 default: break
                 }
             }
             for fk in try db.query("SELECT \"table\", \"from\", \"to\" FROM pragma_foreign_key_list(?) ORDER BY id", [.text(name)]) {
-                constraints.append("FOREIGN KEY (\(fk.string(1))) REFERENCES \(fk.string(0))(\(fk.string(2)))")
+                constraints.append("FOREIGN KEY (\(try fk.string("from"))) REFERENCES \(try fk.string("table"))(\(try fk.string("to")))")
             }
             tables.append(Table(name: name, columns: columns, constraints: constraints.sorted()))
         }
@@ -186,44 +187,49 @@ enum PostgresSchema {
             FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
             WHERE n.nspname = current_schema() AND c.relkind IN ('r', 'p')
             """
-        for r in try db.query("SELECT c.relname, c.relrowsecurity, c.relforcerowsecurity, c.relpersistence, pg_catalog.pg_get_userbyid(c.relowner), "
-                              + "(SELECT pg_catalog.pg_get_userbyid(j.relowner) FROM pg_catalog.pg_class j WHERE j.oid = 'journal'::regclass) "
+        for r in try db.query("SELECT c.relname AS table_name, c.relrowsecurity AS row_security, c.relforcerowsecurity AS forced_row_security, "
+                              + "c.relpersistence AS persistence, pg_catalog.pg_get_userbyid(c.relowner) AS owner, "
+                              + "(SELECT pg_catalog.pg_get_userbyid(j.relowner) FROM pg_catalog.pg_class j WHERE j.oid = 'journal'::regclass) AS journal_owner "
                               + tables + " ORDER BY 1", []) {
-            let table = r.string(0)
-            if r.int(1) == 1 || r.int(2) == 1 {
-                problems.append("row-level security is enabled on table '\(table)' (ENABLE\(r.int(2) == 1 ? "/FORCE" : "") ROW LEVEL SECURITY): a policy can hide its rows from a reader, verify included")
+            let table = try r.string("table_name")
+            let forced = try r.int64("forced_row_security") == 1
+            if try r.int64("row_security") == 1 || forced {
+                problems.append("row-level security is enabled on table '\(table)' (ENABLE\(forced ? "/FORCE" : "") ROW LEVEL SECURITY): a policy can hide its rows from a reader, verify included")
             }
-            if r.string(3) == "u" {
+            if try r.string("persistence") == "u" {
                 problems.append("table '\(table)' is UNLOGGED (SET UNLOGGED): a server crash empties it")
             }
-            if r.string(4) != r.string(5) {
-                problems.append("table '\(table)' is owned by role '\(r.string(4))', not by '\(r.string(5))', the journal's owner (OWNER TO): that role can change its triggers")
+            let (owner, journalOwner) = (try r.string("owner"), try r.string("journal_owner"))
+            if owner != journalOwner {
+                problems.append("table '\(table)' is owned by role '\(owner)', not by '\(journalOwner)', the journal's owner (OWNER TO): that role can change its triggers")
             }
         }
         for r in try db.query("""
-            SELECT p.polname, c.relname FROM pg_catalog.pg_policy p JOIN pg_catalog.pg_class c ON c.oid = p.polrelid
+            SELECT p.polname AS policy_name, c.relname AS table_name FROM pg_catalog.pg_policy p JOIN pg_catalog.pg_class c ON c.oid = p.polrelid
             JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = current_schema() ORDER BY 2, 1
             """, []) {
-            problems.append("a row-level security policy '\(r.string(0))' is on table '\(r.string(1))' (CREATE POLICY)")
+            problems.append("a row-level security policy '\(try r.string("policy_name"))' is on table '\(try r.string("table_name"))' (CREATE POLICY)")
         }
         for r in try db.query("""
-            SELECT t.tgname, c.relname, t.tgenabled FROM pg_catalog.pg_trigger t
+            SELECT t.tgname AS trigger_name, c.relname AS table_name, t.tgenabled AS enabled FROM pg_catalog.pg_trigger t
             JOIN pg_catalog.pg_class c ON c.oid = t.tgrelid JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
             WHERE n.nspname = current_schema() AND NOT t.tgisinternal AND t.tgenabled <> 'O' ORDER BY 2, 1
             """, []) {
             let mode: String
-            switch r.string(2) {
+            let enabled = try r.string("enabled")
+            switch enabled {
             case "D": mode = "DISABLE TRIGGER: it never fires"
             case "R": mode = "ENABLE REPLICA TRIGGER: it fires only in replica sessions, so ordinary sessions skip it"
             case "A": mode = "ENABLE ALWAYS TRIGGER: set outside growcert"
-            default: mode = "enabled as '\(r.string(2))'"
+            default: mode = "enabled as '\(enabled)'"
             }
-            problems.append("the trigger '\(r.string(0))' on '\(r.string(1))' is not enabled in origin mode (\(mode))")
+            problems.append("the trigger '\(try r.string("trigger_name"))' on '\(try r.string("table_name"))' is not enabled in origin mode (\(mode))")
         }
         // Table and column privileges of any role but the table's owner (PUBLIC is grantee 0).
         let allowed: Set<String> = ["SELECT", "INSERT"]
         for r in try db.query("""
-            SELECT c.relname, NULL, CASE WHEN x.grantee = 0 THEN 'PUBLIC' ELSE pg_catalog.pg_get_userbyid(x.grantee) END, x.privilege_type
+            SELECT c.relname AS table_name, NULL AS column_name, CASE WHEN x.grantee = 0 THEN 'PUBLIC' ELSE pg_catalog.pg_get_userbyid(x.grantee) END AS grantee,
+                   x.privilege_type AS privilege
             FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace, pg_catalog.aclexplode(c.relacl) x
             WHERE n.nspname = current_schema() AND c.relkind IN ('r', 'p') AND x.grantee <> c.relowner
             UNION ALL
@@ -233,14 +239,14 @@ enum PostgresSchema {
             WHERE n.nspname = current_schema() AND c.relkind IN ('r', 'p') AND x.grantee <> c.relowner
             ORDER BY 1, 2, 3, 4
             """, []) {
-            let (table, column, role, privilege) = (r.string(0), r.text(1), r.string(2), r.string(3))
+            let (table, column, role, privilege) = (try r.string("table_name"), try r.optionalString("column_name"), try r.string("grantee"), try r.string("privilege"))
             let on = column.map { "column '\($0)' of '\(table)'" } ?? "table '\(table)'"
             if role == "PUBLIC" || !allowed.contains(privilege) || (table == Tables.meta && privilege != "SELECT") || column != nil {
                 problems.append("role '\(role)' has \(privilege) on \(on), beyond what 'db init-roles' grants (SELECT, and INSERT for recorders on every table but meta)")
             }
         }
-        for r in try db.query("SELECT evtname, evtevent FROM pg_catalog.pg_event_trigger ORDER BY 1", []) {
-            problems.append("the database has an event trigger '\(r.string(0))' on \(r.string(1)), which growcert does not define")
+        for r in try db.query("SELECT evtname AS trigger_name, evtevent AS event FROM pg_catalog.pg_event_trigger ORDER BY 1", []) {
+            problems.append("the database has an event trigger '\(try r.string("trigger_name"))' on \(try r.string("event")), which growcert does not define")
         }
         return problems
     }
@@ -248,58 +254,60 @@ enum PostgresSchema {
     /// Every table, column, constraint, index (other than a constraint's own), trigger (and whether
     /// it is enabled) and function of the connection's schema, from `pg_catalog`.
     static func objects(of db: PostgresConnection) throws -> (schema: String, objects: [Schema.Object]) {
-        let schema = try db.query("SELECT current_schema()", []).first?.string(0) ?? "public"
+        let schema = try db.scalarText("SELECT current_schema() AS schema_name") ?? "public"
         var objects: [Schema.Object] = []
         let columns = try db.query("""
-            SELECT c.relname, a.attname, format_type(a.atttypid, a.atttypmod), a.attnotnull
+            SELECT c.relname AS table_name, a.attname AS column_name, format_type(a.atttypid, a.atttypmod) AS column_type, a.attnotnull AS not_null
             FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
             JOIN pg_catalog.pg_attribute a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped
             WHERE n.nspname = current_schema() AND c.relkind IN ('r', 'p', 'v', 'm', 'f') ORDER BY c.relname, a.attnum
             """, [])
         let constraints = try db.query("""
-            SELECT c.relname, pg_catalog.pg_get_constraintdef(k.oid) FROM pg_catalog.pg_constraint k
+            SELECT c.relname AS table_name, pg_catalog.pg_get_constraintdef(k.oid) AS definition FROM pg_catalog.pg_constraint k
             JOIN pg_catalog.pg_class c ON c.oid = k.conrelid JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
             WHERE n.nspname = current_schema() ORDER BY 1, 2
             """, [])
         var byTable: [String: [Column]] = [:]
         var order: [String] = []
         for r in columns {
-            if byTable[r.string(0)] == nil { order.append(r.string(0)) }
-            byTable[r.string(0), default: []].append(Column(name: r.string(1), type: r.string(2), notNull: r.int(3) == 1))
+            let table = try r.string("table_name")
+            if byTable[table] == nil { order.append(table) }
+            byTable[table, default: []].append(Column(name: try r.string("column_name"), type: try r.string("column_type"), notNull: try r.int64("not_null") == 1))
         }
+        let constraintTexts = try constraints.map { (table: try $0.string("table_name"), definition: try $0.string("definition")) }
         for name in order {
-            let own = constraints.filter { $0.string(0) == name }.map { $0.string(1) }
+            let own = constraintTexts.filter { $0.table == name }.map(\.definition)
             objects.append(Schema.Object(type: "table", name: name, table: name, sql: tableText(byTable[name] ?? [], own)))
         }
         for r in try db.query("""
-            SELECT i.relname, c.relname, pg_catalog.pg_get_indexdef(x.indexrelid) FROM pg_catalog.pg_index x
+            SELECT i.relname AS index_name, c.relname AS table_name, pg_catalog.pg_get_indexdef(x.indexrelid) AS definition FROM pg_catalog.pg_index x
             JOIN pg_catalog.pg_class i ON i.oid = x.indexrelid JOIN pg_catalog.pg_class c ON c.oid = x.indrelid
             JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
             WHERE n.nspname = current_schema() AND NOT EXISTS (SELECT 1 FROM pg_catalog.pg_constraint k WHERE k.conindid = x.indexrelid)
             """, []) {
-            objects.append(Schema.Object(type: "index", name: r.string(0), table: r.string(1), sql: r.string(2)))
+            objects.append(Schema.Object(type: "index", name: try r.string("index_name"), table: try r.string("table_name"), sql: try r.string("definition")))
         }
         for r in try db.query("""
-            SELECT t.tgname, c.relname, pg_catalog.pg_get_triggerdef(t.oid), t.tgenabled FROM pg_catalog.pg_trigger t
+            SELECT t.tgname AS trigger_name, c.relname AS table_name, pg_catalog.pg_get_triggerdef(t.oid) AS definition FROM pg_catalog.pg_trigger t
             JOIN pg_catalog.pg_class c ON c.oid = t.tgrelid JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
             WHERE n.nspname = current_schema() AND NOT t.tgisinternal
             """, []) {
             // Whether it fires (`tgenabled`) is a setting of its own: `settingProblems` names it.
-            objects.append(Schema.Object(type: "trigger", name: r.string(0), table: r.string(1), sql: r.string(2)))
+            objects.append(Schema.Object(type: "trigger", name: try r.string("trigger_name"), table: try r.string("table_name"), sql: try r.string("definition")))
         }
         for r in try db.query("""
-            SELECT p.proname, l.lanname, p.prosrc FROM pg_catalog.pg_proc p JOIN pg_catalog.pg_namespace n ON n.oid = p.pronamespace
+            SELECT p.proname AS function_name, l.lanname AS language, p.prosrc AS source FROM pg_catalog.pg_proc p JOIN pg_catalog.pg_namespace n ON n.oid = p.pronamespace
             JOIN pg_catalog.pg_language l ON l.oid = p.prolang WHERE n.nspname = current_schema()
             """, []) {
-            objects.append(Schema.Object(type: "function", name: r.string(0), table: "", sql: r.string(1) + ":" + r.string(2)))
+            objects.append(Schema.Object(type: "function", name: try r.string("function_name"), table: "", sql: try r.string("language") + ":" + r.string("source")))
         }
         // Rules rewrite a DELETE into nothing without any trigger firing: none belong to growcert's schema.
         for r in try db.query("""
-            SELECT r.rulename, c.relname, pg_catalog.pg_get_ruledef(r.oid) FROM pg_catalog.pg_rewrite r
+            SELECT r.rulename AS rule_name, c.relname AS table_name, pg_catalog.pg_get_ruledef(r.oid) AS definition FROM pg_catalog.pg_rewrite r
             JOIN pg_catalog.pg_class c ON c.oid = r.ev_class JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
             WHERE n.nspname = current_schema() AND r.rulename <> '_RETURN'
             """, []) {
-            objects.append(Schema.Object(type: "rule", name: r.string(0), table: r.string(1), sql: r.string(2)))
+            objects.append(Schema.Object(type: "rule", name: try r.string("rule_name"), table: try r.string("table_name"), sql: try r.string("definition")))
         }
         return (schema, objects)
     }

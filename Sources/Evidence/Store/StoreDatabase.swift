@@ -39,6 +39,8 @@ protocol StoreDatabase: AnyObject {
 
     /// The schema version of the database (0: no growcert schema yet).
     var schemaVersion: Int { get throws }
+    /// The newest journal entry's seq and hash (nil: the journal is empty).
+    func journalHead() throws -> (seq: Int64, hash: String)?
     /// Inserts one journal entry: `Tables.journalColumns`' values.
     func insertJournal(_ values: [SQLValue]) throws
     /// Inserts one query-table row: seq, then `spec.columns`' values.

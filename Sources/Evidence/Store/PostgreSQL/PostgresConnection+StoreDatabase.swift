@@ -14,8 +14,16 @@ extension PostgresConnection: StoreDatabase {
     /// Whether the connection's schema has growcert's `meta` and `journal` tables.
     var hasGrowcertSchema: Bool {
         get throws {
-            try scalarInt("SELECT count(*) FROM pg_catalog.pg_tables WHERE schemaname = current_schema() AND tablename IN ('meta', 'journal')") == 2
+            let has = try scalarInt("SELECT count(*) FROM pg_catalog.pg_tables WHERE schemaname = current_schema() AND tablename IN ('meta', 'journal')") == 2
+            if has { markJournalKnown() }
+            return has
         }
+    }
+
+    /// The newest journal entry's seq and hash: inside a write transaction, the one read with the lock.
+    func journalHead() throws -> (seq: Int64, hash: String)? {
+        if let head = headUnderLock { return head }
+        return try fetch(RowQuery(Tables.journal, select: ["seq", "hash"], order: .seqDescending, limit: 1)).first.map { ($0.int(0) ?? 0, $0.string(1)) }
     }
 
     /// Whether the connection's schema has any table at all (a database used for something else).
@@ -24,7 +32,7 @@ extension PostgresConnection: StoreDatabase {
     }
 
     func run(_ sql: String, _ values: [SQLValue?]) throws {
-        _ = try query(sql, values)
+        try write(sql, values)
     }
 
     func fetch(_ query: RowQuery) throws -> [Row] {
@@ -43,6 +51,7 @@ extension PostgresConnection: StoreDatabase {
 
     func insertJournal(_ values: [SQLValue]) throws {
         try run(SQLDialect.postgres.insert(into: Tables.journal, Tables.journalColumns), values)
+        if case .integer(let seq) = values[0], case .text(let hash) = values[values.count - 1] { movedHead(to: seq, hash: hash) }
     }
 
     func insertRow(_ spec: TableSpec, _ values: [SQLValue]) throws {

@@ -16,6 +16,17 @@ final class PostgresConnection {
     private var prepared: [String: String] = [:]
     private var inTransaction = false
     private var cursors = 0
+    /// Inside a write transaction (which holds the journal's lock): the writes not yet sent, each a prepared
+    /// statement's name, SQL and values. They go to the server in one pipeline with the next read, the next
+    /// statement or the `COMMIT` (libpq's pipeline mode): no round trip of its own while the lock is held.
+    private var pending: [(name: String, sql: String, values: [SQLValue?])] = []
+    private var inWriteTransaction = false
+    /// The journal head as the open write transaction sees it: read with the lock, in the same round trip,
+    /// and moved on by each journal insert. Nil outside a write transaction or when it was not read.
+    private var lockedHead: (seq: Int64, hash: String)??
+    /// Whether this connection has seen growcert's schema (`hasGrowcertSchema`): then a write transaction reads
+    /// the journal head together with the lock.
+    private var knowsJournal = false
 
     /// The key of the transaction-level advisory lock every write takes first: 'GROW', the same
     /// number that marks a SQLite file as growcert's.
@@ -47,6 +58,8 @@ final class PostgresConnection {
 
     /// Runs statements that take no values and cannot be prepared (`FETCH`), returning the last one's rows.
     func executeRows(_ sql: String) throws -> [Row] {
+        if sql == "ROLLBACK" { pending = [] }
+        try sendPending()
         let result = PQexec(handle, sql)
         defer { PQclear(result) }
         try check(result, sql: sql)
@@ -55,14 +68,109 @@ final class PostgresConnection {
 
     /// Runs a statement with its values bound (`$1`, `$2`, …) and returns its rows.
     func query(_ sql: String, _ values: [SQLValue?]) throws -> [Row] {
+        try sendPending()
         let result = try executePrepared(sql, values)
         defer { PQclear(result) }
         return Self.rows(of: result)
     }
 
+    /// Runs a statement with its values bound that returns no rows (an insert, an upsert). Inside a write
+    /// transaction it is prepared now and sent with the next read, statement or `COMMIT` (its error, if any,
+    /// is thrown there: the transaction is then rolled back, as it would have been).
+    func write(_ sql: String, _ values: [SQLValue?]) throws {
+        guard inWriteTransaction else {
+            _ = try query(sql, values)
+            return
+        }
+        // Refused before anything is sent, as an unbuffered write is.
+        _ = try Self.bound(values, sql: sql)
+        pending.append((try prepare(sql), sql, values))
+    }
+
+    /// After a journal insert inside the write transaction: the head it read with the lock moves on to the new entry.
+    func movedHead(to seq: Int64, hash: String) {
+        if inWriteTransaction, lockedHead != nil { lockedHead = .some((seq, hash)) }
+    }
+
+    /// `hasGrowcertSchema` found the journal: from now on a write transaction reads its head with the lock.
+    func markJournalKnown() { knowsJournal = true }
+
+    /// Sends the pending writes in one pipeline, with `last` (a statement without values, `COMMIT`) after
+    /// them, and reads every answer: the first error is thrown (the server skipped what came after it).
+    private func sendPending(then last: String? = nil) throws {
+        guard !pending.isEmpty else {
+            if let last { try execute(last) }
+            return
+        }
+        let writes = pending
+        pending = []
+        guard PQenterPipelineMode(handle) == 1 else { throw connectionError(sql: writes[0].sql) }
+        defer { _ = PQexitPipelineMode(handle) }
+        var sqls: [String] = []
+        for w in writes {
+            let (texts, lengths, formats) = try Self.bound(w.values, sql: w.sql)
+            let sent = try withPointers(texts) { pointers in
+                PQsendQueryPrepared(handle, w.name, Int32(w.values.count), pointers, lengths, formats, 0)
+            }
+            guard sent == 1 else { throw connectionError(sql: w.sql) }
+            sqls.append(w.sql)
+        }
+        if let last {
+            guard PQsendQueryParams(handle, last, 0, nil, nil, nil, nil, 0) == 1 else { throw connectionError(sql: last) }
+            sqls.append(last)
+        }
+        guard PQpipelineSync(handle) == 1 else { throw connectionError(sql: sqls.last) }
+        // Each statement's answer is its result and then NULL; the sync's answer ends the pipeline.
+        var firstError: Error?
+        var index = 0
+        var nulls = 0
+        while true {
+            guard let result = PQgetResult(handle) else {
+                index += 1
+                nulls += 1
+                if PQstatus(handle) != CONNECTION_OK || nulls > sqls.count + 1 {
+                    throw firstError ?? connectionError(sql: sqls.last)
+                }
+                continue
+            }
+            defer { PQclear(result) }
+            let status = PQresultStatus(result)
+            if status == PGRES_PIPELINE_SYNC { break }
+            if status == PGRES_PIPELINE_ABORTED { continue }
+            if firstError == nil {
+                do {
+                    try check(result, sql: sqls[min(index, sqls.count - 1)])
+                } catch {
+                    firstError = error
+                }
+            }
+        }
+        if let firstError { throw firstError }
+    }
+
+    /// libpq's own failure (no answer: the connection is lost), for `sql`.
+    private func connectionError(sql: String?) -> PostgresError {
+        PostgresError(sqlState: "", message: String(cString: PQerrorMessage(handle)).trimmingCharacters(in: .whitespacesAndNewlines), sql: sql)
+    }
+
     private func executePrepared(_ sql: String, _ values: [SQLValue?]) throws -> OpaquePointer? {
         // The server compares the number of values with the statement's parameters.
         let statement = try prepare(sql)
+        let (texts, lengths, formats) = try Self.bound(values, sql: sql)
+        let result = try withPointers(texts) { pointers in
+            PQexecPrepared(handle, statement, Int32(values.count), pointers, lengths, formats, 0)
+        }
+        do {
+            try check(result, sql: sql)
+        } catch {
+            PQclear(result)
+            throw error
+        }
+        return result
+    }
+
+    /// Each value as libpq takes it: text (integers in decimal), or `bytea` bytes in binary; NULL as nil.
+    private static func bound(_ values: [SQLValue?], sql: String) throws -> (texts: [[CChar]?], lengths: [Int32], formats: [Int32]) {
         var texts: [[CChar]?] = []
         var lengths: [Int32] = []
         var formats: [Int32] = []
@@ -82,16 +190,7 @@ final class PostgresConnection {
                 texts.append(bytes.map { CChar(bitPattern: $0) }); lengths.append(Int32(bytes.count)); formats.append(1)
             }
         }
-        let result = try withPointers(texts) { pointers in
-            PQexecPrepared(handle, statement, Int32(values.count), pointers, lengths, formats, 0)
-        }
-        do {
-            try check(result, sql: sql)
-        } catch {
-            PQclear(result)
-            throw error
-        }
-        return result
+        return (texts, lengths, formats)
     }
 
     /// Calls `body` with a C array of pointers to each value (NULL for a NULL value).
@@ -187,12 +286,52 @@ final class PostgresConnection {
             e.commitUnacknowledged = true
             return e
         }
-        return try committed(begin: begin, execute: execute, commitFailed: commitFailed) {
-            // READ COMMITTED: each statement after the lock sees every entry committed before it was granted.
-            if lock { _ = try query("SELECT pg_advisory_xact_lock($1)", [.integer(Self.journalLockKey)]) }
-            return try body()
+        guard lock else { return try committed(begin: begin, execute: execute, body) }
+        inWriteTransaction = true
+        defer {
+            inWriteTransaction = false
+            pending = []
+            lockedHead = nil
         }
+        // One round trip: BEGIN, the lock, and (once the schema is known) the journal head. In READ COMMITTED each
+        // statement of it takes its own snapshot, so the head is read after the lock was granted and is the one
+        // every later writer chains to.
+        //
+        // The COMMIT does not wait for its WAL flush (`synchronous_commit = off` for this transaction only), so the
+        // lock is released as soon as the entry is committed, not after a disk flush; the next writer chains to it
+        // at once. The write is acknowledged only after `flushCommitted()`: a transaction of its own, committed
+        // with the session's (the server's) durability setting, whose flush covers this commit, which is earlier in
+        // the WAL. A crash before that flush loses this entry and every later one together (the WAL is replayed in
+        // order), never one in the middle of the chain; none of them was acknowledged.
+        let lockSQL = "\(begin); SELECT pg_advisory_xact_lock(\(Self.journalLockKey)); SET LOCAL synchronous_commit = off"
+        let beginSQL = knowsJournal ? lockSQL + "; SELECT seq, hash FROM journal ORDER BY seq DESC LIMIT 1" : lockSQL
+        let result = try committed(begin: beginSQL, execute: { sql in
+            if sql == beginSQL {
+                let rows = try executeRows(sql)
+                if knowsJournal { lockedHead = .some(rows.first.map { ($0.int(0) ?? 0, $0.string(1)) }) }
+            } else if sql == "COMMIT" {
+                try sendPending(then: sql)
+            } else {
+                try execute(sql)
+            }
+        }, commitFailed: commitFailed, body)
+        do {
+            try flushCommitted()
+        } catch {
+            throw commitFailed(error)
+        }
+        return result
     }
+
+    /// Waits until everything this session committed is as durable as the server's `synchronous_commit` makes a
+    /// commit (flushed, or confirmed by a synchronous standby): a transaction with a transaction id commits, and
+    /// its commit waits for the WAL up to its own record, which is after every earlier commit of this session.
+    private func flushCommitted() throws {
+        _ = try executeRows("SELECT pg_catalog.pg_current_xact_id()")
+    }
+
+    /// The journal head the open write transaction read with its lock (and moved on by its own inserts); nil when it has none.
+    var headUnderLock: (seq: Int64, hash: String)?? { lockedHead }
 
     var isInTransaction: Bool { inTransaction }
 

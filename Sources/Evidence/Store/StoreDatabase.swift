@@ -31,6 +31,10 @@ protocol StoreDatabase: AnyObject {
     /// A cursor over a typed read's rows, read as they are needed (for scans of a whole table).
     func cursor(_ query: RowQuery) throws -> any RowCursor
 
+    /// Several typed reads and the row counts of `counting` (`rowCount`), asked together: PostgreSQL sends them in
+    /// one round trip (with the writes not yet sent), SQLite runs them one after another.
+    func fetchEach(_ queries: [RowQuery], rowCounts counting: [TableSpec]) throws -> (rows: [[Row]], counts: [Int64])
+
     /// All rows of a statement in this backend's own dialect: for the backend's own code and for
     /// tests that look at the file behind the store's back, never for the store.
     func query(_ sql: String, _ values: [SQLValue?]) throws -> [Row]
@@ -72,6 +76,10 @@ extension StoreDatabase {
 
     func scalarInt(_ sql: String, _ values: [SQLValue?] = []) throws -> Int64? {
         try query(sql, values).first?.int(0)
+    }
+
+    func fetchEach(_ queries: [RowQuery], rowCounts counting: [TableSpec]) throws -> (rows: [[Row]], counts: [Int64]) {
+        (try queries.map { try fetch($0) }, try counting.map { try rowCount($0) })
     }
 
     /// The first row of a typed read, if any.

@@ -68,8 +68,22 @@ extension PostgresConnection: StoreDatabase {
     /// then halving the gap between the last id found and the first missing one. O(log² n) index
     /// reads, where `count(*)` would scan the table on every insert.
     func rowCount(_ spec: TableSpec) throws -> Int64 {
-        guard !spec.idPrefix.isEmpty else { return try scalarInt("SELECT count(*) FROM \(spec.table)") ?? 0 }
-        return try scalarInt("""
+        let (sql, values) = Self.rowCountQuery(spec)
+        return try scalarInt(sql, values) ?? 0
+    }
+
+    /// Reads and row counts in one round trip, after the writes not yet sent.
+    func fetchEach(_ queries: [RowQuery], rowCounts counting: [TableSpec]) throws -> (rows: [[Row]], counts: [Int64]) {
+        let reads = queries.map { SQLDialect.postgres.select($0) }.map { (sql: $0.0, values: $0.1.map { Optional($0) }) }
+            + counting.map(Self.rowCountQuery).map { (sql: $0.sql, values: $0.values.map { Optional($0) }) }
+        let rows = try queryEach(reads)
+        return (Array(rows.prefix(queries.count)), rows.suffix(counting.count).map { $0.first?.int(0) ?? 0 })
+    }
+
+    /// The statement `rowCount` runs for `spec`, and its values.
+    private static func rowCountQuery(_ spec: TableSpec) -> (sql: String, values: [SQLValue]) {
+        guard !spec.idPrefix.isEmpty else { return ("SELECT count(*) FROM \(spec.table)", []) }
+        return ("""
             WITH RECURSIVE doubling(n) AS (
                 SELECT 1::bigint WHERE EXISTS (SELECT 1 FROM \(spec.table) WHERE id = $1::text || '1')
                 UNION ALL
@@ -83,7 +97,7 @@ extension PostgresConnection: StoreDatabase {
                       FROM halving WHERE missing - found > 1) AS step
             )
             SELECT COALESCE(max(found), 0) FROM halving
-            """, [.text(spec.idPrefix)]) ?? 0
+            """, [.text(spec.idPrefix)])
     }
 
     func putBlob(sha256: String, bytes: [UInt8]) throws {

@@ -102,18 +102,31 @@ final class PostgresConnection {
             if let last { try execute(last) }
             return
         }
-        let writes = pending
+        _ = try pipeline(reads: [], then: last)
+    }
+
+    /// Reads with their values bound, sent in one pipeline after the pending writes: each read's rows.
+    func queryEach(_ reads: [(sql: String, values: [SQLValue?])]) throws -> [[Row]] {
+        guard !reads.isEmpty else { return [] }
+        return try pipeline(reads: try reads.map { (try prepare($0.sql), $0.sql, $0.values) }, then: nil)
+    }
+
+    /// One pipeline (libpq's pipeline mode): the pending writes, then `reads`, then `last` (a statement without
+    /// values), and one sync; one round trip. Every answer is read; the first error is thrown (the server skipped
+    /// what came after it). Returns each read's rows.
+    private func pipeline(reads: [(name: String, sql: String, values: [SQLValue?])], then last: String?) throws -> [[Row]] {
+        let commands = pending + reads
         pending = []
-        guard PQenterPipelineMode(handle) == 1 else { throw connectionError(sql: writes[0].sql) }
+        guard PQenterPipelineMode(handle) == 1 else { throw connectionError(sql: commands.first?.sql ?? last) }
         defer { _ = PQexitPipelineMode(handle) }
         var sqls: [String] = []
-        for w in writes {
-            let (texts, lengths, formats) = try Self.bound(w.values, sql: w.sql)
+        for c in commands {
+            let (texts, lengths, formats) = try Self.bound(c.values, sql: c.sql)
             let sent = try withPointers(texts) { pointers in
-                PQsendQueryPrepared(handle, w.name, Int32(w.values.count), pointers, lengths, formats, 0)
+                PQsendQueryPrepared(handle, c.name, Int32(c.values.count), pointers, lengths, formats, 0)
             }
-            guard sent == 1 else { throw connectionError(sql: w.sql) }
-            sqls.append(w.sql)
+            guard sent == 1 else { throw connectionError(sql: c.sql) }
+            sqls.append(c.sql)
         }
         if let last {
             guard PQsendQueryParams(handle, last, 0, nil, nil, nil, nil, 0) == 1 else { throw connectionError(sql: last) }
@@ -121,6 +134,7 @@ final class PostgresConnection {
         }
         guard PQpipelineSync(handle) == 1 else { throw connectionError(sql: sqls.last) }
         // Each statement's answer is its result and then NULL; the sync's answer ends the pipeline.
+        var rows = [[Row]](repeating: [], count: sqls.count)
         var firstError: Error?
         var index = 0
         var nulls = 0
@@ -136,16 +150,16 @@ final class PostgresConnection {
             defer { PQclear(result) }
             let status = PQresultStatus(result)
             if status == PGRES_PIPELINE_SYNC { break }
-            if status == PGRES_PIPELINE_ABORTED { continue }
-            if firstError == nil {
-                do {
-                    try check(result, sql: sqls[min(index, sqls.count - 1)])
-                } catch {
-                    firstError = error
-                }
+            if status == PGRES_PIPELINE_ABORTED || firstError != nil { continue }
+            do {
+                try check(result, sql: sqls[min(index, sqls.count - 1)])
+                if index < rows.count { rows[index] = Self.rows(of: result) }
+            } catch {
+                firstError = error
             }
         }
         if let firstError { throw firstError }
+        return Array(rows[(commands.count - reads.count)..<commands.count])
     }
 
     /// libpq's own failure (no answer: the connection is lost), for `sql`.

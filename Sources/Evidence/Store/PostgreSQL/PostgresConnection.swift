@@ -27,6 +27,9 @@ final class PostgresConnection {
     /// Whether this connection has seen growcert's schema (`hasGrowcertSchema`): then a write transaction reads
     /// the journal head together with the lock.
     private var knowsJournal = false
+    /// Inside a write transaction, until the first statement is sent: BEGIN, the lock and the head read, which
+    /// open the first pipeline.
+    private var opening: [String] = []
 
     /// The key of the transaction-level advisory lock every write takes first: 'GROW', the same
     /// number that marks a SQLite file as growcert's.
@@ -58,7 +61,11 @@ final class PostgresConnection {
 
     /// Runs statements that take no values and cannot be prepared (`FETCH`), returning the last one's rows.
     func executeRows(_ sql: String) throws -> [Row] {
-        if sql == "ROLLBACK" { pending = [] }
+        if sql == "ROLLBACK" {
+            pending = []
+            // Nothing was sent: there is no transaction on the server to roll back.
+            guard opening.isEmpty else { opening = []; return [] }
+        }
         try sendPending()
         let result = PQexec(handle, sql)
         defer { PQclear(result) }
@@ -68,7 +75,7 @@ final class PostgresConnection {
 
     /// Runs a statement with its values bound (`$1`, `$2`, …) and returns its rows.
     func query(_ sql: String, _ values: [SQLValue?]) throws -> [Row] {
-        try sendPending()
+        if inWriteTransaction { return try queryEach([(sql, values)])[0] }
         let result = try executePrepared(sql, values)
         defer { PQclear(result) }
         return Self.rows(of: result)
@@ -98,7 +105,7 @@ final class PostgresConnection {
     /// Sends the pending writes in one pipeline, with `last` (a statement without values, `COMMIT`) after
     /// them, and reads every answer: the first error is thrown (the server skipped what came after it).
     private func sendPending(then last: String? = nil) throws {
-        guard !pending.isEmpty else {
+        guard !pending.isEmpty || !opening.isEmpty else {
             if let last { try execute(last) }
             return
         }
@@ -117,9 +124,15 @@ final class PostgresConnection {
     private func pipeline(reads: [(name: String, sql: String, values: [SQLValue?])], then last: String?) throws -> [[Row]] {
         let commands = pending + reads
         pending = []
-        guard PQenterPipelineMode(handle) == 1 else { throw connectionError(sql: commands.first?.sql ?? last) }
+        let opened = opening
+        opening = []
+        guard PQenterPipelineMode(handle) == 1 else { throw connectionError(sql: opened.first ?? commands.first?.sql ?? last) }
         defer { _ = PQexitPipelineMode(handle) }
         var sqls: [String] = []
+        for sql in opened {
+            guard PQsendQueryParams(handle, sql, 0, nil, nil, nil, nil, 0) == 1 else { throw connectionError(sql: sql) }
+            sqls.append(sql)
+        }
         for c in commands {
             let (texts, lengths, formats) = try Self.bound(c.values, sql: c.sql)
             let sent = try withPointers(texts) { pointers in
@@ -159,8 +172,17 @@ final class PostgresConnection {
             }
         }
         if let firstError { throw firstError }
-        return Array(rows[(commands.count - reads.count)..<commands.count])
+        if opened.last == Self.headSQL, let head = rows[opened.count - 1].first {
+            lockedHead = .some((head.int(0) ?? 0, head.string(1)))
+        } else if opened.last == Self.headSQL {
+            lockedHead = .some(nil)
+        }
+        let first = opened.count + commands.count - reads.count
+        return Array(rows[first..<(first + reads.count)])
     }
+
+    /// The journal head, read right after the lock.
+    private static let headSQL = "SELECT seq, hash FROM journal ORDER BY seq DESC LIMIT 1"
 
     /// libpq's own failure (no answer: the connection is lost), for `sql`.
     private func connectionError(sql: String?) -> PostgresError {
@@ -305,11 +327,13 @@ final class PostgresConnection {
         defer {
             inWriteTransaction = false
             pending = []
+            opening = []
             lockedHead = nil
         }
-        // One round trip: BEGIN, the lock, and (once the schema is known) the journal head. In READ COMMITTED each
-        // statement of it takes its own snapshot, so the head is read after the lock was granted and is the one
-        // every later writer chains to.
+        // BEGIN, the lock and (once the schema is known) the journal head are not sent on their own: they open the
+        // first pipeline the body sends, before its first reads (or its writes and the COMMIT), so the lock costs no
+        // round trip of its own. In READ COMMITTED each statement takes its own snapshot: the head and the reads
+        // after the lock see every entry committed before it was granted.
         //
         // The COMMIT does not wait for its WAL flush (`synchronous_commit = off` for this transaction only), so the
         // lock is released as soon as the entry is committed, not after a disk flush; the next writer chains to it
@@ -317,24 +341,24 @@ final class PostgresConnection {
         // with the session's (the server's) durability setting, whose flush covers this commit, which is earlier in
         // the WAL. A crash before that flush loses this entry and every later one together (the WAL is replayed in
         // order), never one in the middle of the chain; none of them was acknowledged.
-        let lockSQL = "\(begin); SELECT pg_advisory_xact_lock(\(Self.journalLockKey)); SET LOCAL synchronous_commit = off"
-        let beginSQL = knowsJournal ? lockSQL + "; SELECT seq, hash FROM journal ORDER BY seq DESC LIMIT 1" : lockSQL
-        let result = try committed(begin: beginSQL, execute: { sql in
-            if sql == beginSQL {
-                let rows = try executeRows(sql)
-                if knowsJournal { lockedHead = .some(rows.first.map { ($0.int(0) ?? 0, $0.string(1)) }) }
-            } else if sql == "COMMIT" {
-                try sendPending(then: sql)
-            } else {
-                try execute(sql)
-            }
-        }, commitFailed: commitFailed, body)
+        opening = [begin, "SELECT pg_advisory_xact_lock(\(Self.journalLockKey))", "SET LOCAL synchronous_commit = off"]
+            + (knowsJournal ? [Self.headSQL] : [])
+        var committed = false
         do {
-            try flushCommitted()
+            let result = try body()
+            // A body that asked nothing and wrote nothing opened no transaction on the server.
+            if !opening.isEmpty, pending.isEmpty {
+                opening = []
+                return result
+            }
+            do { try sendPending(then: "COMMIT") } catch { throw commitFailed(error) }
+            committed = true
+            do { try flushCommitted() } catch { throw commitFailed(error) }
+            return result
         } catch {
-            throw commitFailed(error)
+            if !committed { try? execute("ROLLBACK") }
+            throw error
         }
-        return result
     }
 
     /// Waits until everything this session committed is as durable as the server's `synchronous_commit` makes a

@@ -353,7 +353,13 @@ final class PostgresConnection {
             }
             do { try sendPending(then: "COMMIT") } catch { throw commitFailed(error) }
             committed = true
-            do { try flushCommitted() } catch { throw commitFailed(error) }
+            do {
+                try flushCommitted()
+            } catch var e as PostgresError {
+                // Committed, but not known to be flushed: whatever went wrong, it may or may not be recorded.
+                e.commitUnacknowledged = true
+                throw e
+            }
             return result
         } catch {
             if !committed { try? execute("ROLLBACK") }

@@ -8,10 +8,10 @@ import TestSupport
 /// pipeline with the `COMMIT`, and the commit acknowledged only once it is flushed.
 @Suite("The PostgreSQL append path")
 struct PostgresAppendPathTests {
-    /// Notes and an attachment, recorded in one batch and then one at a time.
+    /// Notes and an attachment, recorded in one batch (more writes than one pipeline takes) and then one at a time.
     private func record(_ store: EvidenceStore, runId: String) throws {
         try store.batch {
-            for i in 0..<40 { _ = try store.addEvidence(note(runId, "batched \(i) \u{1F600}")) }
+            for i in 0..<(PostgresConnection.pipelineLimit + 44) { _ = try store.addEvidence(note(runId, "batched \(i) \u{1F600}")) }
             _ = try store.addEvidence(NewEvidence(runId: runId, type: .attachment, provenance: .manual, details: ["filename": "a.bin"],
                                                   attachment: NewAttachment(bytes: [0, 1, 2, 255], mediaType: "application/octet-stream", filename: "a.bin")))
             _ = try store.retract(evidenceId: "e3", reason: "typo")
@@ -32,11 +32,11 @@ struct PostgresAppendPathTests {
                 let r = try store.startRun(NewRun(campaignId: c.id, scenario: "first-connect", deviceLabel: "sim", accountLabel: nil, tester: "Ann"))
                 try record(store, runId: r.id)
                 let reader = try EvidenceStore.openForReading(at: store.path, actor: "auditor")
-                journals.append(try reader.journal(from: 1, limit: 100))
+                journals.append(try reader.journal(from: 1, limit: 1_000))
                 let result = try reader.verify()
                 #expect(result.ok, "\(backend): \(result.problems)")
             }
-            #expect(journals[0].count == 51)
+            #expect(journals[0].count == 11 + PostgresConnection.pipelineLimit + 44)
             #expect(journals[1].count == journals[0].count)
             let differing = zip(journals[0], journals[1]).first { $0 != $1 }
             #expect(differing == nil, "\(String(describing: differing))")

@@ -29,7 +29,9 @@ final class PostgresConnection {
     private var knowsJournal = false
     /// Inside a write transaction, until the first statement is sent: BEGIN, the lock and the head read, which
     /// open the first pipeline.
-    private var opening: [String] = []
+    private var opening: [(sql: String, values: [SQLValue?])] = []
+    /// Whether the open write transaction sent (or holds) anything that may write: only then is its commit flushed.
+    private var wrote = false
 
     /// The key of the transaction-level advisory lock every write takes first: 'GROW', the same
     /// number that marks a SQLite file as growcert's.
@@ -67,6 +69,8 @@ final class PostgresConnection {
             guard opening.isEmpty else { opening = []; return [] }
         }
         try sendPending()
+        // A statement without values inside a write transaction may write (a migration's DDL).
+        if inWriteTransaction, sql != "ROLLBACK" { wrote = true }
         let result = PQexec(handle, sql)
         defer { PQclear(result) }
         try check(result, sql: sql)
@@ -92,7 +96,15 @@ final class PostgresConnection {
         // Refused before anything is sent, as an unbuffered write is.
         _ = try Self.bound(values, sql: sql)
         pending.append((try prepare(sql), sql, values))
+        wrote = true
+        // A pipeline's answers wait in the server's socket until the client reads them at the sync; a bounded
+        // pipeline keeps them far under any socket buffer, so neither side can block the other (a batch of
+        // thousands of entries sends its writes every few hundred).
+        if pending.count >= Self.pipelineLimit { try sendPending() }
     }
+
+    /// The most writes sent in one pipeline.
+    static let pipelineLimit = 256
 
     /// After a journal insert inside the write transaction: the head it read with the lock moves on to the new entry.
     func movedHead(to seq: Int64, hash: String) {
@@ -123,18 +135,24 @@ final class PostgresConnection {
     /// what came after it). Returns each read's rows.
     private func pipeline(reads: [(name: String, sql: String, values: [SQLValue?])], then last: String?) throws -> [[Row]] {
         let commands = pending + reads
+        // Every value is checked before anything is sent: a refusal leaves nothing half sent (and the transaction
+        // not yet opened on the server, if it was not).
+        let bound = try commands.map { try Self.bound($0.values, sql: $0.sql) }
         pending = []
         let opened = opening
         opening = []
-        guard PQenterPipelineMode(handle) == 1 else { throw connectionError(sql: opened.first ?? commands.first?.sql ?? last) }
+        let openedBound = try opened.map { try Self.bound($0.values, sql: $0.sql) }
+        guard PQenterPipelineMode(handle) == 1 else { throw connectionError(sql: opened.first?.sql ?? commands.first?.sql ?? last) }
         defer { _ = PQexitPipelineMode(handle) }
         var sqls: [String] = []
-        for sql in opened {
-            guard PQsendQueryParams(handle, sql, 0, nil, nil, nil, nil, 0) == 1 else { throw connectionError(sql: sql) }
-            sqls.append(sql)
+        for (o, (texts, lengths, formats)) in zip(opened, openedBound) {
+            let sent = try withPointers(texts) { pointers in
+                PQsendQueryParams(handle, o.sql, Int32(o.values.count), nil, pointers, lengths, formats, 0)
+            }
+            guard sent == 1 else { throw connectionError(sql: o.sql) }
+            sqls.append(o.sql)
         }
-        for c in commands {
-            let (texts, lengths, formats) = try Self.bound(c.values, sql: c.sql)
+        for (c, (texts, lengths, formats)) in zip(commands, bound) {
             let sent = try withPointers(texts) { pointers in
                 PQsendQueryPrepared(handle, c.name, Int32(c.values.count), pointers, lengths, formats, 0)
             }
@@ -172,9 +190,9 @@ final class PostgresConnection {
             }
         }
         if let firstError { throw firstError }
-        if opened.last == Self.headSQL, let head = rows[opened.count - 1].first {
+        if opened.last?.sql == Self.headSQL, let head = rows[opened.count - 1].first {
             lockedHead = .some((head.int(0) ?? 0, head.string(1)))
-        } else if opened.last == Self.headSQL {
+        } else if opened.last?.sql == Self.headSQL {
             lockedHead = .some(nil)
         }
         let first = opened.count + commands.count - reads.count
@@ -341,8 +359,9 @@ final class PostgresConnection {
         // with the session's (the server's) durability setting, whose flush covers this commit, which is earlier in
         // the WAL. A crash before that flush loses this entry and every later one together (the WAL is replayed in
         // order), never one in the middle of the chain; none of them was acknowledged.
-        opening = [begin, "SELECT pg_advisory_xact_lock(\(Self.journalLockKey))", "SET LOCAL synchronous_commit = off"]
-            + (knowsJournal ? [Self.headSQL] : [])
+        wrote = false
+        opening = [(begin, []), ("SELECT pg_advisory_xact_lock($1)", [.integer(Self.journalLockKey)]), ("SET LOCAL synchronous_commit = off", [])]
+            + (knowsJournal ? [(Self.headSQL, [])] : [])
         var committed = false
         do {
             let result = try body()
@@ -353,6 +372,7 @@ final class PostgresConnection {
             }
             do { try sendPending(then: "COMMIT") } catch { throw commitFailed(error) }
             committed = true
+            guard wrote else { return result }
             do {
                 try flushCommitted()
             } catch var e as PostgresError {

@@ -48,7 +48,7 @@ enum Bench {
 /// The benchmarks, in the order they run.
 enum Benchmarks {
     static let all: [Benchmark] = [IngestBenchmark(), CLIAddBenchmark(), VerifyBenchmark(), RenderBenchmark(), ChecksBenchmark(), PostgresBenchmark(),
-                                   RenderLargeBenchmark()]
+                                   RenderLargeBenchmark(), VerifyLargeBenchmark()]
     /// Their names, for `--only`.
     static let names = all.map(\.name)
 }

@@ -40,7 +40,7 @@ import Testing
         ([], "Missing --growcert PATH: the built growcert binary to time."),
         (["--growcert", executable, "extra"], "Unexpected argument 'extra'."),
         (["--growcert", "/nonexistent/growcert"], "--growcert must name the built growcert binary, an executable file; '/nonexistent/growcert' is not one."),
-        (["--growcert", executable, "--only", "ingest,verfy"], "Unknown benchmark 'verfy' in --only. Did you mean 'verify'? Known benchmarks: ingest, cli-add, verify, render, checks, postgresql, render-100k."),
+        (["--growcert", executable, "--only", "ingest,verfy"], "Unknown benchmark 'verfy' in --only. Did you mean 'verify'? Known benchmarks: ingest, cli-add, verify, render, checks, postgresql, render-100k, verify-10m."),
     ])
     func badInput(args: [String], message: String) {
         #expect(usage(args) == message)

@@ -226,14 +226,13 @@ extension EvidenceStore {
         let (runId, sha) = try validate(new, attachmentLimit: attachmentLimit)
         let size = new.attachment.map { Int64($0.bytes.count) }
         return try write {
-            try requireAccepts(runId: runId, type: new.type)
+            let id = try requireAccepts(runId: runId, type: new.type, nextId: Tables.evidence)
             if let importKey, let earlier = try importedItem(importKey) {
                 throw EvidenceError.conflict("Line \(importKey.line) of this file (SHA-256 \(importKey.fileSHA256.prefix(16))…) was already recorded, as \(earlier). Nothing of it was written again.")
             }
             if let a = new.attachment, let sha {
                 try db.putBlob(sha256: sha, bytes: a.bytes)
             }
-            let id = try nextId(Tables.evidence)
             let (seq, at, columns) = try appendRow(.evidenceAdd, Tables.evidence) { _, at in
                 // In the order of `Tables.evidence.columns`.
                 [.string(id), .string(runId), .string(new.type.rawValue), .string(new.provenance.rawValue), new.details, .optional(sha),
@@ -321,8 +320,30 @@ extension EvidenceStore {
     /// meanwhile is seen. Inside a batch (which holds the write lock) each open run is looked up once.
     func requireAccepts(runId: String, type: EvidenceType) throws {
         if inBatch, batchCache.openRuns.contains(runId) { return }
-        let done = try finish(ofRun: runId)
-        let abandoned = try abandonment(ofRun: runId)
+        try admit(runId: runId, type: type, done: try finish(ofRun: runId), abandoned: try abandonment(ofRun: runId))
+    }
+
+    /// `requireAccepts`, then `nextId(spec)`, their reads asked together (`fetchEach`: one round trip on PostgreSQL,
+    /// where each is one while the journal's lock is held). Call inside `write`.
+    func requireAccepts(runId: String, type: EvidenceType, nextId spec: TableSpec) throws -> String {
+        let knownOpen = inBatch && batchCache.openRuns.contains(runId)
+        let knownCount = inBatch ? batchCache.lastRowid[spec.table] : nil
+        if knownOpen, knownCount != nil { return try nextId(spec) }
+        let finishQuery = runFinishQuery(runId)
+        let abandonQuery = runAbandonQuery(runId)
+        let queries = knownOpen ? [] : [finishQuery] + (abandonQuery.map { [$0] } ?? [])
+        let (rows, counts) = try db.fetchEach(queries, rowCounts: knownCount == nil ? [spec] : [])
+        if !knownOpen {
+            try admit(runId: runId, type: type, done: rows[0].first.map { (try $0.string("finished_at"), try $0.string("outcome")) },
+                      abandoned: rows.count > 1 ? rows[1].first.map { (try $0.string("abandoned_at"), try $0.string("reason")) } : nil)
+        }
+        let n = knownCount ?? counts[0]
+        if inBatch { batchCache.lastRowid[spec.table] = n }
+        return spec.idPrefix + String(n + 1)
+    }
+
+    /// The rule of `requireAccepts`, given the run's finish and abandonment as read inside the write.
+    private func admit(runId: String, type: EvidenceType, done: (at: String, outcome: String)?, abandoned: (at: String, reason: String)?) throws {
         if done == nil, abandoned == nil {
             if inBatch { batchCache.openRuns.insert(runId) }
             return
@@ -344,9 +365,14 @@ extension EvidenceStore {
 
     /// When and why run `runId` was abandoned, if it was.
     func abandonment(ofRun runId: String) throws -> (at: String, reason: String)? {
+        guard let query = runAbandonQuery(runId) else { return nil }
+        return try db.first(query).map { (try $0.string("abandoned_at"), try $0.string("reason")) }
+    }
+
+    /// The read of run `runId`'s abandonment (its time and reason); nil in schemas before abandonments.
+    private func runAbandonQuery(_ runId: String) -> RowQuery? {
         guard schemaVersion >= Schema.abandonsVersion else { return nil }
-        return try db.first(RowQuery(Tables.runAbandons.table, select: ["abandoned_at", "reason"], where: [.equals("id", .text(runId))]))
-            .map { (try $0.string("abandoned_at"), try $0.string("reason")) }
+        return RowQuery(Tables.runAbandons.table, select: ["abandoned_at", "reason"], where: [.equals("id", .text(runId))])
     }
 
     /// Abandons a run started by mistake: one `run.abandon` entry. The run stays in the record (listed
@@ -369,10 +395,14 @@ extension EvidenceStore {
 
     /// When and how run `runId` was finished, if it was.
     private func finish(ofRun runId: String) throws -> (at: String, outcome: String)? {
-        let finish = schemaVersion >= Schema.stateRowsVersion
+        try db.first(runFinishQuery(runId)).map { (try $0.string("finished_at"), try $0.string("outcome")) }
+    }
+
+    /// The read of run `runId`'s finish (its time and outcome).
+    private func runFinishQuery(_ runId: String) -> RowQuery {
+        schemaVersion >= Schema.stateRowsVersion
             ? RowQuery(Tables.runFinishes.table, select: ["finished_at", "outcome"], where: [.equals("id", .text(runId))])
             : RowQuery(Tables.runs.table, select: ["finished_at", "outcome"], where: [.equals("id", .text(runId)), .isNotNull("finished_at")])
-        return try db.first(finish).map { (try $0.string("finished_at"), try $0.string("outcome")) }
     }
 
     /// Refuses, as recording into it would, when run `id` is finished: for callers that do costly

@@ -31,6 +31,10 @@ protocol StoreDatabase: AnyObject {
     /// A cursor over a typed read's rows, read as they are needed (for scans of a whole table).
     func cursor(_ query: RowQuery) throws -> any RowCursor
 
+    /// Several typed reads and the row counts of `counting` (`rowCount`), asked together: PostgreSQL sends them in
+    /// one round trip (with the writes not yet sent), SQLite runs them one after another.
+    func fetchEach(_ queries: [RowQuery], rowCounts counting: [TableSpec]) throws -> (rows: [[Row]], counts: [Int64])
+
     /// All rows of a statement in this backend's own dialect: for the backend's own code and for
     /// tests that look at the file behind the store's back, never for the store.
     func query(_ sql: String, _ values: [SQLValue?]) throws -> [Row]
@@ -39,6 +43,8 @@ protocol StoreDatabase: AnyObject {
 
     /// The schema version of the database (0: no growcert schema yet).
     var schemaVersion: Int { get throws }
+    /// The newest journal entry's seq and hash (nil: the journal is empty).
+    func journalHead() throws -> (seq: Int64, hash: String)?
     /// Inserts one journal entry: `Tables.journalColumns`' values.
     func insertJournal(_ values: [SQLValue]) throws
     /// Inserts one query-table row: seq, then `spec.columns`' values.
@@ -74,6 +80,10 @@ extension StoreDatabase {
     func scalarInt(_ sql: String, _ values: [SQLValue?] = []) throws -> Int64? {
         guard let row = try query(sql, values).first, try row.only() != nil else { return nil }
         return try row.int64(row.columns.names[0])
+    }
+
+    func fetchEach(_ queries: [RowQuery], rowCounts counting: [TableSpec]) throws -> (rows: [[Row]], counts: [Int64]) {
+        (try queries.map { try fetch($0) }, try counting.map { try rowCount($0) })
     }
 
     /// The first row of a typed read, if any.

@@ -4,7 +4,7 @@ import Foundation
 /// the moment of its `COMMIT`: the attack of a server or network lost while a write is committed.
 ///
 /// Armed with a marker (bytes the client sends in the transaction, e.g. a note's text), it waits
-/// for the first `COMMIT` (a simple-protocol `Query` message) after the marker on a connection, then
+/// for the first `COMMIT` (a simple-protocol `Query` message, or the `Parse` of one in a pipeline) after the marker on a connection, then
 /// either forwards it, waits for the server's answer and drops both sides without passing the
 /// answer on (`afterCommitAnswer`: committed, acknowledgement lost), or drops both sides without
 /// forwarding it (`beforeCommit`: never committed). The client cannot tell the two apart.
@@ -24,6 +24,9 @@ final class CommitDropProxy: @unchecked Sendable {
 
     /// `COMMIT` as libpq's `PQexec` sends it: 'Q', the length (4 + 7), the text and its NUL.
     private static let commitQuery: [UInt8] = [UInt8(ascii: "Q"), 0, 0, 0, 11] + Array("COMMIT".utf8) + [0]
+    /// `COMMIT` as it ends a pipeline (libpq's `PQsendQueryParams`, extended protocol): a `Parse` message, 'P', the
+    /// length (4 + 1 + 7 + 2), the unnamed statement's empty name, the text and its NUL, and no parameter types.
+    private static let commitParse: [UInt8] = [UInt8(ascii: "P"), 0, 0, 0, 14, 0] + Array("COMMIT".utf8) + [0, 0, 0]
 
     init(serverFolder: String) throws {
         folder = "/tmp/gcproxy-\(getpid())-\(UUID().uuidString.prefix(8))"
@@ -91,7 +94,7 @@ final class CommitDropProxy: @unchecked Sendable {
                 let plan = lock.withLock { armed }
                 if let plan {
                     if Self.contains(chunk, plan.marker) { seenMarker = true }
-                    if seenMarker, Self.contains(chunk, Self.commitQuery) {
+                    if seenMarker, Self.contains(chunk, Self.commitQuery) || Self.contains(chunk, Self.commitParse) {
                         lock.withLock {
                             armed = nil
                             droppedCount += 1

@@ -17,8 +17,16 @@ extension PostgresConnection: StoreDatabase {
     /// Whether the connection's schema has growcert's `meta` and `journal` tables.
     var hasGrowcertSchema: Bool {
         get throws {
-            try scalarInt("SELECT count(*) FROM pg_catalog.pg_tables WHERE schemaname = current_schema() AND tablename IN ('meta', 'journal')") == 2
+            let has = try scalarInt("SELECT count(*) FROM pg_catalog.pg_tables WHERE schemaname = current_schema() AND tablename IN ('meta', 'journal')") == 2
+            if has { markJournalKnown() }
+            return has
         }
+    }
+
+    /// The newest journal entry's seq and hash: inside a write transaction, the one read with the lock.
+    func journalHead() throws -> (seq: Int64, hash: String)? {
+        if let head = headUnderLock { return head }
+        return try fetch(RowQuery(Tables.journal, select: ["seq", "hash"], order: .seqDescending, limit: 1)).first.map { (try $0.int64("seq"), try $0.string("hash")) }
     }
 
     /// Whether the connection's schema has any table at all (a database used for something else).
@@ -27,7 +35,7 @@ extension PostgresConnection: StoreDatabase {
     }
 
     func run(_ sql: String, _ values: [SQLValue?]) throws {
-        _ = try query(sql, values)
+        try write(sql, values)
     }
 
     func fetch(_ query: RowQuery) throws -> [Row] {
@@ -46,6 +54,7 @@ extension PostgresConnection: StoreDatabase {
 
     func insertJournal(_ values: [SQLValue]) throws {
         try run(SQLDialect.postgres.insert(into: Tables.journal, Tables.journalColumns), values)
+        if case .integer(let seq) = values[0], case .text(let hash) = values[values.count - 1] { movedHead(to: seq, hash: hash) }
     }
 
     func insertRow(_ spec: TableSpec, _ values: [SQLValue]) throws {
@@ -62,8 +71,25 @@ extension PostgresConnection: StoreDatabase {
     /// then halving the gap between the last id found and the first missing one. O(log² n) index
     /// reads, where `count(*)` would scan the table on every insert.
     func rowCount(_ spec: TableSpec) throws -> Int64 {
-        guard !spec.idPrefix.isEmpty else { return try scalarInt("SELECT count(*) FROM \(spec.table)") ?? 0 }
-        return try scalarInt("""
+        let (sql, values) = Self.rowCountQuery(spec)
+        return try scalarInt(sql, values) ?? 0
+    }
+
+    /// Reads and row counts in one round trip, after the writes not yet sent.
+    func fetchEach(_ queries: [RowQuery], rowCounts counting: [TableSpec]) throws -> (rows: [[Row]], counts: [Int64]) {
+        let reads = queries.map { SQLDialect.postgres.select($0) }.map { (sql: $0.0, values: $0.1.map { Optional($0) }) }
+            + counting.map(Self.rowCountQuery).map { (sql: $0.sql, values: $0.values.map { Optional($0) }) }
+        let rows = try queryEach(reads)
+        return (Array(rows.prefix(queries.count)), try rows.suffix(counting.count).map { counted -> Int64 in
+            guard let row = counted.first, try row.only() != nil else { return 0 }
+            return try row.int64(row.columns.names[0])
+        })
+    }
+
+    /// The statement `rowCount` runs for `spec`, and its values.
+    private static func rowCountQuery(_ spec: TableSpec) -> (sql: String, values: [SQLValue]) {
+        guard !spec.idPrefix.isEmpty else { return ("SELECT count(*) FROM \(spec.table)", []) }
+        return ("""
             WITH RECURSIVE doubling(n) AS (
                 SELECT 1::bigint WHERE EXISTS (SELECT 1 FROM \(spec.table) WHERE id = $1::text || '1')
                 UNION ALL
@@ -77,7 +103,7 @@ extension PostgresConnection: StoreDatabase {
                       FROM halving WHERE missing - found > 1) AS step
             )
             SELECT COALESCE(max(found), 0) FROM halving
-            """, [.text(spec.idPrefix)]) ?? 0
+            """, [.text(spec.idPrefix)])
     }
 
     func putBlob(sha256: String, bytes: [UInt8]) throws {

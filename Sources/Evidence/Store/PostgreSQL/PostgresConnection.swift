@@ -16,6 +16,22 @@ final class PostgresConnection {
     private var prepared: [String: String] = [:]
     private var inTransaction = false
     private var cursors = 0
+    /// Inside a write transaction (which holds the journal's lock): the writes not yet sent, each a prepared
+    /// statement's name, SQL and values. They go to the server in one pipeline with the next read, the next
+    /// statement or the `COMMIT` (libpq's pipeline mode): no round trip of its own while the lock is held.
+    private var pending: [(name: String, sql: String, values: [SQLValue?])] = []
+    private var inWriteTransaction = false
+    /// The journal head as the open write transaction sees it: read with the lock, in the same round trip,
+    /// and moved on by each journal insert. Nil outside a write transaction or when it was not read.
+    private var lockedHead: (seq: Int64, hash: String)??
+    /// Whether this connection has seen growcert's schema (`hasGrowcertSchema`): then a write transaction reads
+    /// the journal head together with the lock.
+    private var knowsJournal = false
+    /// Inside a write transaction, until the first statement is sent: BEGIN, the lock and the head read, which
+    /// open the first pipeline.
+    private var opening: [(sql: String, values: [SQLValue?])] = []
+    /// Whether the open write transaction sent (or holds) anything that may write: only then is its commit flushed.
+    private var wrote = false
 
     /// The key of the transaction-level advisory lock every write takes first: 'GROW', the same
     /// number that marks a SQLite file as growcert's.
@@ -47,6 +63,14 @@ final class PostgresConnection {
 
     /// Runs statements that take no values and cannot be prepared (`FETCH`), returning the last one's rows.
     func executeRows(_ sql: String, table: String? = nil) throws -> [Row] {
+        if sql == "ROLLBACK" {
+            pending = []
+            // Nothing was sent: there is no transaction on the server to roll back.
+            guard opening.isEmpty else { opening = []; return [] }
+        }
+        try sendPending()
+        // A statement without values inside a write transaction may write (a migration's DDL).
+        if inWriteTransaction, sql != "ROLLBACK" { wrote = true }
         let result = PQexec(handle, sql)
         defer { PQclear(result) }
         try check(result, sql: sql)
@@ -60,14 +84,152 @@ final class PostgresConnection {
 
     /// `query`, with `table` naming the read in a row's messages.
     func query(_ sql: String, _ values: [SQLValue?], table: String?) throws -> [Row] {
+        if inWriteTransaction { return try queryEach([(sql, values)])[0] }
         let result = try executePrepared(sql, values)
         defer { PQclear(result) }
         return Self.rows(of: result, table: table)
     }
 
+    /// Runs a statement with its values bound that returns no rows (an insert, an upsert). Inside a write
+    /// transaction it is prepared now and sent with the next read, statement or `COMMIT` (its error, if any,
+    /// is thrown there: the transaction is then rolled back, as it would have been).
+    func write(_ sql: String, _ values: [SQLValue?]) throws {
+        guard inWriteTransaction else {
+            _ = try query(sql, values)
+            return
+        }
+        // Refused before anything is sent, as an unbuffered write is.
+        _ = try Self.bound(values, sql: sql)
+        pending.append((try prepare(sql), sql, values))
+        wrote = true
+        // A pipeline's answers wait in the server's socket until the client reads them at the sync; a bounded
+        // pipeline keeps them far under any socket buffer, so neither side can block the other (a batch of
+        // thousands of entries sends its writes every few hundred).
+        if pending.count >= Self.pipelineLimit { try sendPending() }
+    }
+
+    /// The most writes sent in one pipeline.
+    static let pipelineLimit = 256
+
+    /// After a journal insert inside the write transaction: the head it read with the lock moves on to the new entry.
+    func movedHead(to seq: Int64, hash: String) {
+        if inWriteTransaction, lockedHead != nil { lockedHead = .some((seq, hash)) }
+    }
+
+    /// `hasGrowcertSchema` found the journal: from now on a write transaction reads its head with the lock.
+    func markJournalKnown() { knowsJournal = true }
+
+    /// Sends the pending writes in one pipeline, with `last` (a statement without values, `COMMIT`) after
+    /// them, and reads every answer: the first error is thrown (the server skipped what came after it).
+    private func sendPending(then last: String? = nil) throws {
+        guard !pending.isEmpty || !opening.isEmpty else {
+            if let last { try execute(last) }
+            return
+        }
+        _ = try pipeline(reads: [], then: last)
+    }
+
+    /// Reads with their values bound, sent in one pipeline after the pending writes: each read's rows.
+    func queryEach(_ reads: [(sql: String, values: [SQLValue?])]) throws -> [[Row]] {
+        guard !reads.isEmpty else { return [] }
+        return try pipeline(reads: try reads.map { (try prepare($0.sql), $0.sql, $0.values) }, then: nil)
+    }
+
+    /// One pipeline (libpq's pipeline mode): the pending writes, then `reads`, then `last` (a statement without
+    /// values), and one sync; one round trip. Every answer is read; the first error is thrown (the server skipped
+    /// what came after it). Returns each read's rows.
+    private func pipeline(reads: [(name: String, sql: String, values: [SQLValue?])], then last: String?) throws -> [[Row]] {
+        let commands = pending + reads
+        // Every value is checked before anything is sent: a refusal leaves nothing half sent (and the transaction
+        // not yet opened on the server, if it was not).
+        let bound = try commands.map { try Self.bound($0.values, sql: $0.sql) }
+        pending = []
+        let opened = opening
+        opening = []
+        let openedBound = try opened.map { try Self.bound($0.values, sql: $0.sql) }
+        guard PQenterPipelineMode(handle) == 1 else { throw connectionError(sql: opened.first?.sql ?? commands.first?.sql ?? last) }
+        defer { _ = PQexitPipelineMode(handle) }
+        var sqls: [String] = []
+        for (o, (texts, lengths, formats)) in zip(opened, openedBound) {
+            let sent = try withPointers(texts) { pointers in
+                PQsendQueryParams(handle, o.sql, Int32(o.values.count), nil, pointers, lengths, formats, 0)
+            }
+            guard sent == 1 else { throw connectionError(sql: o.sql) }
+            sqls.append(o.sql)
+        }
+        for (c, (texts, lengths, formats)) in zip(commands, bound) {
+            let sent = try withPointers(texts) { pointers in
+                PQsendQueryPrepared(handle, c.name, Int32(c.values.count), pointers, lengths, formats, 0)
+            }
+            guard sent == 1 else { throw connectionError(sql: c.sql) }
+            sqls.append(c.sql)
+        }
+        if let last {
+            guard PQsendQueryParams(handle, last, 0, nil, nil, nil, nil, 0) == 1 else { throw connectionError(sql: last) }
+            sqls.append(last)
+        }
+        guard PQpipelineSync(handle) == 1 else { throw connectionError(sql: sqls.last) }
+        // Each statement's answer is its result and then NULL; the sync's answer ends the pipeline.
+        var rows = [[Row]](repeating: [], count: sqls.count)
+        var firstError: Error?
+        var index = 0
+        var nulls = 0
+        while true {
+            guard let result = PQgetResult(handle) else {
+                index += 1
+                nulls += 1
+                if PQstatus(handle) != CONNECTION_OK || nulls > sqls.count + 1 {
+                    throw firstError ?? connectionError(sql: sqls.last)
+                }
+                continue
+            }
+            defer { PQclear(result) }
+            let status = PQresultStatus(result)
+            if status == PGRES_PIPELINE_SYNC { break }
+            if status == PGRES_PIPELINE_ABORTED || firstError != nil { continue }
+            do {
+                try check(result, sql: sqls[min(index, sqls.count - 1)])
+                if index < rows.count { rows[index] = Self.rows(of: result) }
+            } catch {
+                firstError = error
+            }
+        }
+        if let firstError { throw firstError }
+        if opened.last?.sql == Self.headSQL, let head = rows[opened.count - 1].first {
+            lockedHead = .some((try head.int64("seq"), try head.string("hash")))
+        } else if opened.last?.sql == Self.headSQL {
+            lockedHead = .some(nil)
+        }
+        let first = opened.count + commands.count - reads.count
+        return Array(rows[first..<(first + reads.count)])
+    }
+
+    /// The journal head, read right after the lock.
+    private static let headSQL = "SELECT seq, hash FROM journal ORDER BY seq DESC LIMIT 1"
+
+    /// libpq's own failure (no answer: the connection is lost), for `sql`.
+    private func connectionError(sql: String?) -> PostgresError {
+        PostgresError(sqlState: "", message: String(cString: PQerrorMessage(handle)).trimmingCharacters(in: .whitespacesAndNewlines), sql: sql)
+    }
+
     private func executePrepared(_ sql: String, _ values: [SQLValue?]) throws -> OpaquePointer? {
         // The server compares the number of values with the statement's parameters.
         let statement = try prepare(sql)
+        let (texts, lengths, formats) = try Self.bound(values, sql: sql)
+        let result = try withPointers(texts) { pointers in
+            PQexecPrepared(handle, statement, Int32(values.count), pointers, lengths, formats, 0)
+        }
+        do {
+            try check(result, sql: sql)
+        } catch {
+            PQclear(result)
+            throw error
+        }
+        return result
+    }
+
+    /// Each value as libpq takes it: text (integers in decimal), or `bytea` bytes in binary; NULL as nil.
+    private static func bound(_ values: [SQLValue?], sql: String) throws -> (texts: [[CChar]?], lengths: [Int32], formats: [Int32]) {
         var texts: [[CChar]?] = []
         var lengths: [Int32] = []
         var formats: [Int32] = []
@@ -87,16 +249,7 @@ final class PostgresConnection {
                 texts.append(bytes.map { CChar(bitPattern: $0) }); lengths.append(Int32(bytes.count)); formats.append(1)
             }
         }
-        let result = try withPointers(texts) { pointers in
-            PQexecPrepared(handle, statement, Int32(values.count), pointers, lengths, formats, 0)
-        }
-        do {
-            try check(result, sql: sql)
-        } catch {
-            PQclear(result)
-            throw error
-        }
-        return result
+        return (texts, lengths, formats)
     }
 
     /// Calls `body` with a C array of pointers to each value (NULL for a NULL value).
@@ -194,12 +347,62 @@ final class PostgresConnection {
             e.commitUnacknowledged = true
             return e
         }
-        return try committed(begin: begin, execute: execute, commitFailed: commitFailed) {
-            // READ COMMITTED: each statement after the lock sees every entry committed before it was granted.
-            if lock { _ = try query("SELECT pg_advisory_xact_lock($1)", [.integer(Self.journalLockKey)]) }
-            return try body()
+        guard lock else { return try committed(begin: begin, execute: execute, body) }
+        inWriteTransaction = true
+        defer {
+            inWriteTransaction = false
+            pending = []
+            opening = []
+            lockedHead = nil
+        }
+        // BEGIN, the lock and (once the schema is known) the journal head are not sent on their own: they open the
+        // first pipeline the body sends, before its first reads (or its writes and the COMMIT), so the lock costs no
+        // round trip of its own. In READ COMMITTED each statement takes its own snapshot: the head and the reads
+        // after the lock see every entry committed before it was granted.
+        //
+        // The COMMIT does not wait for its WAL flush (`synchronous_commit = off` for this transaction only), so the
+        // lock is released as soon as the entry is committed, not after a disk flush; the next writer chains to it
+        // at once. The write is acknowledged only after `flushCommitted()`: a transaction of its own, committed
+        // with the session's (the server's) durability setting, whose flush covers this commit, which is earlier in
+        // the WAL. A crash before that flush loses this entry and every later one together (the WAL is replayed in
+        // order), never one in the middle of the chain; none of them was acknowledged.
+        wrote = false
+        opening = [(begin, []), ("SELECT pg_advisory_xact_lock($1)", [.integer(Self.journalLockKey)]), ("SET LOCAL synchronous_commit = off", [])]
+            + (knowsJournal ? [(Self.headSQL, [])] : [])
+        var committed = false
+        do {
+            let result = try body()
+            // A body that asked nothing and wrote nothing opened no transaction on the server.
+            if !opening.isEmpty, pending.isEmpty {
+                opening = []
+                return result
+            }
+            do { try sendPending(then: "COMMIT") } catch { throw commitFailed(error) }
+            committed = true
+            guard wrote else { return result }
+            do {
+                try flushCommitted()
+            } catch var e as PostgresError {
+                // Committed, but not known to be flushed: whatever went wrong, it may or may not be recorded.
+                e.commitUnacknowledged = true
+                throw e
+            }
+            return result
+        } catch {
+            if !committed { try? execute("ROLLBACK") }
+            throw error
         }
     }
+
+    /// Waits until everything this session committed is as durable as the server's `synchronous_commit` makes a
+    /// commit (flushed, or confirmed by a synchronous standby): a transaction with a transaction id commits, and
+    /// its commit waits for the WAL up to its own record, which is after every earlier commit of this session.
+    private func flushCommitted() throws {
+        _ = try executeRows("SELECT pg_catalog.pg_current_xact_id()")
+    }
+
+    /// The journal head the open write transaction read with its lock (and moved on by its own inserts); nil when it has none.
+    var headUnderLock: (seq: Int64, hash: String)?? { lockedHead }
 
     var isInTransaction: Bool { inTransaction }
 

@@ -1,0 +1,86 @@
+import Foundation
+import Testing
+import TestSupport
+@testable import Evidence
+@testable import EvidenceModel
+
+/// PostgreSQL's append path: the lock and the journal head in one round trip, the writes sent in one
+/// pipeline with the `COMMIT`, and the commit acknowledged only once it is flushed.
+@Suite("The PostgreSQL append path")
+struct PostgresAppendPathTests {
+    /// Notes and an attachment, recorded in one batch (more writes than one pipeline takes) and then one at a time.
+    private func record(_ store: EvidenceStore, runId: String) throws {
+        try store.batch {
+            for i in 0..<(PostgresConnection.pipelineLimit + 44) { _ = try store.addEvidence(note(runId, "batched \(i) \u{1F600}")) }
+            _ = try store.addEvidence(NewEvidence(runId: runId, type: .attachment, provenance: .manual, details: ["filename": "a.bin"],
+                                                  attachment: NewAttachment(bytes: [0, 1, 2, 255], mediaType: "application/octet-stream", filename: "a.bin")))
+            _ = try store.retract(evidenceId: "e3", reason: "typo")
+        }
+        for i in 0..<5 { _ = try store.addEvidence(note(runId, "single \(i)")) }
+    }
+
+    @Test("Batched and single writes give the same journal, byte for byte, on PostgreSQL as on SQLite, and it verifies")
+    func pipelinedWritesAreTheSameEntries() throws {
+        try withTempDir { dir in
+            var journals: [[JournalEntry]] = []
+            for backend in Backend.allCases {
+                // The same masking key in both, so the first entries are the same too.
+                let store = try makeStore(in: dir, maskKey: testMaskKey, backend: backend)
+                let c = try store.createCampaign(newCampaign())
+                _ = try store.addDevice(NewDevice(campaignId: c.id, label: "sim", kind: "simulator", platform: "ios", model: "iPhone 16",
+                                                  osVersion: "18.2", identifier: nil))
+                let r = try store.startRun(NewRun(campaignId: c.id, scenario: "first-connect", deviceLabel: "sim", accountLabel: nil, tester: "Ann"))
+                try record(store, runId: r.id)
+                let reader = try EvidenceStore.openForReading(at: store.path, actor: "auditor")
+                journals.append(try reader.journal(from: 1, limit: 1_000))
+                let result = try reader.verify()
+                #expect(result.ok, "\(backend): \(result.problems)")
+            }
+            #expect(journals[0].count == 11 + PostgresConnection.pipelineLimit + 44)
+            #expect(journals[1].count == journals[0].count)
+            let differing = zip(journals[0], journals[1]).first { $0 != $1 }
+            #expect(differing == nil, "\(String(describing: differing))")
+        }
+    }
+
+    @Test("A write the server refuses in the pipeline fails, and nothing of its transaction is kept (a whole batch included)")
+    func refusedPipelinedWriteKeepsNothing() throws {
+        try withTempDir { dir in
+            let s = try seeded(in: dir, backend: .postgresql)
+            let store = s.store
+            let before = try #require(try store.journalHead())
+            // Planted behind the tool's back, after the store was opened: the server now refuses one row.
+            try rawExecute(s.path, "ALTER TABLE evidence ADD CONSTRAINT planted CHECK (details NOT LIKE '%boom%')")
+            #expect(throws: EvidenceError.self) { try store.addEvidence(note(s.run.id, "boom")) }
+            #expect(try store.journalHead() == before)
+            #expect(throws: EvidenceError.self) {
+                try store.batch {
+                    for i in 0..<3 { _ = try store.addEvidence(note(s.run.id, "fine \(i)")) }
+                    _ = try store.addEvidence(note(s.run.id, "boom"))
+                    _ = try store.addEvidence(note(s.run.id, "after"))
+                }
+            }
+            #expect(try store.journalHead() == before)
+            #expect(try store.evidence(runId: s.run.id).isEmpty)
+            // The connection is usable again, and what it writes next chains to the head as it was.
+            let item = try store.addEvidence(note(s.run.id, "next"))
+            #expect(item.seq == before.seq + 1)
+            #expect(item.id == "e1")
+            try rawExecute(s.path, "ALTER TABLE evidence DROP CONSTRAINT planted")
+            let result = try EvidenceStore.openForReading(at: s.path, actor: "auditor").verify()
+            #expect(result.ok, "\(result.problems)")
+        }
+    }
+
+    @Test("A write leaves the session at the server's durability setting (synchronous_commit is only lifted inside the transaction)")
+    func durabilitySettingIsRestored() throws {
+        try withTempDir { dir in
+            let s = try seeded(in: dir, backend: .postgresql)
+            _ = try s.store.addEvidence(note(s.run.id, "one"))
+            #expect(try s.store.db.query("SHOW synchronous_commit", []).first?.string("synchronous_commit") == "on")
+            // The flush after the commit is its own transaction: the write left no transaction open.
+            let db = try #require(s.store.db as? PostgresConnection)
+            #expect(!db.isInTransaction)
+        }
+    }
+}

@@ -2,7 +2,10 @@ import Evidence
 import Foundation
 import Reports
 
-/// Judges a campaign, renders one report, writes it, and stores it: for `report render` and `demo`.
+/// The one pipeline of a stored report, for `report render`, `signoff` and `demo`: verify → judge → render → store.
+///
+/// `judged(campaignId:verifiedBy:)` verifies the whole database (a tampered one is refused before anything is judged)
+/// and judges the campaign once into its model; `render` and `renderAll` render that model and store each rendition.
 package struct ReportService {
     package let store: EvidenceStore
     package var templates: TemplateSet = .embedded
@@ -67,6 +70,13 @@ package struct ReportService {
         try folder.check(notAFolder: ServiceError.reportFolderNotAFolder(path: directory))
         try folder.create()
         return try zip(renditions, folder.files).map { r, file in (file.path, try render(model, format: r.0, lang: r.1, out: file.path, force: force)) }
+    }
+
+    /// Verifies the whole database with `verifier` (nil: not verified, for a report that is not stored), then judges
+    /// campaign `campaignId` into its model: the first two steps of every stored report.
+    package func judged(campaignId: String, verifiedBy verifier: VerifyService?) throws -> ReportModel {
+        try verifier?.requireIntact(before: "judged or stored")
+        return try model(campaignId: campaignId)
     }
 
     /// Builds the model of a campaign from one snapshot of the store.

@@ -65,8 +65,8 @@ enum ReportCommand {
             }
             let templates = try inv.optional("--templates").map { try TemplateSet(directory: $0) } ?? .embedded
             let service = ReportService(store: store, templates: templates)
-            if storing { try VerifyService(store: store, jwsVerifier: inv.jwsVerifier, serverTrust: inv.serverTrust).requireIntact(before: "judged or stored") }
-            let model = try service.model(campaignId: campaign.id)
+            let model = try service.judged(campaignId: campaign.id,
+                                           verifiedBy: storing ? VerifyService(store: store, jwsVerifier: inv.jwsVerifier, serverTrust: inv.serverTrust) : nil)
             guard storing else {
                 let rendered = try service.renderOnly(model, format: format, lang: lang, out: out, force: inv.args.has("--force"))
                 if let out {
@@ -224,8 +224,8 @@ enum ReportCommand {
         let dir = try inv.required("--out")
         let templates = try inv.optional("--templates").map { try TemplateSet(directory: $0) } ?? .embedded
         let service = ReportService(store: store, templates: templates)
-        try VerifyService(store: store, jwsVerifier: inv.jwsVerifier, serverTrust: inv.serverTrust).requireIntact(before: "judged or stored")
-        let model = try service.model(campaignId: campaign.id)
+        let model = try service.judged(campaignId: campaign.id,
+                                       verifiedBy: VerifyService(store: store, jwsVerifier: inv.jwsVerifier, serverTrust: inv.serverTrust))
         let written = try service.renderAll(model, renditions: ReportService.renditions(formats: formats, langs: langs), directory: dir,
                                             force: inv.args.has("--force"))
         if inv.json {

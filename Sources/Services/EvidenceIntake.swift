@@ -3,7 +3,7 @@ import Foundation
 import StoreProof
 import StrictJSON
 
-/// How a note, an attachment and an App Store signed transaction are recorded on a run: one path for
+/// How a note, an attachment, a store transaction and a store notification are recorded on a run: one path for
 /// `evidence add …` and the web view's share links, so a file sent from a phone is checked exactly as one
 /// added at the desk (the store's secret scan, size limit and late-evidence rule; the JWS's full verification).
 package struct EvidenceIntake {
@@ -33,18 +33,80 @@ package struct EvidenceIntake {
             attachment: NewAttachment(bytes: bytes, mediaType: mediaType, filename: filename)), attachmentLimit: limit)
     }
 
-    /// Verifies an App Store signed transaction (`contents`: the JWS, as a file holds it) against the run's campaign's
-    /// app id, and records it with the provenance of what signed it. Returns the item and the proof's summary.
-    package func addAppleTransaction(runId: String, contents: Data, orderId: String?) throws -> (item: EvidenceItem, proof: JSONValue) {
+    /// A store transaction as QA hands it over, before it is verified.
+    package enum TransactionSource: Sendable {
+        /// An App Store signed transaction (the file's contents: a JWS).
+        case appleJWS(Data)
+        /// Play Billing's `getOriginalJson()` bytes and `getSignature()`, verified with the campaign's license key.
+        case googleSigned(json: Data, signature: Data)
+        /// A Play Developer API purchase or voided-purchases document (`file` names it in messages); never certifying.
+        case googlePlayDocument(Data, productId: String, file: String)
+        /// A transaction id typed by a person; never certifying.
+        case typed(store: String, transactionId: String, productId: String?)
+    }
+
+    /// A recorded store proof: the item, the summary of what was verified, and whether its provenance can certify
+    /// on its run's scenario.
+    package struct Recorded {
+        package var item: EvidenceItem
+        package var proof: JSONValue
+        package var certifies: Bool
+    }
+
+    /// Verifies `source` for run `runId`'s campaign (its app id, its Play license key) and records it with the
+    /// provenance of what signed it, once the run's scenario accepts that provenance (`Profile.requireAccepted`).
+    /// `evidence add transaction` and the web view take this one path.
+    package func addTransaction(runId: String, _ source: TransactionSource, orderId: String?) throws -> Recorded {
         let run = try store.run(runId)
         let campaign = try store.campaign(run.campaignId)
-        if let orderId { try Validate.nonEmpty(orderId, field: "order id") }
-        let token = try JWSVerifier.token(fromFileContents: contents)
-        let verified = try jwsVerifier.verify(token, expectedBundleId: campaign.appId)
-        let new = TransactionEvidence.apple(verified, runId: run.id, orderId: orderId)
         let profile = try store.profileNamed(campaign.profile)
+        if let orderId { try Validate.nonEmpty(orderId, field: "order id") }
+        let new: NewEvidence
+        let proof: JSONValue
+        switch source {
+        case .appleJWS(let contents):
+            let verified = try jwsVerifier.verify(try JWSVerifier.token(fromFileContents: contents), expectedBundleId: campaign.appId)
+            new = TransactionEvidence.apple(verified, runId: run.id, orderId: orderId)
+            proof = TransactionEvidence.summary(verified)
+        case .googleSigned(let json, let signature):
+            guard let key = campaign.playLicenseKey, let der = Data(base64Encoded: key) else {
+                throw ServiceError.noPlayLicenseKey(campaignId: campaign.id)
+            }
+            let purchase = try GooglePlaySignedPurchase.verify(json: json, signatureFile: signature, key: try GooglePlayLicenseKey(der: [UInt8](der)),
+                                                               expectedPackage: campaign.appId)
+            new = TransactionEvidence.googleSigned(purchase, runId: run.id, orderId: orderId)
+            proof = TransactionEvidence.summary(purchase)
+        case .googlePlayDocument(let bytes, let productId, let file):
+            switch try GooglePlayDocument.parse(bytes, expectedProductId: productId) {
+            case .purchase(let p):
+                new = TransactionEvidence.google(p, runId: run.id, orderId: orderId)
+                proof = TransactionEvidence.summary(p)
+            case .voided(let entries):
+                guard !entries.isEmpty else { throw ServiceError.voidedListEmpty(file: file) }
+                new = TransactionEvidence.refund(entries, runId: run.id, orderId: orderId, productId: productId)
+                proof = .array(entries.map(TransactionEvidence.summary))
+            }
+        case .typed(let storeName, let transactionId, let productId):
+            _ = try Validate.choice(storeName, Evidence.Store.self, field: "store")
+            try Validate.nonEmpty(transactionId, field: "transaction id")
+            new = NewEvidence(runId: run.id, provenance: .manual, details: TransactionDetails(
+                store: storeName, source: "typed", transactionId: transactionId, orderId: orderId, productId: productId,
+                warnings: ["typed by a person with no store signature: provenance manual, never certifies"]))
+            proof = ["provenance": "manual", "canCertify": false]
+        }
         try profile.requireAccepted(new.provenance, scenario: run.scenario)
         let item = try store.addEvidence(new)
-        return (item, TransactionEvidence.summary(verified))
+        return Recorded(item: item, proof: proof, certifies: profile.rules(for: run.scenario).storeProofs.certifies(item.provenance))
+    }
+
+    /// Verifies an App Store Server Notification V2 (`contents`: its `signedPayload`) for run `runId`'s campaign and
+    /// records it, once the run's scenario accepts its provenance. Returns the item and the verified notification.
+    package func addStoreNotification(runId: String, contents: Data) throws -> (item: EvidenceItem, notification: VerifiedAppleNotification) {
+        let run = try store.run(runId)
+        let campaign = try store.campaign(run.campaignId)
+        let verified = try jwsVerifier.verifyNotification(try JWSVerifier.token(fromFileContents: contents), expectedBundleId: campaign.appId)
+        let new = TransactionEvidence.notification(verified, runId: run.id)
+        try store.profileNamed(campaign.profile).requireAccepted(new.provenance, scenario: run.scenario)
+        return (try store.addEvidence(new), verified)
     }
 }

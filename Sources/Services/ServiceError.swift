@@ -111,6 +111,10 @@ package enum ServiceError: Error, Sendable, Equatable, CustomStringConvertible {
     case demoDatabaseExists(path: String)
     /// The demo knows no such profile.
     case demoUnknownProfile(String, known: [String])
+    /// A signed Google Play purchase was given for a campaign with no Play license key to verify it with.
+    case noPlayLicenseKey(campaignId: String)
+    /// A Play Developer API voided-purchases file lists no purchase.
+    case voidedListEmpty(file: String)
     /// A setting of a vendor's emulator has no usable value.
     case emulatorSettingInvalid(setting: String, expected: String)
     /// The demo's own database does not verify (a defect).
@@ -205,6 +209,10 @@ package enum ServiceError: Error, Sendable, Equatable, CustomStringConvertible {
             return "Cannot create '\(path)': \(reason)"
         case .demoDatabaseExists(let path):
             return "'\(path)' already exists; the demo starts from a fresh database. Remove it or choose another folder."
+        case .noPlayLicenseKey(let campaignId):
+            return "Campaign \(campaignId) has no Play license key, so the purchase's signature cannot be verified. Record the key Play Console shows under Monetize › Licensing on the campaign, then record the purchase again. Nothing was written."
+        case .voidedListEmpty(let file):
+            return "The voided-purchases file '\(file)' lists no purchases. Nothing was written."
         case .emulatorSettingInvalid(let setting, let expected):
             return "The emulator's \(setting) must be \(expected)."
         case .demoUnknownProfile(let profile, let known):

@@ -262,8 +262,8 @@ final class WebRouter: Sendable {
             return Self.json(201, ["id": .string(item.id)])
         default:
             let jws = try Self.jsonField(r, "jws")
-            let (item, proof) = try intake.addAppleTransaction(runId: link.runId, contents: Data(jws.utf8), orderId: nil)
-            return Self.json(201, ["id": .string(item.id), "proof": proof])
+            let recorded = try intake.addTransaction(runId: link.runId, .appleJWS(Data(jws.utf8)), orderId: nil)
+            return Self.json(201, ["id": .string(recorded.item.id), "proof": recorded.proof])
         }
     }
 

@@ -24,6 +24,7 @@ enum ServiceErrorSamples {
         .timestampAuthorityStatus(url: "http://t", status: 500), .timestampAnswerRefused(url: "http://t", reason: "bad"),
         .exportedSignoffUnreadable(folder: "d", file: "statement.sig"), .notIntact(action: "signed", first: problem, count: 3),
         .reportFolderNotAFolder(path: "f"), .demoFolderUnwritable(path: "d", reason: "denied"), .demoDatabaseExists(path: "d/growcert.sqlite"),
-        .demoUnknownProfile("acme", known: ["groovegrow", "cherrysub"]), .emulatorSettingInvalid(setting: "project", expected: "a UUID"), .demoDoesNotVerify(problems: [problem]),
+        .demoUnknownProfile("acme", known: ["groovegrow", "cherrysub"]), .emulatorSettingInvalid(setting: "project", expected: "a UUID"),
+        .noPlayLicenseKey(campaignId: "c1"), .voidedListEmpty(file: "v.json"), .demoDoesNotVerify(problems: [problem]),
     ]
 }

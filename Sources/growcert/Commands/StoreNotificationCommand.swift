@@ -25,15 +25,8 @@ enum StoreNotificationCommand {
 
     static func run(_ inv: Invocation) async throws -> Int32 {
         let store = try inv.openStore()
-        let run = try store.run(try inv.required("--run"))
-        let campaign = try store.campaign(run.campaignId)
         let bytes = try inv.readInput(try inv.required("--signed-payload"), limit: JWSVerifier.maximumTokenBytes + 4096)
-        let token = try JWSVerifier.token(fromFileContents: Data(bytes))
-        let verified = try inv.jwsVerifier.verifyNotification(token, expectedBundleId: campaign.appId)
-        let new = TransactionEvidence.notification(verified, runId: run.id)
-        let profile = try store.profileNamed(campaign.profile)
-        try profile.requireAccepted(new.provenance, scenario: run.scenario)
-        let item = try store.addEvidence(new)
+        let (item, verified) = try EvidenceIntake(store: store, jwsVerifier: inv.jwsVerifier).addStoreNotification(runId: try inv.required("--run"), contents: Data(bytes))
         if inv.json {
             var o = item.json.objectValue ?? [:]
             o["proof"] = TransactionEvidence.summary(verified)

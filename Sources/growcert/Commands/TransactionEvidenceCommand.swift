@@ -47,75 +47,31 @@ enum TransactionEvidenceCommand {
                                  command: "evidence add transaction")
         }
         let store = try inv.openStore()
-        let run = try store.run(try inv.required("--run"))
-        let campaign = try store.campaign(run.campaignId)
-        let profile = try store.profileNamed(campaign.profile)
-        let orderId = inv.optional("--order-id")
-        if let orderId { try Validate.nonEmpty(orderId, field: "order id") }
-        var new: NewEvidence?
-        let proof: JSONValue
-        var recorded: EvidenceItem?
+        let runId = try inv.required("--run")
+        let source: EvidenceIntake.TransactionSource
         if let path = inv.optional("--jws-file") {
-            let bytes = try inv.readInput(path, limit: JWSVerifier.maximumTokenBytes + 4096)
-            // The one path the web view's share links take too.
-            let added = try EvidenceIntake(store: store, jwsVerifier: inv.jwsVerifier).addAppleTransaction(runId: run.id, contents: Data(bytes), orderId: orderId)
-            recorded = added.item
-            proof = added.proof
+            source = .appleJWS(Data(try inv.readInput(path, limit: JWSVerifier.maximumTokenBytes + 4096)))
         } else if let path = inv.optional("--google-purchase-json"), let signaturePath = inv.optional("--google-signature") {
-            guard let key = campaign.playLicenseKey else { throw CLIError.data(noLicenseKey(campaign)) }
-            let json = try inv.readInput(path, limit: GooglePlaySignedPurchase.maximumBytes + 1)
-            let signature = try inv.readInput(signaturePath, limit: 4096)
-            let purchase = try GooglePlaySignedPurchase.verify(json: Data(json), signatureFile: Data(signature),
-                                                               key: try GooglePlayLicenseKey(der: Array(Data(base64Encoded: key) ?? Data())),
-                                                               expectedPackage: campaign.appId)
-            proof = TransactionEvidence.summary(purchase)
-            new = TransactionEvidence.googleSigned(purchase, runId: run.id, orderId: orderId)
+            source = .googleSigned(json: Data(try inv.readInput(path, limit: GooglePlaySignedPurchase.maximumBytes + 1)),
+                                   signature: Data(try inv.readInput(signaturePath, limit: 4096)))
         } else if let path = inv.optional("--google-purchase-file") {
             let productId = try inv.required("--product-id")
-            let bytes = try inv.readInput(path, limit: GooglePlayDocument.maximumBytes)
-            switch try GooglePlayDocument.parse(Data(bytes), expectedProductId: productId) {
-            case .purchase(let p):
-                proof = TransactionEvidence.summary(p)
-                new = TransactionEvidence.google(p, runId: run.id, orderId: orderId)
-            case .voided(let entries):
-                guard !entries.isEmpty else { throw CLIError.data("The voided-purchases file '\(path)' lists no purchases. Nothing was written.") }
-                proof = .array(entries.map(TransactionEvidence.summary))
-                new = TransactionEvidence.refund(entries, runId: run.id, orderId: orderId, productId: productId)
-            }
+            source = .googlePlayDocument(Data(try inv.readInput(path, limit: GooglePlayDocument.maximumBytes)), productId: productId, file: path)
         } else {
-            let storeName = try inv.required("--store")
-            _ = try Validate.choice(storeName, Evidence.Store.self, field: "store")
-            let transactionId = try inv.required("--transaction-id")
-            try Validate.nonEmpty(transactionId, field: "transaction id")
-            proof = ["provenance": "manual", "canCertify": false]
-            new = NewEvidence(runId: run.id, provenance: .manual, details: TransactionDetails(
-                store: storeName, source: "typed", transactionId: transactionId, orderId: orderId, productId: inv.optional("--product-id"),
-                warnings: ["typed by a person with no store signature: provenance manual, never certifies"]))
+            source = .typed(store: try inv.required("--store"), transactionId: try inv.required("--transaction-id"), productId: inv.optional("--product-id"))
         }
-        let item: EvidenceItem
-        if let recorded {
-            item = recorded
-        } else if let new {
-            try profile.requireAccepted(new.provenance, scenario: run.scenario)
-            item = try store.addEvidence(new)
-        } else {
-            return ExitCode.software
-        }
+        // The one path the web view's share links take too.
+        let recorded = try EvidenceIntake(store: store, jwsVerifier: inv.jwsVerifier).addTransaction(runId: runId, source, orderId: inv.optional("--order-id"))
+        let item = recorded.item
         if inv.json {
             var o = item.json.objectValue ?? [:]
-            o["proof"] = proof
+            o["proof"] = recorded.proof
             inv.console.out(JSONValue.object(o).prettyText + "\n")
         } else {
             inv.console.out(item.id + "\n")
-            let certifies = profile.rules(for: run.scenario).storeProofs.certifies(item.provenance)
-            inv.progress("recorded \(item.id): provenance \(item.provenance.rawValue) (\(certifies ? "can certify" : "never certifies"): \(item.provenance.explanation))")
+            inv.progress("recorded \(item.id): provenance \(item.provenance.rawValue) (\(recorded.certifies ? "can certify" : "never certifies"): \(item.provenance.explanation))")
             for w in item.details(as: TransactionDetails.self).warnings { inv.progress("warning: \(w)") }
         }
         return ExitCode.success
-    }
-
-    /// Why a signed Google Play purchase cannot be recorded on `campaign` yet.
-    static func noLicenseKey(_ campaign: Campaign) -> String {
-        "Campaign \(campaign.id) has no Play license key, so the purchase's signature cannot be verified. Record the key Play Console shows under Monetize › Licensing (growcert campaign update \(campaign.id) --play-license-key FILE), then record the purchase again. Nothing was written."
     }
 }

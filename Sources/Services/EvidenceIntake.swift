@@ -109,4 +109,39 @@ package struct EvidenceIntake {
         try store.profileNamed(campaign.profile).requireAccepted(new.provenance, scenario: run.scenario)
         return (try store.addEvidence(new), verified)
     }
+
+    /// Records a vendor Sandbox's answer QA saved (`text`: a receipt result or an order, as received; `file` names it
+    /// in messages) as the receipt of order `orderId` (`manual`: typed in, never certifying).
+    package func addReceipt(runId: String, text: String, orderId: String, receiptId: String?, file: String) throws -> EvidenceItem {
+        let json: JSONValue
+        do { json = try JSONValue.parse(text) } catch { throw ServiceError.receiptRefused(file: file, why: "is not valid JSON: \(error)") }
+        let parsed = try ReceiptJSON.extract(json, orderId: orderId, receiptId: receiptId, file: file)
+        let details = ReceiptDetails(orderId: orderId, receiptId: parsed.receiptId, status: parsed.status, raw: .string(text), source: "uploaded")
+        return try store.addEvidence(NewEvidence(runId: runId, provenance: .manual, details: details))
+    }
+}
+
+/// Reads what a receipt needs from the server's JSON (a receipt result or an order).
+package enum ReceiptJSON {
+    /// The receipt id and status in `json`, which must be an object for order `orderId` (and receipt `receiptId`, when
+    /// given); `ServiceError.receiptRefused` otherwise.
+    package static func extract(_ json: JSONValue, orderId: String, receiptId: String?, file: String) throws -> (receiptId: String?, status: String?) {
+        guard json.objectValue != nil else {
+            throw ServiceError.receiptRefused(file: file, why: "must hold a JSON object (the server's receipt or order response)")
+        }
+        if let o = json["orderId"]?.scalarText, o != orderId {
+            throw ServiceError.receiptRefused(file: file, why: "is for order '\(o)', not '\(orderId)'")
+        }
+        var rid = json["receiptId"]?.scalarText
+        var status = json["status"]?.stringValue
+        if rid == nil, let receipts = json["receipts"]?.arrayValue {
+            let match = receipts.first { receiptId == nil || $0["receiptId"]?.scalarText == receiptId }
+            rid = match?["receiptId"]?.scalarText
+            status = match?["status"]?.stringValue ?? status
+        }
+        if let receiptId, let rid, rid != receiptId {
+            throw ServiceError.receiptRefused(file: file, why: "holds receipt '\(rid)', not '\(receiptId)'")
+        }
+        return (receiptId ?? rid, status)
+    }
 }

@@ -132,7 +132,7 @@ extension ServiceError: CommandLineError {
             message = "Campaign \(campaignId) has no Play license key, so the purchase's signature cannot be verified. Record the key Play Console shows under Monetize › Licensing (growcert campaign update \(campaignId) --play-license-key FILE), then record the purchase again. Nothing was written."
         case .emulatorSettingInvalid(let setting, let expected):
             message = usage("--\(setting) takes \(expected).", "sandbox serve")
-        case .voidedListEmpty, .tokenCommandFailed, .tokenExpiryInvalid, .tokenCommandCannotRevoke, .emulatorOrderHasNoReceipt, .campaignURLInvalid, .campaignTargetUnusable,
+        case .voidedListEmpty, .receiptRefused, .tokenCommandFailed, .tokenExpiryInvalid, .tokenCommandCannotRevoke, .emulatorOrderHasNoReceipt, .campaignURLInvalid, .campaignTargetUnusable,
              .vendorReadRefused, .journalEmpty,
              .timestampAuthorityUnreachable, .timestampAuthorityStatus, .timestampAnswerRefused, .demoFolderUnwritable, .demoDoesNotVerify,
              .verdictNotReproduced:
@@ -150,7 +150,7 @@ extension ServiceError: CommandLineError {
         case .noOpenRun, .transactionNotStoreSigned, .serverKeyInvalid, .serverKeyNotTheVendors, .tokenCommandFailed, .tokenExpiryInvalid,
              .tokenCommandCannotRevoke, .tokenNotIssued, .tokenRefused, .emulatorOrderMissing, .emulatorOrderHasNoReceipt, .campaignURLInvalid,
              .campaignTargetUnusable, .brokerRefused, .vendorReadRefused, .transactionNotRecorded, .purchaseTargetNotLoopback,
-             .purchaseTargetNotEmulator, .journalEmpty, .noPlayLicenseKey, .voidedListEmpty,
+             .purchaseTargetNotEmulator, .journalEmpty, .noPlayLicenseKey, .voidedListEmpty, .receiptRefused,
              .timestampAnswerRefused, .reportFolderNotAFolder, .demoDatabaseExists:
             return ExitCode.dataError
         case .exportedSignoffUnreadable: return ExitCode.noInput

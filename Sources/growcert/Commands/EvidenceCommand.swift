@@ -24,12 +24,8 @@ enum EvidenceCommand {
             let store = try inv.openStore()
             let path = try inv.required("--file")
             let raw = try inv.readText(path, limit: textLimit, what: "Receipt file")
-            let json: JSONValue
-            do { json = try JSONValue.parse(raw) } catch { throw CLIError.data("Receipt file '\(path)' is not valid JSON: \(error). Nothing was written.") }
-            let orderId = try inv.required("--order-id")
-            let parsed = try ReceiptJSON.extract(json, orderId: orderId, receiptId: inv.optional("--receipt-id"), path: path)
-            let details = ReceiptDetails(orderId: orderId, receiptId: parsed.receiptId, status: parsed.status, raw: .string(raw), source: "uploaded")
-            let item = try store.addEvidence(NewEvidence(runId: try inv.required("--run"), provenance: .manual, details: details))
+            let item = try EvidenceIntake(store: store).addReceipt(runId: try inv.required("--run"), text: raw, orderId: try inv.required("--order-id"),
+                                                                   receiptId: inv.optional("--receipt-id"), file: path)
             inv.printRecord(item.id, item.json)
             return ExitCode.success
         },
@@ -162,26 +158,5 @@ enum EvidenceCommand {
             let d = e.details(as: CheckResultDetails.self)
             return "\(d.checkId ?? "?") \(d.outcome ?? "?")"
         }
-    }
-}
-
-/// Reads what a receipt needs from the server's JSON (a receipt result or an order).
-enum ReceiptJSON {
-    static func extract(_ json: JSONValue, orderId: String, receiptId: String?, path: String) throws -> (receiptId: String?, status: String?) {
-        guard json.objectValue != nil else { throw CLIError.data("Receipt file '\(path)' must hold a JSON object (the server's receipt or order response). Nothing was written.") }
-        if let o = json["orderId"]?.scalarText, o != orderId {
-            throw CLIError.data("Receipt file '\(path)' is for order '\(o)', not '\(orderId)'. Nothing was written.")
-        }
-        var rid = json["receiptId"]?.scalarText
-        var status = json["status"]?.stringValue
-        if rid == nil, let receipts = json["receipts"]?.arrayValue {
-            let match = receipts.first { receiptId == nil || $0["receiptId"]?.scalarText == receiptId }
-            rid = match?["receiptId"]?.scalarText
-            status = match?["status"]?.stringValue ?? status
-        }
-        if let receiptId, let rid, rid != receiptId {
-            throw CLIError.data("Receipt file '\(path)' holds receipt '\(rid)', not '\(receiptId)'. Nothing was written.")
-        }
-        return (receiptId ?? rid, status)
     }
 }

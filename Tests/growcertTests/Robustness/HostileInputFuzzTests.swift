@@ -1,6 +1,7 @@
 import ArgumentsKit
 import Evidence
 import Foundation
+import Services
 import StrictJSON
 import Testing
 
@@ -34,10 +35,10 @@ struct HostileInputFuzzTests {
             // What parses must print canonically and read back the same.
             #expect(try JSONValue.parse(json.canonicalText) == json, "case \(i)")
             do {
-                _ = try ReceiptJSON.extract(json, orderId: "o_5001", receiptId: r.below(2) == 0 ? nil : "r_7001", path: "receipt.json")
+                _ = try ReceiptJSON.extract(json, orderId: "o_5001", receiptId: r.below(2) == 0 ? nil : "r_7001", file: "receipt.json")
                 accepted += 1
-            } catch let e as CLIError {
-                #expect(e.exitCode == 65, "case \(i)")
+            } catch let e as ServiceError {
+                #expect((e as any CommandLineError).exitCode == 65, "case \(i)")
                 #expect(e.description.contains("Receipt file 'receipt.json'") && e.description.hasSuffix("Nothing was written."), "case \(i): \(e)")
             }
         }

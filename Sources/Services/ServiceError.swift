@@ -113,6 +113,8 @@ package enum ServiceError: Error, Sendable, Equatable, CustomStringConvertible {
     case demoUnknownProfile(String, known: [String])
     /// A signed Google Play purchase was given for a campaign with no Play license key to verify it with.
     case noPlayLicenseKey(campaignId: String)
+    /// A Play license key was given for a profile that accepts no signed Google Play purchase (`proofs`: what it accepts).
+    case profileTakesNoPlayKey(profile: String, proofs: [String])
     /// A saved Sandbox answer cannot be this order's receipt (`why`: what is wrong with the file).
     case receiptRefused(file: String, why: String)
     /// A Play Developer API voided-purchases file lists no purchase.
@@ -213,6 +215,8 @@ package enum ServiceError: Error, Sendable, Equatable, CustomStringConvertible {
             return "'\(path)' already exists; the demo starts from a fresh database. Remove it or choose another folder."
         case .noPlayLicenseKey(let campaignId):
             return "Campaign \(campaignId) has no Play license key, so the purchase's signature cannot be verified. Record the key Play Console shows under Monetize › Licensing on the campaign, then record the purchase again. Nothing was written."
+        case .profileTakesNoPlayKey(let profile, let proofs):
+            return "Profile '\(profile)' accepts no signed Google Play purchases (its store proofs: \(proofs.joined(separator: ", "))), so it takes no Play license key. Nothing was changed."
         case .receiptRefused(let file, let why):
             return "Receipt file '\(file)' \(why). Nothing was written."
         case .voidedListEmpty(let file):

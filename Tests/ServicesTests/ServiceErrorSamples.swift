@@ -25,6 +25,6 @@ enum ServiceErrorSamples {
         .exportedSignoffUnreadable(folder: "d", file: "statement.sig"), .notIntact(action: "signed", first: problem, count: 3),
         .reportFolderNotAFolder(path: "f"), .demoFolderUnwritable(path: "d", reason: "denied"), .demoDatabaseExists(path: "d/growcert.sqlite"),
         .demoUnknownProfile("acme", known: ["groovegrow", "cherrysub"]), .emulatorSettingInvalid(setting: "project", expected: "a UUID"),
-        .noPlayLicenseKey(campaignId: "c1"), .voidedListEmpty(file: "v.json"), .receiptRefused(file: "r.json", why: "is not JSON"), .demoDoesNotVerify(problems: [problem]),
+        .noPlayLicenseKey(campaignId: "c1"), .voidedListEmpty(file: "v.json"), .receiptRefused(file: "r.json", why: "is not JSON"), .profileTakesNoPlayKey(profile: "cherrysub", proofs: ["manual"]), .demoDoesNotVerify(problems: [problem]),
     ]
 }

@@ -29,7 +29,7 @@ import Testing
         (.timestampAuthorityStatus(url: "http://t", status: 500), 69), (.timestampAnswerRefused(url: "http://t", reason: "bad"), 65),
         (.exportedSignoffUnreadable(folder: "d", file: "statement.sig"), 66), (.notIntact(action: "signed", first: problem, count: 3), 2),
         (.reportFolderNotAFolder(path: "f"), 65), (.demoFolderUnwritable(path: "d", reason: "denied"), 74),
-        (.demoDatabaseExists(path: "d/growcert.sqlite"), 65), (.demoUnknownProfile("acme", known: ["groovegrow", "cherrysub"]), 64), (.emulatorSettingInvalid(setting: "project", expected: "a UUID"), 64), (.noPlayLicenseKey(campaignId: "c1"), 65), (.voidedListEmpty(file: "v.json"), 65), (.receiptRefused(file: "r.json", why: "is not JSON"), 65), (.demoDoesNotVerify(problems: [problem]), 74),
+        (.demoDatabaseExists(path: "d/growcert.sqlite"), 65), (.demoUnknownProfile("acme", known: ["groovegrow", "cherrysub"]), 64), (.emulatorSettingInvalid(setting: "project", expected: "a UUID"), 64), (.noPlayLicenseKey(campaignId: "c1"), 65), (.voidedListEmpty(file: "v.json"), 65), (.receiptRefused(file: "r.json", why: "is not JSON"), 65), (.profileTakesNoPlayKey(profile: "cherrysub", proofs: ["manual"]), 64), (.demoDoesNotVerify(problems: [problem]), 74),
     ])
     func serviceErrorCodes(error: ServiceError, code: Int32) {
         let (message, exit) = CLI.describe(error)

@@ -128,6 +128,8 @@ extension ServiceError: CommandLineError {
             message = "'\(path)' already exists; the demo starts from a fresh database. Remove it or choose another --out."
         case .demoUnknownProfile:
             message = usage(description, "demo")
+        case .profileTakesNoPlayKey(let profile, let proofs):
+            message = usage("Profile '\(profile)' accepts no signed Google Play purchases (its store proofs: \(proofs.joined(separator: ", "))), so it takes no --play-license-key. Nothing was changed.", "campaign")
         case .noPlayLicenseKey(let campaignId):
             message = "Campaign \(campaignId) has no Play license key, so the purchase's signature cannot be verified. Record the key Play Console shows under Monetize › Licensing (growcert campaign update \(campaignId) --play-license-key FILE), then record the purchase again. Nothing was written."
         case .emulatorSettingInvalid(let setting, let expected):
@@ -145,7 +147,7 @@ extension ServiceError: CommandLineError {
         switch self {
         case .unknownExceptedCheck, .checkNotInScenario, .checkNotInCampaign, .noCheckLeft, .purchaseNeedsOneRun, .runOrCampaign,
              .orderAndTransactionApart, .secondCustomerNeeded, .secondCustomerIsCustomer, .noCredentials, .tokenCommandNotRunnable,
-             .demoUnknownProfile, .emulatorSettingInvalid:
+             .demoUnknownProfile, .emulatorSettingInvalid, .profileTakesNoPlayKey:
             return ExitCode.usage
         case .noOpenRun, .transactionNotStoreSigned, .serverKeyInvalid, .serverKeyNotTheVendors, .tokenCommandFailed, .tokenExpiryInvalid,
              .tokenCommandCannotRevoke, .tokenNotIssued, .tokenRefused, .emulatorOrderMissing, .emulatorOrderHasNoReceipt, .campaignURLInvalid,

@@ -1,5 +1,6 @@
 import ArgumentsKit
 import Evidence
+import Services
 
 /// `growcert account add | list`.
 enum AccountCommand {
@@ -13,7 +14,7 @@ enum AccountCommand {
                     OptionSpec(name: "--storefront", value: "S", help: "storefront or region, e.g. USA"),
                 ]) { inv in
             let store = try inv.openStore()
-            let a = try store.addAccount(NewAccount(
+            let a = try CampaignService(store: store).addAccount(NewAccount(
                 campaignId: try inv.campaignId(store), label: try inv.required("--label"), store: try inv.required("--store"),
                 account: try inv.required("--account"), storefront: inv.optional("--storefront")))
             inv.printRecord(a.id, a.json)

@@ -29,18 +29,13 @@ enum CampaignCommand {
             let store = try inv.openStore()
             let profileId = try inv.required("--profile")
             let profile = try store.profileNamed(profileId)
-            let c = try store.createCampaign(NewCampaign(
+            let created = try CampaignService(store: store).create(NewCampaign(
                 profile: profileId, name: inv.optional("--name"), appId: try inv.required("--app-id"),
                 appVersion: try inv.required("--app-version"), build: try inv.required("--build"),
-                sdkName: inv.optional("--sdk-name") ?? profile.vendor + " SDK", sdkVersion: try inv.required("--sdk-version"),
+                sdkName: inv.optional("--sdk-name"), sdkVersion: try inv.required("--sdk-version"),
                 project: try targetValue(inv, profile: profile), baseURL: try inv.required("--base-url"),
-                sandboxPins: inv.args.values("--sandbox-pin"), playLicenseKey: try playLicenseKey(inv, profile: profile)))
-            var created = c
-            if inv.args.has("--require-run-binding") {
-                // Journaled as the campaign's first update, so the requirement reads (and is reported) like any later change.
-                _ = try store.updateCampaign(id: c.id, changes: [.requireRunBinding: "yes"], note: "required at creation")
-                created = try store.campaign(c.id)
-            }
+                sandboxPins: inv.args.values("--sandbox-pin")),
+                playLicenseKeyFile: try playLicenseKeyFile(inv), requireRunBinding: inv.args.has("--require-run-binding"))
             inv.printRecord(created.id, created.json)
             return ExitCode.success
         },
@@ -111,15 +106,9 @@ enum CampaignCommand {
         },
     ]
 
-    /// The license key in `--play-license-key`'s file, as canonical base64; nil without the option.
-    static func playLicenseKey(_ inv: Invocation, profile: Profile) throws -> String? {
-        guard let path = inv.optional("--play-license-key") else { return nil }
-        guard profile.acceptsAnywhere(.storeSignedGoogle) else {
-            throw CLIError.usage("Profile '\(profile.id)' accepts no signed Google Play purchases (its store proofs: \(profile.rules.storeProofs.accepted.map(\.rawValue).joined(separator: ", "))), so it takes no --play-license-key. Nothing was changed.",
-                                 command: inv.command.path.joined(separator: " "))
-        }
-        let bytes = try inv.readInput(path, limit: GooglePlayLicenseKey.maximumBytes + 1)
-        return try GooglePlayLicenseKey(fileContents: Data(bytes)).base64
+    /// The contents of `--play-license-key`'s file; nil without the option.
+    static func playLicenseKeyFile(_ inv: Invocation) throws -> Data? {
+        try inv.optional("--play-license-key").map { Data(try inv.readInput($0, limit: GooglePlayLicenseKey.maximumBytes + 1)) }
     }
 
     /// The target field's name, padded to the other labels' width of `campaign show`.

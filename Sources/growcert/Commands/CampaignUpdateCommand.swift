@@ -1,5 +1,6 @@
 import ArgumentsKit
 import Evidence
+import Services
 
 /// `growcert campaign update`: change what may change about a campaign, journaled as `campaign.update`.
 enum CampaignUpdateCommand {
@@ -56,9 +57,6 @@ enum CampaignUpdateCommand {
         }
         let store = try inv.openStore()
         let id = try inv.positional(0, "campaign ID")
-        if let key = try CampaignCommand.playLicenseKey(inv, profile: try store.profileNamed(try store.campaign(id).profile)) {
-            changes[.playLicenseKey] = key
-        }
         let targetFlags = ["--project", "--publishable-key"].filter { inv.optional($0) != nil }
         if let given = targetFlags.first {
             let profile = try store.campaign(id).profile
@@ -68,7 +66,8 @@ enum CampaignUpdateCommand {
                                      command: "campaign update")
             }
         }
-        let update = try store.updateCampaign(id: id, changes: changes, note: inv.optional("--note"))
+        let update = try CampaignService(store: store).update(id: id, changes: changes, playLicenseKeyFile: try CampaignCommand.playLicenseKeyFile(inv),
+                                                              note: inv.optional("--note"))
         inv.printRecord(update.id, update.json, human: "\(update.id): campaign \(update.campaignId) \(update.summary)")
         return ExitCode.success
     }

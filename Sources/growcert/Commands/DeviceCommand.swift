@@ -1,5 +1,6 @@
 import ArgumentsKit
 import Evidence
+import Services
 
 /// `growcert device add | list`.
 enum DeviceCommand {
@@ -15,7 +16,7 @@ enum DeviceCommand {
                     OptionSpec(name: "--identifier", value: "X", help: "device identifier (stored only as a keyed hash)"),
                 ]) { inv in
             let store = try inv.openStore()
-            let d = try store.addDevice(NewDevice(
+            let d = try CampaignService(store: store).addDevice(NewDevice(
                 campaignId: try inv.campaignId(store), label: try inv.required("--label"), kind: try inv.required("--kind"),
                 platform: try inv.required("--platform"), model: try inv.required("--model"), osVersion: try inv.required("--os-version"),
                 identifier: inv.optional("--identifier")))

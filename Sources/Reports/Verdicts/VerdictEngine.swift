@@ -76,6 +76,8 @@ package struct VerdictEngine: Sendable {
     // MARK: One scenario
 
     private func judge(_ scenario: Scenario, runs: [Run], input: Input, evidenceByRun: [String: [EvidenceItem]]) -> ScenarioReport {
+        // The rules this scenario is judged by: the profile's, with the scenario's own store proofs when it names them.
+        let rules = profile.rules(for: scenario.id)
         let judged = Self.judgedRun(runs)
         var reasons: [Reason] = []
         var warnings: [Reason] = []
@@ -108,12 +110,12 @@ package struct VerdictEngine: Sendable {
             case .unknown: reasons.append(Reason(.checkOutcomeUnknown, ["check": c.id]))
             case .passed:
                 if !c.certifying, let p = c.provenance {
-                    reasons.append(Reason(.checkNotCertifying, ["check": c.id, "provenance": p.rawValue, "required": profile.rules.checkResultProvenance.rawValue]))
+                    reasons.append(Reason(.checkNotCertifying, ["check": c.id, "provenance": p.rawValue, "required": rules.checkResultProvenance.rawValue]))
                 }
             }
         }
 
-        let context = RequirementContext(rules: profile.rules(for: scenario.id), scenario: scenario, run: judged, live: live, input: input)
+        let context = RequirementContext(rules: rules, scenario: scenario, run: judged, live: live, input: input)
         var requirements: [RequirementReport] = []
         for id in scenario.requirements {
             guard let evaluator = RequirementRegistry.evaluator(id) else {
@@ -130,7 +132,7 @@ package struct VerdictEngine: Sendable {
             let judgedResults = Set(checks.compactMap(\.evidenceId))
             var privatePeers: [String: Int] = [:]
             var peerOrder: [String] = []
-            for r in live where judgedResults.contains(r.id) && profile.rules.certifies(r.provenance, as: profile.rules.checkResultProvenance) {
+            for r in live where judgedResults.contains(r.id) && rules.certifies(r.provenance, as: rules.checkResultProvenance) {
                 guard let peer = r.details(as: CheckResultDetails.self).identityWarning else { continue }
                 if privatePeers[peer] == nil { peerOrder.append(peer) }
                 privatePeers[peer, default: 0] += 1
@@ -147,7 +149,7 @@ package struct VerdictEngine: Sendable {
                 warnings.append(Reason(.retractedFailure, p))
             }
             // The QA machine's clock against the hosted Sandbox's, at each reading of the judged run.
-            let skew = profile.rules.outsideClockSkewSeconds
+            let skew = rules.outsideClockSkewSeconds
             let clocks = input.clocks.filter { $0.runId == judged?.id }
             for clock in clocks {
                 guard clock.reading.disagrees(bySkewSeconds: skew), let sandboxTime = clock.reading.sandboxTime else { continue }
@@ -156,7 +158,7 @@ package struct VerdictEngine: Sendable {
             }
             for t in live where t.type == .transaction {
                 let tid = Self.transactionId(t)
-                if RequirementContext.isRunBound(t, run: judged, clocks: clocks), profile.rules(for: scenario.id).storeProofs.certifies(t.provenance) {
+                if RequirementContext.isRunBound(t, run: judged, clocks: clocks), rules.storeProofs.certifies(t.provenance) {
                     let field = StoreRulesRegistry.rules(for: t.details(as: TransactionDetails.self).store).runTokenField
                     warnings.append(Reason(.runBound, ["transaction": tid, "evidence": t.id, "run": judged?.id ?? "", "scenario": scenario.id,
                                                        "field": field]))
@@ -183,7 +185,7 @@ package struct VerdictEngine: Sendable {
         if judged != nil {
             let judgedResults = Set(checks.compactMap(\.evidenceId))
             var unknownHosts: [String] = []
-            for r in live where judgedResults.contains(r.id) && profile.rules.certifies(r.provenance, as: profile.rules.checkResultProvenance) {
+            for r in live where judgedResults.contains(r.id) && rules.certifies(r.provenance, as: rules.checkResultProvenance) {
                 let d = r.details(as: CheckResultDetails.self)
                 if d.identity.trustBasis != "pinned" { unpinned = true }
                 let hosts = ([d.target.baseUrl.flatMap { URL(string: $0)?.host }] + (d.probe + d.transcript).map(\.host)).compactMap { $0 }
@@ -204,7 +206,7 @@ package struct VerdictEngine: Sendable {
         }.map(\.element)
         let verdict = Verdict.worst(of: ordered.compactMap(\.verdict))
         let final = ordered.isEmpty
-            ? [Reason(.certified, ["checks": String(checks.count), "provenance": profile.rules.checkResultProvenance.rawValue])]
+            ? [Reason(.certified, ["checks": String(checks.count), "provenance": rules.checkResultProvenance.rawValue])]
             : ordered
 
         // Marks qualify a CERTIFIED verdict: a verdict that already keeps the scenario from certifying needs none.

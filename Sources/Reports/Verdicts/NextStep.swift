@@ -105,11 +105,11 @@ package struct NextStep: Sendable, Equatable {
         let device = code == .simulatorDevice || code == .noDevice ? "PHYSICAL_DEVICE" : last?.device.flatMap { shellWord($0.label) } ?? "DEVICE"
         let account = last?.accountLabel.flatMap(shellWord) ?? "ACCOUNT"
         let tester = last.flatMap { shellWord($0.tester) } ?? "NAME"
-        let newRun = SuggestedCommand.text("runStart", ["campaign": .string(campaignId), "scenario": .string(s.id), "device": .string(device),
+        let newRun = SuggestedCommand.text(.runStart, ["campaign": .string(campaignId), "scenario": .string(s.id), "device": .string(device),
                                                          "account": needsAccount ? .string(account) : .bool(false), "tester": .string(tester)])
         let checkList = MustacheValue.list(checks.map(MustacheValue.string))
         if code == .noFinishedRun, let open = s.history.first(where: { $0.finishedAt == nil }) {
-            return SuggestedCommand.text("runFinish", ["run": .string(open.id)])
+            return SuggestedCommand.text(.runFinish, ["run": .string(open.id)])
         }
         if startsNewRun(code) { return newRun }
         switch code {
@@ -117,20 +117,20 @@ package struct NextStep: Sendable, Equatable {
              .receiptVerifiedLate, .noOutsideStart, .transactionBeforeRun, .transactionAfterRun, .receiptOutsideRun, .notRunBound:
             return newRun
         case .checkNotRun, .checkOutcomeUnknown, .checkNotCertifying:
-            return SuggestedCommand.text("checkRun", ["run": .string(run), "checks": checkList])
+            return SuggestedCommand.text(.checkRun, ["run": .string(run), "checks": checkList])
         case .noStoreAccount:
-            return SuggestedCommand.text("accountAdd", ["campaign": .string(campaignId)])
+            return SuggestedCommand.text(.accountAdd, ["campaign": .string(campaignId)])
         case .noStoreTransaction, .transactionNotCertifying, .bundleMismatch, .bundleMissing, .transactionUndated, .noOrderToMatch,
              .notAutoRenewable:
             // The transaction carries the key its acceptance is found by; the JWS itself carries the transaction id.
-            return SuggestedCommand.text("transactionAdd", ["run": .string(run), "orderId": .bool(bindingKey == .orderId)])
+            return SuggestedCommand.text(.transactionAdd, ["run": .string(run), "orderId": .bool(bindingKey == .orderId)])
         case .noServerReceipt, .receiptNotCertifying, .receiptNotForTransaction:
             // The profile names the check that records the vendor's acceptance (`serverReceiptBinding.recordedBy`).
-            return SuggestedCommand.text("checkRunRecording", ["run": .string(run), "checks": checkList])
+            return SuggestedCommand.text(.checkRunRecording, ["run": .string(run), "checks": checkList])
         case .noStoreRefund:
-            return SuggestedCommand.text("storeNotificationAdd", ["run": .string(run)])
+            return SuggestedCommand.text(.storeNotificationAdd, ["run": .string(run)])
         case .unknownRequirement:
-            return SuggestedCommand.text("version", [:])
+            return SuggestedCommand.text(.version, [:])
         case .certified, .productionTransaction, .transactionWarning, .acceptedRisk, .openRunIgnored, .retractedFailure, .privatePeer,
              .clockSkew, .runBound, .storeRefundProven, .unpinned, .unknownHostedHost, .unanchored, .journalTimeBackwards:
             return ""

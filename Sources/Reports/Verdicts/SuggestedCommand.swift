@@ -6,6 +6,11 @@ import StrictJSON
 /// The values are what the report already shows (ids, shell-safe labels: `NextStep.shellWord`), so the text is
 /// rendered without escaping; the HTML and Markdown writers escape it where they show it.
 package enum SuggestedCommand {
+    /// The commands a next step may suggest: each is a key of `templates/commands.json`.
+    package enum ID: String, CaseIterable, Sendable {
+        case accountAdd, checkRun, checkRunRecording, runFinish, runStart, storeNotificationAdd, transactionAdd, version
+    }
+
     /// Each command's template, by id.
     static let templates: [String: MustacheTemplate] = {
         guard let text = EmbeddedTemplates.files["commands.json"], let json = try? JSONValue.parse(text), case .object(let fields) = json else {
@@ -19,11 +24,8 @@ package enum SuggestedCommand {
     }()
 
     /// The command `id` with `values`; empty for an id `templates/commands.json` does not have (a test checks that
-    /// every id the library asks for is there).
-    package static func text(_ id: String, _ values: [String: MustacheValue]) -> String {
-        (try? templates[id]?.render(.dictionary(values), escape: { $0 })) ?? ""
+    /// it has every `ID`).
+    package static func text(_ id: ID, _ values: [String: MustacheValue]) -> String {
+        (try? templates[id.rawValue]?.render(.dictionary(values), escape: { $0 })) ?? ""
     }
-
-    /// The ids the library asks for.
-    package static let ids = ["accountAdd", "checkRun", "checkRunRecording", "runFinish", "runStart", "storeNotificationAdd", "transactionAdd", "version"]
 }

@@ -50,7 +50,7 @@ package struct DemoService {
         if lstat(dbPath, &existing) == 0 {  // anything at all, a dangling symbolic link too
             throw ServiceError.demoDatabaseExists(path: dbPath)
         }
-        guard let vendor = Vendors.all.first(where: { $0.profileId == profile }) else {
+        guard let vendor = try? Vendors.vendor(for: profile) else {
             throw ServiceError.demoUnknownProfile(profile, known: Vendors.profileIds)
         }
         return try await vendor.runDemo(self, dbPath: dbPath)

@@ -32,7 +32,7 @@ enum SandboxCommand {
                 return p
             }
             let profile = inv.optional("--profile") ?? Vendors.standard.profileId
-            guard let vendor = Vendors.all.first(where: { $0.profileId == profile }) else {
+            guard let vendor = try? Vendors.vendor(for: profile) else {
                 throw CLIError.usage("Unknown profile '\(profile)'.\(Suggestion.sentence(for: profile, among: Vendors.profileIds)) Known profiles: \(Vendors.profileIds.joined(separator: ", ")).", command: "sandbox serve")
             }
             let takes = vendor.emulatorSettings.map(\.name)

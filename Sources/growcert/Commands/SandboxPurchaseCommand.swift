@@ -37,8 +37,7 @@ enum SandboxPurchaseCommand {
     static func run(_ inv: Invocation) async throws -> Int32 {
         let dir = try inv.required("--out")
         let vendor: any Vendor
-        let request: EmulatorPurchaseRequest
-        let serveLine: String
+        let (baseURL, target, appId): (String, String, String?)
         if inv.optional("--campaign") != nil || (inv.optional("--base-url") == nil && inv.optional("--project") == nil) {
             guard inv.optional("--base-url") == nil, inv.optional("--project") == nil else {
                 throw CLIError.usage("Give --campaign, or --base-url with --project, not both.", command: "sandbox purchase")
@@ -46,18 +45,16 @@ enum SandboxPurchaseCommand {
             let store = try inv.openStoreForReading()
             let campaign = try store.campaign(try inv.campaignId(store))
             vendor = try Vendors.vendor(for: campaign.profile)
-            serveLine = serveCommand(vendor)
-            request = EmulatorPurchaseRequest(baseURL: campaign.baseURL, target: campaign.project, appId: campaign.appId,
-                                              serverKey: try serverKey(inv, serveLine: serveLine), customerId: inv.optional("--customer"))
+            (baseURL, target, appId) = (campaign.baseURL, campaign.project, campaign.appId)
         } else {
             guard let url = inv.optional("--base-url"), let project = inv.optional("--project") else {
                 throw CLIError.usage("Give --campaign ID, or --base-url URL with --project UUID (both printed by 'growcert sandbox serve').", command: "sandbox purchase")
             }
             vendor = Vendors.standard
-            serveLine = serveCommand(vendor)
-            request = EmulatorPurchaseRequest(baseURL: url, target: project, appId: nil, serverKey: try serverKey(inv, serveLine: serveLine),
-                                              customerId: inv.optional("--customer"))
+            (baseURL, target, appId) = (url, project, nil)
         }
+        let request = EmulatorPurchaseRequest(baseURL: baseURL, target: target, appId: appId, serverKey: try serverKey(inv, vendor: vendor),
+                                              customerId: inv.optional("--customer"))
         guard vendor.emulatorPurchaseTakesCustomer || request.customerId == nil else {
             throw CLIError.usage("--customer is not taken on a \(vendor.name) campaign: its app user is given to 'check run --customer'.", command: "sandbox purchase")
         }
@@ -89,15 +86,12 @@ enum SandboxPurchaseCommand {
         return ExitCode.success
     }
 
-    /// The `sandbox serve` line that starts `vendor`'s emulator.
-    static func serveCommand(_ vendor: any Vendor) -> String {
-        "growcert sandbox serve" + (vendor.profileId == Vendors.standard.profileId ? "" : " --profile \(vendor.profileId)")
-    }
-
-    /// The emulator's throwaway key from `GROWCERT_SERVER_KEY`; a usage error naming the line to paste when it is unset.
-    static func serverKey(_ inv: Invocation, serveLine: String) throws -> String {
+    /// The emulator's throwaway key from `GROWCERT_SERVER_KEY`; a usage error naming the `sandbox serve` line of
+    /// `vendor`'s emulator, whose export line to paste, when it is unset.
+    static func serverKey(_ inv: Invocation, vendor: any Vendor) throws -> String {
         guard let key = inv.environment["GROWCERT_SERVER_KEY"], !key.isEmpty else {
-            throw CLIError.usage("GROWCERT_SERVER_KEY is not set: paste the 'export GROWCERT_SERVER_KEY=…' line '\(serveLine)' printed.", command: "sandbox purchase")
+            let serve = "growcert sandbox serve" + (vendor.profileId == Vendors.standard.profileId ? "" : " --profile \(vendor.profileId)")
+            throw CLIError.usage("GROWCERT_SERVER_KEY is not set: paste the 'export GROWCERT_SERVER_KEY=…' line '\(serve)' printed.", command: "sandbox purchase")
         }
         return key
     }

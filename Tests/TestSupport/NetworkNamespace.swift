@@ -129,17 +129,11 @@ public final class NetworkNamespace: Sendable {
         return String(decoding: data, as: UTF8.self)
     }
 
+    /// Runs `ip ARGUMENTS`; throws when it exits non-zero.
     @discardableResult
     public static func ip(_ arguments: [String]) throws -> Int32 {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/sbin/ip")
-        process.arguments = arguments
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw SupportFailure("ip \(arguments.joined(separator: " ")) failed") }
-        return process.terminationStatus
+        _ = try output(arguments)
+        return 0
     }
 }
 

@@ -288,23 +288,36 @@ package struct VerifyService {
     /// (`JournalTime`, with each campaign's profile skew). A row whose time disagrees with its entry was edited after it
     /// was recorded: a problem. An entry dated more than the skew before the one before it: a warning.
     package func timeProblems() throws -> (problems: [VerificationProblem], warnings: [VerificationProblem]) {
-        var at: [Int64: String] = [:]
+        var problems: [VerificationProblem] = []
         var warnings: [VerificationProblem] = []
         var skews: [Int] = []
-        var rows: [(seq: Int64, what: String, time: String, skew: Int)] = []
+        /// Compares rows with their entries' times, a run at a time: nothing here grows with the journal.
+        func compare(_ rows: [(seq: Int64, what: String, time: String)], skew: Int) throws {
+            let at = try store.journalTimes(seqs: rows.map(\.seq))
+            for row in rows {
+                guard let entryAt = at[row.seq] else { continue }  // the chain check reports a missing entry
+                if let apart = JournalTime.disagreement(time: row.time, entryAt: entryAt, skewSeconds: skew) {
+                    problems.append(VerificationProblem(seq: row.seq, message: "\(row.what) \(row.time) is \(apart) s away from its journal entry's time \(entryAt), more than the \(skew) s skew: the row was changed after it was recorded"))
+                }
+            }
+        }
         for campaign in try store.campaigns() {
             let skew = (try? store.profileNamed(campaign.profile).rules.outsideClockSkewSeconds) ?? VerdictRules.defaultOutsideClockSkewSeconds
             skews.append(skew)
             let runs = try store.runs(campaignId: campaign.id)
             for run in runs {
-                rows.append((run.seq, "run \(run.id)'s start time", run.startedAt, skew))
-                if let finishSeq = run.finishSeq, let finishedAt = run.finishedAt { rows.append((finishSeq, "run \(run.id)'s finish time", finishedAt, skew)) }
+                var rows: [(seq: Int64, what: String, time: String)] = [(run.seq, "run \(run.id)'s start time", run.startedAt)]
+                if let finishSeq = run.finishSeq, let finishedAt = run.finishedAt { rows.append((finishSeq, "run \(run.id)'s finish time", finishedAt)) }
                 for item in try store.evidence(runId: run.id) {
-                    rows.append((item.seq, "evidence \(item.id)'s recorded time", item.recordedAt, skew))
+                    rows.append((item.seq, "evidence \(item.id)'s recorded time", item.recordedAt))
                 }
+                try compare(rows, skew: skew)
             }
-            for clock in try store.runClocks(runIds: runs.map(\.id)) {
-                rows.append((clock.seq, "run \(clock.runId)'s \(clock.event.rawValue) clock reading's recorded time", clock.recordedAt, skew))
+            for batch in stride(from: 0, to: runs.count, by: 500) {
+                let ids = runs[batch..<min(batch + 500, runs.count)].map(\.id)
+                try compare(try store.runClocks(runIds: ids).map {
+                    ($0.seq, "run \($0.runId)'s \($0.event.rawValue) clock reading's recorded time", $0.recordedAt)
+                }, skew: skew)
             }
         }
         let journalSkew = skews.min() ?? VerdictRules.defaultOutsideClockSkewSeconds
@@ -314,20 +327,12 @@ package struct VerifyService {
             let page = try store.journal(from: next, limit: 1000)
             guard let last = page.last else { break }
             for entry in page {
-                at[entry.seq] = entry.at
                 if let previous, let back = JournalTime.backwards(previousAt: previous.at, at: entry.at, skewSeconds: journalSkew) {
                     warnings.append(VerificationProblem(seq: entry.seq, message: "the journal's time goes backwards: entry \(entry.seq) is dated \(entry.at), \(back) s before entry \(previous.seq) (\(previous.at)), more than the \(journalSkew) s skew: the recording machine's clock was moved between them"))
                 }
                 previous = entry
             }
             next = last.seq + 1
-        }
-        var problems: [VerificationProblem] = []
-        for row in rows {
-            guard let entryAt = at[row.seq] else { continue }  // the chain check reports a missing entry
-            if let apart = JournalTime.disagreement(time: row.time, entryAt: entryAt, skewSeconds: row.skew) {
-                problems.append(VerificationProblem(seq: row.seq, message: "\(row.what) \(row.time) is \(apart) s away from its journal entry's time \(entryAt), more than the \(row.skew) s skew: the row was changed after it was recorded"))
-            }
         }
         return (problems.sorted { ($0.seq ?? 0) < ($1.seq ?? 0) }, warnings)
     }

@@ -10,7 +10,8 @@ import TestSupport
 @Suite struct WriteRuleReplayTests {
     /// Appends, by plain SQL and behind the tool's back, an `evidence.add` entry chained exactly as
     /// growcert chains one, and its row: what a recorder with INSERT and SELECT can do.
-    static func plantEvidence(_ path: String, store: EvidenceStore, id: String, runId: String, type: String, details: JSONValue) throws {
+    /// With `row: false`, only the journal entry is planted (the table's key refuses a second row of an existing id).
+    static func plantEvidence(_ path: String, store: EvidenceStore, id: String, runId: String, type: String, details: JSONValue, row: Bool = true) throws {
         let head = try #require(try store.db.journalHead())
         let seq = head.seq + 1
         let at = "2026-11-30T09:00:00.000Z"
@@ -22,8 +23,9 @@ import TestSupport
         func q(_ s: String) -> String { "'" + s.replacingOccurrences(of: "'", with: "''") + "'" }
         try rawExecute(path, """
             INSERT INTO journal(seq, kind, actor, at, payload, prev_hash, hash) VALUES (\(seq), 'evidence.add', 'mallory', \(q(at)), \(q(text)), \(q(head.hash)), \(q(hash)));
+            """ + (row ? """
             INSERT INTO evidence(id, seq, run_id, type, provenance, details, recorded_by, recorded_at) VALUES (\(q(id)), \(seq), \(q(runId)), \(q(type)), 'live-hosted', \(q(details.canonicalText)), 'mallory', \(q(at)));
-            """)
+            """ : ""))
     }
 
     @Test("A correctly chained plain-SQL import key for an older item (so that --resume would skip a line never recorded) makes verify fail naming it", arguments: Backend.allCases)
@@ -48,6 +50,19 @@ import TestSupport
             #expect(try s.store.importedLines(fileSHA256: file) == [1, 2])
             let problems = try EvidenceStore.openForReading(at: s.path, actor: "auditor").verify().problems.map(\.description)
             #expect(problems.contains { $0.contains("the import key recorded for item '\(older.id)' does not follow that item's own entry: no growcert command writes that (written behind the tool's back)") }, "\(problems)")
+        }
+    }
+
+    @Test("A correctly chained second insert of an item id already recorded (counter ids are kept as bits) makes verify fail naming it")
+    func plantedSecondInsertOfAnIdIsTampering() throws {
+        try withTempDir { dir in
+            let s = try seeded(in: dir)
+            let first = try s.store.addEvidence(note("r1", "the real note"))
+            _ = try s.store.addEvidence(note("r1", "another"))
+            #expect(try s.store.verify().ok)
+            try Self.plantEvidence(s.path, store: s.store, id: first.id, runId: "r1", type: "note", details: ["text": "a second note of the same id"], row: false)
+            let problems = try EvidenceStore.openForReading(at: s.path, actor: "auditor").verify().problems.map(\.description)
+            #expect(problems.contains { $0.contains("evidence row '\(first.id)' inserted twice") }, "\(problems)")
         }
     }
 

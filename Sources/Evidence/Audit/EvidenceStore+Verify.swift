@@ -48,7 +48,7 @@ extension EvidenceStore {
                 tables[spec.table] = try TableReplay(spec: spec, cursor: try db.cursor(rows))
             }
             defer { for t in tables.values { t.close() } }
-            var inserted: [String: Set<String>] = [:]
+            var inserted: [String: IdSet] = [:]
             var blobRefs: Set<String> = []
             var prev: [UInt8] = Array(Chain.genesis.utf8)
             var expectedSeq: Int64 = 1
@@ -141,7 +141,7 @@ extension EvidenceStore {
                     if kind == .storeMaskKey, let id = stringValue("keyId", of: payload) { maskKeyId = id }
                 case .insert(let spec):
                     guard let id = stringValue("id", of: payload) else { fail(seq, "payload has no id"); return }
-                    if !inserted[spec.table, default: []].insert(id).inserted { fail(seq, "\(spec.table) row '\(id)' inserted twice"); return }
+                    if !inserted[spec.table, default: IdSet()].insert(id) { fail(seq, "\(spec.table) row '\(id)' inserted twice"); return }
                     if let parent = Tables.parent(of: spec), inserted[parent.table]?.contains(id) != true {
                         fail(seq, "\(spec.table) row '\(id)' belongs to a \(parent.table) row that does not exist")
                         return

@@ -8,6 +8,7 @@ package struct ImportKey: Hashable, Sendable {
     /// The line's number in the file, from 1.
     package let line: Int
 
+    /// A key from its parts.
     package init(fileSHA256: String, line: Int) {
         self.fileSHA256 = fileSHA256
         self.line = line

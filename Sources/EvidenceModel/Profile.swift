@@ -8,9 +8,12 @@ package enum Language: String, Sendable, CaseIterable {
 
 /// Text in English and Simplified Chinese.
 package struct LocalizedText: Sendable, Equatable {
+    /// The English text.
     package var en: String
+    /// The Simplified Chinese text (`zh-Hans` in JSON).
     package var zhHans: String
 
+    /// The text in `lang`.
     package func text(_ lang: Language) -> String { lang == .en ? en : zhHans }
 
     init(_ json: JSONValue?, field: String) throws {
@@ -24,8 +27,11 @@ package struct LocalizedText: Sendable, Equatable {
 
 /// One acceptance scenario of a vendor's table.
 package struct Scenario: Sendable, Equatable {
+    /// The scenario's id (`first-connect`), as runs name it.
     package var id: String
+    /// Its title.
     package var title: LocalizedText
+    /// What the vendor's table expects of it.
     package var expected: LocalizedText
     /// The live checks that must pass on the scenario's run, in order.
     package var checks: [String]
@@ -41,8 +47,11 @@ package struct Scenario: Sendable, Equatable {
 
 /// A live check's catalog entry.
 package struct CheckInfo: Sendable, Equatable {
+    /// The check's id, as scenarios and check results name it.
     package var id: String
+    /// Its title.
     package var title: LocalizedText
+    /// What a pass of it proves.
     package var proves: LocalizedText
 }
 
@@ -76,12 +85,15 @@ package struct StoreProofPolicy: Sendable, Equatable {
 /// a fixture certify (`Provenance.isFixture`). `certifies(_:as:)` and `storeProofs.certifies(_:)` are the answers
 /// to "does this certify".
 package struct VerdictRules: Sendable, Equatable {
+    /// The provenance a check result needs to certify (`checkResultProvenance`).
     package var checkResultProvenance: Provenance
     /// The store proofs the scenarios accept and which of them certify (`storeProofs`).
     package var storeProofs: StoreProofPolicy
+    /// The provenance a server receipt needs to certify (`serverReceiptProvenance`).
     package var serverReceiptProvenance: Provenance
     /// How the vendor's acceptance of a store transaction is found and proven (`serverReceiptBinding`).
     package var serverReceiptBinding: AcceptanceRule
+    /// Whether a store transaction's bundle id must equal the campaign's app id (`transactionBundleMustMatchAppId`; true when the profile omits it).
     package var transactionBundleMustMatchAppId: Bool
     /// The most days a store transaction's purchase date may lie before its run started, for it to certify.
     package var transactionMaxAgeDays: Int
@@ -102,12 +114,19 @@ package struct VerdictRules: Sendable, Equatable {
 
 /// A vendor's scenario catalog: one JSON file per profile under `profiles/`.
 package struct Profile: Sendable, Equatable {
+    /// The profile's id (its file name without `.json`), as campaigns name it.
     package var id: String
+    /// The vendor's name, as people read it.
     package var vendor: String
+    /// The catalog's title.
     package var title: LocalizedText
+    /// Where the catalog comes from: the vendor's guide and table it transcribes.
     package var source: String
+    /// The acceptance scenarios, in the profile's order.
     package var scenarios: [Scenario]
+    /// The live checks' catalog, in the profile's order.
     package var checks: [CheckInfo]
+    /// The verdict rules (`verdictRules`).
     package var rules: VerdictRules
     /// The vendor's hosted Sandbox public-key pins (`hostedSandbox.spkiPins`, `sha256//BASE64`); empty: none published.
     package var sandboxPins: [String]

@@ -45,5 +45,6 @@ package enum Provenance: String, Sendable, Codable, CaseIterable, Comparable {
         }
     }
 
+    /// By raw value, so that lists of provenances sort alphabetically.
     package static func < (lhs: Provenance, rhs: Provenance) -> Bool { lhs.rawValue < rhs.rawValue }
 }

@@ -3,18 +3,31 @@ import StrictJSON
 
 /// One app build under certification.
 package struct Campaign: Sendable, Equatable {
+    /// The campaign's id.
     package var id: String
+    /// The journal seq of the entry that created it.
     package var seq: Int64
+    /// The name of the profile it is certified under.
     package var profile: String
+    /// A name for people.
     package var name: String
+    /// The app's id (bundle id or application id).
     package var appId: String
+    /// The app's version.
     package var appVersion: String
+    /// The app's build.
     package var build: String
+    /// The name of the in-app-purchase SDK under test.
     package var sdkName: String
+    /// That SDK's version.
     package var sdkVersion: String
+    /// The vendor's target the app speaks to (a project UUID or a publishable key; the profile's `TargetField` says which, and JSON labels it by that field's name).
     package var project: String
+    /// The Sandbox base URL the campaign targets.
     package var baseURL: String
+    /// The actor who created it.
     package var createdBy: String
+    /// When it was created (RFC 3339 UTC).
     package var createdAt: String
     /// The campaign's own Sandbox public-key pins (`sha256//BASE64`), added to the profile's; empty for none.
     package var sandboxPins: [String] = []
@@ -77,18 +90,28 @@ package enum RunOutcome: String, Sendable, CaseIterable { case pass, fail, block
 
 /// A device that runs the test app.
 package struct Device: Sendable, Equatable {
+    /// The device's id.
     package var id: String
+    /// The journal seq of the entry that added it.
     package var seq: Int64
+    /// The campaign it belongs to.
     package var campaignId: String
+    /// The tester's label for it, unique in the campaign.
     package var label: String
+    /// `physical` or `simulator`.
     package var kind: DeviceKind
+    /// `ios` or `android`.
     package var platform: Platform
+    /// The device model, as the tester gave it.
     package var model: String
+    /// The OS version, as the tester gave it.
     package var osVersion: String
     /// A keyed hash of the device identifier, never the identifier itself.
     package var identifierHash: String?
+    /// When it was added (RFC 3339 UTC).
     package var createdAt: String
 
+    /// The device as JSON (`campaign` for the campaign id; `identifierHash` is `null` when none was given).
     package var json: JSONValue {
         ["id": .string(id), "campaign": .string(campaignId), "label": .string(label), "kind": .string(kind.rawValue),
          "platform": .string(platform.rawValue), "model": .string(model), "osVersion": .string(osVersion),
@@ -112,16 +135,26 @@ package struct Device: Sendable, Equatable {
 
 /// A store sandbox account; the address is kept only masked and as a keyed hash.
 package struct StoreAccount: Sendable, Equatable {
+    /// The account's id.
     package var id: String
+    /// The journal seq of the entry that added it.
     package var seq: Int64
+    /// The campaign it belongs to.
     package var campaignId: String
+    /// The tester's label for it, unique in the campaign.
     package var label: String
+    /// `apple` or `google`.
     package var store: Store
+    /// The account address with most of it masked (`s***r@icloud.com`).
     package var accountMasked: String
+    /// The keyed hash (HMAC-SHA-256 with the masking key) of the address, to recognise the account again.
     package var accountHash: String
+    /// The store's storefront (`USA`), when given.
     package var storefront: String?
+    /// When it was added (RFC 3339 UTC).
     package var createdAt: String
 
+    /// The account as JSON: masked address and hash only (`account`, `accountHash`).
     package var json: JSONValue {
         ["id": .string(id), "campaign": .string(campaignId), "label": .string(label), "store": .string(store.rawValue),
          "account": .string(accountMasked), "accountHash": .string(accountHash), "storefront": .optional(storefront),
@@ -144,23 +177,36 @@ package struct StoreAccount: Sendable, Equatable {
 
 /// One execution of one scenario.
 package struct Run: Sendable, Equatable {
+    /// The run's id.
     package var id: String
+    /// The journal seq of the entry that started it.
     package var seq: Int64
+    /// The campaign it belongs to.
     package var campaignId: String
+    /// The scenario it executes (an id of the profile's scenarios).
     package var scenario: String
+    /// The device it ran on.
     package var deviceId: String
+    /// The store account it used, if any.
     package var accountId: String?
+    /// Who ran it.
     package var tester: String
+    /// When it started (RFC 3339 UTC).
     package var startedAt: String
+    /// When it was finished (nil: still open).
     package var finishedAt: String?
+    /// The outcome the tester recorded at the finish (nil: still open).
     package var outcome: RunOutcome?
+    /// The tester's note at the finish.
     package var note: String?
     /// The journal seq of the run's finish (nil: open, or a database older than `run_finishes`).
     package var finishSeq: Int64?
     /// When and why the run was abandoned as started by mistake (nil: it was not): it is never judged.
     package var abandonedAt: String?
+    /// Why the run was abandoned (nil when it was not, or when no reason was given).
     package var abandonReason: String?
 
+    /// Every stored property, for the store that reads rows (a `package` memberwise initialiser).
     package init(id: String, seq: Int64, campaignId: String, scenario: String, deviceId: String, accountId: String?, tester: String,
                 startedAt: String, finishedAt: String?, outcome: RunOutcome?, note: String?,
                 finishSeq: Int64? = nil, abandonedAt: String? = nil, abandonReason: String? = nil) {
@@ -180,7 +226,9 @@ package struct Run: Sendable, Equatable {
         self.abandonReason = abandonReason
     }
 
+    /// Whether the run has been finished.
     package var isFinished: Bool { finishedAt != nil }
+    /// Whether the run was abandoned (it is never judged).
     package var isAbandoned: Bool { abandonedAt != nil }
 
     /// Whether `item` of this run was recorded after the run was finished (a late note or attachment):
@@ -190,6 +238,7 @@ package struct Run: Sendable, Equatable {
         return item.seq > finishSeq
     }
 
+    /// The run as JSON; `abandonedAt` and `abandonReason` appear only on an abandoned run.
     package var json: JSONValue {
         var object: [String: JSONValue] = [
             "id": .string(id), "campaign": .string(campaignId), "scenario": .string(scenario), "device": .string(deviceId),
@@ -216,22 +265,37 @@ package enum EvidenceType: String, Sendable, CaseIterable {
 /// type's typed details (`details(as:)`): `TransactionDetails`, `ReceiptDetails`, `AttachmentDetails`
 /// (the bytes are in the blob store under `attachmentSHA256`), `NoteDetails`, `CheckResultDetails`.
 package struct EvidenceItem: Sendable, Equatable {
+    /// The item's id.
     package var id: String
+    /// The journal seq of the entry that recorded it; its place in the journal's order.
     package var seq: Int64
+    /// The run it is on.
     package var runId: String
+    /// Its kind.
     package var type: EvidenceType
+    /// Where it came from.
     package var provenance: Provenance
+    /// The type's fields as JSON; read them with `details(as:)`.
     package var details: JSONValue
+    /// An attachment's SHA-256 (lowercase hex), naming its bytes in the blob store; nil for other types.
     package var attachmentSHA256: String?
+    /// An attachment's media type; nil for other types.
     package var mediaType: String?
+    /// An attachment's size in bytes; nil for other types.
     package var size: Int64?
+    /// The actor who recorded it.
     package var recordedBy: String
+    /// When it was recorded (RFC 3339 UTC).
     package var recordedAt: String
+    /// The journal seq of its retraction (nil: not retracted).
     package var retractedSeq: Int64?
+    /// Why it was retracted.
     package var retractedReason: String?
 
+    /// Whether it was retracted (it stays in the journal but counts for no verdict).
     package var isRetracted: Bool { retractedSeq != nil }
 
+    /// The item as JSON (`run` for the run id; `retracted` as a boolean).
     package var json: JSONValue {
         ["id": .string(id), "run": .string(runId), "type": .string(type.rawValue), "provenance": .string(provenance.rawValue),
          "details": details, "attachmentSha256": .optional(attachmentSHA256), "mediaType": .optional(mediaType),
@@ -259,13 +323,19 @@ package struct EvidenceItem: Sendable, Equatable {
 
 /// One entry of the append-only journal.
 package struct JournalEntry: Sendable, Equatable {
+    /// Its place in the journal, from 1.
     package var seq: Int64
+    /// What the entry does (`campaign.create`, `evidence.add`, …).
     package var kind: String
+    /// Who wrote it.
     package var actor: String
+    /// When it was written (RFC 3339 UTC).
     package var at: String
     /// Canonical JSON text.
     package var payload: String
+    /// The previous entry's hash (64 zeros for the first entry).
     package var prevHash: String
+    /// SHA-256 (lowercase hex) of the canonical envelope of `actor`, `at`, `kind`, `payload`, `prev` and `seq`.
     package var hash: String
 
     /// Every stored property, for the store that reads rows (a `package` memberwise initialiser).
@@ -282,10 +352,14 @@ package struct JournalEntry: Sendable, Equatable {
 
 /// The newest journal entry that counts as evidence (report renders do not).
 package struct EvidenceHead: Sendable, Equatable {
+    /// The entry's seq.
     package var seq: Int64
+    /// The entry's hash.
     package var hash: String
+    /// When it was written (RFC 3339 UTC).
     package var at: String
 
+    /// A head from its parts.
     package init(seq: Int64, hash: String, at: String) {
         self.seq = seq
         self.hash = hash
@@ -371,9 +445,13 @@ extension Campaign {
 
 /// One recorded change of a campaign: which values changed, from what to what, who and when.
 package struct CampaignUpdate: Sendable, Equatable {
+    /// One field's change.
     package struct Change: Sendable, Equatable {
+        /// The field's column name (`CampaignField`'s raw value; kept as text so that a newer growcert's field still reads).
         package var field: String
+        /// The value before (nil: the field had none).
         package var from: String?
+        /// The value after.
         package var to: String
 
         /// The field's name as people read it (its column name when this growcert does not know it).
@@ -393,13 +471,19 @@ package struct CampaignUpdate: Sendable, Equatable {
         }
     }
 
+    /// The update's id.
     package var id: String
+    /// The journal seq of the `campaign.update` entry.
     package var seq: Int64
+    /// The campaign it changes.
     package var campaignId: String
     /// In the order of the columns' names.
     package var changes: [Change]
+    /// Why the change was made, if the actor said.
     package var note: String?
+    /// The actor who made it.
     package var updatedBy: String
+    /// When it was made (RFC 3339 UTC).
     package var updatedAt: String
 
     /// What changed, as one line: `base URL 'a' → 'b'; SDK version '1' → '2'`.
@@ -407,6 +491,7 @@ package struct CampaignUpdate: Sendable, Equatable {
         changes.map { "\($0.label) '\($0.shown($0.from))' → '\($0.shown($0.to))'" }.joined(separator: "; ")
     }
 
+    /// The update as JSON (`campaign` for the campaign id; `from` is `null` when there was no value).
     package var json: JSONValue {
         ["id": .string(id), "campaign": .string(campaignId),
          "changes": .array(changes.map { ["field": .string($0.field), "from": .optional($0.from), "to": .string($0.to)] }),

@@ -2,21 +2,34 @@ import StrictJSON
 
 /// A rendered report as stored: its bytes live in the blob store under `sha256`.
 package struct ReportRecord: Sendable, Equatable {
+    /// The report's id.
     package var id: String
+    /// The journal seq of the `report.render` entry that stored it.
     package var seq: Int64
+    /// The campaign it reports on.
     package var campaignId: String
+    /// Its format (`md`, `html`, `junit`, `json`).
     package var format: String
+    /// Its language (`en` or `zh-Hans`).
     package var lang: String
+    /// The SHA-256 (lowercase hex) of the template it was rendered with.
     package var templateSHA256: String
+    /// The SHA-256 (lowercase hex) of its bytes, naming them in the blob store.
     package var sha256: String
+    /// Its size in bytes.
     package var size: Int64
     /// The journal entry the report's evidence ends at, and its hash.
     package var evidenceSeq: Int64
+    /// The hash of the entry at `evidenceSeq` (`journalHead` in JSON).
     package var evidenceHead: String
+    /// The campaign's verdict as the report states it (`CERTIFIED`, `FAILED`, …).
     package var verdict: String
+    /// The actor who rendered it.
     package var createdBy: String
+    /// When it was rendered (RFC 3339 UTC).
     package var createdAt: String
 
+    /// The report as JSON (`campaign` for the campaign id, `journalHead` for `evidenceHead`).
     package var json: JSONValue {
         ["id": .string(id), "campaign": .string(campaignId), "format": .string(format), "lang": .string(lang),
          "templateSha256": .string(templateSHA256), "sha256": .string(sha256), "size": .number(String(size)),
@@ -44,14 +57,22 @@ package struct ReportRecord: Sendable, Equatable {
 
 /// What `storeReport` needs.
 package struct NewReport: Sendable {
+    /// The campaign it reports on.
     package var campaignId: String
+    /// Its format (`md`, `html`, `junit`, `json`).
     package var format: String
+    /// Its language (`en` or `zh-Hans`).
     package var lang: String
+    /// The SHA-256 (lowercase hex) of the template it was rendered with.
     package var templateSHA256: String
+    /// The rendered bytes.
     package var bytes: [UInt8]
+    /// The journal head its evidence ends at.
     package var evidenceHead: EvidenceHead
+    /// The campaign's verdict as the report states it.
     package var verdict: String
 
+    /// A new report from its parts.
     package init(campaignId: String, format: String, lang: String, templateSHA256: String, bytes: [UInt8], evidenceHead: EvidenceHead, verdict: String) {
         self.campaignId = campaignId
         self.format = format
@@ -65,8 +86,11 @@ package struct NewReport: Sendable {
 
 /// Who signs off a report.
 package enum SignoffRole: String, Sendable, CaseIterable {
+    /// Quality assurance.
     case qa
+    /// The release manager (`release-manager`).
     case releaseManager = "release-manager"
+    /// An auditor.
     case auditor
 }
 
@@ -75,12 +99,19 @@ package enum SignoffDecision: String, Sendable, CaseIterable { case approve, rej
 
 /// A signed sign-off: the canonical JSON statement, its Ed25519 signature and the public key.
 package struct SignoffRecord: Sendable, Equatable {
+    /// The sign-off's id.
     package var id: String
+    /// The journal seq of the `signoff.add` entry.
     package var seq: Int64
+    /// The report it signs (as the row says; `signed` has what was signed).
     package var reportId: String
+    /// The report's campaign (as the row says).
     package var campaignId: String
+    /// The signer's role (a `SignoffRole` raw value, as the row says).
     package var role: String
+    /// The signer's name (as the row says).
     package var name: String
+    /// `approve` or `reject` (as the row says).
     package var decision: String
     /// The exact bytes that were signed (canonical JSON).
     package var statement: String
@@ -88,14 +119,18 @@ package struct SignoffRecord: Sendable, Equatable {
     package var signature: String
     /// SPKI PEM.
     package var publicKey: String
+    /// The key id: the first 16 hex digits of the SHA-256 of the public key's PEM.
     package var keyId: String
+    /// When it was added (RFC 3339 UTC).
     package var createdAt: String
 
     var statementJSON: JSONValue { (try? JSONValue.parse(statement)) ?? .null }
     /// The signed statement, read (nil when it does not parse). Displays take their values from it;
     /// `verify` checks that the row's columns say the same and that the signature holds.
     package var signed: SignoffStatement? { SignoffStatement(text: statement) }
+    /// The statement's `comment`, if any.
     package var comment: String? { statementJSON["comment"]?.stringValue }
+    /// The statement's `acceptRisk`: the risk a signer accepts along with the decision, if any.
     package var acceptRisk: String? { statementJSON["acceptRisk"]?.stringValue }
 
     /// Report, campaign, role, name and decision as the signed statement states them.
@@ -126,16 +161,24 @@ package struct SignoffRecord: Sendable, Equatable {
 
 /// A trusted signer: a public key registered (journaled) as belonging to a named person and role.
 package struct SignerRecord: Sendable, Equatable {
+    /// The signer's id.
     package var id: String
+    /// The journal seq of the `signer.add` entry.
     package var seq: Int64
+    /// The signer's name.
     package var name: String
+    /// The signer's role (a `SignoffRole` raw value).
     package var role: String
     /// SPKI PEM.
     package var publicKey: String
+    /// The key id: the first 16 hex digits of the SHA-256 of the public key's PEM.
     package var keyId: String
+    /// The actor who registered the signer.
     package var createdBy: String
+    /// When it was registered (RFC 3339 UTC).
     package var createdAt: String
 
+    /// The signer as JSON.
     package var json: JSONValue {
         ["id": .string(id), "name": .string(name), "role": .string(role), "publicKey": .string(publicKey), "keyId": .string(keyId),
          "createdBy": .string(createdBy), "createdAt": .string(createdAt)]
@@ -156,20 +199,28 @@ package struct SignerRecord: Sendable, Equatable {
 
 /// An RFC 3161 timestamp token over a journal head, from a timestamp authority.
 package struct AnchorRecord: Sendable, Equatable {
+    /// The anchor's id.
     package var id: String
+    /// The journal seq of the `anchor.add` entry.
     package var seq: Int64
     /// The journal entry whose hash was timestamped (the message imprint, SHA-256).
     package var headSeq: Int64
+    /// The hash of the entry at `headSeq` (lowercase hex).
     package var headHash: String
+    /// The timestamp authority's URL.
     package var tsaURL: String
     /// Base64 of the DER TimeStampToken (CMS SignedData).
     package var token: String
     /// The TSA's genTime and serial number, as the token states them.
     package var genTime: String
+    /// The token's serial number, as text.
     package var serial: String
+    /// The actor who added the anchor.
     package var createdBy: String
+    /// When it was added (RFC 3339 UTC).
     package var createdAt: String
 
+    /// The anchor as JSON (`tsa` for the authority's URL; the token in base64).
     package var json: JSONValue {
         ["id": .string(id), "headSeq": .number(String(headSeq)), "headHash": .string(headHash), "tsa": .string(tsaURL),
          "token": .string(token), "genTime": .string(genTime), "serial": .string(serial), "createdBy": .string(createdBy),

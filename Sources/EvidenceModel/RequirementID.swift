@@ -3,6 +3,7 @@
 /// A profile names requirements; `Reports/Verdicts/Requirements` judges each one with the evaluator
 /// registered under its id. The constants are the ids growcert's evaluators judge today.
 package struct RequirementID: RawRepresentable, Hashable, Sendable, ExpressibleByStringLiteral, CustomStringConvertible {
+    /// The id as a profile spells it (`device`).
     package var rawValue: String
 
     package init(rawValue: String) { self.rawValue = rawValue }

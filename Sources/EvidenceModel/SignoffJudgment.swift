@@ -5,11 +5,16 @@
 package struct SignoffJudgment: Sendable, Equatable {
     /// `SignoffStatement.scopeCampaign` or `.scopeReport`.
     package var scope: String
+    /// Each scenario's verdict (its raw value), by scenario id.
     package var scenarioVerdicts: [String: String]
+    /// The campaign's verdict (its raw value, `CERTIFIED`, …).
     package var campaignVerdict: String
+    /// The SHA-256 of the rules that judged (the profile's canonical text).
     package var rulesSha256: String
+    /// The growcert version that judged.
     package var growcertVersion: String
 
+    /// A judgment from its parts.
     package init(scope: String, scenarioVerdicts: [String: String], campaignVerdict: String, rulesSha256: String, growcertVersion: String) {
         self.scope = scope
         self.scenarioVerdicts = scenarioVerdicts

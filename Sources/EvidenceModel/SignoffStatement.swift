@@ -13,34 +13,54 @@ import StrictJSON
 /// one file), each scenario's verdict, the SHA-256 of the rules that judged them (the profile), the
 /// growcert version, and the database's identity (its journal's first entry hash).
 package struct SignoffStatement: Sendable, Equatable {
+    /// The first version: no binding to the app, the report's verdict or the heads.
     package static let typeV1 = "growcert-signoff/v1"
+    /// Adds the app, the report's verdict and SHA-256, and the journal and database heads.
     package static let typeV2 = "growcert-signoff/v2"
+    /// Adds the scope, the scenario verdicts, the rules' SHA-256, the growcert version and the database's identity.
     package static let typeV3 = "growcert-signoff/v3"
     /// A v3 statement's scope: the campaign's evidence state, or one report file.
     package static let scopeCampaign = "campaign"
+    /// The scope of a statement that signs one report file.
     package static let scopeReport = "report"
 
+    /// The statement's version: `typeV1`, `typeV2` or `typeV3`.
     package var type: String
+    /// The campaign's id.
     package var campaign: String
+    /// The campaign's app id; nil in v1.
     package var appId: String?
+    /// The campaign's app version; nil in v1.
     package var appVersion: String?
+    /// The campaign's build; nil in v1.
     package var build: String?
+    /// The report's id.
     package var reportId: String
+    /// The report's SHA-256 (lowercase hex).
     package var reportSha256: String
+    /// The report's verdict (`CERTIFIED`, …); nil in v1.
     package var reportVerdict: String?
     /// The journal head (evidence head) the report was judged at, and its entry.
     package var journalHead: String
+    /// The seq of that entry; nil in v1.
     package var journalSeq: Int64?
     /// The whole journal's head when the statement was signed, and its entry.
     package var databaseHead: String?
+    /// The seq of that entry; nil in v1.
     package var databaseSeq: Int64?
+    /// The signer's role (a `SignoffRole` raw value).
     package var role: String
+    /// The signer's name.
     package var name: String
+    /// `approve` or `reject`.
     package var decision: String
+    /// The signer's comment, if any.
     package var comment: String?
+    /// The risk the signer accepts in approving a verdict that is not CERTIFIED; nil otherwise.
     package var acceptRisk: String?
     /// The signer signed although newer evidence for the campaign existed.
     package var acceptStale: Bool
+    /// When it was signed (RFC 3339 UTC).
     package var signedAt: String
     /// v3: `campaign` or `report`; nil before v3 (a report's sign-off).
     package var scope: String?
@@ -48,6 +68,7 @@ package struct SignoffStatement: Sendable, Equatable {
     package var scenarioVerdicts: [String: String]?
     /// v3: the SHA-256 of the rules (the profile's canonical text) and the growcert version that judged it.
     package var rulesSha256: String?
+    /// The growcert version that judged (v3).
     package var growcertVersion: String?
     /// v3: the database's identity (`EvidenceStore.databaseId`).
     package var databaseId: String?
@@ -58,6 +79,7 @@ package struct SignoffStatement: Sendable, Equatable {
     /// Whether the statement signs the campaign's evidence state rather than one report file.
     package var coversCampaignState: Bool { scope == Self.scopeCampaign }
 
+    /// A statement from its parts; the v3 fields are nil unless given.
     package init(type: String = Self.typeV2, campaign: String, appId: String?, appVersion: String?, build: String?, reportId: String,
                 reportSha256: String, reportVerdict: String?, journalHead: String, journalSeq: Int64?, databaseHead: String?,
                 databaseSeq: Int64?, role: String, name: String, decision: String, comment: String?, acceptRisk: String?,

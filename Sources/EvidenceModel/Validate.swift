@@ -11,6 +11,7 @@ package enum Validate {
         return key
     }
 
+    /// Throws `invalidValue` naming `field` when `value` is empty or only white space.
     package static func nonEmpty(_ value: String, field: String) throws {
         // An ASCII byte other than white space settles it without Foundation (whose first use costs a
         // command-line run a fraction of a millisecond); anything else is trimmed as before.
@@ -54,6 +55,7 @@ package enum Validate {
         return value
     }
 
+    /// The base URL without trailing slashes; throws unless it is `https://HOST[/PREFIX]` with no query, fragment or user (plain `http` only for a loopback host).
     package static func baseURL(_ value: String) throws -> String {
         guard let url = URL(string: value), let scheme = url.scheme?.lowercased(), let host = url.host, !host.isEmpty,
               url.query == nil, url.fragment == nil, url.user == nil

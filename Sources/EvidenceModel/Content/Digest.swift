@@ -52,6 +52,7 @@ package enum Digest {
         return String(decoding: out, as: UTF8.self)
     }
 
+    /// The ASCII code of the lowercase hex digit for `v` (0–15).
     @inline(__always) package static func hexDigit(_ v: UInt8) -> UInt8 { v < 10 ? 0x30 + v : 0x57 + v }
 }
 
@@ -59,6 +60,7 @@ package enum Digest {
 package struct SHA256Hasher: ~Copyable {
     private let ctx: OpaquePointer?
 
+    /// A hasher that has been fed nothing.
     package init() {
         ctx = EVP_MD_CTX_new()
         EVP_DigestInit_ex(ctx, EVP_sha256(), nil)

@@ -21,12 +21,14 @@ package struct AttachmentDetails: EvidenceDetails {
         self.redactions = redactions
     }
 
+    /// Reads the details; `redactions` keeps only the counts that are whole numbers.
     package init(json: JSONValue) {
         filename = DetailValue.text(json[Key.filename.rawValue])
         note = DetailValue.text(json[Key.note.rawValue])
         redactions = json[Key.redactions.rawValue]?.objectValue?.compactMapValues { $0.numberText.flatMap { Int($0) } }
     }
 
+    /// `filename` and `note` as `null` when absent; `redactions` only when set.
     package var json: JSONValue {
         var o: [String: JSONValue] = [Key.filename.rawValue: .optional(filename), Key.note.rawValue: .optional(note)]
         if let redactions { o[Key.redactions.rawValue] = .object(redactions.mapValues { .number(String($0)) }) }

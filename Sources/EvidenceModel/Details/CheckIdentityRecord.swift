@@ -5,13 +5,21 @@ package struct CheckIdentityRecord: Sendable, Equatable {
     /// The identity's JSON keys.
     package enum Key: String, CaseIterable, Sendable { case liveHosted, reason, peers, privateRangePeers, leafSha256, spkiPins, issuers, trustBasis }
 
+    /// Whether the exchanges proved the hosted Sandbox (`SandboxIdentity.isLiveHosted`).
     package var liveHosted: Bool
+    /// Why they did not; nil when they did.
     package var reason: String?
+    /// The peers reached (`ADDRESS:PORT`), probe first, without repeats.
     package var peers: [String]
+    /// The peers in a private range (RFC 1918, CGNAT, ULA), each with its range; they may certify, with a warning.
     package var privateRangePeers: [String]
+    /// The server leaf certificates' SHA-256 (lowercase hex), without repeats.
     package var leafSha256: [String]
+    /// The server public keys seen, as `sha256//BASE64` pins, without repeats.
     package var spkiPins: [String]
+    /// The leaf certificates' issuers, without repeats.
     package var issuers: [String]
+    /// `pinned` or `system-trust-store`: what the server's identity rests on.
     package var trustBasis: String
 
     /// An identity record.

@@ -5,6 +5,7 @@ package struct CheckTarget: Sendable, Equatable {
     /// The target's JSON keys.
     package enum Key: String, CaseIterable, Sendable { case baseUrl, kind }
 
+    /// The base URL the check ran against.
     package var baseUrl: String?
     /// `hosted` or `emulator`, as the target declared it.
     package var kind: String?

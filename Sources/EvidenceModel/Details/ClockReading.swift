@@ -83,14 +83,20 @@ package enum RunClockEvent: String, Sendable, CaseIterable {
 /// A run's clock reading as recorded (a row of `run_clocks`, projected from `run.clock`): the run's outside start or
 /// finish, and, at its start, the run's nonce.
 package struct RunClock: Sendable, Equatable {
+    /// The reading's id.
     package var id: String
+    /// The journal seq of its `run.clock` entry.
     package var seq: Int64
+    /// The run it was read for.
     package var runId: String
+    /// At the run's start or its finish.
     package var event: RunClockEvent
     /// The run nonce minted at `run start` (a UUID): the tester gives it to the test app, which puts it into the store
     /// purchase (StoreKit's `appAccountToken`), binding the purchase to this run. nil on a finish.
     package var nonce: String?
+    /// The Sandbox's clock as read.
     package var reading: ClockReading
+    /// When it was recorded (RFC 3339 UTC).
     package var recordedAt: String
 
     /// The reading as JSON, for `run show --json` and exports.

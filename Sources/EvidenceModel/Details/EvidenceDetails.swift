@@ -19,5 +19,6 @@ package protocol EvidenceDetails: Sendable, Equatable {
 }
 
 extension EvidenceDetails {
+    /// None, unless a type names its own.
     package static var signedPayloadKeys: Set<String> { [] }
 }

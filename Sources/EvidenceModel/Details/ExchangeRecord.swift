@@ -9,19 +9,29 @@ package struct ExchangeRecord: Sendable, Equatable {
         case host, certificateChain, link
     }
 
+    /// The HTTP method.
     package var method: String?
+    /// The path with its query, credentials redacted.
     package var path: String?
     /// The HTTP status as number text; nil when no response came.
     package var status: String?
+    /// The vendor's kind header as received (`hosted`, `emulator`); nil when absent or when no response came.
     package var sandboxKind: String?
     /// As number text.
     package var durationMs: String?
+    /// The request's `Idempotency-Key`, if it sent one.
     package var idempotencyKey: String?
+    /// The request body, redacted and capped.
     package var requestBody: String?
+    /// The response body, redacted and capped.
     package var responseBody: String?
+    /// The transport failure (`timeout`, `connection-lost`, …) when no response came.
     package var error: String?
+    /// The peer IP address connected to, measured after name resolution; nil when unknown.
     package var peer: String?
+    /// Over HTTPS: `verified`, or `not verified: ` with OpenSSL's reason; nil over plain HTTP or when nothing was measured.
     package var tls: String?
+    /// The SHA-256 of the leaf's public key in pin form (`sha256//BASE64`); nil over plain HTTP.
     package var spkiPin: String?
     /// The response's `Date` header as the server sent it (its clock); nil when absent, or in records made before it was kept.
     package var date: String?

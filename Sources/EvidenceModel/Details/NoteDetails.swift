@@ -13,6 +13,7 @@ package struct NoteDetails: EvidenceDetails {
     /// A note.
     package init(text: String) { self.text = text }
 
+    /// A missing text reads as empty.
     package init(json: JSONValue) { text = DetailValue.text(json[Key.text.rawValue]) ?? "" }
 
     package var json: JSONValue { .object([Key.text.rawValue: .string(text)]) }

@@ -34,6 +34,7 @@ package struct ReceiptDetails: EvidenceDetails {
         self.transactionId = transactionId
     }
 
+    /// Reads the details; a missing `source` reads as empty and a missing `raw` as `null`.
     package init(json: JSONValue) {
         orderId = DetailValue.id(json[Key.orderId.rawValue])
         receiptId = DetailValue.id(json[Key.receiptId.rawValue])
@@ -43,6 +44,7 @@ package struct ReceiptDetails: EvidenceDetails {
         transactionId = DetailValue.id(json[Key.transactionId.rawValue])
     }
 
+    /// `transactionId` is written only when set.
     package var json: JSONValue {
         var o: [String: JSONValue] = [
             Key.orderId.rawValue: .optional(orderId), Key.receiptId.rawValue: .optional(receiptId), Key.status.rawValue: .optional(status),

@@ -17,6 +17,7 @@ package struct TransactionDetails: EvidenceDetails, BindingKeyed {
     }
 
     package static let evidenceType = EvidenceType.transaction
+    /// `signedPayload` holds the store's JWS, which the secret scan passes over.
     package static let signedPayloadKeys: Set<String> = [Key.signedPayload.rawValue]
 
     /// The `type` of an App Store auto-renewable subscription.
@@ -64,6 +65,7 @@ package struct TransactionDetails: EvidenceDetails, BindingKeyed {
     private static let written: [Key] = [.store, .source, .transactionId, .orderId, .productId, .signedPayload, .warnings,
                                          .googleOrderId, .purchaseTokenSha256]
 
+    /// Reads the details; every key growcert does not write itself is kept in `storeFields`.
     package init(json: JSONValue) {
         store = DetailValue.text(json[Key.store.rawValue]) ?? ""
         source = DetailValue.text(json[Key.source.rawValue]) ?? ""
@@ -79,6 +81,7 @@ package struct TransactionDetails: EvidenceDetails, BindingKeyed {
         storeFields = rest
     }
 
+    /// The store's fields with growcert's keys over them; `signedPayload`, `googleOrderId` and `purchaseTokenSha256` only when set.
     package var json: JSONValue {
         var o = storeFields
         o[Key.store.rawValue] = .string(store)

@@ -80,6 +80,7 @@ package enum GrowClientError: Error, Sendable, Hashable, CustomStringConvertible
         }
     }
 
+    /// What happened and what to do.
     package var description: String {
         switch self {
         case .unauthorized(.tokenInvalid):

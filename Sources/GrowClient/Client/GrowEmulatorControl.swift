@@ -7,6 +7,7 @@ import HTTPCore
 /// the demo can seed customers, create funnels, simulate store purchases,
 /// refunds and faults.
 package final class GrowEmulatorControl: Sendable, CustomStringConvertible {
+    /// The target and scope it controls (those of its server client).
     package var configuration: GrowClientConfiguration { server.configuration }
     /// The control endpoints authenticate as the host backend does.
     private let server: GrowServerClient
@@ -48,6 +49,7 @@ package final class GrowEmulatorControl: Sendable, CustomStringConvertible {
         _ = try await post(GrowWire.Path.emulatorReset, [String: String](), as: GrowNoContent.self)
     }
 
+    /// `GrowEmulatorControl(https://host, key <redacted>)`.
     package var description: String { "GrowEmulatorControl(\(configuration.baseURL.absoluteString), key \(Redactor.placeholder))" }
 
     private func post<Body: Encodable, Response: Decodable & Sendable>(_ path: String, _ body: Body, as type: Response.Type) async throws -> Response {

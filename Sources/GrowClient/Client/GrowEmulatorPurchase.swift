@@ -30,6 +30,7 @@ package struct GrowEmulatorPurchase: Sendable {
         /// Submitting the order's receipt.
         case submitReceipt(orderId: String)
 
+        /// The stage in words, to follow "Could not …".
         package var description: String {
             switch self {
             case .runToken: return "create a funnel run token on the emulator"
@@ -50,6 +51,7 @@ package struct GrowEmulatorPurchase: Sendable {
         /// The emulator purchase's points are not an exact decimal (a defect of growcert).
         case invalidPoints
 
+        /// What went wrong, in a sentence.
         package var description: String {
             switch self {
             case .noPurchaseStep: return "The emulator's funnel has no purchase step, so there is no order to buy."
@@ -61,9 +63,12 @@ package struct GrowEmulatorPurchase: Sendable {
 
     /// A store transaction for an order: its id and its JWS.
     package struct StoreTransaction: Sendable, Equatable {
+        /// The store's transaction id.
         package var transactionId: String
+        /// The transaction's JWS, as the store signed it.
         package var signedTransaction: String
 
+        /// A transaction from its parts.
         package init(transactionId: String, signedTransaction: String) {
             self.transactionId = transactionId
             self.signedTransaction = signedTransaction
@@ -75,14 +80,19 @@ package struct GrowEmulatorPurchase: Sendable {
 
     /// What the purchase bought, and how the Sandbox answered its receipt.
     package struct Bought: Sendable {
+        /// The order the funnel opened.
         package var orderId: String
+        /// The signed transaction whose receipt was submitted.
         package var transaction: StoreTransaction
+        /// The Sandbox's answer to the receipt; its `status` says whether the order was delivered.
         package var receipt: GrowWireReceiptResult
     }
 
     /// A stage that threw: which one, and what it threw.
     package struct StageFailure: Error, CustomStringConvertible {
+        /// The stage that threw.
         package let stage: Stage
+        /// What it threw.
         package let underlying: any Error
 
         /// "Could not start the funnel: …".

@@ -8,11 +8,13 @@ import HTTPCore
 /// the original request and the server can recognise it as a replay.
 /// Credentials are not part of its description.
 package struct GrowPendingRequest<Response: Decodable & Sendable>: Sendable, CustomStringConvertible {
+    /// The HTTP method (`POST`).
     package let method: HTTPMethod
     /// The contract path (percent-encoded), below the base URL.
     package let path: String
     /// The exact body bytes sent on every attempt.
     package let body: Data
+    /// The `Idempotency-Key` sent on every attempt, so the server sees a retry as a replay.
     package let idempotencyKey: String
     let authentication: Authentication
 
@@ -30,5 +32,6 @@ package struct GrowPendingRequest<Response: Decodable & Sendable>: Sendable, Cus
         self.authentication = authentication
     }
 
+    /// `POST /v1/funnels (Idempotency-Key …)`: no credential, no body.
     package var description: String { "\(method.rawValue) \(path) (Idempotency-Key \(idempotencyKey))" }
 }

@@ -52,6 +52,7 @@ package final class GrowServerClient: Sendable, CustomStringConvertible {
         try await send(try executor.prepare(path: path, body: body, idempotencyKey: nil, authentication: .server) as GrowPendingRequest<Response>)
     }
 
+    /// `GrowServerClient(https://host, key <redacted>)`.
     package var description: String { "GrowServerClient(\(configuration.baseURL.absoluteString), key \(Redactor.placeholder))" }
 }
 

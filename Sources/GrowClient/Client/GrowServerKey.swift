@@ -20,7 +20,10 @@ package struct GrowServerKey: Sendable, Hashable, CustomStringConvertible, Custo
     /// Whether the key starts with `gg_sk_`, as every real server key does.
     package var hasExpectedPrefix: Bool { value.hasPrefix(GrowWire.serverKeyPrefix) }
 
+    /// `GrowServerKey(<redacted>)`.
     package var description: String { "GrowServerKey(\(Redactor.placeholder))" }
+    /// As `description`.
     package var debugDescription: String { description }
+    /// No children: reflection shows nothing of the key.
     package var customMirror: Mirror { Mirror(self, children: [], displayStyle: .struct) }
 }

@@ -145,10 +145,14 @@ package enum ReportBuilder {
 
 /// How a sign-off stands against the evidence of the report being built.
 package struct SignoffStanding: Sendable, Equatable {
+    /// Campaign evidence recorded after the head the sign-off signed, up to the report's head (0: current).
     package var newerEntries: Int
+    /// The verdict of the report the sign-off signed.
     package var signedVerdict: String
+    /// Whether the sign-off's key is a registered trusted signer's.
     package var trustedSigner: Bool
 
+    /// A standing from its parts.
     package init(newerEntries: Int, signedVerdict: String, trustedSigner: Bool) {
         self.newerEntries = newerEntries
         self.signedVerdict = signedVerdict
@@ -158,7 +162,9 @@ package struct SignoffStanding: Sendable, Equatable {
 
 /// A campaign judged at one journal entry by this growcert's rules.
 package struct Judgment: Sendable {
+    /// The campaign judged.
     package var campaignId: String
+    /// The journal entry it was judged at.
     package var evidenceSeq: Int64
     /// Each scenario's verdict, in catalog order.
     package var scenarios: [(id: String, verdict: Verdict)]

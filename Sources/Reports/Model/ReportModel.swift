@@ -7,6 +7,7 @@ import Evidence
 /// text except the catalog's own `LocalizedText`, and nothing that depends on
 /// the time it was built, so the same evidence gives the same model.
 package struct ReportModel: Sendable, Equatable {
+    /// What the report is about and which evidence it reflects.
     package var header: ReportHeader
     /// One entry per scenario of the campaign's profile, in catalog order.
     package var scenarios: [ScenarioReport]
@@ -44,18 +45,29 @@ package struct ReportModel: Sendable, Equatable {
 
 /// What a report is about and which evidence it reflects.
 package struct ReportHeader: Sendable, Equatable {
+    /// The campaign's id.
     package var campaignId: String
+    /// The campaign's name.
     package var campaignName: String
+    /// The profile's id.
     package var profileId: String
+    /// The profile's title.
     package var profileTitle: LocalizedText
+    /// The app's id (bundle id or application id).
     package var appId: String
+    /// The app's version.
     package var appVersion: String
+    /// The app's build.
     package var build: String
+    /// The in-app-purchase SDK's name.
     package var sdkName: String
+    /// The SDK's version.
     package var sdkVersion: String
+    /// The vendor's target (the profile's `TargetField` names it: a project UUID or a publishable key).
     package var project: String
-    /// The GrooveGrow Sandbox base URL the campaign targets.
+    /// The Sandbox base URL the campaign targets.
     package var baseURL: String
+    /// The growcert version that built the report.
     package var toolVersion: String
     /// The time of the newest evidence journal entry (`evidenceHead().at`).
     package var evidenceAsOf: String
@@ -103,15 +115,23 @@ package struct ReportHeader: Sendable, Equatable {
 
 /// A sign-off as a report shows it.
 package struct SignoffSummary: Sendable, Equatable {
+    /// The sign-off's id.
     package var id: String
+    /// The report it signed.
     package var reportId: String
+    /// The signer's role (`qa`, `release-manager`, `auditor`).
     package var role: String
+    /// The signer's name.
     package var name: String
+    /// `approve` or `reject`.
     package var decision: String
+    /// The signer's comment, if any.
     package var comment: String?
     /// The risk the signer accepted when approving a report that is not CERTIFIED.
     package var acceptRisk: String?
+    /// The signing key's id (the first 16 hex digits of the SHA-256 of its PEM).
     package var keyId: String
+    /// When it was added (RFC 3339 UTC).
     package var createdAt: String
     /// Campaign evidence recorded after the journal head of the report this sign-off signed, up to
     /// the head of the report at hand: 0 when the sign-off applies to this report's evidence,

@@ -7,7 +7,9 @@
 /// PNG or JPEG is listed with the command that exports it. Same evidence, same choice: the
 /// report stays byte-identical.
 package struct ThumbnailBudget: Sendable, Equatable {
+    /// The most bytes one image may have to be shown inline.
     package var perImage: Int
+    /// The most image bytes the whole report may carry inline.
     package var total: Int
 
     /// The built-in budget: 512 KiB per image, 2 MiB in all.

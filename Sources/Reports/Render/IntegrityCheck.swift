@@ -15,6 +15,7 @@ package enum IntegrityCheck {
 
     /// What precedes the rules' SHA-256 and the database's identity in their comments after the marker.
     package static let rulesPrefix = "<!-- growcert-rules-sha256: "
+    /// What precedes the database's identity (`EvidenceStore.databaseId`) in its comment after the marker.
     package static let databasePrefix = "<!-- growcert-database: "
 
     /// The SHA-256 of the rules that judged a report, as the file states it: the comment after the marker

@@ -2,8 +2,11 @@ import Evidence
 
 /// A rendered report: its exact bytes and what they were rendered from.
 package struct RenderedReport: Sendable, Equatable {
+    /// The report's exact bytes.
     package var bytes: [UInt8]
+    /// Its format.
     package var format: ReportFormat
+    /// Its language.
     package var lang: Language
     /// SHA-256 over the template and strings files used (see `TemplateSet.templateSHA256`).
     package var templateSHA256: String

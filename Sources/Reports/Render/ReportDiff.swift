@@ -12,24 +12,35 @@ package struct ReportDiff: Sendable, Equatable {
     package struct Side: Sendable, Equatable {
         /// What the user named: a campaign id or a stored report id.
         package var label: String
+        /// The campaign's id.
         package var campaignId: String
+        /// The campaign's name.
         package var campaignName: String
+        /// The app's version.
         package var appVersion: String
+        /// The app's build.
         package var build: String
+        /// The campaign's verdict (`CERTIFIED`, …).
         package var verdict: String
         /// The journal entry the evidence ends at.
         package var evidenceSeq: Int64
+        /// The scenarios, in the side's catalog order.
         package var scenarios: [Scenario]
 
         /// A scenario as the diff compares it.
         package struct Scenario: Sendable, Equatable {
+            /// The scenario's id.
             package var id: String
+            /// Its English title.
             package var title: String
+            /// Its verdict (`CERTIFIED`, …).
             package var verdict: String
             /// Check id → outcome: `passed`, `passed (PROVENANCE)` for a pass that cannot certify, `failed`, `not-run`, `unknown`.
             package var checks: [(id: String, outcome: String)]
+            /// The judged runs' evidence that is not retracted, in report order.
             package var evidence: [(id: String, type: String, provenance: String)]
 
+            /// Field by field, as tuples are not `Equatable`; evidence compared by id only.
             package static func == (a: Scenario, b: Scenario) -> Bool {
                 a.id == b.id && a.title == b.title && a.verdict == b.verdict && a.checks.map(\.id) == b.checks.map(\.id)
                     && a.checks.map(\.outcome) == b.checks.map(\.outcome) && a.evidence.map(\.id) == b.evidence.map(\.id)
@@ -88,33 +99,51 @@ package struct ReportDiff: Sendable, Equatable {
 
     /// A scenario's verdict on each side (nil where the scenario is not in that side's catalog).
     package struct VerdictChange: Sendable, Equatable {
+        /// The scenario's id.
         package var scenarioId: String
+        /// Its English title (the `to` side's when both have it).
         package var title: String
+        /// The verdict on the `from` side.
         package var from: String?
+        /// The verdict on the `to` side.
         package var to: String?
+        /// Whether the two verdicts differ.
         package var changed: Bool { from != to }
     }
 
     /// A check whose outcome differs.
     package struct CheckChange: Sendable, Equatable {
+        /// The scenario's id.
         package var scenarioId: String
+        /// The check's id.
         package var checkId: String
+        /// The outcome on the `from` side (nil: not there).
         package var from: String?
+        /// The outcome on the `to` side (nil: not there).
         package var to: String?
     }
 
     /// Evidence on the `to` side's judged runs that the `from` side does not have.
     package struct AddedEvidence: Sendable, Equatable {
+        /// The scenario's id.
         package var scenarioId: String
+        /// The item's id.
         package var id: String
+        /// Its type (`transaction`, `note`, …).
         package var type: String
+        /// Its provenance.
         package var provenance: String
     }
 
+    /// The side compared from.
     package var from: Side
+    /// The side compared to.
     package var to: Side
+    /// Every scenario's verdicts, changed or not, in the `to` side's order, then any only the `from` side has.
     package var verdicts: [VerdictChange]
+    /// The checks whose outcome differs.
     package var checks: [CheckChange]
+    /// The evidence the `to` side adds.
     package var evidenceAdded: [AddedEvidence]
 
     /// Compares two sides, scenarios in the `to` side's order, then any only the `from` side has.

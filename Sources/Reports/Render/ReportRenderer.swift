@@ -7,6 +7,7 @@ import Evidence
 /// come from the Mustache templates of the `TemplateSet` and end with an
 /// integrity section holding the SHA-256 of the body (see `IntegrityCheck`).
 package struct ReportRenderer: Sendable {
+    /// The templates and strings it renders with.
     package let templates: TemplateSet
 
     /// A renderer using `templates` (the built-in ones by default).

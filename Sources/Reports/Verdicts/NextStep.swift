@@ -9,9 +9,13 @@ import Evidence
 /// here with the run, the scenario and what the last run used, and `UPPERCASE` placeholders for what
 /// only the tester knows (a device label, a file). Steps come worst verdict first, then in catalog order.
 package struct NextStep: Sendable, Equatable {
+    /// The scenario the step is for.
     package var scenarioId: String
+    /// Its title.
     package var scenarioTitle: LocalizedText
+    /// Its verdict.
     package var verdict: Verdict
+    /// The reason the step answers; its words are `whatToDo.<code>`.
     package var code: Reason.Code
     /// The checks the step concerns (several reasons of one code folded into one step), in report order;
     /// empty when it concerns every check of the scenario.

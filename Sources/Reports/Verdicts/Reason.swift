@@ -4,6 +4,7 @@
 /// Parameter values are evidence as recorded (ids, provenance names, what a
 /// tester typed); renderers escape them for their format.
 package struct Reason: Sendable, Equatable {
+    /// What the reason is; the report language's strings word it.
     package var code: Code
     /// Named values the text refers to, e.g. `check`, `provenance`, `run`.
     package var parameters: [String: String]

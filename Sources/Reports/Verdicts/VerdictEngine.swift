@@ -11,8 +11,11 @@ import Foundation
 package struct VerdictEngine: Sendable {
     /// The campaign's records, as read from the store.
     package struct Input: Sendable {
+        /// The campaign.
         package var campaign: Campaign
+        /// Its devices.
         package var devices: [Device]
+        /// Its store accounts.
         package var accounts: [StoreAccount]
         /// Oldest first.
         package var runs: [Run]
@@ -38,6 +41,7 @@ package struct VerdictEngine: Sendable {
         }
     }
 
+    /// The profile whose scenarios and rules judge.
     package let profile: Profile
 
     /// An engine for one profile's scenarios and rules.

@@ -35,4 +35,48 @@ import Testing
         }
         #expect(try store.campaigns().isEmpty)
     }
+
+    @Test("An update is journaled with its note, read back, carried into the report's history, and an edit of its row is found by verify")
+    func anUpdateIsJournaledAndReported() throws {
+        let (store, dir) = try store()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let service = CampaignService(store: store)
+        let campaign = try service.create(Self.cherrySub(), playLicenseKeyFile: nil, requireRunBinding: false)
+        let update = try service.update(id: campaign.id, changes: [.baseURL: "https://staging2.cherrysub.example", .sdkVersion: "1.1"],
+                                        playLicenseKeyFile: nil, note: "moved to the new host")
+        #expect(update.changes.map(\.field) == ["base_url", "sdk_version"])
+        #expect(update.changes.map(\.from) == ["https://staging.cherrysub.example", "1.0"])
+        let read = try store.campaign(campaign.id)
+        #expect(read.baseURL == "https://staging2.cherrysub.example" && read.sdkVersion == "1.1")
+        #expect(try store.journalHead()?.kind == "campaign.update")
+        let model = try ReportService(store: store).model(campaignId: campaign.id)
+        #expect(model.header.updates.map(\.id) == [update.id] && model.header.updates.first?.note == "moved to the new host")
+        #expect(try VerifyService(store: store).run().problems.isEmpty)
+
+        // The trigger put back after the edit: only the row against the journal shows it.
+        let sql = """
+            DROP TRIGGER campaign_updates_no_update; UPDATE campaign_updates SET note = 'nothing moved' WHERE id = '\(update.id)';
+            CREATE TRIGGER campaign_updates_no_update BEFORE UPDATE ON campaign_updates BEGIN SELECT RAISE(ABORT, 'evidence is append-only'); END;
+            """
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["sqlite3", store.path, sql]
+        try process.run()
+        process.waitUntilExit()
+        try #require(process.terminationStatus == 0)
+        let problems = try VerifyService(store: store).run().problems.map(\.description)
+        #expect(problems.count == 1 && problems[0].hasSuffix("campaign_updates row '\(update.id)' column note differs from the journal (edited behind the tool's back)"), "\(problems)")
+    }
+
+    @Test("An update of an unknown campaign changes nothing")
+    func anUnknownCampaignIsRefused() throws {
+        let (store, dir) = try store()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        _ = try CampaignService(store: store).create(Self.cherrySub(), playLicenseKeyFile: nil, requireRunBinding: false)
+        let head = try store.journalHead()
+        #expect(throws: EvidenceError.self) {
+            try CampaignService(store: store).update(id: "c9", changes: [.sdkVersion: "2"], playLicenseKeyFile: nil, note: nil)
+        }
+        #expect(try store.journalHead() == head)
+    }
 }

@@ -132,6 +132,65 @@ import TestSupport
     }
 }
 
+extension RunServiceTests {
+    /// A campaign on a loopback emulator URL with one simulator: the kind of setup whose runs never certify.
+    func loopbackStore() throws -> (EvidenceStore, String) {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("growcert-runservice-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let (store, _) = try EvidenceStore.create(at: dir + "/e.sqlite", actor: "test")
+        let c = try store.createCampaign(NewCampaign(profile: "groovegrow", name: nil, appId: "com.example.app", appVersion: "1", build: "1",
+                                                     sdkVersion: "0.0.1", project: "3f2b8c1e-5d4a-4e7b-9c1d-2a6f8e0b7c55",
+                                                     baseURL: "http://127.0.0.1:8787"))
+        _ = try store.addDevice(NewDevice(campaignId: c.id, label: "sim", kind: "simulator", platform: "ios", model: "iPhone", osVersion: "18.1"))
+        return (store, dir)
+    }
+
+    @Test("A run that can never certify is started, with a warning for each reason: a simulator, no account, a target that is not hosted")
+    func aRunThatCanNeverCertifyIsWarned() async throws {
+        let (store, dir) = try loopbackStore()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let service = RunService(store: store, transportFactory: { _ in ClockedSandbox(date: Date(), facts: Self.loopbackFacts, kind: "emulator") })
+        let started = try await service.start(RunStartRequest(campaignId: "c1", scenario: "purchase-restore-refund", deviceLabel: "sim", accountLabel: nil, tester: "Ann"))
+        let run = try #require(started.runs.first)
+        #expect(started.runs.count == 1 && !run.isFinished)
+        let runWarnings = started.warnings.filter { if case .noOutsideClock = $0 { return false } else { return true } }
+        #expect(runWarnings == [.needsPhysicalDevice(scenario: "purchase-restore-refund", deviceLabel: "sim", deviceKind: "simulator", runId: run.id),
+                                .needsStoreAccount(scenario: "purchase-restore-refund", runId: run.id),
+                                .notHostedSandbox(campaignId: "c1", baseURL: "http://127.0.0.1:8787", runId: run.id)], "\(started.warnings)")
+    }
+
+    @Test("All scenarios start one run each, the account only where a scenario needs one; a bad account starts none")
+    func allScenariosStartTogetherOrNotAtAll() async throws {
+        let (store, dir) = try store()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        _ = try store.addAccount(NewAccount(campaignId: "c1", label: "tester1", store: "apple", account: "sandbox.tester@icloud.com", storefront: "USA"))
+        let service = RunService(store: store, transportFactory: { _ in Offline() })
+        let started = try await service.start(RunStartRequest(campaignId: "c1", scenario: nil, deviceLabel: "iphone", accountLabel: "tester1", tester: "Ann"))
+        #expect(started.runs.map(\.scenario) == ["first-connect", "sign-out-switch", "offline-timeout", "purchase-restore-refund"])
+        #expect(started.runs.map { $0.accountId != nil } == [false, false, false, true])
+        let head = try store.journalHead()
+        await #expect(throws: EvidenceError.self) {
+            _ = try await service.start(RunStartRequest(campaignId: "c1", scenario: nil, deviceLabel: "iphone", accountLabel: "nobody", tester: "Ann"))
+        }
+        #expect(try store.journalHead() == head)
+        #expect(try store.runs(campaignId: "c1").count == 4)
+    }
+
+    @Test("Finishing a finished run is refused before the Sandbox is asked, and records nothing")
+    func aFinishedRunIsNotFinishedAgain() async throws {
+        let (store, dir) = try store()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let service = RunService(store: store, transportFactory: { _ in Offline() })
+        let run = try #require(try await service.start(RunStartRequest(campaignId: "c1", scenario: "first-connect", deviceLabel: "iphone", accountLabel: nil, tester: "Ann")).runs.first)
+        _ = try await service.finish(id: run.id, outcome: "pass", note: nil)
+        let head = try store.journalHead()
+        await #expect(throws: (any Error).self) { _ = try await service.finish(id: run.id, outcome: "fail", note: nil) }
+        await #expect(throws: (any Error).self) { _ = try await service.finish(ids: [run.id], outcome: "maybe", note: nil) }
+        #expect(try store.journalHead() == head)
+        #expect(try store.run(run.id).outcome == .pass)
+    }
+}
+
 /// An HTTP date for a test's answers.
 enum HTTPDateText {
     static func of(_ date: Date) -> String {

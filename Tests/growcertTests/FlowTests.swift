@@ -104,7 +104,7 @@ struct FlowTests {
         #expect(!FileManager.default.fileExists(atPath: out))
     }
 
-    @Test("campaign update is journaled, read back, shown in the report's history, and verified; an edited row exits 2")
+    @Test("campaign update prints its changes, campaign show and the reports word them, and verify passes (an edited row: CampaignServiceTests)")
     func campaignUpdateIsJournaledAndReported() throws {
         let g = try Growcert()
         try g.seed()
@@ -129,19 +129,6 @@ struct FlowTests {
         #expect(updates.count == 1)
         #expect((updates.first?["changes"] as? [[String: Any]])?.map { $0["field"] as? String } == ["base_url", "sdk_version"])
         #expect(try g.run(["verify"]).code == 0)
-
-        // The sqlite3 shell: the row cannot be updated, and one edited behind its triggers is found.
-        let refused = try g.sqlite("UPDATE campaign_updates SET note='typo' WHERE id='cu1';")
-        #expect(refused.code != 0 && refused.stderr.contains("evidence is append-only"), "\(refused)")
-        let edit = try g.sqlite("""
-            DROP TRIGGER campaign_updates_no_update;
-            UPDATE campaign_updates SET note='nothing moved' WHERE id='cu1';
-            CREATE TRIGGER campaign_updates_no_update BEFORE UPDATE ON campaign_updates BEGIN SELECT RAISE(ABORT, 'evidence is append-only'); END;
-            """)
-        #expect(edit.code == 0, "\(edit)")
-        o = try g.run(["verify"])
-        #expect(o.code == 2, "\(o)")
-        #expect(o.stdout.contains("campaign_updates row 'cu1' column note differs from the journal (edited behind the tool's back)"), "\(o)")
     }
 
     @Test("campaign update refuses the app id, version and build, word for word, and records nothing", arguments: [
@@ -185,18 +172,14 @@ struct FlowTests {
               growcert run finish r1 --outcome pass|fail|blocked
 
         """)
+        // The JSON's facts are StatusService's (`StatusServiceTests`); here: --json prints them, with the command worded.
         o = try g.run(["status", "--json"])
         #expect(o.code == 0, "\(o)")
         let campaigns = try #require(try JSONSerialization.jsonObject(with: Data(o.stdout.utf8)) as? [[String: Any]])
         #expect(campaigns.count == 1)
         #expect(campaigns.first?["verdict"] as? String == "INCOMPLETE")
         let scenarios = try #require(campaigns.first?["scenarios"] as? [[String: Any]])
-        #expect(scenarios.map { $0["scenario"] as? String } == ["first-connect", "sign-out-switch", "offline-timeout", "purchase-restore-refund"])
-        #expect(scenarios[0]["judgedRun"] as? String == "r2")
-        #expect(scenarios[3]["openRuns"] as? [String] == ["r1"])
-        let steps = try #require(scenarios[3]["nextSteps"] as? [[String: Any]])
-        #expect(steps.map { $0["reason"] as? String } == ["no-finished-run"])
-        #expect(steps.first?["text"] as? String == "Start a run, record its evidence, and finish it.")
+        let steps = try #require(scenarios.last?["nextSteps"] as? [[String: Any]])
         #expect(steps.first?["command"] as? String == "growcert run finish r1 --outcome pass|fail|blocked")
         #expect(try g.journalState() == before)
         #expect(g.databaseBytes() == bytes)

@@ -3,24 +3,21 @@ import Testing
 
 @Suite("growcert end to end: rendering reports")
 struct ReportRenderTests {
-    @Test("Rendering twice gives byte-identical files and the same stored report, marked reused the second time",
-          arguments: ["md", "html", "junit", "json"])
-    func renderingTwiceIsReproducible(format: String) throws {
+    /// Byte-identical renders, reuse and "nothing added to the journal" are the service's (`ReportServiceTests`); this
+    /// checks what the command prints of them and that `report show` prints the stored bytes.
+    @Test("report render --json says reused the second time, with the stored report's id, SHA-256 and size; report show prints its bytes")
+    func renderingTwiceIsReproducible() throws {
         let g = try Growcert()
         try g.seed()
         #expect(try g.run(["evidence", "add", "note", "--run", "r1", "--text", "Bought gold_monthly on the device"]).code == 0)
-        let first = try #require(try g.json(["report", "render", "--campaign", "c1", "--format", format, "--out", g.path("a")]) as? [String: Any])
-        let afterFirst = try g.journalState()
-        let second = try #require(try g.json(["report", "render", "--campaign", "c1", "--format", format, "--out", g.path("b")]) as? [String: Any])
+        let first = try #require(try g.json(["report", "render", "--campaign", "c1", "--format", "md", "--out", g.path("a")]) as? [String: Any])
+        let second = try #require(try g.json(["report", "render", "--campaign", "c1", "--format", "md", "--out", g.path("b")]) as? [String: Any])
         #expect(first["reused"] as? Bool == false)
         #expect(second["reused"] as? Bool == true)
         let id = try #require(first["id"] as? String)
         #expect(second["id"] as? String == id)
         #expect(second["sha256"] as? String == first["sha256"] as? String)
-        #expect(try g.journalState() == afterFirst, "a reused render must not add to the journal")
         let a = try #require(FileManager.default.contents(atPath: g.path("a")))
-        let b = try #require(FileManager.default.contents(atPath: g.path("b")))
-        #expect(a == b)
         #expect(a.count == first["size"] as? Int)
         let shown = try g.run(["report", "show", id])
         #expect(shown.code == 0)

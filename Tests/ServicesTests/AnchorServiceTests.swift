@@ -1,0 +1,127 @@
+import Evidence
+import Foundation
+import Testing
+import TestSupport
+@testable import Services
+
+/// Timestamping the journal head, called directly with a timestamp authority in the test process.
+@Suite struct AnchorServiceTests {
+    /// An RFC 3161 authority made with the openssl CLI (a test CA and a timeStamping certificate) that answers each query
+    /// with `openssl ts -reply`, in this process: no server, no network.
+    final class OpenSSLAuthority: TimestampPoster {
+        let directory: URL
+        var caPEM: String { directory.appendingPathComponent("ca.pem").path }
+
+        init() throws {
+            directory = try supportTemporaryDirectory()
+            let ec = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"]
+            try "basicConstraints=CA:FALSE\nkeyUsage=critical,digitalSignature\nextendedKeyUsage=critical,timeStamping\n"
+                .write(to: directory.appendingPathComponent("ext.cnf"), atomically: true, encoding: .utf8)
+            for args in [
+                ["req", "-x509"] + ec + ["-keyout", "ca.key", "-out", "ca.pem", "-subj", "/CN=growcert test TSA CA", "-days", "2",
+                                         "-addext", "basicConstraints=critical,CA:TRUE", "-addext", "keyUsage=critical,keyCertSign,cRLSign"],
+                ["req"] + ec + ["-keyout", "tsa.key", "-out", "tsa.csr", "-subj", "/CN=growcert test TSA"],
+                ["x509", "-req", "-in", "tsa.csr", "-CA", "ca.pem", "-CAkey", "ca.key", "-CAcreateserial", "-out", "tsa.pem", "-days", "2",
+                 "-extfile", "ext.cnf"],
+            ] {
+                _ = try openssl(args, in: directory)
+            }
+            try "01\n".write(to: directory.appendingPathComponent("serial"), atomically: true, encoding: .utf8)
+            try """
+                [ tsa ]
+                default_tsa = tsa_config1
+                [ tsa_config1 ]
+                dir = \(directory.path)
+                serial = $dir/serial
+                crypto_device = builtin
+                signer_cert = $dir/tsa.pem
+                signer_key = $dir/tsa.key
+                signer_digest = sha256
+                default_policy = 1.2.3.4.1
+                digests = sha256
+                accuracy = secs:1
+                ordering = no
+                tsa_name = no
+                ess_cert_id_chain = no
+                ess_cert_id_alg = sha256
+
+                """.write(to: directory.appendingPathComponent("tsa.cnf"), atomically: true, encoding: .utf8)
+        }
+
+        deinit { try? FileManager.default.removeItem(at: directory) }
+
+        /// The authority's answer to `query`, as the HTTP body it would send.
+        func answer(_ query: [UInt8]) throws -> [UInt8] {
+            let name = "q-\(UUID().uuidString)"
+            try Data(query).write(to: directory.appendingPathComponent(name + ".tsq"))
+            _ = try openssl(["ts", "-reply", "-config", "tsa.cnf", "-queryfile", name + ".tsq", "-out", name + ".tsr"], in: directory)
+            return [UInt8](try Data(contentsOf: directory.appendingPathComponent(name + ".tsr")))
+        }
+
+        func post(_ body: [UInt8], to url: URL) async throws -> (status: Int, body: [UInt8]) { (200, try answer(body)) }
+    }
+
+    /// An authority that answers a fixed body.
+    struct Fixed: TimestampPoster {
+        var status = 200
+        var body: [UInt8]
+        func post(_ body: [UInt8], to url: URL) async throws -> (status: Int, body: [UInt8]) { (status, self.body) }
+    }
+
+    struct Unreachable: TimestampPoster {
+        struct Refused: Error, CustomStringConvertible { var description: String { "connection refused" } }
+        func post(_ body: [UInt8], to url: URL) async throws -> (status: Int, body: [UInt8]) { throw Refused() }
+    }
+
+    static let tsa = URL(string: "http://tsa.example/tsr")!
+
+    @Test("An anchor stores a token over the journal head, which verify accepts with the authority's CA")
+    func anAnchorTimestampsTheHead() async throws {
+        let s = try ServiceScratch()
+        try s.emulatorCampaign()
+        let authority = try OpenSSLAuthority()
+        let head = try #require(try s.store.journalHead())
+        let anchor = try await AnchorService(store: s.store, poster: authority).anchor(tsa: Self.tsa)
+        #expect(anchor.headSeq == head.seq && anchor.headHash == head.hash && anchor.tsaURL == Self.tsa.absoluteString)
+        #expect(try s.store.anchors().map(\.id) == [anchor.id])
+        let pem = try String(contentsOfFile: authority.caPEM, encoding: .utf8)
+        let token = try #require(Data(base64Encoded: anchor.token))
+        var verifier = try s.verifier()
+        verifier.tsaCA = (authority.caPEM, pem)
+        verifier.tokens = [("token.der", [UInt8](token))]
+        let problems = try verifier.run().problems
+        #expect(problems.isEmpty, "\(problems)")
+    }
+
+    @Test("An authority that cannot be reached, answers an error, or answers what is not a granted response stores nothing")
+    func aRefusedAnswerStoresNothing() async throws {
+        let s = try ServiceScratch()
+        try s.emulatorCampaign()
+        let before = try s.journalState()
+        let url = Self.tsa.absoluteString
+        await #expect(throws: ServiceError.timestampAuthorityUnreachable(url: url, reason: "connection refused")) {
+            _ = try await AnchorService(store: s.store, poster: Unreachable()).anchor(tsa: Self.tsa)
+        }
+        await #expect(throws: ServiceError.timestampAuthorityStatus(url: url, status: 503)) {
+            _ = try await AnchorService(store: s.store, poster: Fixed(status: 503, body: [])).anchor(tsa: Self.tsa)
+        }
+        await #expect(throws: ServiceError.timestampAnswerRefused(url: url, reason: "\(TimestampToken.Failure.notATimestampResponse)")) {
+            _ = try await AnchorService(store: s.store, poster: Fixed(body: Array("<html>".utf8))).anchor(tsa: Self.tsa)
+        }
+        #expect(try s.journalState() == before)
+        #expect(try s.store.anchors().isEmpty)
+    }
+
+    @Test("An answer replayed from another query (another nonce) is refused, and nothing is stored")
+    func aReplayedAnswerIsRefused() async throws {
+        let s = try ServiceScratch()
+        try s.emulatorCampaign()
+        let authority = try OpenSSLAuthority()
+        let head = try #require(try s.store.journalHead())
+        let earlier = try authority.answer(try TimestampToken.request(head: head.hash).der)
+        await #expect(throws: ServiceError.timestampAnswerRefused(url: Self.tsa.absoluteString, reason: "\(TimestampToken.Failure.nonceMismatch)")) {
+            _ = try await AnchorService(store: s.store, poster: Fixed(body: earlier)).anchor(tsa: Self.tsa)
+        }
+        #expect(try s.store.anchors().isEmpty)
+    }
+}

@@ -1,0 +1,70 @@
+import Evidence
+import Foundation
+import Testing
+@testable import Services
+
+/// The one full check of an evidence database, called directly: what it finds, and that it never writes.
+@Suite struct VerifyServiceTests {
+    @Test("A database recorded by the tool verifies, and verifying changes not one byte of the file")
+    func aCleanDatabaseVerifiesAndIsNotWritten() throws {
+        let s = try ServiceScratch()
+        try s.hostedCampaign()
+        let service = ReportService(store: s.store)
+        _ = try service.render(try service.judged(campaignId: "c1", verifiedBy: try s.verifier()), format: .md, lang: .en, out: nil)
+        let before = s.fileBytes()
+        let result = try s.verifier().run()
+        #expect(result.ok && result.problems.isEmpty, "\(result.problems.map(\.message))")
+        #expect(s.fileBytes() == before)
+    }
+
+    @Test("One evidence row's details edited by raw SQL (its trigger dropped) is found, naming the entry and the row")
+    func anInsidersEditIsFound() throws {
+        let s = try ServiceScratch()
+        try s.emulatorCampaign()
+        #expect(try s.verifier().run().problems.isEmpty)
+        // With the trigger in place the edit is refused by the file itself.
+        #expect(throws: (any Error).self) { try s.sqlite("UPDATE evidence SET details = replace(details, '\"12\"', '\"13\"') WHERE id = 'e1'") }
+        try s.sqlite("DROP TRIGGER evidence_no_update; UPDATE evidence SET details = replace(details, '\"12\"', '\"13\"') WHERE id = 'e1'")
+        let before = s.fileBytes()
+        let item = try s.store.evidenceItem("e1")
+        let problems = try s.verifier().run().problems.map(\.description)
+        #expect(problems == ["the append-only trigger 'evidence_no_update' was removed from the database",
+                             "entry \(item.seq): evidence row 'e1' column details differs from the journal (edited behind the tool's back)"], "\(problems)")
+        #expect(s.fileBytes() == before, "verify wrote to the file")
+    }
+
+    @Test("A store-signed purchase relabelled by raw SQL is found: its JWS proves another provenance")
+    func aRelabelledPurchaseIsFound() throws {
+        let s = try ServiceScratch()
+        try s.hostedCampaign(storeSigned: false)
+        let typed = try #require(try s.store.evidence(type: .transaction).first?.0)
+        #expect(typed.provenance == .manual)
+        try s.sqlite("DROP TRIGGER evidence_no_update; UPDATE evidence SET provenance = 'store-signed-sandbox' WHERE id = '\(typed.id)'")
+        let problems = try s.verifier().run().problems.map(\.description)
+        #expect(problems.contains("entry \(typed.seq): evidence row '\(typed.id)' column provenance differs from the journal (edited behind the tool's back)"), "\(problems)")
+    }
+
+    @Test("Hosted evidence verifies only where its chain is trusted: another machine refuses each live-hosted label, naming it")
+    func aHostedLabelNeedsItsChainTrusted() throws {
+        let s = try ServiceScratch()
+        try s.hostedRun("first-connect")
+        let elsewhere = try VerifyService(store: s.store, jwsVerifier: try ServiceScratch.jwsVerifier()).run().problems.map(\.description)
+        #expect(!elsewhere.isEmpty)
+        #expect(elsewhere.allSatisfy { $0.contains("is labelled live-hosted, but") && $0.contains("does not validate on this machine") }, "\(elsewhere)")
+    }
+
+    @Test("requireIntact names the first problem and counts the rest")
+    func requireIntactNamesTheFirstProblem() throws {
+        let s = try ServiceScratch()
+        try s.emulatorCampaign()
+        try s.sqlite("DROP TRIGGER devices_no_update; UPDATE devices SET kind = 'simulator' WHERE id = 'd1'")
+        do {
+            try s.verifier().requireIntact(before: "signed")
+            Issue.record("an edited database was found intact")
+        } catch ServiceError.notIntact(let action, let first, let count) {
+            #expect(action == "signed")
+            #expect(first.description == "the append-only trigger 'devices_no_update' was removed from the database")
+            #expect(count == 2)
+        }
+    }
+}

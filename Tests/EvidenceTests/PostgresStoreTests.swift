@@ -121,16 +121,18 @@ struct PostgresStoreTests {
         }
     }
 
-    @Test("Writers on many connections at once make one chain with short sequential ids")
+    @Test("Writers on many connections at once make one chain with short sequential ids, and every acknowledged item reads back as acknowledged")
     func concurrentWritersMakeOneChain() throws {
         try withTempDir { dir in
             let s = try seeded(in: dir, backend: .postgresql)
             let url = s.path
             let failures = Collector<String>()
-            onThreads(4) { _ in
+            let acknowledged = Collector<EvidenceItem>()
+            // Each writer counts ids up from the count its connection read last, while the others add rows between.
+            onThreads(6) { w in
                 do {
-                    let store = try EvidenceStore.open(at: url, actor: "qa", maskKey: testMaskKey)
-                    for i in 0..<25 { _ = try store.addEvidence(note("r1", "n\(i)")) }
+                    let store = try EvidenceStore.open(at: url, actor: "qa\(w)", maskKey: testMaskKey)
+                    for i in 0..<25 { acknowledged.append(try store.addEvidence(note("r1", "w\(w) n\(i)"))) }
                 } catch {
                     failures.append("\(error)")
                 }
@@ -138,11 +140,15 @@ struct PostgresStoreTests {
             #expect(failures.all.isEmpty, "\(failures.all)")
             let store = try EvidenceStore.openForReading(at: url, actor: "auditor")
             let items = try store.evidence(runId: "r1")
-            #expect(items.count == 100)
-            #expect(Set(items.map(\.id)) == Set((1...100).map { "e\($0)" }))
+            #expect(items.count == 150)
+            #expect(Set(items.map(\.id)) == Set((1...150).map { "e\($0)" }))
+            #expect(Set(items.map(\.seq)) == Set(6...155))
+            let byId = Dictionary(uniqueKeysWithValues: items.map { ($0.id, $0) })
+            let misread = acknowledged.all.filter { byId[$0.id] != $0 }
+            #expect(acknowledged.all.count == 150 && misread.isEmpty, "\(misread)")
             let result = try store.verify()
             #expect(result.ok, "\(result.problems)")
-            #expect(result.entries == 105)
+            #expect(result.entries == 155)
         }
     }
 
@@ -187,6 +193,29 @@ struct PostgresStoreTests {
                 #expect(counted == [[String(n)]])
             }
             #expect(try s.store.devices(campaignId: s.campaign.id).map(\.id) == (1...18).map { "d\($0)" })
+        }
+    }
+
+    @Test("rowCount from a known count is the number of rows, from every floor up to it; a floor whose row is not there counts from zero")
+    func rowCountFromAFloorIsTheNumberOfRows() throws {
+        try withTempDir { dir in
+            let s = try seeded(in: dir, backend: .postgresql)
+            let db = try PostgresConnection(location: try #require(try PostgresLocation(s.path)), readOnly: false)
+            for n in 1...18 {
+                if n > 1 {
+                    _ = try s.store.addDevice(NewDevice(campaignId: s.campaign.id, label: "device\(n)", kind: "simulator", platform: "ios", model: "iPhone",
+                                                        osVersion: "18", identifier: nil))
+                }
+                // Floors above n are counts read in a transaction that was rolled back: their rows are not there.
+                for floor in Int64(0)...Int64(n + 20) {
+                    #expect(try db.transaction { try db.rowCount(Tables.devices, from: floor) } == Int64(n), "floor \(floor)")
+                }
+            }
+            // The floor a connection reads is the one it counts from next; a rolled-back count does not break it.
+            #expect(db.countFloor(Tables.devices.table) == 18)
+            db.noteCount(40, of: Tables.devices.table)
+            #expect(try db.transaction { try db.rowCount(Tables.devices) } == 18)
+            #expect(try db.transaction { try db.fetchEach([], rowCounts: [Tables.devices]).counts } == [18])
         }
     }
 

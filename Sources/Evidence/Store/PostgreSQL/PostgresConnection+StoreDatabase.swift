@@ -67,43 +67,58 @@ extension PostgresConnection: StoreDatabase {
 
     /// Rows are never deleted and ids are the table's prefix and 1, 2, 3, … (`EvidenceStore.nextId`,
     /// under the journal's lock; a copy keeps them), so the count is the largest n whose id exists.
-    /// One statement finds it by probing the primary key: doubling n while `prefix || n` exists,
-    /// then halving the gap between the last id found and the first missing one. O(log² n) index
-    /// reads, where `count(*)` would scan the table on every insert.
+    /// One statement finds it by probing the primary key: doubling a step from a known count while
+    /// `prefix || (count + step)` exists, then halving the gap between the last id found and the first
+    /// missing one. The known count is the one this connection last read (`countFloor`): the 8 writers
+    /// of a team add a few rows between one writer's entries, so the count under the journal's lock
+    /// costs a handful of index reads, where from zero it costs O(log² n) (and `count(*)` a scan).
     func rowCount(_ spec: TableSpec) throws -> Int64 {
-        let (sql, values) = Self.rowCountQuery(spec)
-        return try scalarInt(sql, values) ?? 0
+        try rowCount(spec, from: countFloor(spec.table))
+    }
+
+    /// `rowCount`, probing up from `floor`; a floor whose row is not there (read in a transaction that
+    /// was rolled back) is not trusted, and the count is found from zero.
+    func rowCount(_ spec: TableSpec, from floor: Int64) throws -> Int64 {
+        let (sql, values) = Self.rowCountQuery(spec, from: floor)
+        let count = try scalarInt(sql, values) ?? 0
+        if !spec.idPrefix.isEmpty { noteCount(count, of: spec.table) }
+        return count
     }
 
     /// Reads and row counts in one round trip, after the writes not yet sent.
     func fetchEach(_ queries: [RowQuery], rowCounts counting: [TableSpec]) throws -> (rows: [[Row]], counts: [Int64]) {
         let reads = queries.map { SQLDialect.postgres.select($0) }.map { (sql: $0.0, values: $0.1.map { Optional($0) }) }
-            + counting.map(Self.rowCountQuery).map { (sql: $0.sql, values: $0.values.map { Optional($0) }) }
+            + counting.map { Self.rowCountQuery($0, from: countFloor($0.table)) }.map { (sql: $0.sql, values: $0.values.map { Optional($0) }) }
         let rows = try queryEach(reads)
-        return (Array(rows.prefix(queries.count)), try rows.suffix(counting.count).map { counted -> Int64 in
+        let counts = try zip(counting, rows.suffix(counting.count)).map { spec, counted -> Int64 in
             guard let row = counted.first, try row.only() != nil else { return 0 }
-            return try row.int64(row.columns.names[0])
-        })
+            let count = try row.int64(row.columns.names[0])
+            if !spec.idPrefix.isEmpty { noteCount(count, of: spec.table) }
+            return count
+        }
+        return (Array(rows.prefix(queries.count)), counts)
     }
 
-    /// The statement `rowCount` runs for `spec`, and its values.
-    private static func rowCountQuery(_ spec: TableSpec) -> (sql: String, values: [SQLValue]) {
+    /// The statement `rowCount` runs for `spec` from `floor`, and its values. With floor 0 it probes ids 1, 2, 4, …
+    private static func rowCountQuery(_ spec: TableSpec, from floor: Int64) -> (sql: String, values: [SQLValue]) {
         guard !spec.idPrefix.isEmpty else { return ("SELECT count(*) FROM \(spec.table)", []) }
         return ("""
-            WITH RECURSIVE doubling(n) AS (
-                SELECT 1::bigint WHERE EXISTS (SELECT 1 FROM \(spec.table) WHERE id = $1::text || '1')
+            WITH RECURSIVE base(b) AS (
+                SELECT CASE WHEN $2::bigint > 0 AND EXISTS (SELECT 1 FROM \(spec.table) WHERE id = $1::text || $2::bigint::text) THEN $2::bigint ELSE 0 END
+            ), doubling(step) AS (
+                SELECT 1::bigint FROM base WHERE EXISTS (SELECT 1 FROM \(spec.table) WHERE id = $1::text || (b + 1)::text)
                 UNION ALL
-                SELECT n * 2 FROM doubling WHERE EXISTS (SELECT 1 FROM \(spec.table) WHERE id = $1::text || (n * 2)::text)
+                SELECT step * 2 FROM doubling, base WHERE EXISTS (SELECT 1 FROM \(spec.table) WHERE id = $1::text || (b + step * 2)::text)
             ), halving(found, missing) AS (
-                SELECT max(n), max(n) * 2 FROM doubling HAVING max(n) IS NOT NULL
+                SELECT b + max(step), b + max(step) * 2 FROM doubling, base GROUP BY b
                 UNION ALL
                 SELECT CASE WHEN present THEN mid ELSE found END, CASE WHEN present THEN missing ELSE mid END
                 FROM (SELECT found, missing, (found + missing) / 2 AS mid,
                              EXISTS (SELECT 1 FROM \(spec.table) WHERE id = $1::text || ((found + missing) / 2)::text) AS present
                       FROM halving WHERE missing - found > 1) AS step
             )
-            SELECT COALESCE(max(found), 0) FROM halving
-            """, [.text(spec.idPrefix)])
+            SELECT COALESCE(max(found), (SELECT b FROM base)) FROM halving
+            """, [.text(spec.idPrefix), .integer(floor)])
     }
 
     func putBlob(sha256: String, bytes: [UInt8]) throws {

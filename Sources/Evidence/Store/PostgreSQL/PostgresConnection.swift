@@ -32,6 +32,9 @@ final class PostgresConnection {
     private var opening: [(sql: String, values: [SQLValue?])] = []
     /// Whether the open write transaction sent (or holds) anything that may write: only then is its commit flushed.
     private var wrote = false
+    /// Each id-prefixed table's row count as this connection last read it: a floor for every later count, since rows
+    /// are never deleted (`rowCount` probes up from it, and checks that its row is there).
+    private var countFloors: [String: Int64] = [:]
 
     /// The key of the transaction-level advisory lock every write takes first: 'GROW', the same
     /// number that marks a SQLite file as growcert's.
@@ -115,6 +118,12 @@ final class PostgresConnection {
     func movedHead(to seq: Int64, hash: String) {
         if inWriteTransaction, lockedHead != nil { lockedHead = .some((seq, hash)) }
     }
+
+    /// The row count of `table` this connection last read; 0 when it read none.
+    func countFloor(_ table: String) -> Int64 { countFloors[table] ?? 0 }
+
+    /// Remembers `count` as the row count of `table` this connection read last.
+    func noteCount(_ count: Int64, of table: String) { countFloors[table] = count }
 
     /// `hasGrowcertSchema` found the journal: from now on a write transaction reads its head with the lock.
     func markJournalKnown() { knowsJournal = true }
@@ -367,7 +376,7 @@ final class PostgresConnection {
         // the WAL. A crash before that flush loses this entry and every later one together (the WAL is replayed in
         // order), never one in the middle of the chain; none of them was acknowledged.
         wrote = false
-        opening = [(begin, []), ("SELECT pg_advisory_xact_lock($1)", [.integer(Self.journalLockKey)]), ("SET LOCAL synchronous_commit = off", [])]
+        opening = [(begin, []), ("SET LOCAL synchronous_commit = off", []), ("SELECT pg_advisory_xact_lock($1)", [.integer(Self.journalLockKey)])]
             + (knowsJournal ? [(Self.headSQL, [])] : [])
         var committed = false
         do {

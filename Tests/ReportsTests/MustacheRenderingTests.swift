@@ -34,6 +34,23 @@ import Testing
         #expect(try template.render(context) == first)
     }
 
+    @Test("A lazy list renders exactly as the list of the same items, in sections, inverted sections, nested sections and dotted names; each item is made when its turn comes")
+    func lazyListRendersAsTheListOfItsItems() throws {
+        let template = try MustacheTemplate(source: "{{#rows}}[{{name}}{{#inner}}<{{.}}/{{name}}>{{/inner}}]{{/rows}}{{^rows}}none{{/rows}}|{{rows}}|{{#rows}}{{/rows}}")
+        let items: [MustacheValue] = (0..<5).map { i in ["name": .string("n\(i)"), "inner": .list((0..<i).map { .number(String($0)) })] }
+        for count in [0, 1, 5] {
+            let eager = try template.render(["rows": .list(Array(items.prefix(count)))])
+            let lazy = try template.render(["rows": .lazyList(MustacheLazyList(count: count) { items[$0] })])
+            #expect(lazy == eager)
+        }
+        // Items are made as they render: the renderer asks for each one in order, once per pass over the section.
+        final class Asked: @unchecked Sendable { var order: [Int] = [] }
+        let asked = Asked()
+        let list = MustacheLazyList(count: 3) { i in asked.order.append(i); return ["name": .string("x\(i)")] }
+        #expect(try MustacheTemplate(source: "{{#rows}}{{name}}{{/rows}}").render(["rows": .lazyList(list)]) == "x0x1x2")
+        #expect(asked.order == [0, 1, 2])
+    }
+
     @Test func emptyStringIsFalsyAndZeroIsTruthy() throws {
         let template = try MustacheTemplate(source: "{{#s}}S{{/s}}{{^s}}no-s{{/s}} {{#n}}N{{n}}{{/n}}")
         #expect(try template.render(["s": "", "n": 0]) == "no-s N0")

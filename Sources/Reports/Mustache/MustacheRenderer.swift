@@ -8,8 +8,9 @@ struct MustacheRenderer {
     private struct Frame {
         var nodes: [MustacheNode]
         var index = 0
-        /// For a section over a list: the items, and which one is on the context stack.
-        var items: [MustacheValue] = []
+        /// For a section over a list: how many items, how to get each, and which one is on the context stack.
+        var count = 0
+        var items: (Int) -> MustacheValue = { _ in .null }
         var item = 0
         var pushedContext = false
         /// For a partial: the indentation to restore when it finishes.
@@ -40,10 +41,10 @@ struct MustacheRenderer {
         while let top = frames.indices.last {
             guard frames[top].index < frames[top].nodes.count else {
                 let frame = frames[top]
-                if frame.item + 1 < frame.items.count {
+                if frame.item + 1 < frame.count {
                     frames[top].item += 1
                     frames[top].index = 0
-                    contexts[contexts.count - 1] = frame.items[frame.item + 1]
+                    contexts[contexts.count - 1] = frame.items(frame.item + 1)
                     continue
                 }
                 if frame.pushedContext { contexts.removeLast() }
@@ -73,7 +74,11 @@ struct MustacheRenderer {
                 } else if case .list(let items) = value {
                     guard let first = items.first else { break }
                     contexts.append(first)
-                    frames.append(Frame(nodes: children, items: items, pushedContext: true))
+                    frames.append(Frame(nodes: children, count: items.count, items: { items[$0] }, pushedContext: true))
+                } else if case .lazyList(let list) = value {
+                    guard list.count > 0 else { break }
+                    contexts.append(list.item(0))
+                    frames.append(Frame(nodes: children, count: list.count, items: list.item, pushedContext: true))
                 } else if value.isTruthy {
                     contexts.append(value)
                     frames.append(Frame(nodes: children, pushedContext: true))

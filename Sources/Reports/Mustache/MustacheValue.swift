@@ -23,6 +23,9 @@ package enum MustacheValue: Sendable, Equatable {
     case list([MustacheValue])
     /// A section over a dictionary renders once with it on top of the context stack.
     case dictionary([String: MustacheValue])
+    /// A list whose items are made one at a time, as its section renders them: renders as `.list` of the same items
+    /// would, without holding them all (a report's 100,000 earlier runs).
+    case lazyList(MustacheLazyList)
 
     /// Converts a JSON value: objects become dictionaries, arrays lists, and
     /// numbers keep their literal text.
@@ -50,6 +53,7 @@ package enum MustacheValue: Sendable, Equatable {
         case .bool(let b): return b
         case .string(let s): return !s.isEmpty
         case .list(let items): return !items.isEmpty
+        case .lazyList(let list): return list.count > 0
         case .number, .dictionary: return true
         }
     }
@@ -64,7 +68,7 @@ package enum MustacheValue: Sendable, Equatable {
         case .string(let s): return s
         case .bool(let b): return b ? "true" : "false"
         case .number(let n): return MustacheValue.decimalText(n)
-        case .null, .list, .dictionary: return ""
+        case .null, .list, .lazyList, .dictionary: return ""
         }
     }
 
@@ -132,6 +136,26 @@ package enum MustacheValue: Sendable, Equatable {
     }
 
     private static func isDigit(_ b: UInt8) -> Bool { b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9") }
+}
+
+/// The items of a `.lazyList`: how many, and how to make each.
+package struct MustacheLazyList: Sendable, Equatable {
+    /// How many items the list has.
+    package let count: Int
+    /// Makes item `i` (0 ≤ i < count).
+    package let item: @Sendable (Int) -> MustacheValue
+
+    /// `count` items, item `i` made by `item(i)`.
+    package init(count: Int, item: @escaping @Sendable (Int) -> MustacheValue) {
+        self.count = count
+        self.item = item
+    }
+
+    /// Every item, made now.
+    package var items: [MustacheValue] { (0..<count).map(item) }
+
+    /// Two lazy lists are equal when they make equal items.
+    package static func == (a: MustacheLazyList, b: MustacheLazyList) -> Bool { a.items == b.items }
 }
 
 extension MustacheValue: ExpressibleByStringLiteral, ExpressibleByBooleanLiteral, ExpressibleByIntegerLiteral,

@@ -124,7 +124,8 @@ struct ReportContext {
             "hasReasons": .bool(!reasons.isEmpty),
             "reasons": .list(reasons.map { ["text": .string(strings.reason($0)), "verdictKey": .string($0.verdict?.key ?? "")] }),
             "hasRun": .bool(s.judgedRun != nil), "run": s.judgedRun.map(run) ?? .null,
-            "hasHistory": .bool(!s.history.isEmpty), "history": .list(s.history.map(run)),
+            // Made one run at a time as the section renders: a campaign's history can be 100,000 runs.
+            "hasHistory": .bool(!s.history.isEmpty), "history": .lazyList(MustacheLazyList(count: s.history.count) { [self] in run(s.history[$0]) }),
             "hasChecks": .bool(!s.checks.isEmpty), "checks": .list(s.checks.map(check)),
             "hasRequirements": .bool(!s.requirements.isEmpty), "requirements": .list(s.requirements.map(requirement)),
             "hasEvidence": .bool(!s.evidence.isEmpty), "evidence": .list(s.evidence.map(evidence)),

@@ -56,6 +56,26 @@ struct PostgresMigrationTests {
         #expect(try db.schemaVersion == PostgresSchema.currentVersion)
     }
 
+    @Test("A version-9 database (the journal's hash UNIQUE) loses that constraint on open to record, keeps every entry, and verifies")
+    func versionNineDropsTheHashConstraint() throws {
+        try withTempDir { dir in
+            let s = try seeded(in: dir, backend: .postgresql)
+            // Version 9's schema is version 10's with the constraint: put it back and record the old version.
+            try rawExecute(s.path, "ALTER TABLE journal ADD CONSTRAINT journal_hash_key UNIQUE (hash); UPDATE meta SET value = '9' WHERE key = 'schema_version'")
+            let constraint = "SELECT count(*) FROM pg_catalog.pg_constraint WHERE conname = 'journal_hash_key'"
+            #expect(try rawQuery(s.path, constraint) == [["1"]])
+            #expect(try connection(s.path).schemaProblems(version: 9).isEmpty)
+            let before = try rawQuery(s.path, "SELECT seq, kind, actor, at, payload, prev_hash, hash FROM journal ORDER BY seq")
+            let store = try EvidenceStore.open(at: s.path, actor: "qa", clock: fixedClock, maskKey: testMaskKey)
+            #expect(store.migratedFrom == 9)
+            #expect(try rawQuery(s.path, "SELECT value FROM meta WHERE key = 'schema_version'") == [[String(Schema.currentVersion)]])
+            #expect(try rawQuery(s.path, constraint) == [["0"]])
+            #expect(try rawQuery(s.path, "SELECT seq, kind, actor, at, payload, prev_hash, hash FROM journal ORDER BY seq") == before)
+            _ = try store.addEvidence(note("r1", "after the migration"))
+            #expect(try store.verify().ok)
+        }
+    }
+
     /// The steps this growcert knows, and one more after them (a later growcert's).
     private var withALaterStep: [PostgresSchema.Migration] {
         PostgresSchema.migrations + [PostgresSchema.Migration(version: PostgresSchema.currentVersion + 1) {

@@ -125,6 +125,80 @@ struct SchemaTests {
         }
     }
 
+    /// A database as growcert wrote it at schema version 9 (the journal's `hash` UNIQUE), with a run and two notes.
+    static func versionNineDatabase(in dir: URL) throws -> String {
+        let path = dir.appendingPathComponent("v9.sqlite").path
+        try EvidenceStore.createForTesting(at: path, schemaVersion: 9)
+        try {
+            let store = try EvidenceStore.open(at: path, actor: "qa", clock: fixedClock, migrateUpTo: 9)
+            let c = try store.createCampaign(newCampaign())
+            _ = try store.addDevice(NewDevice(campaignId: c.id, label: "sim", kind: "simulator", platform: "ios", model: "iPhone 16", osVersion: "18.2"))
+            let r = try store.startRun(NewRun(campaignId: c.id, scenario: "first-connect", deviceLabel: "sim", accountLabel: nil, tester: "Ann"))
+            _ = try store.addEvidence(note(r.id, "one"))
+            _ = try store.addEvidence(note(r.id, "two"))
+        }()
+        #expect(try rawScalar(path, "PRAGMA user_version") == "9")
+        #expect(try rawQuery(path, "SELECT origin, \"unique\" FROM pragma_index_list('journal')") == [["u", "1"]])
+        return path
+    }
+
+    @Test("A fresh database is at version 10 or later, and its journal has no index on hash")
+    func freshJournalHasNoHashIndex() throws {
+        try withTempDir { dir in
+            let store = try makeStore(in: dir)
+            #expect(EvidenceStore.schemaVersion >= 10)
+            #expect(Schema.journalRebuildVersion == 10)
+            #expect(try rawScalar(store.path, "PRAGMA user_version") == String(EvidenceStore.schemaVersion))
+            #expect(try rawQuery(store.path, "SELECT name FROM pragma_index_list('journal')") == [])
+            #expect(try rawQuery(store.path, "SELECT name FROM sqlite_master WHERE tbl_name = 'journal' ORDER BY name") == [["journal"], ["journal_no_delete"], ["journal_no_update"]])
+        }
+    }
+
+    @Test("A version-9 database is rebuilt without the journal's hash index on open: every entry's bytes kept, and it verifies")
+    func versionNineIsMigratedToTen() throws {
+        try withTempDir { dir in
+            let path = try Self.versionNineDatabase(in: dir)
+            let columns = "SELECT seq, kind, actor, at, payload, prev_hash, hash FROM journal ORDER BY seq"
+            let before = try rawQuery(path, columns)
+            #expect(before.count == 5)
+            #expect(try EvidenceStore.openForReading(at: path, actor: "auditor").verify().ok)
+
+            let store = try EvidenceStore.open(at: path, actor: "qa", clock: fixedClock)
+            #expect(store.migratedFrom == 9)
+            #expect(try rawScalar(path, "PRAGMA user_version") == String(EvidenceStore.schemaVersion))
+            #expect(try rawQuery(path, "SELECT name FROM pragma_index_list('journal')") == [])
+            // The same entries, byte for byte, and after them the key's move out of the file.
+            let after = try rawQuery(path, columns)
+            #expect(Array(after.prefix(before.count)) == before)
+            #expect(after.dropFirst(before.count).map { $0[1] } == ["store.mask-key"])
+            // Still append-only.
+            #expect(throws: (any Error).self) { try rawExecute(path, "DELETE FROM journal WHERE seq = 6") }
+            #expect(throws: (any Error).self) { try rawExecute(path, "UPDATE journal SET actor = 'mallory' WHERE seq = 6") }
+
+            _ = try store.addEvidence(note("r1", "after the migration"))
+            let result = try store.verify()
+            #expect(result.ok, "\(result.problems)")
+            #expect(result.entries == 7)
+            // The migrated schema is the one a fresh database has.
+            let fresh = try makeStore(in: dir, name: "fresh.sqlite")
+            let schema = "SELECT type, name, tbl_name, sql FROM sqlite_master ORDER BY type, name"
+            #expect(try rawQuery(path, schema) == rawQuery(fresh.path, schema))
+        }
+    }
+
+    @Test("A version-9 database with something planted on its journal is not migrated (the rebuild would drop it), and is left byte for byte as it was")
+    func plantedJournalObjectStopsTheRebuild() throws {
+        try withTempDir { dir in
+            let path = try Self.versionNineDatabase(in: dir)
+            try rawExecute(path, "CREATE TRIGGER journal_quiet BEFORE INSERT ON journal WHEN NEW.kind = 'evidence.retract' BEGIN SELECT RAISE(IGNORE); END")
+            let before = fileDigest(path)
+            let error = #expect(throws: EvidenceError.self) { try EvidenceStore.open(at: path, actor: "qa") }
+            #expect(error?.description == "The database '\(path)' does not verify at its schema version 9 (the database has a trigger 'journal_quiet' on 'journal' that growcert's schema version 9 does not have (added behind the tool's back)), so it was not migrated to version \(EvidenceStore.schemaVersion): that rebuilds the journal table, which would drop what was attached to it and hide the edit. Nothing was changed; keep the file for the record and restore a verified copy to go on recording.")
+            #expect(fileDigest(path) == before)
+            #expect(try rawScalar(path, "PRAGMA user_version") == "9")
+        }
+    }
+
     @Test("A new database is created in WAL mode with the growcert application id")
     func newDatabaseIsMarked() throws {
         try withTempDir { dir in

@@ -86,6 +86,20 @@ struct Tamper: Sendable, CustomTestStringConvertible {
         Tamper(name: "appended journal row with a gap", sql: { _ in
             "INSERT INTO journal VALUES (12, 'store.init', 'mallory', '2026-11-30T08:00:00.000Z', '{}', 'x', 'y')"
         }, seq: 12, message: "entry 11 is missing (deleted)"),
+        // The journal has no UNIQUE index on hash (schema 10): an entry copied whole, hash and all, is refused by the chain.
+        Tamper(name: "duplicated journal entry appended, same hash", sql: { _ in
+            "INSERT INTO journal(seq, kind, actor, at, payload, prev_hash, hash) SELECT 11, kind, actor, at, payload, prev_hash, hash FROM journal WHERE seq = 10"
+        }, seq: 11, message: "prev_hash does not match the previous entry's hash (an entry was removed, inserted or reordered)"),
+        Tamper(name: "duplicated journal entry in the middle, same hash", sql: { _ in
+            """
+            UPDATE journal SET seq = -seq WHERE seq >= 7;
+            UPDATE journal SET seq = 1 - seq WHERE seq < 0;
+            INSERT INTO journal(seq, kind, actor, at, payload, prev_hash, hash) SELECT 7, kind, actor, at, payload, prev_hash, hash FROM journal WHERE seq = 6;
+            """
+        }, seq: 7, message: "prev_hash does not match the previous entry's hash (an entry was removed, inserted or reordered)"),
+        Tamper(name: "reordered journal entries, each row moved whole", sql: { _ in
+            "UPDATE journal SET seq = 0 WHERE seq = 6; UPDATE journal SET seq = 6 WHERE seq = 7; UPDATE journal SET seq = 7 WHERE seq = 0;"
+        }, seq: 6, message: "prev_hash does not match the previous entry's hash (an entry was removed, inserted or reordered)"),
         Tamper(name: "edited evidence details", sql: { _ in "UPDATE evidence SET details = '{\"text\":\"goodbye\"}' WHERE id = 'e1'" },
                seq: 6, message: "evidence row 'e1' column details differs from the journal (edited behind the tool's back)"),
         Tamper(name: "edited run outcome", sql: { _ in "UPDATE runs SET outcome = 'pass' WHERE id = 'r1'" },

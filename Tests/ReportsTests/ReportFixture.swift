@@ -63,7 +63,7 @@ final class ReportFixture {
 
     deinit { if ownsDirectory { try? FileManager.default.removeItem(at: directory) } }
 
-    var profile: Profile { store.profiles["groovegrow"]! }
+    var profile: Profile { (try? store.profiles["groovegrow"])! }
 
     @discardableResult
     func device(_ label: String, kind: String = "physical", platform: String = "ios", model: String = "iPhone 15", os: String = "17.4") throws -> Device {

@@ -13,7 +13,8 @@ extension EvidenceStore {
     package func verify(progress: ((Int) -> Void)? = nil) throws -> VerificationResult {
         // One snapshot for every statement below, so a writer recording meanwhile cannot
         // make the journal and the tables look inconsistent.
-        try snapshot {
+        let profiles = try self.profiles
+        return try snapshot {
             var problems: [VerificationProblem] = []
             // integrity_check reads every page of the file: run it beside the replay, on its own connection.
             // PostgreSQL has no such check of its own pages (its checksums are the server's business).

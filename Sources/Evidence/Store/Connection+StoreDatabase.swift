@@ -95,8 +95,7 @@ extension Connection: StoreDatabase {
         try execute("PRAGMA wal_checkpoint(TRUNCATE)")
     }
 
-    /// A batch's page cache (16 MiB) while `on`, else SQLite's default (2 MiB): each entry adds a key
-    /// at a random place in the journal's hash index, so a batch touches a page of it per entry.
+    /// A batch's page cache (16 MiB) while `on`, else SQLite's default (2 MiB).
     func setBatchCache(_ on: Bool) throws {
         try execute(on ? "PRAGMA cache_size=-16384" : "PRAGMA cache_size=-2000")
     }

@@ -414,6 +414,7 @@ extension EvidenceStore {
 
     /// The scenario catalog a campaign names.
     package func profileNamed(_ id: String) throws -> Profile {
+        let profiles = try self.profiles
         guard let p = profiles[id] else { throw EvidenceError.unknown(what: "profile", value: id, known: profiles.keys.sorted()) }
         return p
     }

@@ -42,8 +42,11 @@ package final class EvidenceStore {
     private var scannedActor: String?
     /// Scratch space for the envelope each appended entry hashes.
     private var envelopeBuffer: [UInt8] = []
-    /// The scenario catalogs, by profile id.
-    package let profiles: [String: Profile]
+    /// The scenario catalogs, by profile id: the embedded profiles, parsed once per process at their first use (a
+    /// one-note write needs none, and parsing them is about a millisecond of its start-up).
+    package var profiles: [String: Profile] {
+        get throws { try Profile.builtIn() }
+    }
 
     init(path: String, db: any StoreDatabase, clock: @escaping Clock, actor: String, schemaVersion: Int, readOnly: Bool, maskKey: MaskKey?) throws {
         self.path = path
@@ -53,7 +56,6 @@ package final class EvidenceStore {
         self.schemaVersion = schemaVersion
         isReadOnly = readOnly
         self.maskKey = maskKey
-        profiles = try Profile.builtIn()
     }
 
     /// The key file beside this database (`growcert.sqlite` → `growcert.key`; for a PostgreSQL
@@ -124,6 +126,9 @@ package final class EvidenceStore {
             if version >= 1, version < Schema.stateRowsVersion, target >= Schema.stateRowsVersion {
                 try verifyBeforeMovingState(path: path, version: version)
             }
+            if version >= 1, version < Schema.journalRebuildVersion, target >= Schema.journalRebuildVersion {
+                try checkJournalBeforeRebuild(db, path: path, version: version)
+            }
             try db.configure()
             try db.migrate(upTo: target)
             let store = try EvidenceStore(path: path, db: db, clock: clock, actor: actor, schemaVersion: try db.userVersion, readOnly: false, maskKey: maskKey)
@@ -142,6 +147,19 @@ package final class EvidenceStore {
         let result = try openForReading(at: path, actor: "growcert").verify()
         guard let first = result.problems.first else { return }
         throw EvidenceError.conflict("The database '\(path)' does not verify at its schema version \(version) (\(first)), so it was not migrated to version \(Schema.currentVersion): that would replace edited run outcomes and retractions with the journal's and hide the edit. Nothing was changed; keep the file for the record and restore a verified copy to go on recording.")
+    }
+
+    /// The migration to `Schema.journalRebuildVersion` rebuilds the journal table, and whatever was attached to it
+    /// behind the tool's back (a planted trigger or index) would be dropped with it, hiding the edit. So the
+    /// journal's own schema objects are compared first with those of the file's version, and a file whose journal
+    /// has any other is refused and left unchanged. (Its entries are copied byte for byte: an edit of them stays for
+    /// `verify` to find.)
+    private static func checkJournalBeforeRebuild(_ db: Connection, path: String, version: Int) throws {
+        let journal = Tables.journal
+        let expected = try Schema.expectedObjects(version: version).filter { $0.table == journal }
+        let found = try Schema.objects(of: db).filter { $0.table == journal }
+        guard let first = Schema.differences(expected: expected, actual: found, version: version).first else { return }
+        throw EvidenceError.conflict("The database '\(path)' does not verify at its schema version \(version) (\(first)), so it was not migrated to version \(Schema.currentVersion): that rebuilds the journal table, which would drop what was attached to it and hide the edit. Nothing was changed; keep the file for the record and restore a verified copy to go on recording.")
     }
 
     /// Opens an existing evidence database to read it only: read-only, never migrated, and leaving
@@ -352,9 +370,8 @@ package final class EvidenceStore {
             batchCache = BatchCache()
         }
         return try Self.guarded(path) {
-            // Each entry adds a key at a random place in the journal's hash index, so a batch touches
-            // a page of it per entry: keep those pages in memory for the batch (16 MiB; SQLite's default,
-            // restored after, is 2 MiB).
+            // A batch's pages stay in memory until its commit (16 MiB; SQLite's default, restored after, is
+            // 2 MiB). It was sized for the journal's hash index (a random page per entry), gone since schema 10.
             try sqlite?.setBatchCache(true)
             defer { try? sqlite?.setBatchCache(false) }
             return try db.transaction(body)

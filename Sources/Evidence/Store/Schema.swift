@@ -168,6 +168,32 @@ enum Schema {
         CREATE TRIGGER evidence_imports_no_update BEFORE UPDATE ON evidence_imports BEGIN SELECT RAISE(ABORT, 'evidence is append-only'); END;
         CREATE TRIGGER evidence_imports_no_delete BEFORE DELETE ON evidence_imports BEGIN SELECT RAISE(ABORT, 'evidence is append-only'); END;
         """,
+        // 10 (issue 27): the journal without the UNIQUE index on `hash`. Hashes stay unique by the chain: each entry's hash
+        // covers its seq and its predecessor's hash, and verify recomputes every one from the entry's bytes, so two equal
+        // hashes in a journal that verifies would be a SHA-256 collision. The index cost each append a B-tree insert at a
+        // random page (hashes are random), and no read needs it. SQLite cannot drop the index of a column constraint, so the
+        // journal is rebuilt: the old table renamed (its two triggers follow it), the new one created without the constraint
+        // and filled in seq order with every entry's bytes as they were, the old one dropped with its triggers, the triggers
+        // made again. What else was attached to the journal would be dropped with it: `EvidenceStore.open` checks the
+        // journal's schema objects before it migrates to this version (`Schema.journalRebuildVersion`).
+        """
+        ALTER TABLE journal RENAME TO journal_before_10;
+        CREATE TABLE journal(
+            seq INTEGER PRIMARY KEY,
+            kind TEXT NOT NULL,
+            actor TEXT NOT NULL,
+            at TEXT NOT NULL,
+            payload TEXT NOT NULL,
+            prev_hash TEXT NOT NULL,
+            hash TEXT NOT NULL);
+        INSERT INTO journal(seq, kind, actor, at, payload, prev_hash, hash)
+            SELECT seq, kind, actor, at, payload, prev_hash, hash FROM journal_before_10 ORDER BY seq;
+        DROP TABLE journal_before_10;
+        CREATE TRIGGER journal_no_update BEFORE UPDATE ON journal
+            BEGIN SELECT RAISE(ABORT, 'the evidence journal is append-only: record a correction instead'); END;
+        CREATE TRIGGER journal_no_delete BEFORE DELETE ON journal
+            BEGIN SELECT RAISE(ABORT, 'the evidence journal is append-only: record a correction instead'); END;
+        """,
     ]
 
     static var currentVersion: Int { migrations.count }
@@ -175,26 +201,35 @@ enum Schema {
     /// The first schema version whose query tables are append-only: a run's finish and an item's
     /// retraction are rows of their own. Found by content, not by number, so the migration keeps
     /// its meaning wherever it lands in the list.
-    static let stateRowsVersion: Int = (migrations.firstIndex { $0.contains("CREATE TABLE run_finishes(") } ?? Int.max - 1) + 1
+    static let stateRowsVersion: Int = version(containing: "CREATE TABLE run_finishes(")
 
     /// The first schema version with trusted signers and timestamp anchors (found by content, like
     /// `stateRowsVersion`).
-    static let signersVersion: Int = (migrations.firstIndex { $0.contains("CREATE TABLE signers(") } ?? Int.max - 1) + 1
+    static let signersVersion: Int = version(containing: "CREATE TABLE signers(")
 
     /// The first schema version whose campaigns have their own Sandbox pins (found by content).
-    static let sandboxPinsVersion: Int = (migrations.firstIndex { $0.contains("ADD COLUMN sandbox_pins") } ?? Int.max - 1) + 1
+    static let sandboxPinsVersion: Int = version(containing: "ADD COLUMN sandbox_pins")
 
     /// The first schema version with `campaign_updates` (found by content, like `stateRowsVersion`).
-    static let campaignUpdatesVersion: Int = (migrations.firstIndex { $0.contains("CREATE TABLE campaign_updates(") } ?? Int.max - 1) + 1
+    static let campaignUpdatesVersion: Int = version(containing: "CREATE TABLE campaign_updates(")
 
     /// The first schema version with `run_abandons` (found by content, like `stateRowsVersion`).
-    static let abandonsVersion: Int = (migrations.firstIndex { $0.contains("CREATE TABLE run_abandons(") } ?? Int.max - 1) + 1
+    static let abandonsVersion: Int = version(containing: "CREATE TABLE run_abandons(")
 
     /// The first schema version with `run_clocks` (found by content, like `stateRowsVersion`).
-    static let runClocksVersion: Int = (migrations.firstIndex { $0.contains("CREATE TABLE run_clocks(") } ?? Int.max - 1) + 1
+    static let runClocksVersion: Int = version(containing: "CREATE TABLE run_clocks(")
 
     /// The first schema version whose imported lines carry their import key, `evidence_imports` (found by content).
-    static let importsVersion: Int = (migrations.firstIndex { $0.contains("CREATE TABLE evidence_imports(") } ?? Int.max - 1) + 1
+    static let importsVersion: Int = version(containing: "CREATE TABLE evidence_imports(")
+
+    /// The first schema version whose journal has no UNIQUE index on `hash` (found by content): migrating to it rebuilds the journal table.
+    static let journalRebuildVersion: Int = version(containing: "ALTER TABLE journal RENAME TO journal_before_10;")
+
+    /// The version of the first migration whose SQL holds `marker` (`Int.max` when none does). Compared as UTF-8
+    /// bytes: Foundation's `contains` is a CFString search per migration, and every process that opens a store asks.
+    private static func version(containing marker: String) -> Int {
+        (migrations.firstIndex { $0.utf8.firstRange(of: marker.utf8) != nil } ?? Int.max - 1) + 1
+    }
 
     /// One object of a database's schema, as `sqlite_master` lists it.
     struct Object: Hashable, Sendable {

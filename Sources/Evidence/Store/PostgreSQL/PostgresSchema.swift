@@ -29,6 +29,9 @@ enum PostgresSchema {
         Migration(version: 7) { try ddl(version: 7, after: 6) + grantsLike("runs", on: "run_abandons") },
         Migration(version: 8) { try ddl(version: 8, after: 7) + grantsLike("runs", on: "run_clocks") },
         Migration(version: 9) { try ddl(version: 9, after: 8) + grantsLike("runs", on: "evidence_imports") },
+        // The journal without its UNIQUE constraint on `hash` (SQLite's migration 10 says why); PostgreSQL drops a
+        // constraint in place, by the name it gave it (`<table>_<column>_key`).
+        Migration(version: 10) { "ALTER TABLE journal DROP CONSTRAINT journal_hash_key;\n" },
     ]
 
     /// SQL that grants on table `new` what each role other than the owner has on `model`.

@@ -28,6 +28,12 @@ package struct CommandTable<Context>: Sendable {
         commands.filter { words.starts(with: $0.path) }.max { $0.path.count < $1.path.count }
     }
 
+    /// Runs `command` with `context` on the call `args` (checked by `check`): its handler reads its options from
+    /// `args`, as its option group declares them.
+    package func run(_ command: Command<Context>, _ context: Context, _ args: ParsedArguments) async throws -> Int32 {
+        try await command.body(context, args, suggest)
+    }
+
     /// `command`'s `--help` text.
     package func help(_ command: Command<Context>) -> String { command.help(program: program, globals: globals) }
 

@@ -3,6 +3,10 @@
 /// Everything about the syntax is derived from this table: which option takes a value (`ParsedArguments`),
 /// which options a command accepts and requires (`check`), `--help` (`help`) and the synopsis. A program
 /// with no subcommands is a table of one command whose `path` is empty (`growcert-bench`).
+///
+/// A command's handler reads its options through `OptionValues`, by key path into the `OptionGroup` its options
+/// were derived from (`Command.init(path:summary:positionals:options:discussion:run:)`), never by name: a read of
+/// an option the command does not declare does not compile (see `Option`).
 package struct CommandTable<Context>: Sendable {
     /// The program's name, as its synopsis and messages say it: `growcert`.
     package let program: String

@@ -28,7 +28,6 @@ package protocol OptionDeclaring: Sendable {
 
 /// What a read of one option sees of the call.
 struct OptionInput {
-    let spec: OptionSpec
     /// Every value given, in order; empty when the option was not given (or is a flag).
     let values: [String]
     let flag: Bool

@@ -21,8 +21,3 @@ extension OptionGroup {
         }
     }
 }
-
-/// A command that takes no options of its own.
-package struct NoOptions: OptionGroup {
-    package init() {}
-}

@@ -17,6 +17,12 @@ import Testing
         let settings = [Option.string("--colour", "C", help: "a colour"), Option.string("--size", "S", help: "a size")]
     }
 
+    /// A group with an option in a computed property: readable by key path, but not declared to the parser.
+    struct LeakyOptions: OptionGroup {
+        let note = Option.string("--note", "TEXT", help: "what happened")
+        var hidden: Option<String?> { Option.string("--hidden", "H", help: "not a stored property") }
+    }
+
     static let add = Command<Void>(path: ["item", "add"], summary: "add an item", options: AddOptions.self) { _, o in
         Int32(try o.value(\.limit) ?? 0)
     }
@@ -40,7 +46,6 @@ import Testing
         #expect(byName["--label"]?.required == true && byName["--note"]?.required == false)
         #expect(byName["--force"]?.value == nil && byName["--tag"]?.repeatable == true)
         #expect(byName["--lang"]?.choices == ["en", "zh-Hans"] && byName["--format"]?.choices == ["md", "html", "all"])
-        #expect(NoOptions.specs.isEmpty)
     }
 
     @Test func eachKindReadsWhatItDeclares() throws {
@@ -88,6 +93,13 @@ import Testing
         let bad = Self.table.parse(["item", "add", "--label", "pen", "--limit", "x"])
         await #expect(throws: UsageError("--limit takes a whole number from 1 to 100.", command: "item add")) {
             try await Self.table.run(Self.add, (), bad)
+        }
+    }
+
+    @Test func aReadOfAnOptionTheGroupDoesNotDeclareStopsTheProgram() async {
+        #expect(LeakyOptions.specs.map(\.name) == ["--note"])
+        await #expect(processExitsWith: .failure) {
+            _ = OptionValues<LeakyOptions>(ParsedArguments(), command: "x")[\.hidden]
         }
     }
 }

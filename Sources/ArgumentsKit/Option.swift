@@ -3,7 +3,7 @@
 /// option's `[String]`, a number, or one of an enum's cases).
 ///
 /// A command does not read its options by name: it declares them as the stored properties of an `OptionGroup`
-/// and reads them through `OptionValues`, by a key path into that group (`options[\.label]`). A misspelt key,
+/// and reads them through `OptionValues`, by a key path into that group (`options[\.note]`, `try options.value(\.label)`). A misspelt key,
 /// or one of another command's options, does not compile; and the command's declared options are derived from
 /// the same group, so an option that can be read is always one the command takes.
 package struct Option<Value: Sendable>: Sendable, OptionDeclaring {

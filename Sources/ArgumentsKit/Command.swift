@@ -7,9 +7,25 @@ package struct Command<Context>: Sendable {
     package var options: [OptionSpec] = []
     /// Longer text shown by `--help` after the options.
     package var discussion: String = ""
-    package let run: @Sendable (Context) async throws -> Int32
+    /// Runs the command with its context and the parsed call; `suggest` words a near miss of a choice.
+    let body: @Sendable (Context, ParsedArguments, _ suggest: @escaping @Sendable (String, [String]) -> String) async throws -> Int32
 
-    /// A command named by the words `path` (none: the program itself).
+    /// A command named by the words `path` (none: the program itself) whose options are the group `options`,
+    /// and whose handler `run` reads them through `OptionValues<Group>`: the one way a command reads its options,
+    /// so that a read can only name an option the command declares.
+    package init<Group: OptionGroup>(path: [String], summary: String, positionals: [String] = [], options: Group.Type, discussion: String = "",
+                                     run: @escaping @Sendable (Context, OptionValues<Group>) async throws -> Int32) {
+        self.path = path
+        self.summary = summary
+        self.positionals = positionals
+        self.options = Group.specs
+        self.discussion = discussion
+        let name = path.joined(separator: " ")
+        self.body = { context, args, suggest in try await run(context, OptionValues(args, command: name, suggest: suggest)) }
+    }
+
+    /// A command whose handler reads no options (it may still declare some, for parsing, checking and `--help`:
+    /// a program that reads them elsewhere, or a test of the parser).
     package init(path: [String], summary: String, positionals: [String] = [], options: [OptionSpec] = [], discussion: String = "",
                 run: @escaping @Sendable (Context) async throws -> Int32) {
         self.path = path
@@ -17,7 +33,7 @@ package struct Command<Context>: Sendable {
         self.positionals = positionals
         self.options = options
         self.discussion = discussion
-        self.run = run
+        self.body = { context, _, _ in try await run(context) }
     }
 
     /// The command words, joined: `report render`.

@@ -3,6 +3,10 @@
 /// Everything about the syntax is derived from this table: which option takes a value (`ParsedArguments`),
 /// which options a command accepts and requires (`check`), `--help` (`help`) and the synopsis. A program
 /// with no subcommands is a table of one command whose `path` is empty (`growcert-bench`).
+///
+/// A command's handler reads its options through `OptionValues`, by key path into the `OptionGroup` its options
+/// were derived from (`Command.init(path:summary:positionals:options:discussion:run:)`), never by name: a read of
+/// an option the command does not declare does not compile (see `Option`).
 package struct CommandTable<Context>: Sendable {
     /// The program's name, as its synopsis and messages say it: `growcert`.
     package let program: String
@@ -26,6 +30,12 @@ package struct CommandTable<Context>: Sendable {
     /// The command whose words are the longest prefix of `words`.
     package func match(_ words: [String]) -> Command<Context>? {
         commands.filter { words.starts(with: $0.path) }.max { $0.path.count < $1.path.count }
+    }
+
+    /// Runs `command` with `context` on the call `args` (checked by `check`): its handler reads its options from
+    /// `args`, as its option group declares them.
+    package func run(_ command: Command<Context>, _ context: Context, _ args: ParsedArguments) async throws -> Int32 {
+        try await command.body(context, args, suggest)
     }
 
     /// `command`'s `--help` text.

@@ -8,12 +8,15 @@
 /// problems wait in `missingValue` and `unknown`, so that `--json` is known even for a call that is refused.
 package struct ParsedArguments: Sendable {
     package var words: [String] = []
-    package var options: [String: [String]] = [:]
-    package var flags: Set<String> = []
+    var options: [String: [String]] = [:]
+    var flags: Set<String> = []
     /// Options no candidate command and no global option knows, in the order given.
     package var unknown: [String] = []
     /// A value option given last, with no value after it.
     package var missingValue: String?
+
+    /// No words and no options.
+    package init() {}
 
     /// Parses `args` against `commands` and the global options `globals`.
     package init<Context>(_ args: [String], commands: [Command<Context>], globals: OptionTable) {
@@ -56,14 +59,17 @@ package struct ParsedArguments: Sendable {
         return specs.contains { $0.value != nil }
     }
 
+    // Reads by name stay inside ArgumentsKit: a program reads an option through `OptionValues`, by its
+    // declaration (a key path into an `OptionGroup`), never by a string that matches it only by discipline.
+
     /// Whether the flag `flag` was given.
-    package func has(_ flag: String) -> Bool { flags.contains(flag) }
+    func has(_ flag: String) -> Bool { flags.contains(flag) }
 
     /// The last value of an option, if given.
-    package func value(_ name: String) -> String? { options[name]?.last }
+    func value(_ name: String) -> String? { options[name]?.last }
 
     /// Every value of a repeatable option.
-    package func values(_ name: String) -> [String] { options[name] ?? [] }
+    func values(_ name: String) -> [String] { options[name] ?? [] }
 
     /// Every option name given, value options and flags, sorted.
     package var given: [String] { (Array(options.keys) + Array(flags)).sorted() }

@@ -14,7 +14,7 @@ enum Bench {
             if let bad = arguments.firstIndex(where: { $0 == nil }) { throw BenchError.usage("Argument \(bad + 1) is not valid UTF-8.") }
             switch try BenchOptions.parse(arguments.compactMap { $0 }, environment: ProcessInfo.processInfo.environment) {
             case .help(let text): print(text, terminator: "")
-            case .run(let options): exit(try await BenchOptions.command.run(options))
+            case .run(let options): exit(try await BenchOptions.table.run(BenchOptions.command, options, ParsedArguments()))
             }
         } catch {
             FileHandle.standardError.write(Data("growcert-bench: \(error)\n".utf8))

@@ -21,15 +21,18 @@ struct BenchOptions {
     /// The bench's one command: its options, its `--help`, and the run.
     static let command = Command<BenchOptions>(
         path: [], summary: "time growcert against its baselines on this machine, and write the results",
-        options: [
-            OptionSpec(name: "--growcert", value: "PATH", help: "the built growcert binary to time", required: true),
-            OptionSpec(name: "--out", value: "FILE", help: "where the results go as JSON (default \(defaultOut))"),
-            OptionSpec(name: "--only", value: "NAME,NAME", help: "run only these benchmarks: " + Benchmarks.names.joined(separator: ", ")),
-            OptionSpec(name: "--keep", value: nil, help: "keep the scratch folder"),
-            OptionSpec(name: "--help", value: nil, help: "this help (also -h)"),
-        ],
+        options: Arguments.self,
         discussion: "BENCH_SCALE=small shrinks every size tenfold, for a quick run. See docs/performance.md.",
-        run: { try await Bench.run($0) })
+        run: { options, _ in try await Bench.run(options) })
+
+    /// The bench's options, declared once: `command`'s options and what `parse` reads.
+    struct Arguments: OptionGroup {
+        let growcert = Option.requiredString("--growcert", "PATH", help: "the built growcert binary to time")
+        let out = Option.string("--out", "FILE", help: "where the results go as JSON (default \(defaultOut))")
+        let only = Option.string("--only", "NAME,NAME", help: "run only these benchmarks: " + Benchmarks.names.joined(separator: ", "))
+        let keep = Option.flag("--keep", help: "keep the scratch folder")
+        let help = Option.flag("--help", help: "this help (also -h)")
+    }
 
     static let table = CommandTable(program: "growcert-bench", commands: [command], suggest: Suggestion.sentence)
 
@@ -42,19 +45,22 @@ struct BenchOptions {
     /// Parses and checks `args` by `command`'s declaration; `BENCH_SCALE` comes from `environment`.
     static func parse(_ args: [String], environment: [String: String]) throws(BenchError) -> Call {
         let parsed = table.parse(args)
-        if parsed.has("--help") { return .help(table.help(command)) }
+        let o = OptionValues<Arguments>(parsed, command: command.name, suggest: Suggestion.sentence)
+        if o[\.help] { return .help(table.help(command)) }
         do { try table.check(parsed, for: command) } catch { throw .usage(error.message) }
-        guard let growcert = parsed.value("--growcert"), FileManager.default.isExecutableFile(atPath: growcert) else {
-            throw .usage("--growcert must name the built growcert binary, an executable file; '\(parsed.value("--growcert") ?? "")' is not one.")
+        let growcert: String
+        do { growcert = try o.value(\.growcert) } catch { throw .usage(error.message) }
+        guard FileManager.default.isExecutableFile(atPath: growcert) else {
+            throw .usage("--growcert must name the built growcert binary, an executable file; '\(growcert)' is not one.")
         }
-        let only = Set((parsed.value("--only") ?? "").split(separator: ",").map(String.init))
+        let only = Set((o[\.only] ?? "").split(separator: ",").map(String.init))
         if let unknown = only.sorted().first(where: { !Benchmarks.names.contains($0) }) {
             throw .usage("Unknown benchmark '\(unknown)' in --only.\(Suggestion.sentence(for: unknown, among: Benchmarks.names)) Known benchmarks: \(Benchmarks.names.joined(separator: ", ")).")
         }
         let scale = environment["BENCH_SCALE"] ?? "full"
         guard scale == "full" || scale == "small" else { throw .usage("BENCH_SCALE is 'small' or unset, not '\(scale)'.") }
-        return .run(BenchOptions(growcert: growcert, out: parsed.value("--out") ?? defaultOut, divisor: scale == "small" ? 10 : 1,
-                                 only: only, keep: parsed.has("--keep")))
+        return .run(BenchOptions(growcert: growcert, out: o[\.out] ?? defaultOut, divisor: scale == "small" ? 10 : 1,
+                                 only: only, keep: o[\.keep]))
     }
 }
 

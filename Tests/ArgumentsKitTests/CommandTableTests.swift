@@ -1,4 +1,4 @@
-import ArgumentsKit
+@testable import ArgumentsKit
 import Testing
 
 /// The parser both executables use: one declaration gives parsing, checking and `--help`.

@@ -49,17 +49,18 @@ struct CLI {
     func run(arguments raw: [String?]) async -> Int32 {
         let arguments = raw.compactMap { $0 }
         let args = Self.table.parse(arguments)
+        let globals = OptionValues<GlobalOptions>(args, command: "")
         do {
             if let bad = raw.firstIndex(where: { $0 == nil }) {
                 throw CLIError.data("Argument \(bad + 1) is not valid UTF-8. Nothing was done.")
             }
-            if args.has("--version") && args.words.isEmpty && args.unknown.isEmpty {
+            if OptionValues<TopLevelOptions>(args, command: "")[\.version] && args.words.isEmpty && args.unknown.isEmpty {
                 console.out("growcert \(Self.version)\n")
                 return ExitCode.success
             }
             var words = args.words
             if words.first == "help" { words.removeFirst() }
-            let wantsHelp = args.has("--help") || args.words.first == "help"
+            let wantsHelp = globals[\.help] || args.words.first == "help"
             guard let command = Self.match(words) else {
                 return try groupHelpOrUsage(words: words, wantsHelp: wantsHelp, args: args)
             }
@@ -71,9 +72,9 @@ struct CLI {
             let invocation = Invocation(command: command, args: args, environment: environment, console: console, clock: clock, jwsVerifier: jwsVerifier,
                                         sandboxTransport: sandboxTransport, serverTrust: serverTrust, currentFolder: currentFolder,
                                         terminal: terminal)
-            return try await command.run(invocation)
+            return try await Self.table.run(command, invocation, args)
         } catch {
-            let (text, code) = Self.errorOutput(error, json: args.has("--json"))
+            let (text, code) = Self.errorOutput(error, json: globals[\.json])
             console.err(text)
             return code
         }

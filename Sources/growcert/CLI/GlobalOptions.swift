@@ -4,21 +4,24 @@ import Evidence
 /// A growcert command: what `ArgumentsKit` parses and checks, run with an `Invocation`.
 typealias Command = ArgumentsKit.Command<Invocation>
 
-/// Options every command takes, and the one only a bare `growcert` takes.
-enum GlobalOptions {
-    static let table = OptionTable(
-        all: [
-            OptionSpec(name: "--db", value: "PATH|URL", help: "the evidence database: a SQLite file, or postgresql://USER@HOST[:PORT]/DB (default: $GROWCERT_DB, else ./growcert.sqlite)"),
-            OptionSpec(name: "--json", value: nil, help: "machine-readable output on stdout (and errors as JSON on stderr)"),
-            OptionSpec(name: "--actor", value: "NAME", help: "who is recording, for the journal (default: $GROWCERT_ACTOR, else $USER, else your account name)"),
-            OptionSpec(name: "--quiet", value: nil, help: "no progress lines on stderr"),
-            OptionSpec(name: "--help", value: nil, help: "this help (also -h)"),
-        ],
-        // Only without a command: `growcert --version`.
-        topLevel: [OptionSpec(name: "--version", value: nil, help: "print the version")])
+/// Options every command takes, read through `Invocation.globals`.
+struct GlobalOptions: OptionGroup {
+    let db = Option.string("--db", "PATH|URL", help: "the evidence database: a SQLite file, or postgresql://USER@HOST[:PORT]/DB (default: $GROWCERT_DB, else ./growcert.sqlite)")
+    let json = Option.flag("--json", help: "machine-readable output on stdout (and errors as JSON on stderr)")
+    let actor = Option.string("--actor", "NAME", help: "who is recording, for the journal (default: $GROWCERT_ACTOR, else $USER, else your account name)")
+    let quiet = Option.flag("--quiet", help: "no progress lines on stderr")
+    let help = Option.flag("--help", help: "this help (also -h)")
+
+    /// The global options, and the one only a bare `growcert` takes.
+    static let table = OptionTable(all: specs, topLevel: TopLevelOptions.specs)
 
     static var all: [OptionSpec] { table.all }
     static var topLevel: [OptionSpec] { table.topLevel }
+}
+
+/// The option only a bare `growcert` takes: `growcert --version`.
+struct TopLevelOptions: OptionGroup {
+    let version = Option.flag("--version", help: "print the version")
 }
 
 extension ArgumentsKit.Command where Context == Invocation {

@@ -11,7 +11,10 @@ import StrictJSON
 /// One call of a command: its arguments, the environment, and the output streams.
 final class Invocation: Sendable {
     let command: Command
+    /// The call's words (its options are read through the command's `OptionValues` and `globals`).
     let args: ParsedArguments
+    /// The global options of the call (`--db`, `--json`, `--actor`, `--quiet`).
+    let globals: OptionValues<GlobalOptions>
     let environment: [String: String]
     let console: Console
     let clock: Clock
@@ -34,6 +37,8 @@ final class Invocation: Sendable {
          currentFolder: String = FileManager.default.currentDirectoryPath, terminal: TerminalStyle = .plain) {
         self.command = command
         self.args = args
+        let globals = OptionValues<GlobalOptions>(args, command: command.name)
+        self.globals = globals
         self.environment = environment
         self.console = console
         self.clock = clock
@@ -41,31 +46,31 @@ final class Invocation: Sendable {
         self.sandboxTransport = sandboxTransport
         self.serverTrust = serverTrust
         self.currentFolder = currentFolder
-        self.terminal = args.has("--json") ? .plain : terminal
+        self.terminal = globals[\.json] ? .plain : terminal
     }
 
-    var json: Bool { args.has("--json") }
-    var quiet: Bool { args.has("--quiet") }
+    var json: Bool { globals[\.json] }
+    var quiet: Bool { globals[\.quiet] }
 
     /// The evidence database this call uses, and where that choice came from (`--db`, `GROWCERT_DB`, the
     /// workspace at or above the current folder, else `./growcert.sqlite`).
     var location: DatabaseLocation {
-        get throws { try DatabaseLocation.resolve(option: args.value("--db"), environment: environment["GROWCERT_DB"], currentFolder: currentFolder) }
+        get throws { try DatabaseLocation.resolve(option: globals[\.db], environment: environment["GROWCERT_DB"], currentFolder: currentFolder) }
     }
 
     var dbPath: String { get throws { try location.database } }
 
-    /// `--campaign`, else the workspace's current campaign; nil when neither names one.
-    func chosenCampaignId() throws -> String? {
-        if let given = args.value("--campaign") { return given }
+    /// `given` (the command's `--campaign`), else the workspace's current campaign; nil when neither names one.
+    func chosenCampaignId(given: String?) throws -> String? {
+        if let given { return given }
         let location = try location
         return location.isWorkspaceDatabase ? location.workspace?.campaign : nil
     }
 
-    /// The campaign a command acts on: `--campaign`, else the workspace's current campaign (`campaign use`), else
-    /// the only campaign of the database. Refused (64) when the database has several and none is chosen.
-    func campaignId(_ store: EvidenceStore) throws -> String {
-        if let chosen = try chosenCampaignId() { return chosen }
+    /// The campaign a command acts on: `given` (its `--campaign`), else the workspace's current campaign (`campaign
+    /// use`), else the only campaign of the database. Refused (64) when the database has several and none is chosen.
+    func campaignId(_ store: EvidenceStore, given: String?) throws -> String {
+        if let chosen = try chosenCampaignId(given: given) { return chosen }
         let campaigns = try store.campaigns()
         switch campaigns.count {
         case 1: return campaigns[0].id
@@ -76,36 +81,11 @@ final class Invocation: Sendable {
     }
 
     var actor: String {
-        ActorName.resolve(option: args.value("--actor"), environment: environment)
+        ActorName.resolve(option: globals[\.actor], environment: environment)
     }
 
     /// The positional arguments after the command words.
     var positionals: [String] { Array(args.words.dropFirst(command.path.count)) }
-
-    /// The value of a required option.
-    func required(_ name: String) throws -> String {
-        guard let v = args.value(name) else {
-            throw CLIError.usage("Missing \(name). \(command.options.first { $0.name == name }?.help ?? "")", command: command.name)
-        }
-        return v
-    }
-
-    func optional(_ name: String) -> String? { args.value(name) }
-
-    /// The value of option `name` as one of `T`'s cases, `fallback` when it is not given; with `allowingAll`, `all`
-    /// reads as nil (every case). Any other value is a usage error naming the `noun` and listing the cases: one
-    /// place for the typed values (formats, languages) the option's declaration lists as its `choices`.
-    func choice<T: RawRepresentable & CaseIterable>(_ name: String, _ noun: String, fallback: T, allowingAll: Bool = false) throws -> T?
-    where T.RawValue == String {
-        guard let text = args.value(name) else { return fallback }
-        if allowingAll, text == "all" { return nil }
-        guard let value = T(rawValue: text) else {
-            let names = T.allCases.map(\.rawValue) + (allowingAll ? ["all"] : [])
-            throw CLIError.usage("Unknown \(noun) '\(text)'.\(Suggestion.sentence(for: text, among: names)) \(noun.prefix(1).uppercased() + noun.dropFirst())s: \(names.joined(separator: ", ")).",
-                                 command: command.name)
-        }
-        return value
-    }
 
     /// The positional argument at `index`, required.
     func positional(_ index: Int, _ what: String) throws -> String {
@@ -148,9 +128,9 @@ final class Invocation: Sendable {
         if self.json { console.out(json.prettyText + "\n") } else { console.out((human ?? id) + "\n") }
     }
 
-    /// Prints a list: a table, or with `--json` a JSON array.
-    func printList(_ items: [JSONValue], header: [String], rows: [[String]]) {
-        if args.has("--csv") {
+    /// Prints a list: a table, or with `--json` a JSON array; with `csv` (the command's `--csv`), CSV.
+    func printList(_ items: [JSONValue], header: [String], rows: [[String]], csv: Bool = false) {
+        if csv {
             console.exact(CSVWriter.render(header: header, rows: rows))  // RFC 4180: CRLF and quoting are the format
         } else if json {
             console.out(JSONValue.array(items).prettyText + "\n")

@@ -9,33 +9,17 @@ import Foundation
 enum CampaignCommand {
     static let all = [
         Command(path: ["campaign", "create"], summary: "record an app build under certification",
-                options: [
-                    OptionSpec(name: "--profile", value: "NAME", help: "scenario catalog (built in: groovegrow, cherrysub)", required: true),
-                    OptionSpec(name: "--app-id", value: "ID", help: "bundle id / application id, e.g. com.example.app", required: true),
-                    OptionSpec(name: "--app-version", value: "V", help: "app version, e.g. 2.4.0", required: true),
-                    OptionSpec(name: "--build", value: "B", help: "build number", required: true),
-                    OptionSpec(name: "--sdk-version", value: "V", help: "the vendor SDK's version", required: true),
-                    OptionSpec(name: "--sdk-name", value: "NAME", help: "SDK name (default: the profile's vendor, e.g. GrooveGrow SDK)"),
-                    OptionSpec(name: "--project", value: "UUID", help: "groovegrow: the GrooveGrow project (App UUID)"),
-                    OptionSpec(name: "--publishable-key", value: "iap_pk_…", help: "cherrysub: the app's CherrySub publishable key"),
-                    OptionSpec(name: "--base-url", value: "URL", help: "Sandbox base URL, https://HOST[/PREFIX]", required: true),
-                    OptionSpec(name: "--name", value: "TEXT", help: "a name for the campaign (default: app id, version and build)"),
-                    OptionSpec(name: "--sandbox-pin", value: "sha256//BASE64", help: "a public-key pin the hosted Sandbox must match (repeatable)",
-                               repeatable: true),
-                    OptionSpec(name: "--play-license-key", value: "FILE", help: "the app's Google Play license key (base64 as Play Console shows it, or PEM)"),
-                    OptionSpec(name: "--require-run-binding", value: nil,
-                               help: "only run-bound proof (the run's nonce as the purchase's appAccountToken) certifies a purchase (journaled)"),
-                ]) { inv in
+                options: CampaignCreateOptions.self) { inv, o in
             let store = try inv.openStore()
-            let profileId = try inv.required("--profile")
+            let profileId = try o.value(\.profile)
             let profile = try store.profileNamed(profileId)
             let created = try CampaignService(store: store).create(NewCampaign(
-                profile: profileId, name: inv.optional("--name"), appId: try inv.required("--app-id"),
-                appVersion: try inv.required("--app-version"), build: try inv.required("--build"),
-                sdkName: inv.optional("--sdk-name"), sdkVersion: try inv.required("--sdk-version"),
-                project: try targetValue(inv, profile: profile), baseURL: try inv.required("--base-url"),
-                sandboxPins: inv.args.values("--sandbox-pin")),
-                playLicenseKeyFile: try playLicenseKeyFile(inv), requireRunBinding: inv.args.has("--require-run-binding"))
+                profile: profileId, name: o[\.name], appId: try o.value(\.appId),
+                appVersion: try o.value(\.appVersion), build: try o.value(\.build),
+                sdkName: o[\.sdkName], sdkVersion: try o.value(\.sdkVersion),
+                project: try targetValue([(o.group.project.name, o[\.project]), (o.group.publishableKey.name, o[\.publishableKey])], profile: profile), baseURL: try o.value(\.baseURL),
+                sandboxPins: o[\.sandboxPin]),
+                playLicenseKeyFile: try playLicenseKeyFile(inv, path: o[\.playLicenseKey]), requireRunBinding: o[\.requireRunBinding])
             inv.printRecord(created.id, created.json)
             return ExitCode.success
         },
@@ -57,10 +41,10 @@ enum CampaignCommand {
                             human: "Current campaign: \(c.id) (\(c.name)), for growcert commands run in \(workspace.folder) or below.")
             return ExitCode.success
         },
-        Command(path: ["campaign", "list"], summary: "list campaigns", options: [OptionSpec(name: "--csv", value: nil, help: "print the list as CSV (RFC 4180) for a spreadsheet")]) { inv in
+        Command(path: ["campaign", "list"], summary: "list campaigns", options: CampaignListOptions.self) { inv, o in
             let cs = try inv.openStoreForReading().campaigns()
             inv.printList(cs.map(\.json), header: ["ID", "NAME", "APP", "VERSION", "BUILD", "PROFILE", "CREATED"],
-                          rows: cs.map { [$0.id, $0.name, $0.appId, $0.appVersion, $0.build, $0.profile, $0.createdAt] })
+                          rows: cs.map { [$0.id, $0.name, $0.appId, $0.appVersion, $0.build, $0.profile, $0.createdAt] }, csv: o[\.csv])
             return ExitCode.success
         },
         Command(path: ["campaign", "show"], summary: "show a campaign with its devices, accounts and runs", positionals: ["ID"]) { inv in
@@ -106,9 +90,9 @@ enum CampaignCommand {
         },
     ]
 
-    /// The contents of `--play-license-key`'s file; nil without the option.
-    static func playLicenseKeyFile(_ inv: Invocation) throws -> Data? {
-        try inv.optional("--play-license-key").map { Data(try inv.readInput($0, limit: GooglePlayLicenseKey.maximumBytes + 1)) }
+    /// The contents of `--play-license-key`'s file (`path`); nil without the option.
+    static func playLicenseKeyFile(_ inv: Invocation, path: String?) throws -> Data? {
+        try path.map { Data(try inv.readInput($0, limit: GooglePlayLicenseKey.maximumBytes + 1)) }
     }
 
     /// The target field's name, padded to the other labels' width of `campaign show`.
@@ -122,15 +106,40 @@ enum CampaignCommand {
         "--" + field.name.reduce(into: "") { out, c in out += c.isUppercase ? "-" + c.lowercased() : String(c) }
     }
 
-    /// The value of the target flag `profile` declares; a usage error for a missing one or another profile's.
-    static func targetValue(_ inv: Invocation, profile: Profile) throws -> String {
+    /// The value of the target flag `profile` declares, among the target options `given` (each flag with its value,
+    /// nil when not given); a usage error for a missing one or another profile's.
+    static func targetValue(_ given: [(flag: String, value: String?)], profile: Profile) throws -> String {
         let flag = flag(for: profile.target)
-        for other in ["--project", "--publishable-key"] where other != flag && inv.optional(other) != nil {
+        for other in given.map(\.flag) where other != flag && given.first(where: { $0.flag == other })?.value != nil {
             throw CLIError.usage("Profile '\(profile.id)' names its target with \(flag), not \(other).", command: "campaign create")
         }
-        guard let value = inv.optional(flag) else {
+        guard let value = given.first(where: { $0.flag == flag })?.value else {
             throw CLIError.usage("Profile '\(profile.id)' needs \(flag) (its \(profile.target.name)).", command: "campaign create")
         }
         return value
+    }
+}
+
+extension CampaignCommand {
+    /// `campaign create`'s options.
+    struct CampaignCreateOptions: OptionGroup {
+        let profile = Option.requiredString("--profile", "NAME", help: "scenario catalog (built in: groovegrow, cherrysub)")
+        let appId = Option.requiredString("--app-id", "ID", help: "bundle id / application id, e.g. com.example.app")
+        let appVersion = Option.requiredString("--app-version", "V", help: "app version, e.g. 2.4.0")
+        let build = Option.requiredString("--build", "B", help: "build number")
+        let sdkVersion = Option.requiredString("--sdk-version", "V", help: "the vendor SDK's version")
+        let sdkName = Option.string("--sdk-name", "NAME", help: "SDK name (default: the profile's vendor, e.g. GrooveGrow SDK)")
+        let project = Option.string("--project", "UUID", help: "groovegrow: the GrooveGrow project (App UUID)")
+        let publishableKey = Option.string("--publishable-key", "iap_pk_…", help: "cherrysub: the app's CherrySub publishable key")
+        let baseURL = Option.requiredString("--base-url", "URL", help: "Sandbox base URL, https://HOST[/PREFIX]")
+        let name = Option.string("--name", "TEXT", help: "a name for the campaign (default: app id, version and build)")
+        let sandboxPin = Option.repeatable("--sandbox-pin", "sha256//BASE64", help: "a public-key pin the hosted Sandbox must match (repeatable)")
+        let playLicenseKey = Option.string("--play-license-key", "FILE", help: "the app's Google Play license key (base64 as Play Console shows it, or PEM)")
+        let requireRunBinding = Option.flag("--require-run-binding", help: "only run-bound proof (the run's nonce as the purchase's appAccountToken) certifies a purchase (journaled)")
+    }
+
+    /// `campaign list`'s options.
+    struct CampaignListOptions: OptionGroup {
+        let csv = CommonOptions.csv
     }
 }

@@ -10,18 +10,7 @@ import StrictJSON
 enum CheckCommand {
     static let all = [
         Command(path: ["check", "run"], summary: "run live acceptance checks against the campaign's Sandbox and record the results",
-                options: [
-                    OptionSpec(name: "--run", value: "ID", help: "the run (its scenario decides the checks)"),
-                    OptionSpec(name: "--campaign", value: "ID", help: "instead of --run: each open run of the campaign, in catalog order (default without --run: the current campaign)"),
-                    OptionSpec(name: "--check", value: "CHECK_ID", help: "run only this check (repeatable)", repeatable: true),
-                    OptionSpec(name: "--except", value: "CHECK_ID", help: "leave this check out (repeatable)", repeatable: true),
-                    OptionSpec(name: "--dry-run", value: nil, help: "do only the pre-flight (probe, scope, credentials, flags); run and record nothing"),
-                    OptionSpec(name: "--customer", value: "CUSTOMER_ID", help: "the Sandbox customer the checks sign in as (cherrysub: the app user)", required: true),
-                    OptionSpec(name: "--second-customer", value: "CUSTOMER_ID", help: "a second customer for the account-switch checks"),
-                    OptionSpec(name: "--order-id", value: "O", help: "the order of the purchase made on the device"),
-                    OptionSpec(name: "--transaction-id", value: "T", help: "its store transaction id"),
-                    OptionSpec(name: "--token-command", value: "CMD", help: "run as 'CMD CUSTOMER_ID [TTL]'; prints {\"customerToken\",\"expiresAt\"}"),
-                ],
+                options: CheckRunOptions.self,
                 discussion: """
                 Pre-flight first: one probe of the target, one customer token and identify under the campaign's project,
                 the token command, the flags the checks need (--second-customer on a hosted target) and, on the emulator,
@@ -35,17 +24,17 @@ enum CheckCommand {
                 A check waiting for something outside growcert (refund.revokes-and-records before the store refund
                 arrived) prints WAIT and is not recorded. Exit 0 when all passed, 1 when any failed, 75 when none failed
                 but one is waiting (run it again later), 69 when the Sandbox is unreachable. See docs/checks.md.
-                """) { inv in
+                """) { inv, o in
             let store = try inv.openStore()
-            let runId = inv.optional("--run")
+            let runId = o[\.run]
             // Neither --run nor --campaign: each open run of the workspace's current campaign (or the only one).
-            let campaignId = runId == nil ? try inv.campaignId(store) : inv.optional("--campaign")
+            let campaignId = runId == nil ? try inv.campaignId(store, given: o[\.campaign]) : o[\.campaign]
             // --run or --campaign, not both: the pre-flight refuses anything else.
             let request = CheckRunRequest(
-                runId: runId, campaignId: campaignId, checkIds: inv.args.values("--check"), exceptIds: inv.args.values("--except"),
-                customerId: try inv.required("--customer"),
-                secondCustomerId: inv.optional("--second-customer"), orderId: inv.optional("--order-id"), transactionId: inv.optional("--transaction-id"),
-                serverKey: inv.environment["GROWCERT_SERVER_KEY"], tokenCommand: inv.optional("--token-command"), dryRun: inv.args.has("--dry-run"))
+                runId: runId, campaignId: campaignId, checkIds: o[\.check], exceptIds: o[\.except],
+                customerId: try o.value(\.customer),
+                secondCustomerId: o[\.secondCustomer], orderId: o[\.orderId], transactionId: o[\.transactionId],
+                serverKey: inv.environment["GROWCERT_SERVER_KEY"], tokenCommand: o[\.tokenCommand], dryRun: o[\.dryRun])
             let console = inv.console
             let quiet = inv.quiet
             let style = inv.terminal
@@ -100,10 +89,9 @@ enum CheckCommand {
             return waiting.isEmpty ? ExitCode.success : ExitCode.tempFail
         },
         Command(path: ["check", "list"], summary: "list the live checks, by scenario",
-                options: [OptionSpec(name: "--lang", value: "L", help: "en or zh-Hans (default en)", choices: Language.allCases.map(\.rawValue)),
-                          OptionSpec(name: "--profile", value: "NAME", help: "the vendor's profile: \(Vendors.standard.profileId) (default) or \(Vendors.profileIds.dropFirst().joined(separator: ", "))")]) { inv in
-            let profile = try Profile.named(inv.optional("--profile") ?? Vendors.standard.profileId)
-            let lang = try inv.choice("--lang", "language", fallback: Language.en) ?? .en
+                options: CheckListOptions.self) { inv, o in
+            let profile = try Profile.named(o[\.profile] ?? Vendors.standard.profileId)
+            let lang = try o.value(\.lang) ?? .en
             var items: [JSONValue] = []
             var rows: [[String]] = []
             for s in profile.scenarios {
@@ -130,5 +118,27 @@ enum CheckCommand {
         ["runId": .optional(runId), "checkId": .string(r.checkId), "scenario": .string(r.scenario), "outcome": .string(r.outcome.word), "reason": .optional(r.outcome.reason),
          "durationMs": .number(String(r.durationMilliseconds)), "provenance": .optional(items.first?.provenance.rawValue),
          "evidence": .array(items.map { .string($0.id) })]
+    }
+}
+
+extension CheckCommand {
+    /// `check run`'s options.
+    struct CheckRunOptions: OptionGroup {
+        let run = Option.string("--run", "ID", help: "the run (its scenario decides the checks)")
+        let campaign = Option.string("--campaign", "ID", help: "instead of --run: each open run of the campaign, in catalog order (default without --run: the current campaign)")
+        let check = Option.repeatable("--check", "CHECK_ID", help: "run only this check (repeatable)")
+        let except = Option.repeatable("--except", "CHECK_ID", help: "leave this check out (repeatable)")
+        let dryRun = Option.flag("--dry-run", help: "do only the pre-flight (probe, scope, credentials, flags); run and record nothing")
+        let customer = Option.requiredString("--customer", "CUSTOMER_ID", help: "the Sandbox customer the checks sign in as (cherrysub: the app user)")
+        let secondCustomer = Option.string("--second-customer", "CUSTOMER_ID", help: "a second customer for the account-switch checks")
+        let orderId = Option.string("--order-id", "O", help: "the order of the purchase made on the device")
+        let transactionId = Option.string("--transaction-id", "T", help: "its store transaction id")
+        let tokenCommand = Option.string("--token-command", "CMD", help: "run as 'CMD CUSTOMER_ID [TTL]'; prints {\"customerToken\",\"expiresAt\"}")
+    }
+
+    /// `check list`'s options.
+    struct CheckListOptions: OptionGroup {
+        let lang = Option<Language?>.choice("--lang", "L", help: "en or zh-Hans (default en)", noun: "language")
+        let profile = Option.string("--profile", "NAME", help: "the vendor's profile: \(Vendors.standard.profileId) (default) or \(Vendors.profileIds.dropFirst().joined(separator: ", "))")
     }
 }

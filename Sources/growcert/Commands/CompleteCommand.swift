@@ -15,7 +15,7 @@ enum CompleteCommand {
             throw CLIError.usage("Unknown kind. Kinds: \(Kind.allCases.map(\.rawValue).joined(separator: ", ")).", command: "__complete")
         }
         let store = try inv.openStoreForReading()
-        let campaign = try? store.campaign(try inv.campaignId(store))
+        let campaign = try? store.campaign(try inv.campaignId(store, given: nil))
         let words: [String]
         switch kind {
         case .campaigns: words = try store.campaigns().map(\.id)

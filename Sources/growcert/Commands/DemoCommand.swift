@@ -8,24 +8,23 @@ import StrictJSON
 enum DemoCommand {
     static let all = [
         Command(path: ["demo"], summary: "run the whole job end to end on the embedded emulator (never certifying)",
-                options: [OptionSpec(name: "--out", value: "DIR", help: "where the database and reports go (default ./growcert-demo)"),
-                          OptionSpec(name: "--profile", value: "NAME", help: "the vendor: \(Vendors.standard.profileId) (default) or \(Vendors.profileIds.dropFirst().joined(separator: ", "))")],
+                options: DemoOptions.self,
                 discussion: """
                 Creates a fresh evidence database in DIR, starts the Sandbox emulator in-process, records a campaign,
                 a simulator and a sandbox account, runs every live check of every scenario, records the results and the
                 emulator's signed purchase, and renders the reports (Markdown and HTML in English and Simplified
                 Chinese, JUnit XML, JSON). The verdict is NOT CERTIFIABLE: all evidence came from the emulator.
                 Exit 0 when every check passed.
-                """) { inv in
-            let out = inv.optional("--out") ?? "growcert-demo"
+                """) { inv, o in
+            let out = o[\.out] ?? "growcert-demo"
             let console = inv.console
             let quiet = inv.quiet || inv.json
             // The demo records as "growcert demo" unless told otherwise, not as whoever ran it.
-            let actor = ActorName.resolve(option: inv.args.value("--actor"), environment: inv.environment, fallback: "growcert demo")
+            let actor = ActorName.resolve(option: inv.globals[\.actor], environment: inv.environment, fallback: "growcert demo")
             var demo = DemoService(outDirectory: out, actor: actor, clock: inv.clock) { line in
                 if !quiet { console.err(line + "\n") }
             }
-            demo.profile = inv.optional("--profile") ?? Vendors.standard.profileId
+            demo.profile = o[\.profile] ?? Vendors.standard.profileId
             let outcome = try await demo.run()
             if inv.json {
                 inv.console.out(JSONValue.object([
@@ -46,4 +45,12 @@ enum DemoCommand {
             return outcome.checksPassed == outcome.checksRun ? ExitCode.success : ExitCode.notCertified
         },
     ]
+}
+
+extension DemoCommand {
+    /// `demo`'s options.
+    struct DemoOptions: OptionGroup {
+        let out = Option.string("--out", "DIR", help: "where the database and reports go (default ./growcert-demo)")
+        let profile = Option.string("--profile", "NAME", help: "the vendor: \(Vendors.standard.profileId) (default) or \(Vendors.profileIds.dropFirst().joined(separator: ", "))")
+    }
 }

@@ -7,7 +7,6 @@ import StrictJSON
 
 /// `growcert evidence add … | retract | list | show | export`.
 enum EvidenceCommand {
-    static let runOption = OptionSpec(name: "--run", value: "ID", help: "the run", required: true)
     /// Receipts and notes are small; attachments have their own limit.
     static let textLimit = 5 * 1_048_576
 
@@ -15,45 +14,28 @@ enum EvidenceCommand {
         TransactionEvidenceCommand.command,
         StoreNotificationCommand.command,
         Command(path: ["evidence", "add", "receipt"], summary: "record the server's receipt JSON for an order",
-                options: [
-                    runOption,
-                    OptionSpec(name: "--order-id", value: "O", help: "GrooveGrow order id", required: true),
-                    OptionSpec(name: "--receipt-id", value: "R", help: "receipt id (default: read from the JSON)"),
-                    OptionSpec(name: "--file", value: "FILE", help: "the server JSON as received (- for stdin)", required: true),
-                ]) { inv in
+                options: EvidenceAddReceiptOptions.self) { inv, o in
             let store = try inv.openStore()
-            let path = try inv.required("--file")
+            let path = try o.value(\.file)
             let raw = try inv.readText(path, limit: textLimit, what: "Receipt file")
-            let item = try EvidenceIntake(store: store).addReceipt(runId: try inv.required("--run"), text: raw, orderId: try inv.required("--order-id"),
-                                                                   receiptId: inv.optional("--receipt-id"), file: path)
+            let item = try EvidenceIntake(store: store).addReceipt(runId: try o.value(\.run), text: raw, orderId: try o.value(\.orderId),
+                                                                   receiptId: o[\.receiptId], file: path)
             inv.printRecord(item.id, item.json)
             return ExitCode.success
         },
         Command(path: ["evidence", "add", "attachment"], summary: "store a file (screenshot, video, log) with a run",
-                options: [
-                    runOption,
-                    OptionSpec(name: "--file", value: "PATH", help: "the file (- for stdin, with --name or --media-type)", required: true),
-                    OptionSpec(name: "--name", value: "NAME", help: "the file name to record (default: the file's own; needed for - unless --media-type)"),
-                    OptionSpec(name: "--note", value: "TEXT", help: "what it shows"),
-                    OptionSpec(name: "--media-type", value: "TYPE", help: "media type (default: from the file name)"),
-                    OptionSpec(name: "--max-size", value: "MIB", help: "size limit in MiB (default 25)"),
-                    OptionSpec(name: "--redact", value: nil, help: "replace each credential in a text log with <redacted:KIND> (counted in the details)"),
-                ],
+                options: EvidenceAddAttachmentOptions.self,
                 discussion: """
                 A file holding a credential (a full-length server key, a Bearer credential, a JWT that is not a
                 store-signed JWS) is refused, whether as UTF-8, Latin-1 or UTF-16 text or inside gzip data. With
                 --redact a text log is stored with each credential replaced by <redacted:KIND>, and the details
                 record how many of each kind were replaced.
-                """) { inv in
-            let path = try inv.required("--file")
+                """) { inv, o in
+            let path = try o.value(\.file)
             // Refuse an unnamed, untyped stdin before the database is opened: a refused call changes nothing.
-            let (filename, mediaType) = try attachmentName(file: path, name: inv.optional("--name"), mediaType: inv.optional("--media-type"))
+            let (filename, mediaType) = try attachmentName(file: path, name: o[\.name], mediaType: o[\.mediaType])
             let store = try inv.openStore()
-            let limit = try inv.optional("--max-size").map { v -> Int in
-                // SQLite stores at most 1,000,000,000 bytes in one value.
-                guard let n = Int(v), n >= 1, n <= 900 else { throw CLIError.usage("--max-size takes a whole number of MiB from 1 to 900.", command: "evidence add attachment") }
-                return n * 1_048_576
-            } ?? EvidenceStore.defaultAttachmentLimit
+            let limit = try o.value(\.maxSize).map { $0 * 1_048_576 } ?? EvidenceStore.defaultAttachmentLimit
             var bytes: [UInt8]
             do { bytes = try inv.readInput(path, limit: limit) } catch let e as EvidenceError {
                 // Only this command has --max-size: its own advice, here.
@@ -61,38 +43,38 @@ enum EvidenceCommand {
                 throw CLIError.data(e.description + " Trim it, or raise the limit with --max-size MIB (a whole number from 1 to 900).")
             }
             var redactions: [String: Int]?
-            if inv.args.has("--redact") {
+            if o[\.redact] {
                 let redacted = try SecretScanner.redactCredentials(in: bytes, filename: filename)
                 bytes = redacted.bytes
                 redactions = redacted.replaced
                 let total = redacted.replaced.values.reduce(0, +)
                 inv.progress("redacted \(total) credential\(total == 1 ? "" : "s")" + (total == 0 ? "" : " (" + redacted.replaced.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ") + ")"))
             }
-            let item = try EvidenceIntake(store: store).addAttachment(runId: try inv.required("--run"), bytes: bytes, filename: filename, mediaType: mediaType,
-                                                                      note: inv.optional("--note"), redactions: redactions, limit: limit)
+            let item = try EvidenceIntake(store: store).addAttachment(runId: try o.value(\.run), bytes: bytes, filename: filename, mediaType: mediaType,
+                                                                      note: o[\.note], redactions: redactions, limit: limit)
             inv.printRecord(item.id, item.json)
             return ExitCode.success
         },
         Command(path: ["evidence", "add", "note"], summary: "record a note on a run",
-                options: [runOption, OptionSpec(name: "--text", value: "TEXT", help: "the note", required: true)]) { inv in
-            let text = try inv.required("--text")
+                options: EvidenceAddNoteOptions.self) { inv, o in
+            let text = try o.value(\.text)
             try Validate.nonEmpty(text, field: "note")
-            let item = try EvidenceIntake(store: try inv.openStore()).addNote(runId: try inv.required("--run"), text: text)
+            let item = try EvidenceIntake(store: try inv.openStore()).addNote(runId: try o.value(\.run), text: text)
             inv.printRecord(item.id, item.json)
             return ExitCode.success
         },
         Command(path: ["evidence", "retract"], summary: "retract an evidence item (a new entry; the item stays on record)", positionals: ["ID"],
-                options: [OptionSpec(name: "--reason", value: "TEXT", help: "why it no longer counts", required: true)]) { inv in
-            let item = try inv.openStore().retract(evidenceId: try inv.positional(0, "evidence ID"), reason: try inv.required("--reason"))
+                options: EvidenceRetractOptions.self) { inv, o in
+            let item = try inv.openStore().retract(evidenceId: try inv.positional(0, "evidence ID"), reason: try o.value(\.reason))
             inv.printRecord(item.id, item.json)
             return ExitCode.success
         },
         Command(path: ["evidence", "list"], summary: "list a run's evidence",
-                options: [runOption, OptionSpec(name: "--csv", value: nil, help: "print the list as CSV (RFC 4180) for a spreadsheet")]) { inv in
+                options: EvidenceListOptions.self) { inv, o in
             let store = try inv.openStoreForReading()
-            let items = try store.evidence(runId: try store.run(try inv.required("--run")).id)
+            let items = try store.evidence(runId: try store.run(try o.value(\.run)).id)
             inv.printList(items.map(\.json), header: ["ID", "TYPE", "PROVENANCE", "RECORDED", "SUMMARY"],
-                          rows: items.map { [$0.id, $0.type.rawValue, $0.provenance.rawValue, $0.recordedAt, (($0.isRetracted ? "[retracted] " : "") + summary($0))] })
+                          rows: items.map { [$0.id, $0.type.rawValue, $0.provenance.rawValue, $0.recordedAt, (($0.isRetracted ? "[retracted] " : "") + summary($0))] }, csv: o[\.csv])
             return ExitCode.success
         },
         Command(path: ["evidence", "show"], summary: "show one evidence item", positionals: ["ID"]) { inv in
@@ -103,11 +85,10 @@ enum EvidenceCommand {
             return ExitCode.success
         },
         Command(path: ["evidence", "export"], summary: "write an attachment's stored bytes to a file", positionals: ["ID"],
-                options: [OptionSpec(name: "--out", value: "FILE", help: "where to write ('-': standard output)", required: true),
-                          OptionSpec(name: "--force", value: nil, help: "let --out replace an existing regular file")]) { inv in
+                options: EvidenceExportOptions.self) { inv, o in
             // Refuse a bad --out before the database is even opened: a refused call changes nothing.
-            let out = try inv.required("--out")
-            let output = OutputFile(path: out, force: inv.args.has("--force"), database: try inv.dbPath, standardOutput: inv.console.standardOutput)
+            let out = try o.value(\.out)
+            let output = OutputFile(path: out, force: o[\.force], database: try inv.dbPath, standardOutput: inv.console.standardOutput)
             try output.check()
             let store = try inv.openStoreForReading()
             let item = try store.evidenceItem(try inv.positional(0, "evidence ID"))
@@ -158,5 +139,51 @@ enum EvidenceCommand {
             let d = e.details(as: CheckResultDetails.self)
             return "\(d.checkId ?? "?") \(d.outcome ?? "?")"
         }
+    }
+}
+
+extension EvidenceCommand {
+    /// `evidence add receipt`'s options.
+    struct EvidenceAddReceiptOptions: OptionGroup {
+        let run = CommonOptions.run
+        let orderId = Option.requiredString("--order-id", "O", help: "GrooveGrow order id")
+        let receiptId = Option.string("--receipt-id", "R", help: "receipt id (default: read from the JSON)")
+        let file = Option.requiredString("--file", "FILE", help: "the server JSON as received (- for stdin)")
+    }
+
+    /// `evidence add attachment`'s options.
+    struct EvidenceAddAttachmentOptions: OptionGroup {
+        let run = CommonOptions.run
+        let file = Option.requiredString("--file", "PATH", help: "the file (- for stdin, with --name or --media-type)")
+        let name = Option.string("--name", "NAME", help: "the file name to record (default: the file's own; needed for - unless --media-type)")
+        let note = Option.string("--note", "TEXT", help: "what it shows")
+        let mediaType = Option.string("--media-type", "TYPE", help: "media type (default: from the file name)")
+        // SQLite stores at most 1,000,000,000 bytes in one value.
+        let maxSize = Option.integer("--max-size", "MIB", help: "size limit in MiB (default 25)", in: 1...900,
+                                     invalid: "--max-size takes a whole number of MiB from 1 to 900.")
+        let redact = Option.flag("--redact", help: "replace each credential in a text log with <redacted:KIND> (counted in the details)")
+    }
+
+    /// `evidence add note`'s options.
+    struct EvidenceAddNoteOptions: OptionGroup {
+        let run = CommonOptions.run
+        let text = Option.requiredString("--text", "TEXT", help: "the note")
+    }
+
+    /// `evidence retract`'s options.
+    struct EvidenceRetractOptions: OptionGroup {
+        let reason = Option.requiredString("--reason", "TEXT", help: "why it no longer counts")
+    }
+
+    /// `evidence list`'s options.
+    struct EvidenceListOptions: OptionGroup {
+        let run = CommonOptions.run
+        let csv = CommonOptions.csv
+    }
+
+    /// `evidence export`'s options.
+    struct EvidenceExportOptions: OptionGroup {
+        let out = Option.requiredString("--out", "FILE", help: "where to write ('-': standard output)")
+        let force = Option.flag("--force", help: "let --out replace an existing regular file")
     }
 }

@@ -16,12 +16,7 @@ enum ImportCommand {
 
     static let all = [
         Command(path: ["evidence", "import"], summary: "record many evidence items from a JSON Lines file",
-                options: [
-                    OptionSpec(name: "--file", value: "FILE", help: "JSON Lines, one evidence item per line (- for stdin)", required: true),
-                    OptionSpec(name: "--dry-run", value: nil, help: "check every line and say what would be recorded; write nothing"),
-                    OptionSpec(name: "--from-line", value: "N", help: "start at line N (the lines before it are skipped): to resume after a bad line you fixed"),
-                    OptionSpec(name: "--resume", value: nil, help: "skip the lines of this file already recorded (by their import keys): to resume an interrupted import"),
-                ],
+                options: EvidenceImportOptions.self,
                 discussion: """
                 Each line is one JSON object naming an existing run:
                   {"run":"r1","type":"note","text":"…"}
@@ -42,13 +37,10 @@ enum ImportCommand {
                 run: run),
     ]
 
-    static func run(_ inv: Invocation) async throws -> Int32 {
-        let path = try inv.required("--file")
-        let fromLine = try inv.optional("--from-line").map { v -> Int in
-            guard let n = Int(v), n >= 1 else { throw CLIError.usage("--from-line takes a line number from 1, e.g. --from-line 2.", command: "evidence import") }
-            return n
-        } ?? 1
-        let resume = inv.args.has("--resume")
+    static func run(_ inv: Invocation, _ o: OptionValues<EvidenceImportOptions>) async throws -> Int32 {
+        let path = try o.value(\.file)
+        let fromLine = try o.value(\.fromLine) ?? 1
+        let resume = o[\.resume]
         // stdin and pipes (`--file <(…)`) can be read once only: their lines carry no import key.
         var st = stat()
         let keyed = path != "-" && stat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFREG
@@ -58,14 +50,14 @@ enum ImportCommand {
         // The import key of each line: the whole file's SHA-256 (read once before the import, and again as it is imported).
         let fileSHA256 = keyed ? try Self.sha256(ofFile: path) : nil
         let reader = try LineReader(path: path, limit: lineLimit, hashing: fileSHA256 != nil)
-        if inv.args.has("--dry-run") { return try dryRun(inv, path: path, reader: reader, fromLine: fromLine, fileSHA256: fileSHA256, resume: resume) }
+        if o[\.dryRun] { return try dryRun(inv, path: path, reader: reader, fromLine: fromLine, fileSHA256: fileSHA256, resume: resume) }
         let store = try inv.openStore()
         let done = try fileSHA256.map { try store.importedLines(fileSHA256: $0) } ?? []
         if !resume, !done.isEmpty {
             throw CLIError.data("'\(path)' was imported before: \(done.count == 1 ? "1 of its lines is" : "\(done.count) of its lines are") already recorded (each line is recorded once at most). Nothing was written. To record only the lines not yet recorded, import it with --resume.")
         }
         let resumeCommand = fileSHA256.map { _ in
-            (["growcert", "--db", store.path] + (inv.args.value("--actor").map { ["--actor", $0] } ?? [])
+            (["growcert", "--db", store.path] + (inv.globals[\.actor].map { ["--actor", $0] } ?? [])
                 + ["evidence", "import", "--file", path, "--resume"] + (fromLine > 1 ? ["--from-line", String(fromLine)] : []))
                 .map(Self.shellWord).joined(separator: " ")
         }
@@ -335,5 +327,16 @@ final class LineReader {
                 buffer.append(contentsOf: chunk)
             }
         }
+    }
+}
+
+extension ImportCommand {
+    /// `evidence import`'s options.
+    struct EvidenceImportOptions: OptionGroup {
+        let file = Option.requiredString("--file", "FILE", help: "JSON Lines, one evidence item per line (- for stdin)")
+        let dryRun = Option.flag("--dry-run", help: "check every line and say what would be recorded; write nothing")
+        let fromLine = Option.integer("--from-line", "N", help: "start at line N (the lines before it are skipped): to resume after a bad line you fixed",
+                                      in: 1...Int.max, invalid: "--from-line takes a line number from 1, e.g. --from-line 2.")
+        let resume = Option.flag("--resume", help: "skip the lines of this file already recorded (by their import keys): to resume an interrupted import")
     }
 }

@@ -8,27 +8,15 @@ import StrictJSON
 /// `growcert report render | list | show | verify | diff` (diff in `ReportDiffCommand`).
 enum ReportCommand {
     /// `--require-anchor`: exit 1 (as `--require-certified` does) when no outside anchor covers the evidence judged.
-    static func anchorRequirement(_ inv: Invocation, model: ReportModel) -> Int32 {
-        guard inv.args.has("--require-anchor"), !model.header.anchored else { return ExitCode.success }
+    static func anchorRequirement(_ inv: Invocation, _ o: OptionValues<ReportRenderOptions>, model: ReportModel) -> Int32 {
+        guard o[\.requireAnchor], !model.header.anchored else { return ExitCode.success }
         inv.progress("unanchored: only this database vouches for it: --require-anchor fails (anchor it: growcert anchor)")
         return ExitCode.notCertified
     }
 
     static let all = [
         Command(path: ["report", "render"], summary: "judge a campaign and render its certification report (stored, reproducible)",
-                options: [
-                    OptionSpec(name: "--campaign", value: "ID", help: "the campaign (default: the workspace's current one, or the only one)"),
-                    OptionSpec(name: "--format", value: "F", help: "md, html, junit, json, or all", required: true,
-                               choices: ReportFormat.allCases.map(\.rawValue) + ["all"]),
-                    OptionSpec(name: "--lang", value: "L", help: "en, zh-Hans, or all (default en)", choices: Language.allCases.map(\.rawValue) + ["all"]),
-                    OptionSpec(name: "--out", value: "FILE", help: "write the report here (default or '-': stdout); a folder with --format all or --lang all; never over the database"),
-                    OptionSpec(name: "--force", value: nil, help: "let --out replace an existing regular file"),
-                    OptionSpec(name: "--templates", value: "DIR", help: "your own report.md.mustache / report.html.mustache / strings/<lang>.json"),
-                    OptionSpec(name: "--require-certified", value: nil, help: "exit 1 unless the campaign verdict is CERTIFIED"),
-                    OptionSpec(name: "--require-anchor", value: nil,
-                               help: "exit 1 unless an outside anchor (a timestamp token from 'growcert anchor') covers the evidence"),
-                    OptionSpec(name: "--no-store", value: nil, help: "render without recording it: the database is opened read-only"),
-                ],
+                options: ReportRenderOptions.self,
                 discussion: """
                 The whole database is verified first (as 'growcert verify'); if anything does not hold, nothing is judged
                 or stored (exit 2). Every rendered report is stored in the database with its SHA-256 and the journal head
@@ -37,51 +25,49 @@ enum ReportCommand {
                 --format all and --lang all render every format × language into the folder --out names (created if
                 missing): report.md, report.html, report.zh-Hans.md, …, report.junit.xml, report.json, each stored.
                 Sign it with 'growcert signoff --report ID …'. Verdicts: see docs/verdicts.md.
-                """) { inv in
-            let storing = !inv.args.has("--no-store")
+                """) { inv, o in
+            let storing = !o[\.noStore]
             // --out - is standard output, as leaving --out out is (never a file named '-').
-            let out = inv.optional("--out").flatMap { $0 == OutputFile.standardOutputPath ? nil : $0 }
+            let out = o[\.out].flatMap { $0 == OutputFile.standardOutputPath ? nil : $0 }
             // Refuse a bad --out before the database is even opened: a refused call changes nothing.
-            let several = inv.optional("--format") == "all" || inv.optional("--lang") == "all"
+            let several = o.text(\.format) == "all" || o.text(\.lang) == "all"
             if several {
-                guard let dir = inv.optional("--out") else {
+                guard let dir = o[\.out] else {
                     throw CLIError.usage("--format all and --lang all write several files: give --out DIR, the folder to write them into.", command: "report render")
                 }
                 guard dir != OutputFile.standardOutputPath else { throw OutputError.folderNotStandardOutput }
-                guard !inv.args.has("--no-store") else {
+                guard !o[\.noStore] else {
                     throw CLIError.usage("--format all and --lang all store every report they write: leave out --no-store, or render one format and language.", command: "report render")
                 }
             } else {
-                try out.map { try OutputFile(path: $0, force: inv.args.has("--force"), database: try inv.dbPath).check() }
+                try out.map { try OutputFile(path: $0, force: o[\.force], database: try inv.dbPath).check() }
             }
             let store = storing ? try inv.openStore() : try inv.openStoreForReading()
-            let campaign = try store.campaign(try inv.campaignId(store))
-            _ = try inv.required("--format")
-            let chosenFormat = try inv.choice("--format", "format", fallback: ReportFormat.md, allowingAll: true)
-            let chosenLang = try inv.choice("--lang", "language", fallback: Language.en, allowingAll: true)
-            guard let format = chosenFormat, let lang = chosenLang else {
-                return try ReportCommand.renderAll(inv, store: store, campaign: campaign, formats: chosenFormat.map { [$0] } ?? ReportFormat.allCases,
-                                                   langs: chosenLang.map { [$0] } ?? Language.allCases)
+            let campaign = try store.campaign(try inv.campaignId(store, given: o[\.campaign]))
+            let chosenFormat = try o.value(\.format) ?? .one(.md)
+            let chosenLang = try o.value(\.lang) ?? .one(.en)
+            guard case .one(let format) = chosenFormat, case .one(let lang) = chosenLang else {
+                return try ReportCommand.renderAll(inv, o, store: store, campaign: campaign, formats: chosenFormat.cases, langs: chosenLang.cases)
             }
-            let templates = try inv.optional("--templates").map { try TemplateSet(directory: $0) } ?? .embedded
+            let templates = try o[\.templates].map { try TemplateSet(directory: $0) } ?? .embedded
             let service = ReportService(store: store, templates: templates)
             let model = try service.judged(campaignId: campaign.id,
                                            verifiedBy: storing ? VerifyService(store: store, jwsVerifier: inv.jwsVerifier, serverTrust: inv.serverTrust) : nil)
             guard storing else {
-                let rendered = try service.renderOnly(model, format: format, lang: lang, out: out, force: inv.args.has("--force"))
+                let rendered = try service.renderOnly(model, format: format, lang: lang, out: out, force: o[\.force])
                 if let out {
                     inv.printRecord(out, ["out": .string(out), "sha256": .string(Digest.sha256Hex(rendered.bytes)), "verdict": .string(rendered.verdict), "stored": .bool(false)])
                 } else {
                     inv.console.out(String(decoding: rendered.bytes, as: UTF8.self))
                 }
                 inv.progress("report not stored (--no-store): campaign \(campaign.id) is \(rendered.verdict); SHA-256 \(Digest.sha256Hex(rendered.bytes))")
-                if inv.args.has("--require-certified"), rendered.verdict != Verdict.certified.rawValue {
+                if o[\.requireCertified], rendered.verdict != Verdict.certified.rawValue {
                     inv.progress("not certified: --require-certified fails")
                     return ExitCode.notCertified
                 }
-                return ReportCommand.anchorRequirement(inv, model: model)
+                return ReportCommand.anchorRequirement(inv, o, model: model)
             }
-            let result = try service.render(model, format: format, lang: lang, out: out, force: inv.args.has("--force"))
+            let result = try service.render(model, format: format, lang: lang, out: out, force: o[\.force])
             let (rendered, record, reused) = (result.rendered, result.record, result.reused)
             if let out {
                 var o = record.json.objectValue ?? [:]
@@ -93,16 +79,16 @@ enum ReportCommand {
             }
             inv.progress("report \(record.id)\(reused ? " (same bytes as before)" : ""): campaign \(campaign.id) is \(rendered.verdict); SHA-256 \(record.sha256)"
                          + (ReportCommand.templates(record) == "custom" ? "; rendered with custom templates" : ""))
-            if inv.args.has("--require-certified"), rendered.verdict != Verdict.certified.rawValue {
+            if o[\.requireCertified], rendered.verdict != Verdict.certified.rawValue {
                 inv.progress("not certified: --require-certified fails")
                 return ExitCode.notCertified
             }
-            return ReportCommand.anchorRequirement(inv, model: model)
+            return ReportCommand.anchorRequirement(inv, o, model: model)
         },
         Command(path: ["report", "list"], summary: "list stored reports",
-                options: [OptionSpec(name: "--campaign", value: "ID", help: "only this campaign's")]) { inv in
+                options: ReportListOptions.self) { inv, o in
             let store = try inv.openStoreForReading()
-            let list = try store.reports(campaignId: try inv.optional("--campaign").map { try store.campaign($0).id })
+            let list = try store.reports(campaignId: try o[\.campaign].map { try store.campaign($0).id })
             inv.printList(list.map(ReportCommand.json), header: ["ID", "CAMPAIGN", "FORMAT", "LANG", "VERDICT", "TEMPLATES", "SHA-256", "CREATED"],
                           rows: list.map { [$0.id, $0.campaignId, $0.format, $0.lang, $0.verdict, ReportCommand.templates($0),
                                             String($0.sha256.prefix(16)) + "…", $0.createdAt] })
@@ -219,15 +205,15 @@ enum ReportCommand {
     ]
 
     /// `report render --format all` / `--lang all`: every rendition into the folder `--out`, each stored.
-    static func renderAll(_ inv: Invocation, store: EvidenceStore, campaign: Campaign,
+    static func renderAll(_ inv: Invocation, _ o: OptionValues<ReportRenderOptions>, store: EvidenceStore, campaign: Campaign,
                           formats: [ReportFormat], langs: [Language]) throws -> Int32 {
-        let dir = try inv.required("--out")
-        let templates = try inv.optional("--templates").map { try TemplateSet(directory: $0) } ?? .embedded
+        let dir = try o.required(\.out)
+        let templates = try o[\.templates].map { try TemplateSet(directory: $0) } ?? .embedded
         let service = ReportService(store: store, templates: templates)
         let model = try service.judged(campaignId: campaign.id,
                                        verifiedBy: VerifyService(store: store, jwsVerifier: inv.jwsVerifier, serverTrust: inv.serverTrust))
         let written = try service.renderAll(model, renditions: ReportService.renditions(formats: formats, langs: langs), directory: dir,
-                                            force: inv.args.has("--force"))
+                                            force: o[\.force])
         if inv.json {
             inv.console.out(JSONValue.array(written.map { w in
                 var o = ReportCommand.json(w.result.record).objectValue ?? [:]
@@ -240,11 +226,11 @@ enum ReportCommand {
         }
         let verdict = written.first?.result.rendered.verdict ?? model.campaignVerdict.rawValue
         inv.progress("\(written.count) reports: campaign \(campaign.id) is \(verdict)")
-        if inv.args.has("--require-certified"), verdict != Verdict.certified.rawValue {
+        if o[\.requireCertified], verdict != Verdict.certified.rawValue {
             inv.progress("not certified: --require-certified fails")
             return ExitCode.notCertified
         }
-        return anchorRequirement(inv, model: model)
+        return anchorRequirement(inv, o, model: model)
     }
 
     /// `built-in` when a stored report was rendered with this growcert's built-in templates, else `custom`.
@@ -257,5 +243,25 @@ enum ReportCommand {
         var o = r.json.objectValue ?? [:]
         o["templates"] = .string(templates(r))
         return .object(o)
+    }
+}
+
+extension ReportCommand {
+    /// `report render`'s options.
+    struct ReportRenderOptions: OptionGroup {
+        let campaign = CommonOptions.campaign
+        let format = Option<Choice<ReportFormat>?>.choiceOrAll("--format", "F", help: "md, html, junit, json, or all", noun: "format", required: true)
+        let lang = Option<Choice<Language>?>.choiceOrAll("--lang", "L", help: "en, zh-Hans, or all (default en)", noun: "language")
+        let out = Option.string("--out", "FILE", help: "write the report here (default or '-': stdout); a folder with --format all or --lang all; never over the database")
+        let force = Option.flag("--force", help: "let --out replace an existing regular file")
+        let templates = Option.string("--templates", "DIR", help: "your own report.md.mustache / report.html.mustache / strings/<lang>.json")
+        let requireCertified = Option.flag("--require-certified", help: "exit 1 unless the campaign verdict is CERTIFIED")
+        let requireAnchor = Option.flag("--require-anchor", help: "exit 1 unless an outside anchor (a timestamp token from 'growcert anchor') covers the evidence")
+        let noStore = Option.flag("--no-store", help: "render without recording it: the database is opened read-only")
+    }
+
+    /// `report list`'s options.
+    struct ReportListOptions: OptionGroup {
+        let campaign = Option.string("--campaign", "ID", help: "only this campaign's")
     }
 }

@@ -7,13 +7,7 @@ import Services
 enum ReportDiffCommand {
     static let command = Command(
         path: ["report", "diff"], summary: "compare two campaigns or two stored JSON reports: verdicts, checks, evidence added",
-        options: [
-            OptionSpec(name: "--from", value: "CAMPAIGN", help: "the earlier campaign (e.g. build 2.4.0), judged now"),
-            OptionSpec(name: "--to", value: "CAMPAIGN", help: "the later campaign (e.g. build 2.5.0), judged now"),
-            OptionSpec(name: "--from-report", value: "ID", help: "the earlier stored report (rendered with --format json)"),
-            OptionSpec(name: "--to-report", value: "ID", help: "the later stored report (rendered with --format json)"),
-            OptionSpec(name: "--since-signoff", value: "CAMPAIGN", help: "the campaign's last signed-off report against the campaign judged now"),
-        ],
+        options: ReportDiffOptions.self,
         discussion: """
         Give either --from and --to (two campaigns, each judged on its evidence now), or --from-report and
         --to-report (two stored JSON reports, e.g. the one signed off and the latest), or --since-signoff C (the
@@ -22,10 +16,10 @@ enum ReportDiffCommand {
         verdict on each side, the checks whose outcome changed, and the evidence the later side has that the
         earlier one does not; as Markdown, or with --json as growcert-report-diff/v1. Nothing is recorded: the
         database is opened read-only.
-        """) { inv in
-        let campaigns = (inv.optional("--from"), inv.optional("--to"))
-        let reports = (inv.optional("--from-report"), inv.optional("--to-report"))
-        let sinceSignoff = inv.optional("--since-signoff")
+        """) { inv, o in
+        let campaigns = (o[\.from], o[\.to])
+        let reports = (o[\.fromReport], o[\.toReport])
+        let sinceSignoff = o[\.sinceSignoff]
         let usesCampaigns = campaigns.0 != nil || campaigns.1 != nil
         let usesReports = reports.0 != nil || reports.1 != nil
         guard [usesCampaigns, usesReports, sinceSignoff != nil].filter({ $0 }).count == 1 else {
@@ -75,5 +69,16 @@ enum ReportDiffCommand {
             throw CLIError.data("The last sign-off (\(signoff.id)) is of \(signed.format) report \(signed.id), and no JSON report was rendered from the same evidence. Render the reports with 'growcert report render --campaign \(campaignId) --format all' before signing, or compare with --from-report and --to-report.")
         }
         return twin
+    }
+}
+
+extension ReportDiffCommand {
+    /// `report diff`'s options.
+    struct ReportDiffOptions: OptionGroup {
+        let from = Option.string("--from", "CAMPAIGN", help: "the earlier campaign (e.g. build 2.4.0), judged now")
+        let to = Option.string("--to", "CAMPAIGN", help: "the later campaign (e.g. build 2.5.0), judged now")
+        let fromReport = Option.string("--from-report", "ID", help: "the earlier stored report (rendered with --format json)")
+        let toReport = Option.string("--to-report", "ID", help: "the later stored report (rendered with --format json)")
+        let sinceSignoff = Option.string("--since-signoff", "CAMPAIGN", help: "the campaign's last signed-off report against the campaign judged now")
     }
 }

@@ -8,29 +8,22 @@ import StrictJSON
 enum RunCommand {
     static let all = [
         Command(path: ["run", "start"], summary: "start a run of one scenario (or one of each)",
-                options: [
-                    OptionSpec(name: "--campaign", value: "ID", help: "the campaign (default: the workspace's current one, or the only one)"),
-                    OptionSpec(name: "--scenario", value: "S", help: "scenario id, e.g. first-connect"),
-                    OptionSpec(name: "--all-scenarios", value: nil, help: "one run of each scenario of the campaign's profile (instead of --scenario)"),
-                    OptionSpec(name: "--device", value: "LABEL", help: "the device's label", required: true),
-                    OptionSpec(name: "--account", value: "LABEL", help: "the store account's label (with --all-scenarios: for the scenarios that need one)"),
-                    OptionSpec(name: "--tester", value: "NAME", help: "who runs it", required: true),
-                ],
+                options: RunStartOptions.self,
                 discussion: """
                 Prints the new run's id (with --all-scenarios one line per run: id and scenario). A run that can never
                 certify is still started, with a warning on stderr: a simulator on a scenario that needs a physical device,
                 no store account on a scenario that needs one, a campaign base URL that is not the hosted Sandbox (plain
                 HTTP or a loopback address).
-                """) { inv in
-            let all = inv.args.has("--all-scenarios")
-            let scenarioId = inv.optional("--scenario")
+                """) { inv, o in
+            let all = o[\.allScenarios]
+            let scenarioId = o[\.scenario]
             guard all != (scenarioId != nil) else {
                 throw CLIError.usage("Give --scenario S or --all-scenarios (one run of each scenario).", command: "run start")
             }
             let store = try inv.openStore()
             let started = try await RunService(store: store, transportFactory: inv.sandboxTransport).start(RunStartRequest(
-                campaignId: try inv.campaignId(store), scenario: scenarioId, deviceLabel: try inv.required("--device"),
-                accountLabel: inv.optional("--account"), tester: try inv.required("--tester")))
+                campaignId: try inv.campaignId(store, given: o[\.campaign]), scenario: scenarioId, deviceLabel: try o.value(\.device),
+                accountLabel: o[\.account], tester: try o.value(\.tester)))
             for w in started.warnings { inv.console.err("warning: \(w.commandLineMessage)\n") }
             let runs = started.runs
             if inv.json {
@@ -52,22 +45,19 @@ enum RunCommand {
             return ExitCode.success
         },
         Command(path: ["run", "finish"], summary: "finish one or more runs with their outcome", positionals: ["ID..."],
-                options: [
-                    OptionSpec(name: "--outcome", value: "O", help: "pass, fail or blocked", required: true, choices: RunOutcome.allCases.map(\.rawValue)),
-                    OptionSpec(name: "--note", value: "TEXT", help: "what happened"),
-                ],
+                options: RunFinishOptions.self,
                 discussion: """
                 Several ids (run finish r1 r2 r3 --outcome pass) finish every run with the same outcome and note, all or
                 none: an unknown or already finished run refuses the whole call and nothing is recorded.
                 A finished run takes no more transactions, receipts or check results. It still takes notes and attachments
                 (a screenshot remembered later): they are recorded as late, with their time, and change no verdict.
-                """) { inv in
+                """) { inv, o in
             let ids = inv.positionals
             if let twice = ids.first(where: { id in ids.filter { $0 == id }.count > 1 }) {
                 throw CLIError.usage("Run '\(twice)' is given twice.", command: "run finish")
             }
             let runs = try await RunService(store: try inv.openStore(), transportFactory: inv.sandboxTransport)
-                .finish(ids: ids, outcome: try inv.required("--outcome"), note: inv.optional("--note"))
+                .finish(ids: ids, outcome: try o.value(\.outcome), note: o[\.note])
             if runs.count == 1, let r = runs.first {
                 inv.printRecord(r.id, r.json)
             } else if inv.json {
@@ -78,22 +68,22 @@ enum RunCommand {
             return ExitCode.success
         },
         Command(path: ["run", "abandon"], summary: "abandon a run started by mistake: it is never judged", positionals: ["ID"],
-                options: [OptionSpec(name: "--reason", value: "TEXT", help: "why the run is abandoned", required: true)],
+                options: RunAbandonOptions.self,
                 discussion: """
                 Records the abandonment in the journal; the run stays in the record, listed as abandoned. An abandoned run,
                 open or finished, is never judged: its scenario is judged on its latest finished run that was not
                 abandoned. It takes no more transactions, receipts or check results (notes and attachments only).
-                """) { inv in
-            let r = try inv.openStore().abandonRun(id: try inv.positional(0, "run ID"), reason: try inv.required("--reason"))
+                """) { inv, o in
+            let r = try inv.openStore().abandonRun(id: try inv.positional(0, "run ID"), reason: try o.value(\.reason))
             inv.printRecord(r.id, r.json)
             return ExitCode.success
         },
         Command(path: ["run", "list"], summary: "list a campaign's runs",
-                options: [OptionSpec(name: "--campaign", value: "ID", help: "the campaign (default: the workspace's current one, or the only one)"), OptionSpec(name: "--csv", value: nil, help: "print the list as CSV (RFC 4180) for a spreadsheet")]) { inv in
+                options: RunListOptions.self) { inv, o in
             let store = try inv.openStoreForReading()
-            let runs = try store.runs(campaignId: try store.campaign(try inv.campaignId(store)).id)
+            let runs = try store.runs(campaignId: try store.campaign(try inv.campaignId(store, given: o[\.campaign])).id)
             inv.printList(runs.map(\.json), header: ["ID", "SCENARIO", "DEVICE", "TESTER", "STARTED", "OUTCOME"],
-                          rows: runs.map { [$0.id, $0.scenario, $0.deviceId, $0.tester, $0.startedAt, $0.isAbandoned ? "abandoned" : $0.outcome?.rawValue ?? "running"] })
+                          rows: runs.map { [$0.id, $0.scenario, $0.deviceId, $0.tester, $0.startedAt, $0.isAbandoned ? "abandoned" : $0.outcome?.rawValue ?? "running"] }, csv: o[\.csv])
             return ExitCode.success
         },
         Command(path: ["run", "show"], summary: "show a run and its evidence", positionals: ["ID"]) { inv in
@@ -132,4 +122,33 @@ enum RunCommand {
             return ExitCode.success
         },
     ]
+}
+
+extension RunCommand {
+    /// `run start`'s options.
+    struct RunStartOptions: OptionGroup {
+        let campaign = CommonOptions.campaign
+        let scenario = Option.string("--scenario", "S", help: "scenario id, e.g. first-connect")
+        let allScenarios = Option.flag("--all-scenarios", help: "one run of each scenario of the campaign's profile (instead of --scenario)")
+        let device = Option.requiredString("--device", "LABEL", help: "the device's label")
+        let account = Option.string("--account", "LABEL", help: "the store account's label (with --all-scenarios: for the scenarios that need one)")
+        let tester = Option.requiredString("--tester", "NAME", help: "who runs it")
+    }
+
+    /// `run finish`'s options.
+    struct RunFinishOptions: OptionGroup {
+        let outcome = Option.requiredString("--outcome", "O", help: "pass, fail or blocked", choices: RunOutcome.allCases.map(\.rawValue))
+        let note = Option.string("--note", "TEXT", help: "what happened")
+    }
+
+    /// `run abandon`'s options.
+    struct RunAbandonOptions: OptionGroup {
+        let reason = Option.requiredString("--reason", "TEXT", help: "why the run is abandoned")
+    }
+
+    /// `run list`'s options.
+    struct RunListOptions: OptionGroup {
+        let campaign = CommonOptions.campaign
+        let csv = CommonOptions.csv
+    }
 }

@@ -8,11 +8,7 @@ import StrictJSON
 enum SandboxCommand {
     static let all = [
         Command(path: ["sandbox", "serve"], summary: "serve the local Sandbox emulator on 127.0.0.1 (never certifying)",
-                options: [
-                    OptionSpec(name: "--profile", value: "NAME", help: "which vendor's backend to emulate (default \(Vendors.standard.profileId))",
-                               choices: Vendors.profileIds),
-                    OptionSpec(name: "--port", value: "N", help: "port on 127.0.0.1 (default 0: any free port, printed)"),
-                ] + settingOptions,
+                options: SandboxServeOptions.self,
                 discussion: """
                 Implements the whole GrooveGrow Sandbox v1 contract in memory, including the /_emulator controls.
                 Every response carries 'GrooveGrow-Sandbox-Kind: emulator', and its store purchases are signed by its
@@ -26,20 +22,17 @@ enum SandboxCommand {
                 'export GROWCERT_SERVER_KEY=…' line with its secret key (iap_sk_…) and a ready 'growcert campaign create
                 --profile cherrysub …' line whose --app-id is the bundle id it accepts (--bundle-id, default
                 com.example.app); 'growcert sandbox purchase' buys an emulator-signed transaction of that app on it.
-                """) { inv in
-            let port = try inv.optional("--port").map { v -> UInt16 in
-                guard let p = UInt16(v) else { throw CLIError.usage("--port takes a number from 0 to 65535.", command: "sandbox serve") }
-                return p
-            }
-            let profile = inv.optional("--profile") ?? Vendors.standard.profileId
+                """) { inv, o in
+            let port = try o.value(\.port).map { UInt16($0) }
+            let profile = o[\.profile] ?? Vendors.standard.profileId
             guard let vendor = try? Vendors.vendor(for: profile) else {
                 throw CLIError.usage("Unknown profile '\(profile)'.\(Suggestion.sentence(for: profile, among: Vendors.profileIds)) Known profiles: \(Vendors.profileIds.joined(separator: ", ")).", command: "sandbox serve")
             }
             let takes = vendor.emulatorSettings.map(\.name)
             var settings: [String: String] = [:]
-            for option in settingOptions {
+            for (option, given) in o[\.settings] {
                 let name = String(option.name.dropFirst(2))
-                guard let value = inv.optional(option.name) else { continue }
+                guard let value = given else { continue }
                 guard takes.contains(name) else {
                     throw CLIError.usage("\(option.name) is not a setting of the \(vendor.name) emulator; --profile \(profile) takes \(takes.map { "--" + $0 }.joined(separator: ", ")).", command: "sandbox serve")
                 }
@@ -84,9 +77,9 @@ enum SandboxCommand {
 extension SandboxCommand {
     /// Every vendor's emulator settings as options (`--NAME VALUE`), once each; a setting only some vendors take says
     /// whose it is.
-    static let settingOptions: [OptionSpec] = {
+    static let settingOptions: [Option<String?>] = {
         var seen: [String] = []
-        var options: [OptionSpec] = []
+        var options: [Option<String?>] = []
         for vendor in Vendors.all {
             for setting in vendor.emulatorSettings where !seen.contains(setting.name) {
                 seen.append(setting.name)
@@ -94,7 +87,7 @@ extension SandboxCommand {
                 let everyone = owners.count == Vendors.all.count
                 let ofStandard = owners.contains { $0.profileId == Vendors.standard.profileId }
                 let help = everyone || ofStandard ? setting.help : owners.map(\.profileId).joined(separator: ", ") + ": " + setting.help
-                options.append(OptionSpec(name: "--" + setting.name, value: setting.value, help: help, setsHelpColumn: everyone || ofStandard))
+                options.append(Option.string("--" + setting.name, setting.value, help: help, setsHelpColumn: everyone || ofStandard))
             }
         }
         return options
@@ -141,5 +134,15 @@ private final class SignalSources: @unchecked Sendable {
                 sources.append(source)
             }
         }
+    }
+}
+
+extension SandboxCommand {
+    /// `sandbox serve`'s options.
+    struct SandboxServeOptions: OptionGroup {
+        let profile = Option.string("--profile", "NAME", help: "which vendor's backend to emulate (default \(Vendors.standard.profileId))", choices: Vendors.profileIds)
+        let port = Option.integer("--port", "N", help: "port on 127.0.0.1 (default 0: any free port, printed)", in: 0...65535,
+                                  invalid: "--port takes a number from 0 to 65535.")
+        let settings = SandboxCommand.settingOptions
     }
 }

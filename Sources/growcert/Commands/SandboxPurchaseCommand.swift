@@ -8,14 +8,7 @@ import StrictJSON
 enum SandboxPurchaseCommand {
     static let command = Command(
         path: ["sandbox", "purchase"], summary: "buy once on a running 'sandbox serve' and write transaction.jws and receipt.json (emulator only)",
-        options: [
-            OptionSpec(name: "--campaign", value: "ID", help: "take the emulator's address and project from this campaign (default: the current one)"),
-            OptionSpec(name: "--base-url", value: "URL", help: "the address 'sandbox serve' printed (instead of --campaign)"),
-            OptionSpec(name: "--project", value: "UUID", help: "the project 'sandbox serve' printed (with --base-url)"),
-            OptionSpec(name: "--customer", value: "C", help: "the customer who buys (default c_1001)"),
-            OptionSpec(name: "--out", value: "DIR", help: "folder to write transaction.jws and receipt.json into (created if missing)", required: true),
-            OptionSpec(name: "--force", value: nil, help: "replace files of an earlier purchase in DIR"),
-        ],
+        options: SandboxPurchaseOptions.self,
         discussion: """
         Only on the local emulator ('growcert sandbox serve'): any other target, the hosted Sandbox included, is
         refused before anything is sent beyond one probe. Needs the emulator's key in GROWCERT_SERVER_KEY (the
@@ -34,32 +27,32 @@ enum SandboxPurchaseCommand {
         """,
         run: run)
 
-    static func run(_ inv: Invocation) async throws -> Int32 {
-        let dir = try inv.required("--out")
+    static func run(_ inv: Invocation, _ o: OptionValues<SandboxPurchaseOptions>) async throws -> Int32 {
+        let dir = try o.value(\.out)
         let vendor: any Vendor
         let (baseURL, target, appId): (String, String, String?)
-        if inv.optional("--campaign") != nil || (inv.optional("--base-url") == nil && inv.optional("--project") == nil) {
-            guard inv.optional("--base-url") == nil, inv.optional("--project") == nil else {
+        if o[\.campaign] != nil || (o[\.baseURL] == nil && o[\.project] == nil) {
+            guard o[\.baseURL] == nil, o[\.project] == nil else {
                 throw CLIError.usage("Give --campaign, or --base-url with --project, not both.", command: "sandbox purchase")
             }
             let store = try inv.openStoreForReading()
-            let campaign = try store.campaign(try inv.campaignId(store))
+            let campaign = try store.campaign(try inv.campaignId(store, given: o[\.campaign]))
             vendor = try Vendors.vendor(for: campaign.profile)
             (baseURL, target, appId) = (campaign.baseURL, campaign.project, campaign.appId)
         } else {
-            guard let url = inv.optional("--base-url"), let project = inv.optional("--project") else {
+            guard let url = o[\.baseURL], let project = o[\.project] else {
                 throw CLIError.usage("Give --campaign ID, or --base-url URL with --project UUID (both printed by 'growcert sandbox serve').", command: "sandbox purchase")
             }
             vendor = Vendors.standard
             (baseURL, target, appId) = (url, project, nil)
         }
         let request = EmulatorPurchaseRequest(baseURL: baseURL, target: target, appId: appId, serverKey: try serverKey(inv, vendor: vendor),
-                                              customerId: inv.optional("--customer"))
+                                              customerId: o[\.customer])
         guard vendor.emulatorPurchaseTakesCustomer || request.customerId == nil else {
             throw CLIError.usage("--customer is not taken on a \(vendor.name) campaign: its app user is given to 'check run --customer'.", command: "sandbox purchase")
         }
         let names = vendor.emulatorPurchaseFiles
-        let folder = OutputFolder(path: dir, names: names, force: inv.args.has("--force"), database: try inv.dbPath)
+        let folder = OutputFolder(path: dir, names: names, force: o[\.force], database: try inv.dbPath)
         // Refuse a bad --out before anything is bought.
         let listed = names.count == 1 ? names[0] : names.dropLast().joined(separator: ", ") + " and " + names[names.count - 1]
         try folder.check(notAFolder: CLIError.data("'\(dir)' is not a folder. Give --out a folder to write \(listed) into. Nothing was bought."))
@@ -94,5 +87,17 @@ enum SandboxPurchaseCommand {
             throw CLIError.usage("GROWCERT_SERVER_KEY is not set: paste the 'export GROWCERT_SERVER_KEY=…' line '\(serve)' printed.", command: "sandbox purchase")
         }
         return key
+    }
+}
+
+extension SandboxPurchaseCommand {
+    /// `sandbox purchase`'s options.
+    struct SandboxPurchaseOptions: OptionGroup {
+        let campaign = Option.string("--campaign", "ID", help: "take the emulator's address and project from this campaign (default: the current one)")
+        let baseURL = Option.string("--base-url", "URL", help: "the address 'sandbox serve' printed (instead of --campaign)")
+        let project = Option.string("--project", "UUID", help: "the project 'sandbox serve' printed (with --base-url)")
+        let customer = Option.string("--customer", "C", help: "the customer who buys (default c_1001)")
+        let out = Option.requiredString("--out", "DIR", help: "folder to write transaction.jws and receipt.json into (created if missing)")
+        let force = Option.flag("--force", help: "replace files of an earlier purchase in DIR")
     }
 }

@@ -12,10 +12,7 @@ import Glibc
 enum ServeCommand {
     static let command = Command(
         path: ["serve"], summary: "browse campaigns, runs, evidence and reports in a browser; share a run with a phone",
-        options: [
-            OptionSpec(name: "--port", value: "N", help: "the port (default: any free port)"),
-            OptionSpec(name: "--bind", value: "ADDR", help: "the IPv4 address to listen on (default 127.0.0.1: this machine only)"),
-        ],
+        options: ServeOptions.self,
         discussion: """
         Prints one line with the URL and the access token (with --json: {"url", "token"}), then serves until
         Ctrl-C. Every request needs the token: open the printed URL once in a browser (it sets an HttpOnly,
@@ -26,12 +23,9 @@ enum ServeCommand {
         """,
         run: run)
 
-    static func run(_ inv: Invocation) async throws -> Int32 {
-        let bind = inv.optional("--bind") ?? "127.0.0.1"
-        let port = try inv.optional("--port").map { text -> UInt16 in
-            guard let n = UInt16(text) else { throw CLIError.usage("--port takes a port number from 0 to 65535 (0: any free port).", command: "serve") }
-            return n
-        } ?? 0
+    static func run(_ inv: Invocation, _ o: OptionValues<ServeOptions>) async throws -> Int32 {
+        let bind = o[\.bind] ?? "127.0.0.1"
+        let port = UInt16(try o.value(\.port) ?? 0)
         // Fail now, with the usual words, on a database that is not there or not growcert's.
         _ = try inv.openStoreForReading()
         let database = try inv.dbPath
@@ -92,5 +86,14 @@ final class StopSignal: Sendable {
             }
             if fired { c.resume() }
         }
+    }
+}
+
+extension ServeCommand {
+    /// `serve`'s options.
+    struct ServeOptions: OptionGroup {
+        let port = Option.integer("--port", "N", help: "the port (default: any free port)", in: 0...65535,
+                                  invalid: "--port takes a port number from 0 to 65535 (0: any free port).")
+        let bind = Option.string("--bind", "ADDR", help: "the IPv4 address to listen on (default 127.0.0.1: this machine only)")
     }
 }

@@ -8,17 +8,17 @@ import WebView
 enum ShareCommand {
     static let all = [
         Command(path: ["run", "share"], summary: "a link (and QR code) with which a phone adds evidence to one run", positionals: ["ID"],
-                options: [OptionSpec(name: "--expires", value: "DURATION", help: "how long the link works, e.g. 30m or 2h (default 30m, at most 24h)")],
+                options: RunShareOptions.self,
                 discussion: """
                 Asks the running 'growcert serve' of this database for a link that adds photos, videos, notes and
                 signed transactions to this run only, until it expires; it reads nothing. Prints the URL and a QR code
                 to scan (with --json: {"url", "token", "expiresAt"}). The token lives only in the server's memory:
                 stopping the server ends every link. Serve on an address the phone can reach (--bind). A finished run's
                 link adds late notes and attachments only.
-                """) { inv in
+                """) { inv, o in
             let run = try inv.positional(0, "run ID")
             let seconds: Int
-            do { seconds = try WebError.expirySeconds(inv.optional("--expires") ?? "30m") } catch let e as WebError {
+            do { seconds = try WebError.expirySeconds(o[\.expires] ?? "30m") } catch let e as WebError {
                 throw CLIError.usage(e.description, command: "run share")
             }
             let link = try ShareControl.share(database: try inv.dbPath, runId: run, seconds: seconds)
@@ -39,4 +39,11 @@ enum ShareCommand {
             return ExitCode.success
         },
     ]
+}
+
+extension ShareCommand {
+    /// `run share`'s options.
+    struct RunShareOptions: OptionGroup {
+        let expires = Option.string("--expires", "DURATION", help: "how long the link works, e.g. 30m or 2h (default 30m, at most 24h)")
+    }
 }

@@ -6,25 +6,21 @@ import Foundation
 enum SignersCommand {
     static let all = [
         Command(path: ["signers", "add"], summary: "register a trusted signer: a name, a role and an Ed25519 public key (journaled)",
-                options: [
-                    OptionSpec(name: "--name", value: "NAME", help: "the signer's name, as they sign", required: true),
-                    OptionSpec(name: "--role", value: "ROLE", help: "qa, release-manager or auditor", required: true),
-                    OptionSpec(name: "--public-key", value: "FILE", help: "their public key (SPKI PEM: 'openssl pkey -in KEY.pem -pubout')", required: true),
-                ],
+                options: SignersAddOptions.self,
                 discussion: """
                 Reports then show each sign-off made with a registered key as by a trusted signer, and others as
                 not registered. An auditor can also check sign-offs against their own list: 'growcert verify --signers FILE'.
-                """) { inv in
-            let keyPath = try inv.required("--public-key")
+                """) { inv, o in
+            let keyPath = try o.value(\.publicKey)
             let pem = try inv.readText(keyPath, limit: 64 * 1024, what: "Public key file")
-            let signer = try inv.openStore().addSigner(name: try inv.required("--name"), role: try inv.required("--role"), publicKeyPEM: pem)
+            let signer = try inv.openStore().addSigner(name: try o.value(\.name), role: try o.value(\.role), publicKeyPEM: pem)
             inv.printRecord(signer.id, signer.json, human: "\(signer.id) (key id \(signer.keyId))")
             return ExitCode.success
         },
         Command(path: ["signers", "list"], summary: "list trusted signers",
-                options: [OptionSpec(name: "--allowed-signers", value: nil, help: "print them as an allowed-signers file for 'verify --signers'")]) { inv in
+                options: SignersListOptions.self) { inv, o in
             let list = try inv.openStoreForReading().signers()
-            if inv.args.has("--allowed-signers"), !inv.json {
+            if o[\.allowedSigners], !inv.json {
                 inv.console.out(list.map { AllowedSigners.line(principal: $0.name, publicKeyPEM: $0.publicKey) + "\n" }.joined())
                 return ExitCode.success
             }
@@ -33,4 +29,18 @@ enum SignersCommand {
             return ExitCode.success
         },
     ]
+}
+
+extension SignersCommand {
+    /// `signers add`'s options.
+    struct SignersAddOptions: OptionGroup {
+        let name = Option.requiredString("--name", "NAME", help: "the signer's name, as they sign")
+        let role = Option.requiredString("--role", "ROLE", help: "qa, release-manager or auditor")
+        let publicKey = Option.requiredString("--public-key", "FILE", help: "their public key (SPKI PEM: 'openssl pkey -in KEY.pem -pubout')")
+    }
+
+    /// `signers list`'s options.
+    struct SignersListOptions: OptionGroup {
+        let allowedSigners = Option.flag("--allowed-signers", help: "print them as an allowed-signers file for 'verify --signers'")
+    }
 }

@@ -8,19 +8,7 @@ import StrictJSON
 enum SignoffCommand {
     static let all = [
         Command(path: ["signoff"], summary: "sign a campaign's evidence state (or one stored report): approve or reject, with an Ed25519 key",
-                options: [
-                    OptionSpec(name: "--campaign", value: "ID", help: "sign the campaign's evidence state: every report rendered from it lists the sign-off"),
-                    OptionSpec(name: "--report", value: "ID", help: "sign one stored report file instead (growcert report list)"),
-                    OptionSpec(name: "--role", value: "ROLE", help: "qa, release-manager or auditor", required: true),
-                    OptionSpec(name: "--name", value: "NAME", help: "who signs", required: true),
-                    OptionSpec(name: "--decision", value: "D", help: "approve or reject", required: true),
-                    OptionSpec(name: "--comment", value: "TEXT", help: "a comment"),
-                    OptionSpec(name: "--key", value: "KEY.pem", help: "your Ed25519 private key (growcert keys generate)", required: true),
-                    OptionSpec(name: "--accept-risk", value: "TEXT", help: "required to approve a campaign that is not CERTIFIED: the risk you accept"),
-                    OptionSpec(name: "--accept-stale", value: nil, help: "sign a report that is not current (newer evidence exists); the statement records it"),
-                    OptionSpec(name: "--passphrase-env", value: "VAR", help: "the environment variable holding the passphrase of an encrypted key"),
-                    OptionSpec(name: "--export", value: "DIR", help: "then write statement.json, statement.sig and public.pem into DIR (as 'signoff export')"),
-                ],
+                options: SignoffOptions.self,
                 discussion: """
                 With --campaign, signs the campaign's evidence state as it is now: its journal head and entry, each
                 scenario's verdict, the SHA-256 of the rules that judged them, the growcert version and the database's
@@ -35,24 +23,24 @@ enum SignoffCommand {
                 this growcert's rules); if anything does not hold, or the verdict signed is not the one this growcert
                 judges, nothing is signed (exit 2).
                 'growcert signoff export ID --out DIR' writes the sign-off for checking with OpenSSL alone.
-                """) { inv in
+                """) { inv, o in
             let subject: SignoffService.Subject
-            switch (inv.optional("--campaign"), inv.optional("--report")) {
+            switch (o[\.campaign], o[\.report]) {
             case (let c?, nil): subject = .campaign(c)
             case (nil, let r?): subject = .report(r)
             default:
                 throw CLIError.usage("Name what you sign: --campaign ID (its evidence state, which every report of it carries) or --report ID (one file), not both.", command: "signoff")
             }
-            let keyPath = try inv.required("--key")
+            let keyPath = try o.value(\.key)
             let pem = try inv.readText(keyPath, limit: 64 * 1024, what: "Key file")
             // A folder that would refuse the export refuses the sign-off too, before anything is signed.
-            let exportDir = inv.optional("--export")
+            let exportDir = o[\.export]
             try exportDir.map { try SignoffCommand.checkExport(dir: $0, force: false, database: try inv.dbPath) }
             let store = try inv.openStore()
             let s = try SignoffService(store: store, jwsVerifier: inv.jwsVerifier, serverTrust: inv.serverTrust).sign(subject, by: SignoffService.Signer(
-                role: try inv.required("--role"), name: try inv.required("--name"), decision: try inv.required("--decision"),
-                comment: inv.optional("--comment"), acceptRisk: inv.optional("--accept-risk"), acceptStale: inv.args.has("--accept-stale"),
-                privateKeyPEM: pem, passphrase: { try SigningKey.passphrase(for: pem, path: keyPath, inv) }))
+                role: try o.value(\.role), name: try o.value(\.name), decision: try o.value(\.decision),
+                comment: o[\.comment], acceptRisk: o[\.acceptRisk], acceptStale: o[\.acceptStale],
+                privateKeyPEM: pem, passphrase: { try SigningKey.passphrase(for: pem, path: keyPath, variable: o[\.passphraseEnv], inv) }))
             if let dir = exportDir {
                 let files = try SignoffCommand.export(s, dir: dir, force: false, database: try inv.dbPath)
                 var o = s.json.objectValue ?? [:]
@@ -66,23 +54,22 @@ enum SignoffCommand {
             return ExitCode.success
         },
         Command(path: ["signoff", "export"], summary: "write a sign-off's statement.json, statement.sig and public.pem", positionals: ["ID"],
-                options: [OptionSpec(name: "--out", value: "DIR", help: "folder to write into (created if missing)", required: true),
-                          OptionSpec(name: "--force", value: nil, help: "replace files of an earlier export in DIR")],
+                options: SignoffExportOptions.self,
                 discussion: """
                 Check it with OpenSSL alone:
                   openssl pkeyutl -verify -pubin -inkey public.pem -rawin -in statement.json -sigfile statement.sig
-                """) { inv in
+                """) { inv, o in
             let s = try inv.openStoreForReading().signoff(try inv.positional(0, "sign-off ID"))
-            let dir = try inv.required("--out")
-            let files = try SignoffCommand.export(s, dir: dir, force: inv.args.has("--force"), database: try inv.dbPath)
+            let dir = try o.value(\.out)
+            let files = try SignoffCommand.export(s, dir: dir, force: o[\.force], database: try inv.dbPath)
             inv.printRecord(s.id, ["id": .string(s.id), "files": .array(files.map(JSONValue.string))],
                             human: files.joined(separator: "\n") + "\n" + SignoffCommand.checkLine(dir))
             return ExitCode.success
         },
         Command(path: ["signoff", "list"], summary: "list sign-offs",
-                options: [OptionSpec(name: "--campaign", value: "ID", help: "only this campaign's")]) { inv in
+                options: SignoffListOptions.self) { inv, o in
             let store = try inv.openStoreForReading()
-            let list = try store.signoffs(campaignId: try inv.optional("--campaign").map { try store.campaign($0).id })
+            let list = try store.signoffs(campaignId: try o[\.campaign].map { try store.campaign($0).id })
             // Values come from the signed statement; 'growcert verify' checks the row says the same.
             inv.printList(list.map(\.json), header: ["ID", "REPORT", "ROLE", "NAME", "DECISION", "KEY", "SIGNED"],
                           rows: list.map { s in
@@ -119,9 +106,9 @@ enum SignoffCommand {
 
 /// Reading a signing key's passphrase: only from the environment variable the user names, never stored or printed.
 enum SigningKey {
-    /// The passphrase for `pem` (nil for an unencrypted key, with a warning on stderr); checks it decrypts the key.
-    static func passphrase(for pem: String, path: String, _ inv: Invocation) throws -> String? {
-        let variable = inv.optional("--passphrase-env")
+    /// The passphrase for `pem` from the environment variable `variable` (`--passphrase-env`; nil for an unencrypted
+    /// key, with a warning on stderr); checks it decrypts the key.
+    static func passphrase(for pem: String, path: String, variable: String?, _ inv: Invocation) throws -> String? {
         guard Ed25519.isEncrypted(privateKeyPEM: pem) else {
             inv.console.err("growcert: warning: the key '\(path)' is not encrypted: anyone who copies the file can sign as you. Create an encrypted key with 'growcert keys generate --out KEY.pem --passphrase-env VAR'.\n")
             return nil
@@ -144,5 +131,33 @@ enum SigningKey {
             throw CLIError.data("The environment variable '\(variable)' named by --passphrase-env is not set or empty. Export the passphrase in it and try again.")
         }
         return value
+    }
+}
+
+extension SignoffCommand {
+    /// `signoff`'s options.
+    struct SignoffOptions: OptionGroup {
+        let campaign = Option.string("--campaign", "ID", help: "sign the campaign's evidence state: every report rendered from it lists the sign-off")
+        let report = Option.string("--report", "ID", help: "sign one stored report file instead (growcert report list)")
+        let role = Option.requiredString("--role", "ROLE", help: "qa, release-manager or auditor")
+        let name = Option.requiredString("--name", "NAME", help: "who signs")
+        let decision = Option.requiredString("--decision", "D", help: "approve or reject")
+        let comment = Option.string("--comment", "TEXT", help: "a comment")
+        let key = Option.requiredString("--key", "KEY.pem", help: "your Ed25519 private key (growcert keys generate)")
+        let acceptRisk = Option.string("--accept-risk", "TEXT", help: "required to approve a campaign that is not CERTIFIED: the risk you accept")
+        let acceptStale = Option.flag("--accept-stale", help: "sign a report that is not current (newer evidence exists); the statement records it")
+        let passphraseEnv = Option.string("--passphrase-env", "VAR", help: "the environment variable holding the passphrase of an encrypted key")
+        let export = Option.string("--export", "DIR", help: "then write statement.json, statement.sig and public.pem into DIR (as 'signoff export')")
+    }
+
+    /// `signoff export`'s options.
+    struct SignoffExportOptions: OptionGroup {
+        let out = Option.requiredString("--out", "DIR", help: "folder to write into (created if missing)")
+        let force = Option.flag("--force", help: "replace files of an earlier export in DIR")
+    }
+
+    /// `signoff list`'s options.
+    struct SignoffListOptions: OptionGroup {
+        let campaign = Option.string("--campaign", "ID", help: "only this campaign's")
     }
 }

@@ -8,7 +8,7 @@ import StrictJSON
 enum StatusCommand {
     static let command = Command(
         path: ["status"], summary: "per scenario: the judged run, its verdict, open runs and the next steps (records nothing)",
-        options: [OptionSpec(name: "--campaign", value: "ID", help: "only this campaign (default: the workspace's current one, else every campaign)")],
+        options: StatusOptions.self,
         discussion: """
         Judges each scenario as 'report render' would (docs/verdicts.md) and prints, per scenario, the run it is
         judged on, its verdict, the runs still open, and what to do about each reason. The database is opened
@@ -16,9 +16,9 @@ enum StatusCommand {
         """,
         run: run)
 
-    static func run(_ inv: Invocation) async throws -> Int32 {
+    static func run(_ inv: Invocation, _ o: OptionValues<StatusOptions>) async throws -> Int32 {
         let store = try inv.openStoreForReading()
-        let campaigns = try inv.chosenCampaignId().map { [try store.campaign($0)] } ?? store.campaigns()
+        let campaigns = try inv.chosenCampaignId(given: o[\.campaign]).map { [try store.campaign($0)] } ?? store.campaigns()
         var json: [JSONValue] = []
         var text = ""
         // On a colour terminal the verdicts are painted, and every other piece is made safe here (written raw below).
@@ -71,5 +71,12 @@ enum StatusCommand {
             return TextSafety.terminal(String(line[..<start])) + TerminalStyle.paint(word, on: true)
                 + TextSafety.terminal(String(line[start...].dropFirst(word.count)))
         }.joined(separator: "\n")
+    }
+}
+
+extension StatusCommand {
+    /// `status`'s options.
+    struct StatusOptions: OptionGroup {
+        let campaign = Option.string("--campaign", "ID", help: "only this campaign (default: the workspace's current one, else every campaign)")
     }
 }

@@ -9,10 +9,7 @@ import StrictJSON
 enum StoreNotificationCommand {
     static let command = Command(
         path: ["evidence", "add", "store-notification"], summary: "record an App Store Server Notification V2 (signedPayload), verified like a transaction",
-        options: [
-            EvidenceCommand.runOption,
-            OptionSpec(name: "--signed-payload", value: "FILE", help: "the notification's signedPayload (the JWS Apple POSTed to the app's notification URL); - for stdin"),
-        ],
+        options: EvidenceAddStoreNotificationOptions.self,
         discussion: """
         The notification JWS is verified like a transaction: ES256, x5c chain to the embedded Apple Root CA - G3 with
         Apple's marker OIDs, each certificate valid at the notification's signedDate; its nested signedTransactionInfo
@@ -23,10 +20,10 @@ enum StoreNotificationCommand {
         """,
         run: run)
 
-    static func run(_ inv: Invocation) async throws -> Int32 {
+    static func run(_ inv: Invocation, _ o: OptionValues<EvidenceAddStoreNotificationOptions>) async throws -> Int32 {
         let store = try inv.openStore()
-        let bytes = try inv.readInput(try inv.required("--signed-payload"), limit: JWSVerifier.maximumTokenBytes + 4096)
-        let (item, verified) = try EvidenceIntake(store: store, jwsVerifier: inv.jwsVerifier).addStoreNotification(runId: try inv.required("--run"), contents: Data(bytes))
+        let bytes = try inv.readInput(try o.required(\.signedPayload), limit: JWSVerifier.maximumTokenBytes + 4096)
+        let (item, verified) = try EvidenceIntake(store: store, jwsVerifier: inv.jwsVerifier).addStoreNotification(runId: try o.value(\.run), contents: Data(bytes))
         if inv.json {
             var o = item.json.objectValue ?? [:]
             o["proof"] = TransactionEvidence.summary(verified)
@@ -36,5 +33,13 @@ enum StoreNotificationCommand {
             inv.progress("recorded \(item.id): \(verified.notificationType)\(verified.subtype.map { " (\($0))" } ?? "") notification, provenance \(item.provenance.rawValue): \(item.provenance.explanation)")
         }
         return ExitCode.success
+    }
+}
+
+extension StoreNotificationCommand {
+    /// `evidence add store-notification`'s options.
+    struct EvidenceAddStoreNotificationOptions: OptionGroup {
+        let run = CommonOptions.run
+        let signedPayload = Option.string("--signed-payload", "FILE", help: "the notification's signedPayload (the JWS Apple POSTed to the app's notification URL); - for stdin")
     }
 }

@@ -9,17 +9,7 @@ import StrictJSON
 enum TransactionEvidenceCommand {
     static let command = Command(
         path: ["evidence", "add", "transaction"], summary: "record a store transaction (App Store JWS, Google Play purchase, or typed)",
-        options: [
-            EvidenceCommand.runOption,
-            OptionSpec(name: "--jws-file", value: "FILE", help: "App Store signed transaction (StoreKit 2 jwsRepresentation); - for stdin"),
-            OptionSpec(name: "--google-purchase-json", value: "FILE", help: "Play Billing Purchase.getOriginalJson(), the exact signed bytes"),
-            OptionSpec(name: "--google-signature", value: "FILE", help: "Play Billing Purchase.getSignature() (base64), with --google-purchase-json"),
-            OptionSpec(name: "--google-purchase-file", value: "FILE", help: "Play Developer API purchase JSON, or a voidedPurchases entry"),
-            OptionSpec(name: "--store", value: "STORE", help: "apple or google (typed entry, provenance manual)"),
-            OptionSpec(name: "--transaction-id", value: "T", help: "store transaction id (typed entry)"),
-            OptionSpec(name: "--order-id", value: "O", help: "GrooveGrow order id the transaction paid for"),
-            OptionSpec(name: "--product-id", value: "P", help: "product id (required with --google-purchase-file)"),
-        ],
+        options: EvidenceAddTransactionOptions.self,
         discussion: """
         With --jws-file the JWS is verified: ES256 signature, x5c chain to the embedded Apple Root CA - G3 with
         Apple's marker OIDs, validity at the transaction's signedDate, and the bundle id equal to the campaign's
@@ -35,33 +25,33 @@ enum TransactionEvidenceCommand {
         """,
         run: run)
 
-    static func run(_ inv: Invocation) async throws -> Int32 {
-        let modes = [inv.optional("--jws-file") != nil, inv.optional("--google-purchase-json") != nil, inv.optional("--google-purchase-file") != nil,
-                     inv.optional("--transaction-id") != nil]
+    static func run(_ inv: Invocation, _ o: OptionValues<EvidenceAddTransactionOptions>) async throws -> Int32 {
+        let modes = [o[\.jwsFile] != nil, o[\.googlePurchaseJSON] != nil, o[\.googlePurchaseFile] != nil,
+                     o[\.transactionId] != nil]
         guard modes.filter({ $0 }).count == 1 else {
             throw CLIError.usage("Give exactly one of --jws-file, --google-purchase-json with --google-signature, --google-purchase-file, or --store with --transaction-id.",
                                  command: "evidence add transaction")
         }
-        if (inv.optional("--google-purchase-json") == nil) != (inv.optional("--google-signature") == nil) {
+        if (o[\.googlePurchaseJSON] == nil) != (o[\.googleSignature] == nil) {
             throw CLIError.usage("--google-purchase-json and --google-signature go together: the purchase's exact JSON and its signature.",
                                  command: "evidence add transaction")
         }
         let store = try inv.openStore()
-        let runId = try inv.required("--run")
+        let runId = try o.value(\.run)
         let source: EvidenceIntake.TransactionSource
-        if let path = inv.optional("--jws-file") {
+        if let path = o[\.jwsFile] {
             source = .appleJWS(Data(try inv.readInput(path, limit: JWSVerifier.maximumTokenBytes + 4096)))
-        } else if let path = inv.optional("--google-purchase-json"), let signaturePath = inv.optional("--google-signature") {
+        } else if let path = o[\.googlePurchaseJSON], let signaturePath = o[\.googleSignature] {
             source = .googleSigned(json: Data(try inv.readInput(path, limit: GooglePlaySignedPurchase.maximumBytes + 1)),
                                    signature: Data(try inv.readInput(signaturePath, limit: 4096)))
-        } else if let path = inv.optional("--google-purchase-file") {
-            let productId = try inv.required("--product-id")
+        } else if let path = o[\.googlePurchaseFile] {
+            let productId = try o.required(\.productId)
             source = .googlePlayDocument(Data(try inv.readInput(path, limit: GooglePlayDocument.maximumBytes)), productId: productId, file: path)
         } else {
-            source = .typed(store: try inv.required("--store"), transactionId: try inv.required("--transaction-id"), productId: inv.optional("--product-id"))
+            source = .typed(store: try o.required(\.store), transactionId: try o.required(\.transactionId), productId: o[\.productId])
         }
         // The one path the web view's share links take too.
-        let recorded = try EvidenceIntake(store: store, jwsVerifier: inv.jwsVerifier).addTransaction(runId: runId, source, orderId: inv.optional("--order-id"))
+        let recorded = try EvidenceIntake(store: store, jwsVerifier: inv.jwsVerifier).addTransaction(runId: runId, source, orderId: o[\.orderId])
         let item = recorded.item
         if inv.json {
             var o = item.json.objectValue ?? [:]
@@ -73,5 +63,20 @@ enum TransactionEvidenceCommand {
             for w in item.details(as: TransactionDetails.self).warnings { inv.progress("warning: \(w)") }
         }
         return ExitCode.success
+    }
+}
+
+extension TransactionEvidenceCommand {
+    /// `evidence add transaction`'s options.
+    struct EvidenceAddTransactionOptions: OptionGroup {
+        let run = CommonOptions.run
+        let jwsFile = Option.string("--jws-file", "FILE", help: "App Store signed transaction (StoreKit 2 jwsRepresentation); - for stdin")
+        let googlePurchaseJSON = Option.string("--google-purchase-json", "FILE", help: "Play Billing Purchase.getOriginalJson(), the exact signed bytes")
+        let googleSignature = Option.string("--google-signature", "FILE", help: "Play Billing Purchase.getSignature() (base64), with --google-purchase-json")
+        let googlePurchaseFile = Option.string("--google-purchase-file", "FILE", help: "Play Developer API purchase JSON, or a voidedPurchases entry")
+        let store = Option.string("--store", "STORE", help: "apple or google (typed entry, provenance manual)")
+        let transactionId = Option.string("--transaction-id", "T", help: "store transaction id (typed entry)")
+        let orderId = Option.string("--order-id", "O", help: "GrooveGrow order id the transaction paid for")
+        let productId = Option.string("--product-id", "P", help: "product id (required with --google-purchase-file)")
     }
 }

@@ -7,13 +7,7 @@ import StrictJSON
 enum VerifyCommand {
     static let all = [
         Command(path: ["verify"], summary: "re-verify the whole evidence database (exit 2 on tampering)",
-                options: [
-                    OptionSpec(name: "--expect-head", value: "HASH", help: "a journal head kept outside the file: exit 2 unless it is an entry of the journal", repeatable: true),
-                    OptionSpec(name: "--statement", value: "DIR", help: "an exported sign-off (signoff export): exit 2 unless it is in the journal, intact", repeatable: true),
-                    OptionSpec(name: "--signers", value: "FILE", help: "an allowed-signers file: exit 2 unless every sign-off is by one of them"),
-                    OptionSpec(name: "--token", value: "FILE", help: "a timestamp token kept outside the file (anchor --out): exit 2 unless its head is an entry", repeatable: true),
-                    OptionSpec(name: "--tsa-ca", value: "FILE", help: "a timestamp CA (PEM): exit 2 unless every stored timestamp token chains to it"),
-                ],
+                options: VerifyOptions.self,
                 discussion: """
                 Recomputes every journal entry's hash and the chain, replays the journal into the tables it
                 should have produced and compares them with the tables as they are, re-hashes stored files,
@@ -24,23 +18,23 @@ enum VerifyCommand {
                 Exit 0 when all holds, 2 when anything was edited, deleted, reordered or inserted.
                 What the file alone cannot show (a deleted tail, a rebuilt chain) is caught against anchors kept
                 outside it: --expect-head, --statement, --signers and --tsa-ca. See docs/auditing.md.
-                """) { inv in
+                """) { inv, o in
             var heads: [String] = []
-            for h in inv.args.values("--expect-head") {
+            for h in o[\.expectHead] {
                 let head = h.lowercased()
                 guard head.utf8.count == 64, head.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }) else {
                     throw CLIError.usage("Invalid --expect-head '\(h)': give a journal head, 64 hex digits.", command: "verify")
                 }
                 heads.append(head)
             }
-            let signers = try inv.optional("--signers").map { path in
+            let signers = try o[\.signers].map { path in
                 (path: path, signers: try AllowedSigners(text: try inv.readText(path, limit: 4 * 1_048_576, what: "Allowed-signers file")))
             }
-            let ca = try inv.optional("--tsa-ca").map { path in (path: path, pem: try inv.readText(path, limit: 4 * 1_048_576, what: "CA file")) }
-            let tokens = try inv.args.values("--token").map { (path: $0, der: try inv.readInput($0, limit: 1_048_576)) }
+            let ca = try o[\.tsaCA].map { path in (path: path, pem: try inv.readText(path, limit: 4 * 1_048_576, what: "CA file")) }
+            let tokens = try o[\.token].map { (path: $0, der: try inv.readInput($0, limit: 1_048_576)) }
             let store = try inv.openStoreForReading()
             let total = try store.journalCount()
-            let service = VerifyService(store: store, jwsVerifier: inv.jwsVerifier, expectedHeads: heads, statementDirs: inv.args.values("--statement"), tokens: tokens,
+            let service = VerifyService(store: store, jwsVerifier: inv.jwsVerifier, expectedHeads: heads, statementDirs: o[\.statement], tokens: tokens,
                                         allowedSigners: signers, tsaCA: ca, serverTrust: inv.serverTrust)
             let result = try service.run { n in inv.progress("verify: \(n)/\(total) entries") }
             if inv.json {
@@ -55,7 +49,7 @@ enum VerifyCommand {
             } else if result.ok {
                 var out = "OK: \(result.entries) journal entries, chain intact, tables match the journal.\nJournal head: \(result.headHash ?? "(empty)")\n"
                 for h in heads { out += "Expected head \(h): in the journal\n" }
-                for d in inv.args.values("--statement") { out += "Exported sign-off '\(d)': in the journal, intact\n" }
+                for d in o[\.statement] { out += "Exported sign-off '\(d)': in the journal, intact\n" }
                 for t in tokens { out += "Timestamp token '\(t.path)': its head is in the journal\n" }
                 if let signers { out += "Every sign-off is by a signer '\(signers.path)' allows\n" }
                 if let ca { out += "Every timestamp token chains to '\(ca.path)'\n" }
@@ -71,4 +65,15 @@ enum VerifyCommand {
             return result.ok ? ExitCode.success : ExitCode.tampered
         },
     ]
+}
+
+extension VerifyCommand {
+    /// `verify`'s options.
+    struct VerifyOptions: OptionGroup {
+        let expectHead = Option.repeatable("--expect-head", "HASH", help: "a journal head kept outside the file: exit 2 unless it is an entry of the journal")
+        let statement = Option.repeatable("--statement", "DIR", help: "an exported sign-off (signoff export): exit 2 unless it is in the journal, intact")
+        let signers = Option.string("--signers", "FILE", help: "an allowed-signers file: exit 2 unless every sign-off is by one of them")
+        let token = Option.repeatable("--token", "FILE", help: "a timestamp token kept outside the file (anchor --out): exit 2 unless its head is an entry")
+        let tsaCA = Option.string("--tsa-ca", "FILE", help: "a timestamp CA (PEM): exit 2 unless every stored timestamp token chains to it")
+    }
 }

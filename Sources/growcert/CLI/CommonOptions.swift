@@ -1,0 +1,12 @@
+import ArgumentsKit
+
+/// Options several commands declare alike, worded once; each command's `OptionGroup` names the ones it takes
+/// (`let campaign = CommonOptions.campaign`).
+enum CommonOptions {
+    /// The campaign a command acts on, else the workspace's current one, else the only one (`Invocation.campaignId`).
+    static let campaign = Option.string("--campaign", "ID", help: "the campaign (default: the workspace's current one, or the only one)")
+    /// A list printed as CSV (`Invocation.printList`).
+    static let csv = Option.flag("--csv", help: "print the list as CSV (RFC 4180) for a spreadsheet")
+    /// The run evidence is added to.
+    static let run = Option.requiredString("--run", "ID", help: "the run")
+}

@@ -53,7 +53,7 @@ final class ServiceScratch {
 
     deinit { try? FileManager.default.removeItem(atPath: directory) }
 
-    var profile: Profile { store.profiles["groovegrow"]! }
+    var profile: Profile { try! store.profiles["groovegrow"]! }
 
     /// Every scenario of the campaign's profile.
     var scenarios: [String] { profile.scenarios.map(\.id) }

@@ -7,8 +7,13 @@ import StrictJSON
 
 /// `growcert report render | list | show | verify | diff` (diff in `ReportDiffCommand`).
 enum ReportCommand {
-    /// `--require-anchor`: exit 1 (as `--require-certified` does) when no outside anchor covers the evidence judged.
-    static func anchorRequirement(_ inv: Invocation, _ o: OptionValues<ReportRenderOptions>, model: ReportModel) -> Int32 {
+    /// A render's exit code, decided once for every way of rendering: `--require-certified` exits 1 unless the verdict
+    /// rendered is CERTIFIED, `--require-anchor` exits 1 when no outside anchor covers the evidence judged.
+    static func exitCode(_ inv: Invocation, _ o: OptionValues<ReportRenderOptions>, verdict: String, model: ReportModel) -> Int32 {
+        if o[\.requireCertified], verdict != Verdict.certified.rawValue {
+            inv.progress("not certified: --require-certified fails")
+            return ExitCode.notCertified
+        }
         guard o[\.requireAnchor], !model.header.anchored else { return ExitCode.success }
         inv.progress("unanchored: only this database vouches for it: --require-anchor fails (anchor it: growcert anchor)")
         return ExitCode.notCertified
@@ -27,12 +32,14 @@ enum ReportCommand {
                 Sign it with 'growcert signoff --report ID …'. Verdicts: see docs/verdicts.md.
                 """) { inv, o in
             let storing = !o[\.noStore]
-            // --out - is standard output, as leaving --out out is (never a file named '-').
-            let out = o[\.out].flatMap { $0 == OutputFile.standardOutputPath ? nil : $0 }
+            // --out is read once: a folder for several reports; for one, a file, where - is standard output, as leaving
+            // --out out is (never a file named '-').
+            let given = o[\.out]
+            let out = given.flatMap { $0 == OutputFile.standardOutputPath ? nil : $0 }
             // Refuse a bad --out before the database is even opened: a refused call changes nothing.
             let several = o.text(\.format) == "all" || o.text(\.lang) == "all"
             if several {
-                guard let dir = o[\.out] else {
+                guard let dir = given else {
                     throw CLIError.usage("--format all and --lang all write several files: give --out DIR, the folder to write them into.", command: "report render")
                 }
                 guard dir != OutputFile.standardOutputPath else { throw OutputError.folderNotStandardOutput }
@@ -61,11 +68,7 @@ enum ReportCommand {
                     inv.console.out(String(decoding: rendered.bytes, as: UTF8.self))
                 }
                 inv.progress("report not stored (--no-store): campaign \(campaign.id) is \(rendered.verdict); SHA-256 \(Digest.sha256Hex(rendered.bytes))")
-                if o[\.requireCertified], rendered.verdict != Verdict.certified.rawValue {
-                    inv.progress("not certified: --require-certified fails")
-                    return ExitCode.notCertified
-                }
-                return ReportCommand.anchorRequirement(inv, o, model: model)
+                return ReportCommand.exitCode(inv, o, verdict: rendered.verdict, model: model)
             }
             let result = try service.render(model, format: format, lang: lang, out: out, force: o[\.force])
             let (rendered, record, reused) = (result.rendered, result.record, result.reused)
@@ -79,11 +82,7 @@ enum ReportCommand {
             }
             inv.progress("report \(record.id)\(reused ? " (same bytes as before)" : ""): campaign \(campaign.id) is \(rendered.verdict); SHA-256 \(record.sha256)"
                          + (ReportCommand.templates(record) == "custom" ? "; rendered with custom templates" : ""))
-            if o[\.requireCertified], rendered.verdict != Verdict.certified.rawValue {
-                inv.progress("not certified: --require-certified fails")
-                return ExitCode.notCertified
-            }
-            return ReportCommand.anchorRequirement(inv, o, model: model)
+            return ReportCommand.exitCode(inv, o, verdict: rendered.verdict, model: model)
         },
         Command(path: ["report", "list"], summary: "list stored reports",
                 options: ReportListOptions.self) { inv, o in
@@ -226,11 +225,7 @@ enum ReportCommand {
         }
         let verdict = written.first?.result.rendered.verdict ?? model.campaignVerdict.rawValue
         inv.progress("\(written.count) reports: campaign \(campaign.id) is \(verdict)")
-        if o[\.requireCertified], verdict != Verdict.certified.rawValue {
-            inv.progress("not certified: --require-certified fails")
-            return ExitCode.notCertified
-        }
-        return anchorRequirement(inv, o, model: model)
+        return exitCode(inv, o, verdict: verdict, model: model)
     }
 
     /// `built-in` when a stored report was rendered with this growcert's built-in templates, else `custom`.

@@ -83,7 +83,7 @@ enum EvidenceCommand {
         },
         Command(path: ["evidence", "retract"], summary: "retract an evidence item (a new entry; the item stays on record)", positionals: ["ID"],
                 options: [OptionSpec(name: "--reason", value: "TEXT", help: "why it no longer counts", required: true)]) { inv in
-            let item = try inv.openStore().retract(evidenceId: try inv.positional(0, "evidence ID"), reason: try inv.required("--reason"))
+            let item = try EvidenceIntake(store: try inv.openStore()).retract(evidenceId: try inv.positional(0, "evidence ID"), reason: try inv.required("--reason"))
             inv.printRecord(item.id, item.json)
             return ExitCode.success
         },

@@ -1,6 +1,7 @@
 import ArgumentsKit
 import Evidence
 import Foundation
+import Services
 
 /// `growcert signers add | list`: the trusted signers, journaled.
 enum SignersCommand {
@@ -17,7 +18,7 @@ enum SignersCommand {
                 """) { inv in
             let keyPath = try inv.required("--public-key")
             let pem = try inv.readText(keyPath, limit: 64 * 1024, what: "Public key file")
-            let signer = try inv.openStore().addSigner(name: try inv.required("--name"), role: try inv.required("--role"), publicKeyPEM: pem)
+            let signer = try SignoffService(store: try inv.openStore()).addSigner(name: try inv.required("--name"), role: try inv.required("--role"), publicKeyPEM: pem)
             inv.printRecord(signer.id, signer.json, human: "\(signer.id) (key id \(signer.keyId))")
             return ExitCode.success
         },

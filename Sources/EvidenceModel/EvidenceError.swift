@@ -56,7 +56,7 @@ package enum EvidenceError: Error, CustomStringConvertible, Equatable {
         case .databaseMissing(let path):
             return "No evidence database at '\(path)'."
         case .notAnEvidenceDatabase(let path):
-            return "'\(path)' is not a growcert evidence database; growcert never writes into other files."
+            return "'\(path)' is not an evidence database made by growcert; growcert never writes into other files."
         case .damaged(let path, let detail):
             return "The database '\(path)' is damaged: SQLite cannot read it (\(detail)). Nothing was written. Restore it from a copy, and keep this one for the record."
         case .unreadableValue(let column, let value):

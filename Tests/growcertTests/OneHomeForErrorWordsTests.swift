@@ -155,14 +155,14 @@ import WebView
         var owner = ""
         var wordedBy: Set<String> = []
         for line in text.components(separatedBy: "\n") {
-            for word in ["extension ", "struct "] where line.hasPrefix(word) {
+            for word in ["extension ", "struct ", "protocol "] where line.hasPrefix(word) {
                 owner = String(line.dropFirst(word.count).prefix { $0 != ":" && $0 != " " })
             }
             if line.contains("var commandLineMessage: String {") { wordedBy.insert(owner) }
         }
-        // The protocol's composition; the command line's own errors; run start's warnings (not errors); and the two
+        // The requirement and the protocol's composition; the command line's own errors; run start's warnings (not errors); and the two
         // import failures, which quote a line's error in the command line's words (each begins with its own description).
-        #expect(wordedBy == ["DomainCommandLineError", "CLIError", "UsageError", "RunStartWarning", "ImportLineError", "EvidenceImport.CheckFailure"])
+        #expect(wordedBy == ["CommandLineError", "DomainCommandLineError", "CLIError", "UsageError", "RunStartWarning", "ImportLineError", "EvidenceImport.CheckFailure"])
     }
 
     /// The case names of the values (their mirror's label).

@@ -106,12 +106,12 @@ import WebView
     func messagesBeginWithTheDescription() {
         for error in Self.all {
             let (message, code) = CLI.describe(error)
-            let words = SecretScanner.redact(error.description)
+            let words = error.redactsMessage ? SecretScanner.redact(error.description) : error.description
             #expect(message.hasPrefix(words), "\(type(of: error)): '\(message)' does not begin with '\(words)'")
             #expect(code == error.exitCode)
             // What the command line adds is a hint and a pointer to --help, nothing else.
             let added = String(message.dropFirst(min(words.count, message.count)))
-            let hint = error.commandLineHint.map { " " + SecretScanner.redact($0) } ?? ""
+            let hint = error.commandLineHint.map { " " + (error.redactsMessage ? SecretScanner.redact($0) : $0) } ?? ""
             let help = error.helpCommand.map { CLIError.usage("", command: $0).description } ?? ""
             #expect(added == hint + help, "\(type(of: error)): '\(added)'")
         }

@@ -29,14 +29,19 @@ protocol DomainCommandLineError: CommandLineError, CustomStringConvertible {
     var commandLineHint: String? { get }
     /// The command whose `--help` the message points at (`""` for growcert's own); nil for no pointer.
     var helpCommand: String? { get }
+    /// Whether the message is passed through `SecretScanner.redact` (errors that quote what a server or a command
+    /// printed); the others redact the values they quote themselves, and their own words ("a Bearer credential")
+    /// must stay as they are.
+    var redactsMessage: Bool { get }
 }
 
 extension DomainCommandLineError {
     var commandLineHint: String? { nil }
     var helpCommand: String? { nil }
+    var redactsMessage: Bool { false }
 
     var commandLineMessage: String {
-        let words = ([description] + (commandLineHint.map { [$0] } ?? [])).map(SecretScanner.redact).joined(separator: " ")
+        let words = ([description] + (commandLineHint.map { [$0] } ?? [])).map { redactsMessage ? SecretScanner.redact($0) : $0 }.joined(separator: " ")
         return helpCommand.map { CLIError.usage(words, command: $0).description } ?? words
     }
 }
@@ -79,6 +84,8 @@ extension EvidenceError: DomainCommandLineError {
 }
 
 extension ServiceError: DomainCommandLineError {
+    var redactsMessage: Bool { true }
+
     var commandLineHint: String? {
         switch self {
         case .unknownExceptedCheck: return "Check the ids given to --except."
@@ -155,6 +162,8 @@ extension ServiceError: DomainCommandLineError {
 }
 
 extension OutputError: DomainCommandLineError {
+    var redactsMessage: Bool { true }
+
     var commandLineHint: String? {
         switch self {
         case .exists(_, true): return "Give --force to replace it."
@@ -207,6 +216,7 @@ extension CheckError: DomainCommandLineError {
 }
 
 extension GrowEmulatorPurchase.Failure: DomainCommandLineError {
+    var redactsMessage: Bool { true }
     var exitCode: Int32 { ExitCode.dataError }
 }
 

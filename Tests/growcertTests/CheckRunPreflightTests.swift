@@ -19,7 +19,7 @@ struct CheckRunPreflightTests {
             let o = try g.run(["check", "run", "--run", "r1", "--customer", "c_1001"] + extra, env: ["GROWCERT_SERVER_KEY": sandbox.serverKey])
             #expect(o.code == 65, "\(o)")
             #expect(o.stdout == "")
-            #expect(o.stderr == "growcert: Pre-flight: the Sandbox at '\(sandbox.baseURL)' did not issue a customer token for 'c_1001' with GROWCERT_SERVER_KEY for project '\(wrong)': The credential belongs to another project or environment (scope_mismatch). Check the project UUID and that the environment is 'sandbox'. The campaign's project must be the App UUID the credentials belong to (growcert campaign update c1 --project UUID). \(Self.nothing)\n", "\(o)")
+            #expect(o.stderr == "growcert: Pre-flight: the Sandbox at '\(sandbox.baseURL)' did not issue a customer token for 'c_1001' with the server key for project '\(wrong)': The credential belongs to another project or environment (scope_mismatch). Check the project UUID and that the environment is 'sandbox'. The campaign's project must be the App UUID the credentials belong to. \(Self.nothing) Set it with 'growcert campaign update c1 --project UUID'.\n", "\(o)")
             #expect(!o.stderr.contains(sandbox.serverKey))
         }
         #expect(try g.journalState() == before, "a refused check run must record nothing")
@@ -190,6 +190,6 @@ struct CheckRunPreflightTests {
 
         let both = try g.run(["check", "run", "--campaign", "c1", "--run", "r1", "--customer", "c_1001"], env: key)
         #expect(both.code == 64, "\(both)")
-        #expect(both.stderr == "growcert: Give --run ID (one run) or --campaign ID (each open run of the campaign), not both.\nSee 'growcert check run --help'.\n")
+        #expect(both.stderr == "growcert: Name one run or one campaign (each open run of the campaign), not both. Give --run ID or --campaign ID.\nSee 'growcert check run --help'.\n")
     }
 }

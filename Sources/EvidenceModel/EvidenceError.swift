@@ -2,7 +2,8 @@
 ///
 /// Messages say what was wrong, quote what the user typed in single quotes,
 /// and say what to do. None contains a bound secret value. No flag, command
-/// line or exit code is named here: the CLI adds those (`growcert/CLI/DomainError+CLI.swift`).
+/// line or exit code is named here: these are each case's only words, and the CLI adds after them only
+/// the flag or command that fixes it, and its exit code (`growcert/CLI/DomainError+CLI.swift`).
 package enum EvidenceError: Error, CustomStringConvertible, Equatable {
     /// No database at the path.
     case databaseMissing(path: String)
@@ -91,7 +92,7 @@ package enum EvidenceError: Error, CustomStringConvertible, Equatable {
         case .internalFailure(let message):
             return "Internal error: \(message)"
         case .reportBytesMissing(let reportId):
-            return "The bytes of report \(reportId) are missing from the database. Verify the database."
+            return "The bytes of report \(reportId) are missing from the database: it was changed outside growcert."
         case .approvalNeedsAcceptedRisk(let reportId, let verdict):
             return "Report \(reportId) says the campaign is \(verdict), not CERTIFIED. To approve it anyway, state the risk you accept; it is shown prominently in the report. Nothing was signed."
         case .privilegesMissing(let location, let reading, let detail):

@@ -23,6 +23,11 @@ package struct EvidenceIntake {
         return try store.addEvidence(NewEvidence(runId: runId, provenance: .manual, details: NoteDetails(text: text)))
     }
 
+    /// Retracts an evidence item: a new entry saying why it no longer counts (the item stays on record).
+    package func retract(evidenceId: String, reason: String) throws -> EvidenceItem {
+        try store.retract(evidenceId: evidenceId, reason: reason)
+    }
+
     /// Records a file's bytes with its name and media type (`manual`), within `limit` bytes.
     package func addAttachment(runId: String, bytes: [UInt8], filename: String, mediaType: String, note: String? = nil,
                               redactions: [String: Int]? = nil, limit: Int = EvidenceStore.defaultAttachmentLimit) throws -> EvidenceItem {

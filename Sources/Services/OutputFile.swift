@@ -253,9 +253,9 @@ package enum OutputError: Error, Sendable, Equatable, CustomStringConvertible {
             return "'\(path)' is the evidence database or one of its -wal, -shm, -journal files; growcert never writes output over it. Choose another path. Nothing was written."
         case .directory(let path): return "'\(path)' is a directory; give the path of a file. Nothing was written."
         case .notRegular(let path, let kind): return "'\(path)' is \(kind); growcert writes output only to a regular file or a new path. Nothing was written."
-        case .exists(let path, true): return "'\(path)' already exists; replace it on purpose, or choose another path. Nothing was written."
+        case .exists(let path, true): return "'\(path)' already exists; choose another path, or replace it on purpose. Nothing was written."
         case .exists(let path, false): return "'\(path)' already exists; growcert never replaces it. Choose another path. Nothing was written."
-        case .notToStandardOutput: return "'-' means standard output, and this is written only to a file: give a file's path. Nothing was written."
+        case .notToStandardOutput: return "'-' means standard output, and this is written only to a file (a private key never goes to a terminal or a pipe): give a file's path. Nothing was written."
         case .folderNotStandardOutput: return "'-' means standard output, which holds one file, not a folder of several: give a folder's path. Nothing was written."
         }
     }

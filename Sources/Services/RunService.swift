@@ -100,6 +100,11 @@ package struct RunService {
         }
     }
 
+    /// Abandons run `id` (open or finished) for `reason`: it stays on record and is never judged.
+    package func abandon(id: String, reason: String) throws -> Run {
+        try store.abandonRun(id: id, reason: reason)
+    }
+
     /// Finishes run `id`; see `finish(ids:outcome:note:)`.
     package func finish(id: String, outcome: String, note: String?) async throws -> Run {
         guard let run = try await finish(ids: [id], outcome: outcome, note: note).first else { throw EvidenceError.internalFailure("no run finished") }

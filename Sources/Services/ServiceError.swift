@@ -5,8 +5,9 @@ import GrowClient
 /// target, a timestamp authority's refusal, a database that does not verify, a demo that cannot start.
 ///
 /// The cases carry what went wrong, as data; `description` says it in the services' own words, which
-/// name no flag, no exit code and no command line. The command line words each case for its users (with
-/// the flags that fix it) and gives it an exit code, in one place (`growcert/CLI/DomainError+CLI.swift`).
+/// name no flag, no exit code and no command line. These are the only words of each case: the command line
+/// prints them as they are and adds only what it alone knows (the flag or command that fixes it) after them,
+/// with an exit code, in one place (`growcert/CLI/DomainError+CLI.swift`).
 package enum ServiceError: Error, Sendable, Equatable, CustomStringConvertible {
     // MARK: Check run: which runs and checks
 
@@ -148,7 +149,8 @@ package enum ServiceError: Error, Sendable, Equatable, CustomStringConvertible {
             return "Name an order and its transaction together."
         case .transactionNotStoreSigned(let transactionId, let runId, let recorded):
             return "Transaction '\(transactionId)' is not a store-signed transaction recorded on run '\(runId)' (\(Self.recorded(recorded))). "
-                + "On a hosted Sandbox the purchase checks examine the run's recorded store-signed transaction. \(nothing)"
+                + "On a hosted Sandbox the purchase checks examine the run's recorded store-signed transaction: record the purchase's "
+                + "signed transaction on the run, then run the checks without naming a transaction. \(nothing)"
         case .secondCustomerNeeded(let checks):
             return "\(Self.theChecks(checks)) \(checks.joined(separator: ", ")) \(checks.count == 1 ? "signs" : "sign") in as a second customer: name a Sandbox customer other than the customer, or leave them out. \(nothing)"
         case .secondCustomerIsCustomer(let customerId):
@@ -156,7 +158,7 @@ package enum ServiceError: Error, Sendable, Equatable, CustomStringConvertible {
         case .noCredentials(let use):
             return "No credentials: give a server key (\(use)) or a token command."
         case .serverKeyInvalid(let reason):
-            return "The server key is not a usable server key (\(reason))."
+            return "The server key is not usable (\(reason))."
         case .serverKeyNotTheVendors(let vendor, let shape):
             return "The server key is not a \(vendor) secret key (\(shape)). \(nothing)"
         case .tokenCommandNotRunnable(let status):
@@ -170,11 +172,11 @@ package enum ServiceError: Error, Sendable, Equatable, CustomStringConvertible {
             // recorded as evidence (and printed) before any command line could word it, so it says what QA typed.
             return "A --token-command cannot revoke a token: these checks need GROWCERT_SERVER_KEY (iap_sk_…)."
         case .tokenNotIssued(let baseURL, let customerId, let project, let error, _):
-            return "Pre-flight: the Sandbox at '\(baseURL)' did not issue a customer token for '\(customerId)' with the server key for project '\(project)': \(error) \(nothing)"
+            return "Pre-flight: the Sandbox at '\(baseURL)' did not issue a customer token for '\(customerId)' with the server key for project '\(project)': \(error) \(Self.advice(error)) \(nothing)"
         case .tokenRefused(let baseURL, let fromTokenCommand, let customerId, let project, let error, _):
-            return "Pre-flight: the Sandbox at '\(baseURL)' refused \(fromTokenCommand ? "the token command's token" : "a token minted with the server key") for customer '\(customerId)' under project '\(project)': \(error) \(nothing)"
+            return "Pre-flight: the Sandbox at '\(baseURL)' refused \(fromTokenCommand ? "the token command's token" : "a token minted with the server key") for customer '\(customerId)' under project '\(project)': \(error) \(Self.advice(error)) \(nothing)"
         case .emulatorOrderMissing(let orderId, let customerId, let reason):
-            return "Pre-flight: order '\(orderId)' does not exist on the emulator for customer '\(customerId)' (\(reason)). \(nothing)"
+            return "Pre-flight: order '\(orderId)' does not exist on the emulator for customer '\(customerId)' (\(reason)): name the order the emulator sold, or name none to let the checks buy their own. \(nothing)"
         case .emulatorOrderHasNoReceipt(let orderId, let transactionId, let known):
             return "Pre-flight: order '\(orderId)' on the emulator has no receipt for transaction '\(transactionId)' (\(known.isEmpty ? "it has no receipt" : "its transactions: " + known.joined(separator: ", "))). \(nothing)"
         case .campaignURLInvalid(let baseURL):
@@ -227,6 +229,15 @@ package enum ServiceError: Error, Sendable, Equatable, CustomStringConvertible {
             return "The demo knows profiles \(known.joined(separator: " and ")), not '\(profile)'."
         case .demoDoesNotVerify(let problems):
             return "The demo database does not verify: \(problems.map(\.description).joined(separator: "; "))"
+        }
+    }
+
+    /// What to check for a credential the Sandbox refused (the command line adds the flag or command that fixes it).
+    package static func advice(_ error: GrowClientError) -> String {
+        switch error {
+        case .scopeMismatch: return "The campaign's project must be the App UUID the credentials belong to."
+        case .unauthorized: return "Check the credentials."
+        default: return "Check the campaign's project and the credentials."
         }
     }
 

@@ -53,6 +53,11 @@ package struct SignoffService {
         }
     }
 
+    /// Registers a trusted signer: a name, a role and an Ed25519 public key (SPKI PEM).
+    package func addSigner(name: String, role: String, publicKeyPEM: String) throws -> SignerRecord {
+        try store.addSigner(name: name, role: role, publicKeyPEM: publicKeyPEM)
+    }
+
     /// Verifies the database, judges the subject with this growcert's rules, and signs.
     ///
     /// A campaign's state is anchored to a stored report of it (its JSON report, rendered and stored now

@@ -179,17 +179,40 @@ package enum WorkspaceError: Error, Sendable, Equatable, CustomStringConvertible
     /// No database at `path`, chosen by `source`; `workspace` is the one at or above the current folder, if any.
     case databaseMissing(path: String, source: DatabaseLocation.Source, workspace: Workspace?)
 
+    /// Each case's only words: the command line prints them as they are and adds after them only the flag or
+    /// command that fixes it (`growcert/CLI/DomainError+CLI.swift`).
     package var description: String {
+        let file = Workspace.fileName
         switch self {
-        case .emptyDatabase(let env): return env ? "GROWCERT_DB is set but empty." : "The database option is empty."
+        case .emptyDatabase(fromEnvironment: true):
+            return "GROWCERT_DB is set but empty: set it to the evidence database's path or postgresql:// URL, or unset it to use the database of the \(file) in this folder or above."
+        case .emptyDatabase(fromEnvironment: false):
+            return "The evidence database's path is empty: give its path or postgresql:// URL, or none to use the database of the \(file) in this folder or above."
         case .relativeEnvironment(let value, let resolved, let workspace):
-            return "The relative database path '\(value)' names '\(resolved)' from here, where there is no database; this folder is in the workspace '\(workspace.folder)' (database '\(workspace.database)')."
-        case .unreadable(let path, let reason): return "The workspace file '\(path)' \(reason)."
-        case .notOwned(let path): return "The workspace file '\(path)' belongs to another user."
+            return "GROWCERT_DB is the relative path '\(value)', which names '\(resolved)' from this folder, and there is no database there. "
+                + "This folder is inside the workspace '\(workspace.folder)', whose database is '\(workspace.database)': unset GROWCERT_DB "
+                + "to use it, or set GROWCERT_DB to an absolute path. Nothing was done."
+        case .unreadable(let path, let reason):
+            return "The workspace file '\(path)' \(reason). Fix or remove it, or name the database another way. Nothing was done."
+        case .notOwned(let path):
+            return "The workspace file '\(path)' belongs to another user, so growcert does not follow it (it could send your evidence into their database). "
+                + "Remove it if it is not yours, or name the database another way. Nothing was done."
         case .otherDatabase(let workspace, let requested):
-            return "This folder's workspace file '\(workspace.path)' names the database '\(workspace.database)', not '\(requested)'."
-        case .noWorkspace(let database): return "No workspace names the database '\(database)'."
-        case .databaseMissing(let path, _, _): return "No evidence database at '\(path)'."
+            return "This folder's \(file) names the evidence database '\(workspace.database)', not '\(requested)'. One folder is one workspace: "
+                + "make another database's workspace in another folder. Nothing was created."
+        case .noWorkspace(let database):
+            return "No \(file) names the database '\(database)', so there is nowhere to keep a current campaign."
+        case .databaseMissing(let path, .workspace, let workspace?):
+            return "The workspace file '\(workspace.path)' names the evidence database '\(path)', which does not exist: it was moved or deleted. "
+                + "Put it back, or name the database where it is now. Nothing was done."
+        case .databaseMissing(let path, .defaultFile, _):
+            let folder = String(path.dropLast(DatabaseLocation.defaultFileName.count + 1))
+            return "No evidence database here: no \(file) in '\(folder)' or any folder above it."
+        case .databaseMissing(let path, _, let workspace?):
+            return "No evidence database at '\(path)'. This folder is inside the workspace '\(workspace.folder)', whose database is '\(workspace.database)': "
+                + "name no other database to use it, or name an existing one. Nothing was done."
+        case .databaseMissing(let path, _, nil):
+            return "No evidence database at '\(path)'."
         }
     }
 }

@@ -132,3 +132,35 @@ import Testing
         #expect(spelling.sorted() == [], "a library spells a command line: return an id and values, and word it in the CLI (or, for a report's next step, in templates/commands.json)")
     }
 }
+
+/// Every command that writes evidence goes through a service (`Sources/Services`): a command file never calls one of
+/// the store's write methods itself, so the rules a write applies live below the command line and tests reach them
+/// without a process.
+@Suite struct CommandsWriteThroughServicesTests {
+    /// The store's write methods (each appends to the journal). Creating or copying a whole database (`init`,
+    /// `db copy`) is not a write of evidence and stays in its command.
+    static let writes = ["createCampaign", "updateCampaign", "addDevice", "addAccount", "startRun", "finishRun", "abandonRun", "addEvidence",
+                         "retract", "storeReport", "addSignoff", "addSigner", "addAnchor", "batch"]
+
+    @Test func everyListedWriteIsOneOfTheStores() throws {
+        let store = try LayeringTests.sources(in: ["Evidence"]).map(\.text).joined(separator: "\n")
+        for name in Self.writes {
+            #expect(store.contains("package func \(name)(") || store.contains("package func \(name)<"), "EvidenceStore has no write method \(name)")
+        }
+    }
+
+    @Test func noCommandCallsAStoreWriteMethod() throws {
+        var offenders: [String] = []
+        for file in try LayeringTests.sources(in: ["growcert/Commands"]) {
+            let code = LayeringTests.code(file.text)
+            // The names a command gives an opened store: `store`, `inv.openStore()`, and any `let s = try inv.openStore()`.
+            var receivers = ["store", #"openStore\(\)"#]
+            for match in code.matches(of: try Regex(#"let (\w+) = try inv\.openStore\(\)"#)) {
+                if let name = match.output[1].substring { receivers.append(String(name)) }
+            }
+            let pattern = try Regex("(^|[^A-Za-z0-9_])(\(receivers.joined(separator: "|")))\\s*\\.\\s*(\(Self.writes.joined(separator: "|")))\\s*[(<{]")
+            if code.contains(pattern) { offenders.append(file.path) }
+        }
+        #expect(offenders == [], "a command writes to the store directly: call a service in Sources/Services instead")
+    }
+}

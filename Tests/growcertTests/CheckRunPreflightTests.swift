@@ -19,7 +19,7 @@ struct CheckRunPreflightTests {
             let o = try g.run(["check", "run", "--run", "r1", "--customer", "c_1001"] + extra, env: ["GROWCERT_SERVER_KEY": sandbox.serverKey])
             #expect(o.code == 65, "\(o)")
             #expect(o.stdout == "")
-            #expect(o.stderr == "growcert: Pre-flight: the Sandbox at '\(sandbox.baseURL)' did not issue a customer token for 'c_1001' with GROWCERT_SERVER_KEY for project '\(wrong)': The credential belongs to another project or environment (scope_mismatch). Check the project UUID and that the environment is 'sandbox'. The campaign's project must be the App UUID the credentials belong to (growcert campaign update c1 --project UUID). \(Self.nothing)\n", "\(o)")
+            #expect(o.stderr == "growcert: Pre-flight: the Sandbox at '\(sandbox.baseURL)' did not issue a customer token for 'c_1001' with the server key for project '\(wrong)': The credential belongs to another project or environment (scope_mismatch). Check the project UUID and that the environment is 'sandbox'. The campaign's project must be the App UUID the credentials belong to. \(Self.nothing) Set it with 'growcert campaign update c1 --project UUID'.\n", "\(o)")
             #expect(!o.stderr.contains(sandbox.serverKey))
         }
         #expect(try g.journalState() == before, "a refused check run must record nothing")
@@ -36,7 +36,7 @@ struct CheckRunPreflightTests {
         let o = try g.run(["check", "run", "--run", "r1", "--customer", "c_1001", "--token-command", g.path("no-such-mint-token")])
         #expect(o.code == 64, "\(o)")
         #expect(o.stdout == "")
-        #expect(o.stderr == "growcert: Pre-flight: the token command was not found or cannot be run (exit status 127). Check --token-command: growcert runs it as 'CMD CUSTOMER_ID [TTL]' through /bin/sh. \(Self.nothing)\nSee 'growcert check run --help'.\n", "\(o)")
+        #expect(o.stderr == "growcert: Pre-flight: the token command was not found or cannot be run (exit status 127): it runs as 'CMD CUSTOMER_ID [TTL]' through /bin/sh. \(Self.nothing) Check --token-command.\nSee 'growcert check run --help'.\n", "\(o)")
         #expect(CheckRunTests.progressLines(o).isEmpty)
         #expect(try g.journalState() == before)
     }
@@ -50,7 +50,7 @@ struct CheckRunPreflightTests {
         let before = try g.journalState()
         let o = try g.run(["check", "run", "--run", "r2", "--customer", "c_1001"], env: ["GROWCERT_SERVER_KEY": "gg_sk_TestTestTestTestTest0123"])
         #expect(o.code == 64, "\(o)")
-        #expect(o.stderr == "growcert: The check switch.late-response-dropped signs in as a second customer: pass --second-customer CUSTOMER_ID (a Sandbox customer other than --customer), or leave them out with --except. \(Self.nothing)\nSee 'growcert check run --help'.\n", "\(o)")
+        #expect(o.stderr == "growcert: The check switch.late-response-dropped signs in as a second customer: name a Sandbox customer other than the customer, or leave them out. \(Self.nothing) Pass --second-customer CUSTOMER_ID (a Sandbox customer other than --customer), or leave them out with --except.\nSee 'growcert check run --help'.\n", "\(o)")
         #expect(try g.journalState() == before)
         // Leaving it out is the other way.
         let except = try g.run(["check", "run", "--run", "r2", "--customer", "c_1001", "--except", "switch.late-response-dropped", "--dry-run"],
@@ -75,7 +75,7 @@ struct CheckRunPreflightTests {
 
         let unknown = try g.run(["check", "run", "--run", "r1", "--customer", "c_1001", "--except", "session.identfy"], env: key)
         #expect(unknown.code == 64, "\(unknown)")
-        #expect(unknown.stderr.hasPrefix("growcert: Unknown check 'session.identfy' in --except. Did you mean 'session.identify'? Known checks: session.identify, session.rejects-invalid, "), "\(unknown)")
+        #expect(unknown.stderr.hasPrefix("growcert: Unknown check 'session.identfy' among the checks left out. Did you mean 'session.identify'? Known checks: session.identify, session.rejects-invalid, "), "\(unknown)")
         #expect(try g.journalState() == before)
 
         let o = try g.run(["check", "run", "--run", "r1", "--customer", "c_1001", "--except", "session.rejects-expired", "--except", "holdings.match-console"], env: key)
@@ -113,7 +113,7 @@ struct CheckRunPreflightTests {
         var before = try g.journalState()
         let missing = try g.run(base + ["--order-id", "o_999", "--transaction-id", transactionId], env: key)
         #expect(missing.code == 65, "\(missing)")
-        #expect(missing.stderr == "growcert: Pre-flight: order 'o_999' does not exist on the emulator for customer 'c_1001' (The resource, run token or order was not found (not_found).). Give the order 'growcert sandbox purchase' printed, or leave out --order-id and --transaction-id to let the checks buy their own. \(Self.nothing)\n", "\(missing)")
+        #expect(missing.stderr == "growcert: Pre-flight: order 'o_999' does not exist on the emulator for customer 'c_1001' (The resource, run token or order was not found (not_found).): name the order the emulator sold, or name none to let the checks buy their own. \(Self.nothing) 'growcert sandbox purchase' prints the order it sold; without --order-id and --transaction-id the checks buy their own.\n", "\(missing)")
         let otherTransaction = try g.run(base + ["--order-id", orderId, "--transaction-id", "emu-tx-999"], env: key)
         #expect(otherTransaction.code == 65, "\(otherTransaction)")
         #expect(otherTransaction.stderr == "growcert: Pre-flight: order '\(orderId)' on the emulator has no receipt for transaction 'emu-tx-999' (its transactions: \(transactionId)). \(Self.nothing)\n", "\(otherTransaction)")
@@ -190,6 +190,6 @@ struct CheckRunPreflightTests {
 
         let both = try g.run(["check", "run", "--campaign", "c1", "--run", "r1", "--customer", "c_1001"], env: key)
         #expect(both.code == 64, "\(both)")
-        #expect(both.stderr == "growcert: Give --run ID (one run) or --campaign ID (each open run of the campaign), not both.\nSee 'growcert check run --help'.\n")
+        #expect(both.stderr == "growcert: Name one run or one campaign (each open run of the campaign), not both. Give --run ID or --campaign ID.\nSee 'growcert check run --help'.\n")
     }
 }

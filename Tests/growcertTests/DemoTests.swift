@@ -105,7 +105,7 @@ struct DemoTests {
         #expect(FileManager.default.createFile(atPath: out + "/growcert.sqlite", contents: existing))
         let o = try g.run(["demo", "--out", out], db: false)
         #expect(o.code == 65, "\(o)")
-        #expect(o.stderr == "growcert: '\(out)/growcert.sqlite' already exists; the demo starts from a fresh database. Remove it or choose another --out.\n")
+        #expect(o.stderr == "growcert: '\(out)/growcert.sqlite' already exists; the demo starts from a fresh database. Remove it or choose another folder. Give another folder with --out.\n")
         #expect(FileManager.default.contents(atPath: out + "/growcert.sqlite") == existing)
         #expect(try FileManager.default.contentsOfDirectory(atPath: out) == ["growcert.sqlite"])
     }

@@ -40,16 +40,16 @@ import Testing
 
     @Test("The command line adds the flags and commands; the service's own words name none", arguments: [
         (ServiceError.noCredentials(serverKeyUse: "growcert mints short-lived customer tokens with it"),
-         "No credentials: set GROWCERT_SERVER_KEY in the environment (growcert mints short-lived customer tokens with it), or pass --token-command CMD.\nSee 'growcert check run --help'."),
+         "No credentials: give a server key (growcert mints short-lived customer tokens with it) or a token command. Set GROWCERT_SERVER_KEY in the environment, or pass --token-command CMD.\nSee 'growcert check run --help'."),
         (.noOpenRun(campaignId: "c1"),
-         "Campaign 'c1' has no open run: start one per scenario (growcert run start --campaign c1 --all-scenarios …). Nothing was run or recorded."),
+         "Campaign 'c1' has no open run: start one per scenario. Nothing was run or recorded. Start them with 'growcert run start --campaign c1 --all-scenarios …'."),
         (.notIntact(action: "signed", first: problem, count: 3),
          "The evidence database does not verify, so nothing was signed: entry 3: the hash of entry 3 does not match (and 2 more problems). Run 'growcert verify' to see every problem."),
         (.tokenRefused(baseURL: "http://h", fromTokenCommand: false, customerId: "c", project: "p", error: .unauthorized(code: .tokenInvalid), campaignId: "c1"),
-         "Pre-flight: the Sandbox at 'http://h' refused a token minted with GROWCERT_SERVER_KEY for customer 'c' under project 'p': \(GrowClientErrorText.unauthorized) Check GROWCERT_SERVER_KEY or --token-command. Nothing was run or recorded."),
+         "Pre-flight: the Sandbox at 'http://h' refused a token minted with the server key for customer 'c' under project 'p': \(GrowClientErrorText.unauthorized) Check the credentials. Nothing was run or recorded. Check GROWCERT_SERVER_KEY or --token-command."),
         (.demoUnknownProfile("acme", known: ["groovegrow", "cherrysub"]), "The demo knows profiles groovegrow and cherrysub, not 'acme'.\nSee 'growcert demo --help'."),
         (.purchaseTargetUnreachable(baseURL: "http://127.0.0.1:1"),
-         "Nothing answered at 'http://127.0.0.1:1': start 'growcert sandbox serve' and use the address it prints."),
+         "Nothing answered at 'http://127.0.0.1:1'. Start 'growcert sandbox serve' and use the address it prints."),
     ])
     func words(error: ServiceError, message: String) {
         #expect(CLI.describe(error).0 == message)
@@ -57,7 +57,7 @@ import Testing
     }
 
     @Test func outputErrorsKeepTheirWordsAndCodes() {
-        #expect(CLI.describe(OutputError.exists(path: "r.md", replaceable: true)) == ("'r.md' already exists; give --force to replace it, or choose another path. Nothing was written.", 65))
+        #expect(CLI.describe(OutputError.exists(path: "r.md", replaceable: true)) == ("'r.md' already exists; choose another path, or replace it on purpose. Nothing was written. Give --force to replace it.", 65))
         #expect(CLI.describe(OutputError.exists(path: "k.pem", replaceable: false)) == ("'k.pem' already exists; growcert never replaces it. Choose another path. Nothing was written.", 65))
         #expect(!OutputError.exists(path: "r.md", replaceable: true).description.contains("--force"))
         #expect(CLI.describe(OutputError.cannotWrite(path: "r.md", reason: nil)) == ("Cannot write 'r.md'. Check the folder exists and is writable.", 74))

@@ -184,7 +184,7 @@ struct ExitCodeTests {
         let before = FileManager.default.contents(atPath: g.db)
         let o = try g.run(["campaign", "list"])
         #expect(o.code == 65, "\(o)")
-        #expect(o.stderr == "growcert: '\(g.db)' is not a growcert evidence database. Check the --db path; growcert never writes into other files.\n")
+        #expect(o.stderr == "growcert: '\(g.db)' is not an evidence database made by growcert; growcert never writes into other files. Check the --db path.\n")
         #expect(try g.run(["init"]).code == 65)
         #expect(FileManager.default.contents(atPath: g.db) == before)
         #expect(try g.sqlite("PRAGMA journal_mode;").stdout == "delete\n")

@@ -97,7 +97,7 @@ struct FlowTests {
         var o = try g.run(["sandbox", "purchase", "--base-url", "https://sandbox.groovegrow.example", "--project", Self.project, "--out", out],
                           db: false, env: ["GROWCERT_SERVER_KEY": "gg_sk_test000000000000"])
         #expect(o.code == 65)
-        #expect(o.stderr == "growcert: 'https://sandbox.groovegrow.example' is not the local emulator: 'growcert sandbox purchase' only buys on 'growcert sandbox serve' (a loopback address, here 'sandbox.groovegrow.example'). On the hosted Sandbox, buy in the app on a physical device. Nothing was sent.\n")
+        #expect(o.stderr == "growcert: 'https://sandbox.groovegrow.example' is not the local emulator (a loopback address, here 'sandbox.groovegrow.example'). On the hosted Sandbox, buy in the app on a physical device. Nothing was sent. 'growcert sandbox purchase' only buys on 'growcert sandbox serve'.\n")
         o = try g.run(["sandbox", "purchase", "--base-url", "http://127.0.0.1:9", "--project", Self.project, "--out", out], db: false)
         #expect(o.code == 64)
         #expect(o.stderr == "growcert: GROWCERT_SERVER_KEY is not set: paste the 'export GROWCERT_SERVER_KEY=…' line 'growcert sandbox serve' printed.\nSee 'growcert sandbox purchase --help'.\n")

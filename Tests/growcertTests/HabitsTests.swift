@@ -22,7 +22,7 @@ struct HabitsTests {
 
         let key = try g.run(["keys", "generate", "--out", "-"])
         #expect(key.code == 64, "\(key)")
-        #expect(key.stderr == "growcert: --out - means standard output, and this is written only to a file (a private key never goes to a terminal or a pipe): give --out FILE. Nothing was written.\nSee 'growcert --help'.\n", "\(key)")
+        #expect(key.stderr == "growcert: '-' means standard output, and this is written only to a file (a private key never goes to a terminal or a pipe): give a file's path. Nothing was written. Give --out FILE.\nSee 'growcert --help'.\n", "\(key)")
         #expect(key.stdout.isEmpty)
         let folder = try g.run(["report", "render", "--format", "all", "--lang", "all", "--out", "-"])
         #expect(folder.code == 64, "\(folder)")
@@ -52,7 +52,7 @@ struct HabitsTests {
         #expect(other.stderr == "growcert: --project is not a setting of the CherrySub emulator; --profile cherrysub takes --publishable-key, --bundle-id.\nSee 'growcert sandbox serve --help'.\n", "\(other)")
         let uuid = try g.run(["sandbox", "serve", "--project", "nope"], db: false)
         #expect(uuid.code == 64)
-        #expect(uuid.stderr == "growcert: --project takes a UUID, e.g. 3f2b8c1e-5d4a-4e7b-9c1d-2a6f8e0b7c55.\nSee 'growcert sandbox serve --help'.\n", "\(uuid)")
+        #expect(uuid.stderr == "growcert: The emulator's project must be a UUID, e.g. 3f2b8c1e-5d4a-4e7b-9c1d-2a6f8e0b7c55. Fix --project.\nSee 'growcert sandbox serve --help'.\n", "\(uuid)")
     }
 
     @Test("growcert --help names both vendors, groups commands by task, status first, every command in a group")

@@ -16,7 +16,7 @@ struct HostedPurchaseTests {
                               env: ["GROWCERT_SERVER_KEY": "gg_sk_TestTestTestTestTest0123"])
             #expect(o.code == 65, "\(o)")
             #expect(o.stdout == "")
-            #expect(o.stderr == "growcert: Transaction '\(transactionId)' is not a store-signed transaction recorded on run 'r1' (none is recorded). On a hosted Sandbox the purchase checks examine the run's recorded store-signed transaction: record the purchase's JWS on the run (growcert evidence add transaction --run r1 --jws-file FILE --order-id ORDER), then run the checks without --transaction-id. Nothing was run or recorded.\n")
+            #expect(o.stderr == "growcert: Transaction '\(transactionId)' is not a store-signed transaction recorded on run 'r1' (none is recorded). On a hosted Sandbox the purchase checks examine the run's recorded store-signed transaction: record the purchase's signed transaction on the run, then run the checks without naming a transaction. Nothing was run or recorded. Record the purchase's JWS with 'growcert evidence add transaction --run r1 --jws-file FILE --order-id ORDER', then leave out --transaction-id.\n")
         }
         #expect(try g.journalState() == before)
     }

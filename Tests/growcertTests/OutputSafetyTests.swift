@@ -73,7 +73,7 @@ struct OutputSafetyTests {
         try "an older report\n".write(toFile: out, atomically: true, encoding: .utf8)
         let o = try g.run(["report", "render", "--campaign", "c1", "--format", "md", "--out", out])
         #expect(o.code == 65, "\(o)")
-        #expect(o.stderr == "growcert: '\(out)' already exists; give --force to replace it, or choose another path. Nothing was written.\n")
+        #expect(o.stderr == "growcert: '\(out)' already exists; choose another path, or replace it on purpose. Nothing was written. Give --force to replace it.\n")
         #expect(try String(contentsOfFile: out, encoding: .utf8) == "an older report\n")
         #expect((try g.json(["report", "list"]) as? [Any])?.isEmpty == true, "a refused render stored a report")
 
@@ -170,7 +170,7 @@ struct OutputSafetyTests {
         try "edited\n".write(toFile: dir + "/public.pem", atomically: true, encoding: .utf8)
         let again = try g.run(["signoff", "export", "s1", "--out", dir])
         #expect(again.code == 65, "\(again)")
-        #expect(again.stderr == "growcert: '\(dir)/statement.json' already exists; give --force to replace it, or choose another path. Nothing was written.\n")
+        #expect(again.stderr == "growcert: '\(dir)/statement.json' already exists; choose another path, or replace it on purpose. Nothing was written. Give --force to replace it.\n")
         #expect(try String(contentsOfFile: dir + "/public.pem", encoding: .utf8) == "edited\n", "a refused export replaced a file")
         #expect(try g.run(["signoff", "export", "s1", "--out", dir, "--force"]).code == 0)
         #expect(try String(contentsOfFile: dir + "/public.pem", encoding: .utf8).hasPrefix("-----BEGIN PUBLIC KEY-----"))

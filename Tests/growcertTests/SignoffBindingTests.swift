@@ -64,7 +64,7 @@ struct SignoffBindingTests {
         let args = ["signoff", "--report", "rp1", "--role", "qa", "--name", "Ann QA", "--decision", "approve", "--accept-risk", "x", "--key", g.path("rita.pem")]
         let refused = try g.run(args)
         #expect(refused.code == 65, "\(refused)")
-        #expect(refused.stderr.hasSuffix("growcert: Report rp1 is not current: campaign c1 has 1 newer evidence entry since journal entry 5, where the report was judged. Render a new report and sign that one, or sign this one anyway with --accept-stale (the statement records it). Nothing was signed.\n"), "\(refused)")
+        #expect(refused.stderr.hasSuffix("growcert: Report rp1 is not current: campaign c1 has 1 newer evidence entry since journal entry 5, where the report was judged. Render a new report and sign that one, or sign this one anyway as stale (the statement records it). Nothing was signed. Sign it anyway with --accept-stale.\n"), "\(refused)")
         #expect(refused.stdout == "")
         #expect(try g.journalState() == before)
 

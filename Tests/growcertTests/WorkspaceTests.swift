@@ -38,7 +38,7 @@ struct WorkspaceTests {
         let expected = """
         growcert: GROWCERT_DB is the relative path './release-2.4.sqlite', which names '\(folder)/reports/release-2.4.sqlite' from this folder, \
         and there is no database there. This folder is inside the workspace '\(folder)', whose database is '\(folder)/release-2.4.sqlite': \
-        unset GROWCERT_DB (unset GROWCERT_DB) to use it, or set GROWCERT_DB to an absolute path. Nothing was done.
+        unset GROWCERT_DB to use it, or set GROWCERT_DB to an absolute path. Nothing was done.
         See 'growcert --help'.
 
         """
@@ -60,7 +60,7 @@ struct WorkspaceTests {
         let folder = Self.real(g.path("elsewhere"))
         #expect(o.code == 66, "\(o)")
         #expect(o.stderr == """
-        growcert: No evidence database here: no growcert.workspace in '\(folder)' or any folder above it, and neither --db nor GROWCERT_DB is set. \
+        growcert: No evidence database here: no growcert.workspace in '\(folder)' or any folder above it. Neither --db nor GROWCERT_DB is set. \
         Run growcert in the folder where you ran 'growcert init' (or below it), or point --db (or GROWCERT_DB) at the database's absolute path. \
         To start a new, empty evidence database in this folder: growcert init.
 
@@ -74,8 +74,8 @@ struct WorkspaceTests {
         let o = fromEnvironment ? try g.run(["init"], in: ".", env: ["GROWCERT_DB": ""]) : try g.run(["--db", "", "init"], in: ".")
         #expect(o.code == 64, "\(o)")
         let message = fromEnvironment
-            ? "GROWCERT_DB is set but empty: set it to the evidence database's path or postgresql:// URL, or unset it (unset GROWCERT_DB) to use the database of the growcert.workspace in this folder or above."
-            : "--db is empty: give the evidence database's path or postgresql:// URL, or leave --db out to use the database of the growcert.workspace in this folder or above."
+            ? "GROWCERT_DB is set but empty: set it to the evidence database's path or postgresql:// URL, or unset it to use the database of the growcert.workspace in this folder or above."
+            : "The evidence database's path is empty: give its path or postgresql:// URL, or none to use the database of the growcert.workspace in this folder or above. Fix --db, or leave it out."
         #expect(o.stderr == "growcert: \(message)\nSee 'growcert --help'.\n", "\(o)")
         let left = try FileManager.default.contentsOfDirectory(atPath: g.dir.path).filter { !$0.hasPrefix(".") }
         #expect(left.isEmpty, "\(left)")
@@ -149,7 +149,7 @@ struct WorkspaceTests {
         let o = try g.run(["evidence", "add", "note", "--run", "r1", "--text", "x"], in: "mine")
         #expect(o.code == 65, "\(o)")
         #expect(o.stderr == "growcert: The workspace file '\(g.path("growcert.workspace"))' belongs to another user, so growcert does not follow it "
-                + "(it could send your evidence into their database). Remove it if it is not yours, or give --db (or GROWCERT_DB). Nothing was done.\n", "\(o)")
+                + "(it could send your evidence into their database). Remove it if it is not yours, or name the database another way. Nothing was done. Name it with --db (or GROWCERT_DB).\n", "\(o)")
         // An explicit database still works there.
         #expect(try g.run(["--db", g.path("theirs.sqlite"), "campaign", "list"], in: "mine").code == 0)
     }

@@ -260,11 +260,3 @@ extension EvidenceStore {
         return problems
     }
 }
-
-/// A report that is not current: its campaign has newer evidence than the journal head it was judged at.
-package struct StaleReportError: Error, Sendable, Equatable {
-    package let reportId: String
-    package let campaignId: String
-    package let judgedAtSeq: Int64
-    package let newerEntries: Int
-}

@@ -8,16 +8,42 @@ import Services
 import StoreProof
 import WebView
 
-/// An error the command line prints in its own words, with its exit code (sysexits.h).
-///
-/// The lower modules' errors say what went wrong in their own words, and name no flag, no exit code and no
-/// `growcert …` command line; this file adds those, for every domain error, in one place. `CLI.describe` is
-/// the only caller.
+/// An error the command line prints, with its exit code (sysexits.h).
 protocol CommandLineError: Error {
     /// The message as the command line prints it (after `growcert: `).
     var commandLineMessage: String { get }
     /// The process exit code.
     var exitCode: Int32 { get }
+}
+
+/// A lower module's error, whose words live in one place: its own `description`.
+///
+/// The lower modules say what went wrong (and what to do) in their own words, and name no flag, no exit code and
+/// no `growcert …` command line. The command line prints those words as they are and adds after them only what
+/// it alone knows: the flag or command that fixes it (`commandLineHint`), the pointer to a command's `--help`
+/// for a usage error (`helpCommand`), and the exit code. It never words a case again; a test
+/// (`OneHomeForErrorWordsTests`) fails when a message does not begin with its error's description.
+protocol DomainCommandLineError: CommandLineError, CustomStringConvertible {
+    /// What only the command line knows that fixes the error (a flag, a command), a sentence or two after the
+    /// description; nil when the description says all.
+    var commandLineHint: String? { get }
+    /// The command whose `--help` the message points at (`""` for growcert's own); nil for no pointer.
+    var helpCommand: String? { get }
+    /// Whether the message is passed through `SecretScanner.redact` (errors that quote what a server or a command
+    /// printed); the others redact the values they quote themselves, and their own words ("a Bearer credential")
+    /// must stay as they are.
+    var redactsMessage: Bool { get }
+}
+
+extension DomainCommandLineError {
+    var commandLineHint: String? { nil }
+    var helpCommand: String? { nil }
+    var redactsMessage: Bool { false }
+
+    var commandLineMessage: String {
+        let words = ([description] + (commandLineHint.map { [$0] } ?? [])).map { redactsMessage ? SecretScanner.redact($0) : $0 }.joined(separator: " ")
+        return helpCommand.map { CLIError.usage(words, command: $0).description } ?? words
+    }
 }
 
 /// A usage error's message: `message`, then where the command's help is.
@@ -32,25 +58,17 @@ extension UsageError: CommandLineError {
     var exitCode: Int32 { ExitCode.usage }
 }
 
-extension EvidenceError: CommandLineError {
-    var commandLineMessage: String {
+extension EvidenceError: DomainCommandLineError {
+    var commandLineHint: String? {
         switch self {
-        case .databaseMissing(let path):
-            return description + " Create one with 'growcert init --db \(path)', or point --db (or GROWCERT_DB) at an existing one."
-        case .notAnEvidenceDatabase(let path):
-            return "'\(path)' is not a growcert evidence database. Check the --db path; growcert never writes into other files."
-        case .maskKeyMissing:
-            return description + " Or set GROWCERT_MASK_KEY to the key's 64 hexadecimal digits."
-        case .reportBytesMissing(let reportId):
-            return "The bytes of report \(reportId) are missing from the database. Run 'growcert verify'."
-        case .approvalNeedsAcceptedRisk(let reportId, let verdict):
-            return "Report \(reportId) says the campaign is \(verdict), not CERTIFIED. To approve it anyway, state the risk you accept with --accept-risk TEXT; it is shown prominently in the report. Nothing was signed."
-        case .privilegesMissing(let location, let reading, let detail):
-            return "The PostgreSQL database '\(location)' refused this \(reading ? "read" : "write"): \(detail). Check the role's privileges (growcert db init-roles prints them). Nothing was written."
-        case .signingKeyUnusable(let why):
-            return "Invalid key 'PEM': \(why); create one with 'growcert keys generate --out KEY.pem'."
-        default:
-            return description
+        case .databaseMissing(let path): return "Create one with 'growcert init --db \(path)', or point --db (or GROWCERT_DB) at an existing one."
+        case .notAnEvidenceDatabase: return "Check the --db path."
+        case .maskKeyMissing: return "Or set GROWCERT_MASK_KEY to the key's 64 hexadecimal digits."
+        case .reportBytesMissing: return "Run 'growcert verify'."
+        case .approvalNeedsAcceptedRisk: return "State it with --accept-risk TEXT."
+        case .privilegesMissing: return "'growcert db init-roles' prints the privileges each role needs."
+        case .signingKeyUnusable: return "Create one with 'growcert keys generate --out KEY.pem'."
+        default: return nil
         }
     }
 
@@ -65,82 +83,62 @@ extension EvidenceError: CommandLineError {
     }
 }
 
-extension ServiceError: CommandLineError {
-    var commandLineMessage: String {
-        let nothing = "Nothing was run or recorded."
-        let message: String
+extension ServiceError: DomainCommandLineError {
+    var redactsMessage: Bool { true }
+
+    var commandLineHint: String? {
         switch self {
-        case .unknownExceptedCheck(let id, let known):
-            message = usage("Unknown check '\(id)' in --except.\(Suggestion.sentence(for: id, among: known)) Known checks: \(known.joined(separator: ", ")).", "check run")
-        case .checkNotInScenario, .checkNotInCampaign:
-            message = usage(description, "check run")
-        case .noCheckLeft(let runIds):
-            message = usage("No check is left to run: --except leaves none of \(Self.runs(runIds))'s checks.", "check run")
-        case .purchaseNeedsOneRun:
-            message = usage("--order-id and --transaction-id name one run's purchase: give them with --run, not --campaign.", "check run")
-        case .noOpenRun(let campaignId):
-            message = "Campaign '\(campaignId)' has no open run: start one per scenario (growcert run start --campaign \(campaignId) --all-scenarios …). \(nothing)"
-        case .runOrCampaign:
-            message = usage("Give --run ID (one run) or --campaign ID (each open run of the campaign), not both.", "check run")
-        case .orderAndTransactionApart:
-            message = usage("Give --order-id and --transaction-id together.", "check run")
-        case .transactionNotStoreSigned(let transactionId, let runId, let recorded):
-            message = "Transaction '\(transactionId)' is not a store-signed transaction recorded on run '\(runId)' (\(Self.recorded(recorded))). "
-                + "On a hosted Sandbox the purchase checks examine the run's recorded store-signed transaction: record the purchase's JWS "
-                + "on the run (growcert evidence add transaction --run \(runId) --jws-file FILE --order-id ORDER), then run the checks "
-                + "without --transaction-id. \(nothing)"
-        case .secondCustomerNeeded(let checks):
-            message = usage("\(Self.theChecks(checks)) \(checks.joined(separator: ", ")) \(checks.count == 1 ? "signs" : "sign") in as a second customer: pass --second-customer CUSTOMER_ID (a Sandbox customer other than --customer), or leave them out with --except. \(nothing)", "check run")
-        case .secondCustomerIsCustomer(let customerId):
-            message = usage("--second-customer must differ from --customer '\(customerId)'. \(nothing)", "check run")
-        case .noCredentials(let use):
-            message = usage("No credentials: set GROWCERT_SERVER_KEY in the environment (\(use)), or pass --token-command CMD.", "check run")
-        case .serverKeyInvalid(let reason):
-            message = "GROWCERT_SERVER_KEY is not a usable server key (\(reason))."
-        case .serverKeyNotTheVendors(let vendor, let shape):
-            message = "GROWCERT_SERVER_KEY is not a \(vendor) secret key (\(shape)). \(nothing)"
-        case .tokenCommandNotRunnable(let status):
-            message = usage("Pre-flight: the token command was not found or cannot be run (exit status \(status)). Check --token-command: growcert runs it as 'CMD CUSTOMER_ID [TTL]' through /bin/sh. \(nothing)", "check run")
-        case .tokenNotIssued(let baseURL, let customerId, let project, let error, let campaignId):
-            message = "Pre-flight: the Sandbox at '\(baseURL)' did not issue a customer token for '\(customerId)' with GROWCERT_SERVER_KEY for project '\(project)': \(error) \(Self.advice(error, campaignId: campaignId)) \(nothing)"
-        case .tokenRefused(let baseURL, let fromTokenCommand, let customerId, let project, let error, let campaignId):
-            let source = fromTokenCommand ? "the token command's token" : "a token minted with GROWCERT_SERVER_KEY"
-            message = "Pre-flight: the Sandbox at '\(baseURL)' refused \(source) for customer '\(customerId)' under project '\(project)': \(error) \(Self.advice(error, campaignId: campaignId)) \(nothing)"
-        case .emulatorOrderMissing(let orderId, let customerId, let reason):
-            message = "Pre-flight: order '\(orderId)' does not exist on the emulator for customer '\(customerId)' (\(reason)). Give the order 'growcert sandbox purchase' printed, or leave out --order-id and --transaction-id to let the checks buy their own. \(nothing)"
-        case .brokerRefused(let customerId, let reason):
-            message = "Pre-flight: the broker did not issue a customer token for app user '\(customerId)': \(reason) Check GROWCERT_SERVER_KEY or --token-command. \(nothing)"
-        case .transactionNotRecorded(let transactionId, let runId):
-            message = "Transaction '\(transactionId)' is not recorded with its JWS on run '\(runId)': record it first (growcert evidence add transaction --run \(runId) --jws-file FILE). \(nothing)"
-        case .purchaseTargetNotLoopback(let baseURL, let host):
-            message = "'\(baseURL)' is not the local emulator: 'growcert sandbox purchase' only buys on 'growcert sandbox serve' (a loopback address, here '\(host)'). On the hosted Sandbox, buy in the app on a physical device. Nothing was sent."
-        case .purchaseTargetUnreachable(let baseURL):
-            message = "Nothing answered at '\(baseURL)': start 'growcert sandbox serve' and use the address it prints."
-        case .purchaseTargetNotEmulator(let baseURL, let header, let profile):
-            message = "'\(baseURL)' did not declare '\(header): emulator': 'growcert sandbox purchase' only buys on 'growcert sandbox serve\(profile.map { " --profile " + $0 } ?? "")'. Nothing was bought."
-        case .exportedSignoffUnreadable(let folder, let file):
-            message = "Cannot read '\(folder)/\(file)': an exported sign-off folder holds statement.json, statement.sig and public.pem ('growcert signoff export')."
-        case .notIntact(let action, let first, let count):
-            message = "The evidence database does not verify, so nothing was \(action): \(first)\(Self.more(count)). Run 'growcert verify' to see every problem."
-        case .reportFolderNotAFolder(let path):
-            message = "'\(path)' is not a folder: with several formats or languages, --out names a folder. Nothing was rendered."
-        case .demoDatabaseExists(let path):
-            message = "'\(path)' already exists; the demo starts from a fresh database. Remove it or choose another --out."
-        case .demoUnknownProfile:
-            message = usage(description, "demo")
-        case .profileTakesNoPlayKey(let profile, let proofs):
-            message = usage("Profile '\(profile)' accepts no signed Google Play purchases (its store proofs: \(proofs.joined(separator: ", "))), so it takes no --play-license-key. Nothing was changed.", "campaign")
-        case .noPlayLicenseKey(let campaignId):
-            message = "Campaign \(campaignId) has no Play license key, so the purchase's signature cannot be verified. Record the key Play Console shows under Monetize › Licensing (growcert campaign update \(campaignId) --play-license-key FILE), then record the purchase again. Nothing was written."
-        case .emulatorSettingInvalid(let setting, let expected):
-            message = usage("--\(setting) takes \(expected).", "sandbox serve")
-        case .voidedListEmpty, .receiptRefused, .tokenCommandFailed, .tokenExpiryInvalid, .tokenCommandCannotRevoke, .emulatorOrderHasNoReceipt, .campaignURLInvalid, .campaignTargetUnusable,
-             .vendorReadRefused, .journalEmpty,
+        case .unknownExceptedCheck: return "Check the ids given to --except."
+        case .noCheckLeft: return "Leave fewer out with --except."
+        case .purchaseNeedsOneRun: return "Give --order-id and --transaction-id with --run, not --campaign."
+        case .noOpenRun(let campaignId): return "Start them with 'growcert run start --campaign \(campaignId) --all-scenarios …'."
+        case .runOrCampaign: return "Give --run ID or --campaign ID."
+        case .orderAndTransactionApart: return "Give --order-id with --transaction-id."
+        case .transactionNotStoreSigned(_, let runId, _):
+            return "Record the purchase's JWS with 'growcert evidence add transaction --run \(runId) --jws-file FILE --order-id ORDER', then leave out --transaction-id."
+        case .secondCustomerNeeded: return "Pass --second-customer CUSTOMER_ID (a Sandbox customer other than --customer), or leave them out with --except."
+        case .secondCustomerIsCustomer: return "Give --second-customer another customer than --customer."
+        case .noCredentials: return "Set GROWCERT_SERVER_KEY in the environment, or pass --token-command CMD."
+        case .serverKeyInvalid, .serverKeyNotTheVendors: return "Check GROWCERT_SERVER_KEY."
+        case .tokenCommandNotRunnable: return "Check --token-command."
+        case .tokenNotIssued(_, _, _, let error, let campaignId), .tokenRefused(_, _, _, _, let error, let campaignId):
+            switch error {
+            case .scopeMismatch: return "Set it with 'growcert campaign update \(campaignId) --project UUID'."
+            case .unauthorized: return "Check GROWCERT_SERVER_KEY or --token-command."
+            default: return nil
+            }
+        case .emulatorOrderMissing: return "'growcert sandbox purchase' prints the order it sold; without --order-id and --transaction-id the checks buy their own."
+        case .brokerRefused: return "Check GROWCERT_SERVER_KEY or --token-command."
+        case .transactionNotRecorded(_, let runId): return "Record it with 'growcert evidence add transaction --run \(runId) --jws-file FILE'."
+        case .purchaseTargetNotLoopback: return "'growcert sandbox purchase' only buys on 'growcert sandbox serve'."
+        case .purchaseTargetUnreachable: return "Start 'growcert sandbox serve' and use the address it prints."
+        case .purchaseTargetNotEmulator(_, _, let profile):
+            return "'growcert sandbox purchase' only buys on 'growcert sandbox serve\(profile.map { " --profile " + $0 } ?? "")'."
+        case .exportedSignoffUnreadable: return "'growcert signoff export' writes them."
+        case .notIntact: return "Run 'growcert verify' to see every problem."
+        case .reportFolderNotAFolder: return "Give --out a folder."
+        case .demoDatabaseExists: return "Give another folder with --out."
+        case .profileTakesNoPlayKey: return "Leave out --play-license-key."
+        case .noPlayLicenseKey(let campaignId): return "Record it with 'growcert campaign update \(campaignId) --play-license-key FILE'."
+        case .emulatorSettingInvalid(let setting, _): return "Fix --\(setting)."
+        case .checkNotInScenario, .checkNotInCampaign, .demoUnknownProfile, .voidedListEmpty, .receiptRefused, .tokenCommandFailed, .tokenExpiryInvalid,
+             .tokenCommandCannotRevoke, .emulatorOrderHasNoReceipt, .campaignURLInvalid, .campaignTargetUnusable, .vendorReadRefused, .journalEmpty,
              .timestampAuthorityUnreachable, .timestampAuthorityStatus, .timestampAnswerRefused, .demoFolderUnwritable, .demoDoesNotVerify,
              .verdictNotReproduced:
-            message = description
+            return nil
         }
-        return SecretScanner.redact(message)
+    }
+
+    var helpCommand: String? {
+        switch self {
+        case .unknownExceptedCheck, .checkNotInScenario, .checkNotInCampaign, .noCheckLeft, .purchaseNeedsOneRun, .runOrCampaign,
+             .orderAndTransactionApart, .secondCustomerNeeded, .secondCustomerIsCustomer, .noCredentials, .tokenCommandNotRunnable:
+            return "check run"
+        case .demoUnknownProfile: return "demo"
+        case .profileTakesNoPlayKey: return "campaign"
+        case .emulatorSettingInvalid: return "sandbox serve"
+        default: return nil
+        }
     }
 
     var exitCode: Int32 {
@@ -161,27 +159,24 @@ extension ServiceError: CommandLineError {
         case .notIntact, .verdictNotReproduced: return ExitCode.tampered
         }
     }
-
-    /// What to fix for a credential the Sandbox refused.
-    static func advice(_ error: GrowClientError, campaignId: String) -> String {
-        switch error {
-        case .scopeMismatch:
-            return "The campaign's project must be the App UUID the credentials belong to (growcert campaign update \(campaignId) --project UUID)."
-        case .unauthorized:
-            return "Check GROWCERT_SERVER_KEY or --token-command."
-        default:
-            return "Check the campaign's project and the credentials."
-        }
-    }
 }
 
-extension OutputError: CommandLineError {
-    var commandLineMessage: String {
+extension OutputError: DomainCommandLineError {
+    var redactsMessage: Bool { true }
+
+    var commandLineHint: String? {
         switch self {
-        case .exists(let path, true): return "'\(path)' already exists; give --force to replace it, or choose another path. Nothing was written."
-        case .notToStandardOutput: return usage("--out - means standard output, and this is written only to a file (a private key never goes to a terminal or a pipe): give --out FILE. Nothing was written.", "")
-        case .folderNotStandardOutput: return usage("--out - means standard output, which holds one file; this writes a folder of several files: give --out DIR. Nothing was written.", "")
-        default: return SecretScanner.redact(description)
+        case .exists(_, true): return "Give --force to replace it."
+        case .notToStandardOutput: return "Give --out FILE."
+        case .folderNotStandardOutput: return "Give --out DIR."
+        default: return nil
+        }
+    }
+
+    var helpCommand: String? {
+        switch self {
+        case .notToStandardOutput, .folderNotStandardOutput: return ""
+        default: return nil
         }
     }
 
@@ -195,26 +190,22 @@ extension OutputError: CommandLineError {
 }
 
 extension RunStartWarning {
-    /// The warning as `run start` prints it, with the command that fixes it.
-    var commandLineMessage: String {
+    /// What only the command line knows that fixes the warning: the command to run.
+    var commandLineHint: String {
         switch self {
-        case .needsPhysicalDevice:
-            return description + " Add a physical device (growcert device add --kind physical) and start the run on it."
-        case .needsStoreAccount:
-            return description + " Add the account (growcert account add) and start the run with --account."
-        case .notHostedSandbox(let campaignId, _, _):
-            return description + " Point the campaign at the hosted Sandbox (growcert campaign update \(campaignId) --base-url https://…)."
-        case .noOutsideClock:
-            return description + " Check the network and the campaign's base URL, then start the run again."
-        case .clockDisagrees:
-            return description + " Set this machine's clock right (timedatectl, NTP)."
+        case .needsPhysicalDevice: return "Add a physical device (growcert device add --kind physical) and start the run on it."
+        case .needsStoreAccount: return "Add the account (growcert account add) and start the run with --account."
+        case .notHostedSandbox(let campaignId, _, _): return "Point the campaign at the hosted Sandbox (growcert campaign update \(campaignId) --base-url https://…)."
+        case .noOutsideClock: return "Check the network and the campaign's base URL, then start the run again."
+        case .clockDisagrees: return "Set this machine's clock right (timedatectl, NTP)."
         }
     }
+
+    /// The warning as `run start` prints it: its words, then the command that fixes it.
+    var commandLineMessage: String { description + " " + commandLineHint }
 }
 
-extension CheckError: CommandLineError {
-    var commandLineMessage: String { description }
-
+extension CheckError: DomainCommandLineError {
     var exitCode: Int32 {
         switch self {
         case .unreachable: return ExitCode.unavailable
@@ -224,31 +215,25 @@ extension CheckError: CommandLineError {
     }
 }
 
-extension GrowEmulatorPurchase.Failure: CommandLineError {
-    var commandLineMessage: String { SecretScanner.redact(description) }
+extension GrowEmulatorPurchase.Failure: DomainCommandLineError {
+    var redactsMessage: Bool { true }
     var exitCode: Int32 { ExitCode.dataError }
 }
 
-extension GrowClientError: CommandLineError {
-    var commandLineMessage: String { description }
+extension GrowClientError: DomainCommandLineError {
     var exitCode: Int32 { ExitCode.dataError }
 }
 
-extension StoreProofError: CommandLineError {
-    var commandLineMessage: String { description }
+extension StoreProofError: DomainCommandLineError {
     var exitCode: Int32 { ExitCode.dataError }
 }
 
-extension StaleReportError: CommandLineError {
-    var commandLineMessage: String {
-        "Report \(reportId) is not current: campaign \(campaignId) has \(newerEntries) newer evidence \(newerEntries == 1 ? "entry" : "entries") since journal entry \(judgedAtSeq), where the report was judged. Render a new report and sign that one, or sign this one anyway with --accept-stale (the statement records it). Nothing was signed."
-    }
+extension StaleReportError: DomainCommandLineError {
+    var commandLineHint: String? { "Sign it anyway with --accept-stale." }
     var exitCode: Int32 { ExitCode.dataError }
 }
 
-extension ReportError: CommandLineError {
-    var commandLineMessage: String { description }
-
+extension ReportError: DomainCommandLineError {
     var exitCode: Int32 {
         switch self {
         case .templateDirectoryMissing: return ExitCode.noInput
@@ -257,9 +242,7 @@ extension ReportError: CommandLineError {
     }
 }
 
-extension SandboxError: CommandLineError {
-    var commandLineMessage: String { description }
-
+extension SandboxError: DomainCommandLineError {
     var exitCode: Int32 {
         switch self {
         case .invalidConfiguration: return ExitCode.usage
@@ -269,41 +252,30 @@ extension SandboxError: CommandLineError {
     }
 }
 
-extension WorkspaceError: CommandLineError {
-    var commandLineMessage: String {
-        let file = Workspace.fileName
+extension WorkspaceError: DomainCommandLineError {
+    var commandLineHint: String? {
         switch self {
-        case .emptyDatabase(fromEnvironment: false):
-            return usage("--db is empty: give the evidence database's path or postgresql:// URL, or leave --db out to use the database of the \(file) in this folder or above.", "")
-        case .emptyDatabase(fromEnvironment: true):
-            return usage("GROWCERT_DB is set but empty: set it to the evidence database's path or postgresql:// URL, or unset it (unset GROWCERT_DB) to use the database of the \(file) in this folder or above.", "")
-        case .relativeEnvironment(let value, let resolved, let workspace):
-            return usage("GROWCERT_DB is the relative path '\(value)', which names '\(resolved)' from this folder, and there is no database there. "
-                + "This folder is inside the workspace '\(workspace.folder)', whose database is '\(workspace.database)': unset GROWCERT_DB "
-                + "(unset GROWCERT_DB) to use it, or set GROWCERT_DB to an absolute path. Nothing was done.", "")
-        case .unreadable(let path, let reason):
-            return "The workspace file '\(path)' \(reason). Fix or remove it ('growcert init' in that folder writes it again), or give --db. Nothing was done."
-        case .notOwned(let path):
-            return "The workspace file '\(path)' belongs to another user, so growcert does not follow it (it could send your evidence into their database). "
-                + "Remove it if it is not yours, or give --db (or GROWCERT_DB). Nothing was done."
-        case .otherDatabase(let workspace, let requested):
-            return usage("This folder's \(file) names the evidence database '\(workspace.database)', not '\(requested)'. One folder is one workspace: "
-                + "run 'growcert init' for another database in another folder. Nothing was created.", "init")
-        case .noWorkspace(let database):
-            return usage("No \(file) names the database '\(database)', so there is nowhere to keep a current campaign. Run 'growcert campaign use' in the folder where you ran 'growcert init' (or below it), or give --campaign ID to each command.", "campaign use")
-        case .databaseMissing(let path, .workspace, let workspace?):
-            return "The workspace file '\(workspace.path)' names the evidence database '\(path)', which does not exist: it was moved or deleted. "
-                + "Put it back, or point --db (or GROWCERT_DB) at where it is now. Nothing was done."
-        case .databaseMissing(let path, .defaultFile, _):
-            let folder = String(path.dropLast(DatabaseLocation.defaultFileName.count + 1))
-            return "No evidence database here: no \(file) in '\(folder)' or any folder above it, and neither --db nor GROWCERT_DB is set. "
-                + "Run growcert in the folder where you ran 'growcert init' (or below it), or point --db (or GROWCERT_DB) at the database's absolute path. "
-                + "To start a new, empty evidence database in this folder: growcert init."
-        case .databaseMissing(let path, _, let workspace?):
-            return "No evidence database at '\(path)'. This folder is inside the workspace '\(workspace.folder)', whose database is '\(workspace.database)': "
-                + "leave out --db and GROWCERT_DB to use it, or give the path of an existing database. Nothing was done."
-        case .databaseMissing(let path, _, nil):
-            return "No evidence database at '\(path)'. Check the path, or create one with 'growcert init --db \(path)'."
+        case .emptyDatabase(fromEnvironment: false): return "Fix --db, or leave it out."
+        case .emptyDatabase(fromEnvironment: true), .relativeEnvironment: return nil
+        case .unreadable: return "'growcert init' in that folder writes it again; --db names a database without it."
+        case .notOwned: return "Name it with --db (or GROWCERT_DB)."
+        case .otherDatabase: return "Run 'growcert init' there."
+        case .noWorkspace: return "Run 'growcert campaign use' in the folder where you ran 'growcert init' (or below it), or give --campaign ID to each command."
+        case .databaseMissing(_, .workspace, _?): return "Point --db (or GROWCERT_DB) at where it is now."
+        case .databaseMissing(_, .defaultFile, _):
+            return "Neither --db nor GROWCERT_DB is set. Run growcert in the folder where you ran 'growcert init' (or below it), or point --db "
+                + "(or GROWCERT_DB) at the database's absolute path. To start a new, empty evidence database in this folder: growcert init."
+        case .databaseMissing(_, _, _?): return "Leave out --db and GROWCERT_DB to use the workspace's database."
+        case .databaseMissing(let path, _, nil): return "Check the path, or create one with 'growcert init --db \(path)'."
+        }
+    }
+
+    var helpCommand: String? {
+        switch self {
+        case .emptyDatabase, .relativeEnvironment: return ""
+        case .otherDatabase: return "init"
+        case .noWorkspace: return "campaign use"
+        case .unreadable, .notOwned, .databaseMissing: return nil
         }
     }
 
@@ -316,15 +288,18 @@ extension WorkspaceError: CommandLineError {
     }
 }
 
-extension WebError: CommandLineError {
-    var commandLineMessage: String {
+extension WebError: DomainCommandLineError {
+    var commandLineHint: String? {
         switch self {
-        case .noServer:
-            return description + " Start one with 'growcert serve --bind ADDRESS' (an address the phone can reach, see docs/web.md), then run 'growcert run share' again."
-        case .unspecifiedAddress:
-            return usage(description, "serve")
-        default:
-            return description
+        case .noServer: return "Start one with 'growcert serve --bind ADDRESS' (an address the phone can reach, see docs/web.md), then run 'growcert run share' again."
+        default: return nil
+        }
+    }
+
+    var helpCommand: String? {
+        switch self {
+        case .unspecifiedAddress: return "serve"
+        default: return nil
         }
     }
 
@@ -336,4 +311,64 @@ extension WebError: CommandLineError {
         case .serverRefused: return ExitCode.dataError
         }
     }
+}
+
+extension EvidenceImportError: DomainCommandLineError {
+    var commandLineHint: String? {
+        switch self {
+        case .importedBefore: return "To record only the lines not yet recorded, import it with --resume."
+        default: return nil
+        }
+    }
+
+    var helpCommand: String? { self == .resumeNeedsRegularFile ? "evidence import" : nil }
+
+    var exitCode: Int32 {
+        switch self {
+        case .resumeNeedsRegularFile: return ExitCode.usage
+        case .unreadable: return ExitCode.ioError
+        default: return ExitCode.dataError
+        }
+    }
+}
+
+/// A bad line stopped `evidence import`: the line's error in the command line's words, what was recorded before it,
+/// and the `--from-line` (or, for a commit whose answer was lost, the whole resuming command) that imports the rest.
+struct ImportLineError: CommandLineError {
+    let failure: EvidenceImport.LineFailure
+    /// The command that resumes this import without recording a line twice (nil for stdin, whose lines carry no import key).
+    let resumeCommand: String?
+
+    var commandLineMessage: String {
+        let f = failure
+        let items = f.recorded == 1 ? "the 1 item" : "the \(f.recorded) items"
+        let before = f.recorded == 0 ? "nothing was recorded before it" : "\(items) before it were recorded (\(f.first ?? "")…\(f.last ?? ""))"
+        if case EvidenceError.commitUnacknowledged(let location, let detail) = f.underlying {
+            let next = resumeCommand.map { "When the database is back, finish the import with this command: it skips every line already recorded (this one too, if it was), so none is recorded twice:\n  \($0)" }
+                ?? "Lines read from stdin or a pipe carry no import key: look at the run's last items (growcert evidence list) before you import the rest."
+            return "Line \(f.line) of '\(f.path)': the connection to the database '\(location)' was lost while the line was being committed (\(detail)): the line may or may not have been written; \(before). " + next
+        }
+        var (why, _) = CLI.describe(f.underlying)
+        for tail in [" Nothing was written; free space and record again.", " Nothing was written."] where why.hasSuffix(tail) {
+            why.removeLast(tail.count)
+        }
+        return "Line \(f.line) of '\(f.path)': \(why) Nothing of that line was written; \(before). \(exitCode == ExitCode.ioError ? "Free space (or fix the file) and" : "Fix the line and") import the rest with --from-line \(f.line)."
+    }
+
+    var exitCode: Int32 { CLI.describe(failure.underlying).1 }
+}
+
+/// A dry run of `evidence import` found bad lines: each one, in the command line's words; nothing was written.
+extension EvidenceImport.CheckFailure: CommandLineError {
+    var commandLineMessage: String {
+        let lines = problems.map { p -> String in
+            var (why, _) = CLI.describe(p.error)
+            if why.hasSuffix(" Nothing was written.") { why.removeLast(" Nothing was written.".count) }
+            return "  line \(p.line): \(why)"
+        }
+        let bad = problems.count == 1 ? "1 bad line" : "\(problems.count) bad lines"
+        return "Dry run of '\(path)': \(bad) of \(checked) checked; nothing was written. Fix them and import again:\n" + lines.joined(separator: "\n")
+    }
+
+    var exitCode: Int32 { problems.map { CLI.describe($0.error).1 }.max() ?? ExitCode.dataError }
 }

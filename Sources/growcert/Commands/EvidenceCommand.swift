@@ -65,7 +65,7 @@ enum EvidenceCommand {
         },
         Command(path: ["evidence", "retract"], summary: "retract an evidence item (a new entry; the item stays on record)", positionals: ["ID"],
                 options: EvidenceRetractOptions.self) { inv, o in
-            let item = try inv.openStore().retract(evidenceId: try inv.positional(0, "evidence ID"), reason: try o.value(\.reason))
+            let item = try EvidenceIntake(store: try inv.openStore()).retract(evidenceId: try inv.positional(0, "evidence ID"), reason: try o.value(\.reason))
             inv.printRecord(item.id, item.json)
             return ExitCode.success
         },

@@ -74,7 +74,7 @@ enum RunCommand {
                 open or finished, is never judged: its scenario is judged on its latest finished run that was not
                 abandoned. It takes no more transactions, receipts or check results (notes and attachments only).
                 """) { inv, o in
-            let r = try inv.openStore().abandonRun(id: try inv.positional(0, "run ID"), reason: try o.value(\.reason))
+            let r = try RunService(store: try inv.openStore()).abandon(id: try inv.positional(0, "run ID"), reason: try o.value(\.reason))
             inv.printRecord(r.id, r.json)
             return ExitCode.success
         },

@@ -1,6 +1,7 @@
 import ArgumentsKit
 import Evidence
 import Foundation
+import Services
 
 /// `growcert signers add | list`: the trusted signers, journaled.
 enum SignersCommand {
@@ -13,7 +14,7 @@ enum SignersCommand {
                 """) { inv, o in
             let keyPath = try o.value(\.publicKey)
             let pem = try inv.readText(keyPath, limit: 64 * 1024, what: "Public key file")
-            let signer = try inv.openStore().addSigner(name: try o.value(\.name), role: try o.value(\.role), publicKeyPEM: pem)
+            let signer = try SignoffService(store: try inv.openStore()).addSigner(name: try o.value(\.name), role: try o.value(\.role), publicKeyPEM: pem)
             inv.printRecord(signer.id, signer.json, human: "\(signer.id) (key id \(signer.keyId))")
             return ExitCode.success
         },

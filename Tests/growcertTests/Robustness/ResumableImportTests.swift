@@ -103,7 +103,7 @@ struct ResumableImportTests {
         #expect(piped.code == 0, "\(piped)")
         #expect(piped.stdout == "Recorded \(Self.lines) items (e1…e\(Self.lines)).\n")
         #expect(try g.sqlite("SELECT COUNT(*) FROM evidence_imports;").stdout == "0\n")
-        let usage = "growcert: --resume needs a regular file: lines read from stdin or a pipe carry no import key (their SHA-256 is not known before the end). Save the input to a file and import that.\nSee 'growcert evidence import --help'.\n"
+        let usage = "growcert: Resuming an import needs a regular file: lines read from stdin or a pipe carry no import key (their SHA-256 is not known before the end). Save the input to a file and import that.\nSee 'growcert evidence import --help'.\n"
         let fromStdin = try g.run(["evidence", "import", "--file", "-", "--resume"], stdin: "")
         #expect(fromStdin.code == 64)
         #expect(fromStdin.stderr == usage)

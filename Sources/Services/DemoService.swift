@@ -79,7 +79,7 @@ package struct DemoService {
         var total = 0
         for scenario in profile.scenarios {
             let run = try store.startRun(NewRun(campaignId: campaign.id, scenario: scenario.id, deviceLabel: "iphone-sim",
-                                                accountLabel: scenario.requires(.storeAccount) ? "sandbox-us" : nil, tester: "growcert demo"))
+                                                accountLabel: scenario.requires(.storeAccount) ? "sandbox-us" : nil, tester: actor))
             say("Run \(run.id): \(scenario.id)")
             let sayLine = say
             var runRequest = request
@@ -92,7 +92,7 @@ package struct DemoService {
             try await afterRun(run, results.map(\.0))
             let allPassed = results.allSatisfy { $0.0.outcome.isPassed }
             _ = try store.finishRun(id: run.id, outcome: allPassed ? "pass" : "fail",
-                                    note: "Recorded by growcert demo against the in-process emulator.")
+                                    note: "Recorded by the demo against the in-process emulator.")
         }
         return (passed, total)
     }

@@ -170,7 +170,7 @@ package enum ServiceError: Error, Sendable, Equatable, CustomStringConvertible {
         case .tokenCommandCannotRevoke:
             // The one exception to words without flags: a check that revokes fails with this as its reason, which is
             // recorded as evidence (and printed) before any command line could word it, so it says what QA typed.
-            return "A --token-command cannot revoke a token: these checks need GROWCERT_SERVER_KEY (iap_sk_…)."
+            return "A token command cannot revoke a token: these checks need the vendor's secret server key (iap_sk_…)."
         case .tokenNotIssued(let baseURL, let customerId, let project, let error, _):
             return "Pre-flight: the Sandbox at '\(baseURL)' did not issue a customer token for '\(customerId)' with the server key for project '\(project)': \(error) \(Self.advice(error)) \(nothing)"
         case .tokenRefused(let baseURL, let fromTokenCommand, let customerId, let project, let error, _):

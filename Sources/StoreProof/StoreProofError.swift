@@ -156,7 +156,7 @@ package enum StoreProofError: Error, CustomStringConvertible, Equatable, Sendabl
             return "the Google Play purchase's '\(name)' field is invalid: \(reason)"
         case .googleProductMismatch(let expected, let found):
             let list = found.map { quoted($0) }.joined(separator: ", ")
-            return "the Google Play purchase is for product \(list), not \(quoted(expected)) given with --product-id"
+            return "the Google Play purchase is for product \(list), not \(quoted(expected)), the product it was named for"
         case .googleEmptyVoidedList:
             return "the voidedPurchases list is empty; there is no refund to record"
         case .googleLicenseKeyUnreadable(let reason):

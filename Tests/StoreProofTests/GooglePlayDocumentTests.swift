@@ -82,7 +82,7 @@ import Testing
     @Test func aProductIdMismatchIsRefused() {
         let error = refusal(Self.testProduct, productId: "fish_pass")
         #expect(error == .googleProductMismatch(expected: "fish_pass", found: ["birds_pass"]))
-        #expect(error?.description == "the Google Play purchase is for product 'birds_pass', not 'fish_pass' given with --product-id")
+        #expect(error?.description == "the Google Play purchase is for product 'birds_pass', not 'fish_pass', the product it was named for")
     }
 
     @Test func aMissingOrderIdIsRefused() {

@@ -66,7 +66,7 @@ struct CherrySubTokenCommandTests {
         for id in ["token.one-refresh-on-401", "switch.revoked-token-refused"] {
             #expect(revoking.stderr.contains("FAIL \(id)"), "\(revoking)")
         }
-        #expect(revoking.stderr.components(separatedBy: "A --token-command cannot revoke a token").count == 3, "\(revoking)")
+        #expect(revoking.stderr.components(separatedBy: "A token command cannot revoke a token").count == 3, "\(revoking)")
 
         let minted = Self.minted(log)
         let db = try Data(contentsOf: qa.dir.appendingPathComponent("evidence.sqlite"))

@@ -52,7 +52,7 @@ struct ReportWordsTests {
             for file in ["report.zh-Hans.md", "report.zh-Hans.html"] {
                 let text = try Self.read(dir + "/" + file)
                 // The demo's note and campaign name are recorded text, as a tester would type them.
-                let english = Self.englishSentences(in: text, recorded: ["Recorded by growcert demo against the in-process emulator"])
+                let english = Self.englishSentences(in: text, recorded: ["Recorded by the demo against the in-process emulator"])
                 #expect(english.isEmpty, "\(profile) \(file): \(english)")
                 #expect(!text.contains("：verified") && !text.contains("需要 live-hosted"), "\(profile) \(file)")
             }

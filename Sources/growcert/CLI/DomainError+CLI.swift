@@ -101,6 +101,7 @@ extension ServiceError: DomainCommandLineError {
         case .noCredentials: return "Set GROWCERT_SERVER_KEY in the environment, or pass --token-command CMD."
         case .serverKeyInvalid, .serverKeyNotTheVendors: return "Check GROWCERT_SERVER_KEY."
         case .tokenCommandNotRunnable: return "Check --token-command."
+        case .tokenCommandCannotRevoke: return "Set GROWCERT_SERVER_KEY instead of --token-command, or leave these checks out with --except."
         case .tokenNotIssued(_, _, _, let error, let campaignId), .tokenRefused(_, _, _, _, let error, let campaignId):
             switch error {
             case .scopeMismatch: return "Set it with 'growcert campaign update \(campaignId) --project UUID'."
@@ -122,7 +123,7 @@ extension ServiceError: DomainCommandLineError {
         case .noPlayLicenseKey(let campaignId): return "Record it with 'growcert campaign update \(campaignId) --play-license-key FILE'."
         case .emulatorSettingInvalid(let setting, _): return "Fix --\(setting)."
         case .checkNotInScenario, .checkNotInCampaign, .demoUnknownProfile, .voidedListEmpty, .receiptRefused, .tokenCommandFailed, .tokenExpiryInvalid,
-             .tokenCommandCannotRevoke, .emulatorOrderHasNoReceipt, .campaignURLInvalid, .campaignTargetUnusable, .vendorReadRefused, .journalEmpty,
+             .emulatorOrderHasNoReceipt, .campaignURLInvalid, .campaignTargetUnusable, .vendorReadRefused, .journalEmpty,
              .timestampAuthorityUnreachable, .timestampAuthorityStatus, .timestampAnswerRefused, .demoFolderUnwritable, .demoDoesNotVerify,
              .verdictNotReproduced:
             return nil
@@ -225,6 +226,10 @@ extension GrowClientError: DomainCommandLineError {
 }
 
 extension StoreProofError: DomainCommandLineError {
+    var commandLineHint: String? {
+        if case .googleProductMismatch = self { return "Check --product-id." }
+        return nil
+    }
     var exitCode: Int32 { ExitCode.dataError }
 }
 

@@ -93,12 +93,11 @@ struct RenderBenchmark: Benchmark {
     }
 }
 
-/// `render-100k` (opt-in: `--only render-100k`): the render row at 100,000 runs × 20 items against 10,000,
+/// `render-100k` (part of every full run): the render row at 100,000 runs × 20 items against 10,000,
 /// and `growcert verify` alone on the 100,000-run database. The large database is built once into
 /// `bench/cache/` and kept for later runs (delete the folder to rebuild it).
 struct RenderLargeBenchmark: Benchmark {
     let name = "render-100k"
-    let optIn = true
     static let cacheFolder = "bench/cache"
 
     func run(_ context: BenchContext) async throws -> BenchResult {

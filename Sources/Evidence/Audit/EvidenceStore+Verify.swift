@@ -29,12 +29,15 @@ extension EvidenceStore {
 
             // 0. The updates each row receives, read ahead so that each row can be compared with the
             //    table as soon as its insert entry passes. They are checked in order in step 1.
-            var updates: [String: [String: [String: [UInt8]?]]] = [:]
+            var updates: [String: [String: [UInt8]]] = [:]
             for kind in JournalKind.allCases {
                 guard case .update(let spec, let columns) = kind.effect(schemaVersion: schemaVersion) else { continue }
                 try db.forEach(RowQuery(Tables.journal, select: ["payload"], where: [.equals("kind", .text(kind.rawValue))], order: .seqAscending)) { r in
                     guard let payload = try r.json("payload"), let id = payload["id"]?.stringValue else { return }
-                    for c in columns { updates[spec.table, default: [:]][id, default: [:]][c] = (payload[c] ?? .null).columnText.map { Array($0.utf8) } }
+                    for c in columns {
+                        guard let ci = spec.columns.firstIndex(of: c) else { continue }  // only the table's columns are compared
+                        PackedUpdates.append(column: ci, text: (payload[c] ?? .null).columnText, to: &updates[spec.table, default: [:]][id, default: []])
+                    }
                 }
             }
 
@@ -160,12 +163,7 @@ extension EvidenceStore {
                         problems.append(VerificationProblem(seq: seq, message: broken + ": no growcert command writes that (written behind the tool's back)"))
                     }
                     fill(spec, seq: seq, from: payload)
-                    if let later = updates[spec.table]?[id] {
-                        for (ci, c) in spec.columns.enumerated() {
-                            guard let value = later[c] else { continue }
-                            row.replace(at: ci + 1, with: value)
-                        }
-                    }
+                    if let later = updates[spec.table]?[id] { PackedUpdates.apply(later, to: &row) }
                     try tables[spec.table]?.expect(id: id, row: row)
                     if let sha = stringValue("attachment_sha256", of: payload) { blobRefs.insert(sha) }
                     if spec.table == Tables.reports.table, let sha = stringValue("sha256", of: payload) { blobRefs.insert(sha) }

@@ -31,7 +31,7 @@ struct SignoffTests {
         let before = try g.journalState()
         let o = try g.run(["signoff", "--report", report, "--role", "qa", "--name", "Ann QA", "--decision", "approve", "--key", g.path("k.pem")])
         #expect(o.code == 65, "\(o)")
-        #expect(o.stderr == "growcert: warning: the key '\(g.path("k.pem"))' is not encrypted: anyone who copies the file can sign as you. Create an encrypted key with 'growcert keys generate --out KEY.pem --passphrase-env VAR'.\ngrowcert: Report \(report) says the campaign is NOT CERTIFIABLE, not CERTIFIED. To approve it anyway, state the risk you accept with --accept-risk TEXT; it is shown prominently in the report. Nothing was signed.\n")
+        #expect(o.stderr == "growcert: warning: the key '\(g.path("k.pem"))' is not encrypted: anyone who copies the file can sign as you. Create an encrypted key with 'growcert keys generate --out KEY.pem --passphrase-env VAR'.\ngrowcert: Report \(report) says the campaign is NOT CERTIFIABLE, not CERTIFIED. To approve it anyway, state the risk you accept; it is shown prominently in the report. Nothing was signed. State it with --accept-risk TEXT.\n")
         #expect(o.stdout == "")
         #expect(try g.journalState() == before)
         #expect((try g.json(["signoff", "list"]) as? [Any])?.isEmpty == true)

@@ -145,7 +145,7 @@ struct PostgresMigrationTests {
             let server = try PostgresTestServer.shared()
             let database = String(try #require(URLComponents(string: s.path)).path.dropFirst())
             try PostgresRoles.apply(to: s.path, recorder: "migration_recorder", auditor: "migration_auditor")
-            try server.psql(database, "DO $$ BEGIN IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'mia') THEN CREATE ROLE mia LOGIN IN ROLE migration_recorder; END IF; END $$")
+            try server.psql(database, "DO $$ BEGIN IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'mia') THEN BEGIN CREATE ROLE mia LOGIN IN ROLE migration_recorder; EXCEPTION WHEN duplicate_object OR unique_violation THEN NULL; END; END IF; END $$")
             let mia = try #require(try PostgresLocation(server.url(database: database, user: "mia")))
             let before = try journal(s.path)
             let error = #expect(throws: EvidenceError.self) {

@@ -24,7 +24,7 @@ import TestSupport
         let server = try PostgresTestServer.shared()
         let database = try #require(postgresDatabase(s.path))
         try PostgresRoles.apply(to: s.path, recorder: "growcert_recorder", auditor: "growcert_auditor")
-        try server.psql(database, "DO $$ BEGIN IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'ann') THEN CREATE ROLE ann LOGIN IN ROLE growcert_recorder; END IF; IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'audrey') THEN CREATE ROLE audrey LOGIN IN ROLE growcert_auditor; END IF; END $$")
+        try server.psql(database, "DO $$ BEGIN IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'ann') THEN BEGIN CREATE ROLE ann LOGIN IN ROLE growcert_recorder; EXCEPTION WHEN duplicate_object OR unique_violation THEN NULL; END; END IF; IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'audrey') THEN BEGIN CREATE ROLE audrey LOGIN IN ROLE growcert_auditor; EXCEPTION WHEN duplicate_object OR unique_violation THEN NULL; END; END IF; END $$")
         let team = Team(s: s, database: database, server: server)
         #expect(try EvidenceStore.openForReading(at: team.auditor, actor: "auditor").verify().ok)
         return team

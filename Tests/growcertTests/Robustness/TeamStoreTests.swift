@@ -91,7 +91,7 @@ struct TeamStoreTests {
         let printed = try g.run(["db", "init-roles"])
         #expect(printed.code == 0 && printed.stdout.contains("GRANT SELECT, INSERT ON ALL TABLES IN SCHEMA public TO growcert_recorder;"), "\(printed)")
         #expect(try g.run(["db", "init-roles", "--apply"]).code == 0)
-        try server.psql(String(database), "DO $$ BEGIN IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'ann') THEN CREATE ROLE ann LOGIN IN ROLE growcert_recorder; END IF; IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'audrey') THEN CREATE ROLE audrey LOGIN IN ROLE growcert_auditor; END IF; END $$")
+        try server.psql(String(database), "DO $$ BEGIN IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'ann') THEN BEGIN CREATE ROLE ann LOGIN IN ROLE growcert_recorder; EXCEPTION WHEN duplicate_object OR unique_violation THEN NULL; END; END IF; IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'audrey') THEN BEGIN CREATE ROLE audrey LOGIN IN ROLE growcert_auditor; EXCEPTION WHEN duplicate_object OR unique_violation THEN NULL; END; END IF; END $$")
         let ann = server.url(database: String(database), user: "ann")
         let audrey = server.url(database: String(database), user: "audrey")
         let key = try String(contentsOfFile: g.path("\(database).key"), encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)

@@ -18,14 +18,20 @@ package enum PostgresRoles {
     }
 
     /// The SQL that creates (when missing) the recorder and auditor roles and grants them what they may do on
-    /// the tables of the current schema. Run it as the schema's owner, after `growcert init`.
+    /// the tables of the current schema. Run it as the schema's owner, after `growcert init`. Roles belong to the
+    /// whole server: when two stores on one server are set up at once, both may find a role missing, and the one
+    /// that creates it second takes it as made.
     package static func sql(recorder: String, auditor: String) throws -> String {
         let recorder = try checked(recorder, what: "recorder role")
         let auditor = try checked(auditor, what: "auditor role")
         return """
             DO $growcert$ BEGIN
-                IF NOT EXISTS (SELECT FROM pg_catalog.pg_roles WHERE rolname = '\(recorder)') THEN CREATE ROLE \(recorder) NOLOGIN; END IF;
-                IF NOT EXISTS (SELECT FROM pg_catalog.pg_roles WHERE rolname = '\(auditor)') THEN CREATE ROLE \(auditor) NOLOGIN; END IF;
+                IF NOT EXISTS (SELECT FROM pg_catalog.pg_roles WHERE rolname = '\(recorder)') THEN
+                    BEGIN CREATE ROLE \(recorder) NOLOGIN; EXCEPTION WHEN duplicate_object OR unique_violation THEN NULL; END;
+                END IF;
+                IF NOT EXISTS (SELECT FROM pg_catalog.pg_roles WHERE rolname = '\(auditor)') THEN
+                    BEGIN CREATE ROLE \(auditor) NOLOGIN; EXCEPTION WHEN duplicate_object OR unique_violation THEN NULL; END;
+                END IF;
             END $growcert$;
             REVOKE ALL ON ALL TABLES IN SCHEMA public FROM PUBLIC;
             GRANT USAGE ON SCHEMA public TO \(recorder), \(auditor);

@@ -1,10 +1,15 @@
+import Synchronization
+
 /// A command: its words, its help, and what it runs with a `Context` (the program's own invocation).
 package struct Command<Context>: Sendable {
     package let path: [String]
     package let summary: String
     /// Positional arguments, in order (`ID`); a trailing `?` marks one optional.
     package var positionals: [String] = []
-    package var options: [OptionSpec] = []
+    /// The command's options. A group's are derived when first asked and then kept: reflecting every command's group
+    /// at start-up cost more than a one-note write's own work, and a call needs only the commands its words can name.
+    package var options: [OptionSpec] { declared.specs }
+    private let declared: DeclaredOptions
     /// Longer text shown by `--help` after the options.
     package var discussion: String = ""
     /// Runs the command with its context and the parsed call; `suggest` words a near miss of a choice.
@@ -18,7 +23,7 @@ package struct Command<Context>: Sendable {
         self.path = path
         self.summary = summary
         self.positionals = positionals
-        self.options = Group.specs
+        self.declared = DeclaredOptions { Group.specs }
         self.discussion = discussion
         let name = path.joined(separator: " ")
         self.body = { context, args, suggest in try await run(context, OptionValues(args, command: name, suggest: suggest)) }
@@ -31,7 +36,7 @@ package struct Command<Context>: Sendable {
         self.path = path
         self.summary = summary
         self.positionals = positionals
-        self.options = options
+        self.declared = DeclaredOptions(options)
         self.discussion = discussion
         self.body = { context, _, _ in try await run(context) }
     }
@@ -70,5 +75,32 @@ package struct Command<Context>: Sendable {
         }
         if !discussion.isEmpty { lines += ["", discussion] }
         return lines.joined(separator: "\n") + "\n"
+    }
+}
+
+/// A command's option specs: given, or derived from its option group on first use and then kept.
+private final class DeclaredOptions: Sendable {
+    private let derive: @Sendable () -> [OptionSpec]
+    private let kept: Mutex<[OptionSpec]?>
+
+    /// Specs derived by `derive` when first asked.
+    init(_ derive: @escaping @Sendable () -> [OptionSpec]) {
+        self.derive = derive
+        kept = Mutex(nil)
+    }
+
+    /// Specs given as they are.
+    init(_ specs: [OptionSpec]) {
+        derive = { specs }
+        kept = Mutex(specs)
+    }
+
+    var specs: [OptionSpec] {
+        kept.withLock { kept in
+            if let kept { return kept }
+            let specs = derive()
+            kept = specs
+            return specs
+        }
     }
 }

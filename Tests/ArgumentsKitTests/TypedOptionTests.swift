@@ -1,4 +1,5 @@
 import ArgumentsKit
+import Synchronization
 import Testing
 
 /// Options declared as values and read by key path: each kind reads what it declares, and refuses what it cannot read.
@@ -37,6 +38,28 @@ import Testing
     func refusal<V>(_ key: KeyPath<AddOptions, Option<V>>, _ args: [String]) -> UsageError? {
         do { _ = try values(args).value(key) } catch { return error }
         return nil
+    }
+
+    /// A group that counts how often it is made: each reflection of its options makes one.
+    struct CountedOptions: OptionGroup {
+        static let made = Atomic<Int>(0)
+        let note = Option.string("--note", "TEXT", help: "what happened")
+        init() { Self.made.add(1, ordering: .relaxed) }
+    }
+
+    /// Reflecting every command's group at start-up took most of a one-note `growcert evidence add`'s own time: a
+    /// group is reflected when a call can name its command, once.
+    @Test func aGroupIsReflectedOnlyWhenACallCanNameItsCommandAndThenKept() async throws {
+        let other = Command<Void>(path: ["other", "thing"], summary: "another command", options: CountedOptions.self) { _, _ in 0 }
+        let table = CommandTable<Void>(program: "tool", commands: [Self.add, other])
+        #expect(CountedOptions.made.load(ordering: .relaxed) == 0)
+        let args = table.parse(["item", "add", "--label", "pen", "--force"])
+        try table.check(args, for: Self.add)
+        #expect(try await table.run(Self.add, (), args) == 0)
+        #expect(CountedOptions.made.load(ordering: .relaxed) == 0)
+        #expect(other.options.map(\.name) == ["--note"])
+        #expect(table.parse(["other", "thing", "--note", "x"]).unknown.isEmpty)
+        #expect(CountedOptions.made.load(ordering: .relaxed) == 1)
     }
 
     @Test func theCommandsOptionsAreItsGroupsStoredOptionsInOrder() {

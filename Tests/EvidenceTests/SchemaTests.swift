@@ -5,6 +5,23 @@ import Testing
 
 @Suite("Schema versions and foreign files")
 struct SchemaTests {
+    @Test("A schema feature's version is the first migration holding its marker, found by bytes as a text search finds it")
+    func featureVersionsAreFoundByContent() {
+        // The same question asked with Foundation's text search: the byte loop must answer exactly as it does.
+        func bySearch(_ marker: String) -> Int { (Schema.migrations.firstIndex { $0.contains(marker) } ?? Int.max - 1) + 1 }
+        let markers = ["CREATE TABLE run_finishes(", "CREATE TABLE signers(", "ADD COLUMN sandbox_pins", "CREATE TABLE campaign_updates(",
+                       "CREATE TABLE run_abandons(", "CREATE TABLE run_clocks(", "CREATE TABLE evidence_imports(",
+                       "ALTER TABLE journal RENAME TO journal_before_10;", "CREATE TABLE journal(", "no migration says this"]
+        for marker in markers { #expect(Schema.version(containing: marker) == bySearch(marker), "\(marker)") }
+        #expect(Schema.version(containing: "CREATE TABLE journal(") == 1)
+        #expect(Schema.version(containing: "no migration says this") == Int.max)
+        #expect(Schema.journalRebuildVersion == 10)
+        #expect(Schema.stateRowsVersion < Schema.abandonsVersion)
+        // A marker that only straddles two migrations is in neither.
+        let straddle = String(Schema.migrations[0].suffix(3)) + String(Schema.migrations[1].prefix(3))
+        #expect(Schema.version(containing: straddle) == bySearch(straddle))
+    }
+
     @Test("A version-1 database is migrated forward on open and verifies after new records")
     func versionOneIsMigrated() throws {
         try withTempDir { dir in

@@ -287,7 +287,10 @@ package struct VerifyService {
     /// Each run's and item's recorded time against its own journal entry's `at`, and the journal's `at` in order
     /// (`JournalTime`, with each campaign's profile skew). A row whose time disagrees with its entry was edited after it
     /// was recorded: a problem. An entry dated more than the skew before the one before it: a warning.
-    package func timeProblems() throws -> (problems: [VerificationProblem], warnings: [VerificationProblem]) {
+    /// How many of a run's items the time check reads at once.
+    static let timePage = 10_000
+
+    package func timeProblems(page: Int = timePage) throws -> (problems: [VerificationProblem], warnings: [VerificationProblem]) {
         var problems: [VerificationProblem] = []
         var warnings: [VerificationProblem] = []
         var skews: [Int] = []
@@ -308,10 +311,15 @@ package struct VerifyService {
             for run in runs {
                 var rows: [(seq: Int64, what: String, time: String)] = [(run.seq, "run \(run.id)'s start time", run.startedAt)]
                 if let finishSeq = run.finishSeq, let finishedAt = run.finishedAt { rows.append((finishSeq, "run \(run.id)'s finish time", finishedAt)) }
-                for item in try store.evidence(runId: run.id) {
-                    rows.append((item.seq, "evidence \(item.id)'s recorded time", item.recordedAt))
-                }
                 try compare(rows, skew: skew)
+                // A run's items a page at a time: a run may hold a million of them.
+                var after: Int64 = 0
+                while true {
+                    let page = try store.evidenceTimes(runId: run.id, after: after, limit: page)
+                    guard let last = page.last else { break }
+                    try compare(page.map { ($0.seq, "evidence \($0.id)'s recorded time", $0.recordedAt) }, skew: skew)
+                    after = last.seq
+                }
             }
             for batch in stride(from: 0, to: runs.count, by: 500) {
                 let ids = runs[batch..<min(batch + 500, runs.count)].map(\.id)

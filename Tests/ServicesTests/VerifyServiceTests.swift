@@ -33,6 +33,25 @@ import Testing
         #expect(s.fileBytes() == before, "verify wrote to the file")
     }
 
+    @Test("An item's recorded time moved by raw SQL is found on whichever page of its run it sits, and no other item is named")
+    func aMovedItemTimeIsFoundOnAnyPage() throws {
+        let s = try ServiceScratch()
+        let run = try s.store.startRun(NewRun(campaignId: s.campaign.id, scenario: "first-connect", deviceLabel: "iphone", accountLabel: nil, tester: "Dana QA"))
+        for i in 0..<10 { _ = try s.store.addEvidence(NewEvidence(runId: run.id, provenance: .manual, details: NoteDetails(text: "step \(i)"))) }
+        let items = try s.store.evidence(runId: run.id)
+        #expect(items.count >= 10)
+        // Verify reads a run's items a page at a time; pages of 4 put the moved items on the first, a middle and the last page,
+        // and one on a page boundary.
+        let moved = [items[0], items[4], items[items.count - 1]]
+        try s.sqlite("DROP TRIGGER evidence_no_update; UPDATE evidence SET recorded_at = '2025-02-11T20:43:32.000Z' WHERE id IN ("
+            + moved.map { "'\($0.id)'" }.joined(separator: ", ") + ")")
+        for page in [1, 4, items.count, VerifyService.timePage] {
+            let found = try s.verifier().timeProblems(page: page).problems
+            #expect(found.map(\.seq) == moved.map(\.seq), "page \(page): \(found.map(\.message))")
+            #expect(found.allSatisfy { $0.message.contains("recorded time 2025-02-11T20:43:32.000Z") }, "page \(page)")
+        }
+    }
+
     @Test("A store-signed purchase relabelled by raw SQL is found: its JWS proves another provenance")
     func aRelabelledPurchaseIsFound() throws {
         let s = try ServiceScratch()

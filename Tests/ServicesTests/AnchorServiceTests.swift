@@ -124,4 +124,75 @@ import TestSupport
         }
         #expect(try s.store.anchors().isEmpty)
     }
+
+    @Test("An answer the authority gave for another head is refused, and a granted token checks only against its own request and head")
+    func anAnswerForAnotherHeadIsRefused() async throws {
+        let s = try ServiceScratch()
+        try s.emulatorCampaign()
+        let authority = try OpenSSLAuthority()
+        let elsewhere = String(repeating: "a5", count: 32)
+        let answer = try authority.answer(try TimestampToken.request(head: elsewhere).der)
+        await #expect(throws: ServiceError.timestampAnswerRefused(url: Self.tsa.absoluteString, reason: "\(TimestampToken.Failure.imprintMismatch)")) {
+            _ = try await AnchorService(store: s.store, poster: Fixed(body: answer)).anchor(tsa: Self.tsa)
+        }
+        #expect(try s.store.anchors().isEmpty)
+
+        // The token checks themselves: its own request passes; another nonce, another head or a page that is no answer do not.
+        let head = String(repeating: "5a", count: 32)
+        let sent = try TimestampToken.request(head: head)
+        let granted = try TimestampToken.check(response: try authority.answer(sent.der), for: sent)
+        let pem = try String(contentsOfFile: authority.caPEM, encoding: .utf8)
+        #expect(try TimestampToken.verify(token: granted.token, head: head, caPEM: pem).serial == granted.serial)
+        let reply = try authority.answer(sent.der)
+        #expect(throws: TimestampToken.Failure.nonceMismatch) { try TimestampToken.check(response: reply, for: try TimestampToken.request(head: head)) }
+        #expect(throws: TimestampToken.Failure.imprintMismatch) { try TimestampToken.check(response: reply, for: try TimestampToken.request(head: elsewhere)) }
+        #expect(throws: TimestampToken.Failure.imprintMismatch) { try TimestampToken.verify(token: granted.token, head: elsewhere) }
+        #expect(throws: TimestampToken.Failure.notATimestampResponse) { try TimestampToken.check(response: Array("<html>".utf8), for: sent) }
+    }
+
+    @Test("A stored token whose signature an insider altered (payload and row, chain recomputed) is found by verify")
+    func aTamperedTokenIsFound() async throws {
+        let s = try ServiceScratch()
+        try s.emulatorCampaign()
+        let anchor = try await AnchorService(store: s.store, poster: try OpenSSLAuthority()).anchor(tsa: Self.tsa)
+        var der = try #require(Data(base64Encoded: anchor.token))
+        der[der.count - 1] ^= 0x01  // the last byte of the signature value
+        let forged = der.base64EncodedString()
+        try s.rewriteChain(edit: { e in
+            if e.kind == "anchor.add" { e.payload = e.payload.replacingOccurrences(of: anchor.token, with: forged) }
+        }, tableSQL: { _ in "DROP TRIGGER anchors_no_update; UPDATE anchors SET token='\(forged)' WHERE id='\(anchor.id)';" })
+        let problems = try s.verifier().run().problems.map(\.description)
+        #expect(problems.contains { $0.hasPrefix("entry \(anchor.seq): anchor \(anchor.id): the token's signature does not verify with its embedded certificate (") },
+                "\(problems)")
+    }
+
+    @Test("Stored tokens are checked against the auditor's timestamp CA: another CA's is refused, naming the anchor")
+    func aTokenFromAnotherCAIsFound() async throws {
+        let s = try ServiceScratch()
+        try s.emulatorCampaign()
+        let anchor = try await AnchorService(store: s.store, poster: try OpenSSLAuthority()).anchor(tsa: Self.tsa)
+        let other = try OpenSSLAuthority()
+        var verifier = try s.verifier()
+        verifier.tsaCA = (other.caPEM, try String(contentsOfFile: other.caPEM, encoding: .utf8))
+        let problems = try verifier.run().problems.map(\.description)
+        #expect(problems.count == 1 && problems[0].hasPrefix("entry \(anchor.seq): anchor \(anchor.id): the token does not verify to the given timestamp CA ("),
+                "\(problems)")
+    }
+
+    @Test("Finding 5: a token over the head after a REJECT; the tail and the anchor deleted pass a plain verify, but the token kept outside names a head the journal lacks")
+    func anAnchoredHeadWithItsTailDeletedIsFound() async throws {
+        let s = try ServiceScratch()
+        let (head, failed, _) = try SignoffBindingServiceTests.rejectedAfterFailure(s)
+        let authority = try OpenSSLAuthority()
+        let anchor = try await AnchorService(store: s.store, poster: authority).anchor(tsa: Self.tsa)
+        #expect(anchor.headHash == head)
+        try SignoffBindingServiceTests.deleteTail(s, failed: failed, rowsSQL: "DELETE FROM anchors;")
+        #expect(try s.verifier().run().problems.isEmpty, "the deletion is expected to pass a plain verify")
+        var verifier = try s.verifier()
+        verifier.tokens = [("token.der", [UInt8](try #require(Data(base64Encoded: anchor.token))))]
+        verifier.tsaCA = (authority.caPEM, try String(contentsOfFile: authority.caPEM, encoding: .utf8))
+        #expect(try verifier.run().problems.map(\.description) == [
+            "timestamp token 'token.der': the head it timestamps (\(head)) is not an entry of the journal: entries were deleted, or the chain was rebuilt",
+        ])
+    }
 }

@@ -26,6 +26,23 @@ import Testing
         #expect(updates.count == 1 && updates.first?.note == "required at creation")
     }
 
+    @Test("Requiring run binding on an existing campaign is journaled once: asking again is refused and changes nothing")
+    func runBindingIsRequiredOnce() throws {
+        let (store, dir) = try store()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let service = CampaignService(store: store)
+        let campaign = try service.create(Self.cherrySub(), playLicenseKeyFile: nil, requireRunBinding: false)
+        #expect(try store.campaign(campaign.id).requireRunBinding == false)
+        _ = try service.update(id: campaign.id, changes: [.requireRunBinding: "yes"], playLicenseKeyFile: nil, note: "release policy")
+        #expect(try store.campaign(campaign.id).requireRunBinding == true)
+        let head = try store.journalHead()
+        #expect(throws: EvidenceError.conflict("Campaign \(campaign.id) already has run binding required 'yes'. Nothing was changed.")) {
+            try service.update(id: campaign.id, changes: [.requireRunBinding: "yes"], playLicenseKeyFile: nil, note: nil)
+        }
+        #expect(try store.journalHead() == head)
+        #expect(try store.campaignUpdates(campaignId: campaign.id).map(\.note) == ["release policy"])
+    }
+
     @Test("A Play license key for a StoreKit-only profile is refused by name, and no campaign is created")
     func aStoreKitOnlyProfileTakesNoPlayKey() throws {
         let (store, dir) = try store()

@@ -189,6 +189,26 @@ extension RunServiceTests {
         #expect(try store.journalHead() == head)
         #expect(try store.run(run.id).outcome == .pass)
     }
+
+    @Test("Several runs finish together or not at all: an unknown id or a finished run among them finishes none")
+    func severalRunsFinishAllOrNone() async throws {
+        let (store, dir) = try store()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let service = RunService(store: store, transportFactory: { _ in Offline() })
+        var ids: [String] = []
+        for _ in 0..<4 {
+            ids += try await service.start(RunStartRequest(campaignId: "c1", scenario: "first-connect", deviceLabel: "iphone", accountLabel: nil, tester: "Ann")).runs.map(\.id)
+        }
+        let head = try store.journalHead()
+        await #expect(throws: EvidenceError.self) { _ = try await service.finish(ids: [ids[0], "r99"], outcome: "pass", note: nil) }
+        #expect(try store.journalHead() == head)
+        let finished = try await service.finish(ids: Array(ids[0...2]), outcome: "pass", note: nil)
+        #expect(finished.map(\.id) == Array(ids[0...2]) && finished.allSatisfy { $0.outcome == .pass })
+        let after = try store.journalHead()
+        await #expect(throws: (any Error).self) { _ = try await service.finish(ids: [ids[3], ids[2]], outcome: "pass", note: nil) }
+        #expect(try store.journalHead() == after)
+        #expect(try store.run(ids[3]).outcome == nil, "a refused call finished the open run beside the finished one")
+    }
 }
 
 /// An HTTP date for a test's answers.

@@ -73,6 +73,27 @@ import Testing
         #expect(try SignoffService.signoffs(covering: report, in: s.store).map(\.id) == [signed.id])
     }
 
+    @Test("Finding 4: a campaign sign-off covers every report of the state it signed, rendered before or after it, and no report of a later state")
+    func aCampaignSignoffCoversEveryReportOfItsState() throws {
+        let s = try ServiceScratch()
+        try s.emulatorCampaign()
+        let reports = ReportService(store: s.store)
+        let before = try reports.render(try reports.judged(campaignId: "c1", verifiedBy: try s.verifier()), format: .html, lang: .en, out: nil).record
+        let signed = try Self.service(s).sign(.campaign("c1"), by: Self.signer(decision: "reject"))
+        let statement = try #require(signed.signed)
+        #expect(statement.scope == SignoffStatement.scopeCampaign && statement.rulesSha256 == s.profile.rulesSHA256)
+        let database = try s.store.databaseId()
+        #expect(statement.scenarioVerdicts?.count == s.scenarios.count && statement.databaseId == database)
+        let after = try reports.render(try reports.judged(campaignId: "c1", verifiedBy: try s.verifier()), format: .md, lang: .zhHans, out: nil).record
+        for report in [before, after, try s.store.report(signed.reportId)] {
+            #expect(try SignoffService.signoffs(covering: report, in: s.store).map(\.id) == [signed.id], "\(report.id) (\(report.format))")
+        }
+        // New evidence is a new state: a report of it is not covered by the old sign-off.
+        try s.emulatorRun("first-connect", outcome: "fail")
+        let later = try reports.render(try reports.judged(campaignId: "c1", verifiedBy: try s.verifier()), format: .md, lang: .en, out: nil).record
+        #expect(try SignoffService.signoffs(covering: later, in: s.store).isEmpty)
+    }
+
     @Test("A tampered database is refused before the passphrase is asked, and nothing is signed")
     func aTamperedDatabaseSignsNothing() throws {
         let s = try ServiceScratch()

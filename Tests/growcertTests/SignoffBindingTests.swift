@@ -71,35 +71,10 @@ struct SignoffBindingTests {
         let accepted = try g.run(args + ["--accept-stale"])
         #expect(accepted.code == 0, "\(accepted)")
         #expect(accepted.stderr.contains("note: signed a report that is not current (--accept-stale); the statement records it"))
-        let st = try Self.statement(g, "s2")
-        #expect(st["acceptStale"] as? Bool == true)
-        #expect(st["type"] as? String == "growcert-signoff/v3")
-        #expect(try g.run(["verify"]).code == 0)
-        // A current report signs without it, and its statement says so.
-        #expect(try Self.statement(g, "s1")["acceptStale"] as? Bool == false)
-    }
-
-    @Test("The v3 statement names campaign, app, version, build, verdict, report SHA-256, judged head, database head, scope, scenario verdicts, rules, version and database")
-    func statementBindsTheEvidence() throws {
-        let g = try Growcert()
-        try Self.signedIncomplete(g)
-        let st = try Self.statement(g, "s1")
-        #expect(Set(st.keys) == ["type", "campaign", "appId", "appVersion", "build", "reportId", "reportSha256", "reportVerdict", "journalHead",
-                                 "journalSeq", "databaseHead", "databaseSeq", "role", "name", "decision", "comment", "acceptRisk", "acceptStale", "signedAt",
-                                 "scope", "scenarioVerdicts", "rulesSha256", "growcertVersion", "databaseId"])
-        #expect(st["scope"] as? String == "report")
-        #expect(st["appId"] as? String == "com.example.app")
-        #expect(st["appVersion"] as? String == "2.4.0")
-        #expect(st["build"] as? String == "311")
-        #expect(st["reportVerdict"] as? String == "INCOMPLETE")
+        // The statement binds the bytes of the file the command wrote (what else it binds: SignoffBindingServiceTests).
         let sum = try g.execute("/usr/bin/env", ["sha256sum", g.path("r1.html")], env: [:])
-        #expect(st["reportSha256"] as? String == String(sum.stdout.prefix(64)))
-        let entries = try ChainRebuild.entries(g)
-        // Judged at the run start (entry 5); signed when the render (entry 6) was the head.
-        #expect(st["journalSeq"] as? Int == 5)
-        #expect(st["journalHead"] as? String == entries[4].hash)
-        #expect(st["databaseSeq"] as? Int == 6)
-        #expect(st["databaseHead"] as? String == entries[5].hash)
+        #expect(try Self.statement(g, "s1")["reportSha256"] as? String == String(sum.stdout.prefix(64)))
+        #expect(try Self.statement(g, "s2")["acceptStale"] as? Bool == true)
     }
 
     // MARK: Finding 2
@@ -151,43 +126,20 @@ struct SignoffBindingTests {
 
     // MARK: Finding 3
 
-    static let rowEdits: [(column: String, from: String, to: String)] = [
-        ("decision", "approve", "reject"),
-        ("name", "Rita RM", "Eve Forger"),
-        ("role", "release-manager", "auditor"),
-    ]
-
-    @Test("Finding 3: a sign-off row (and its journal payload, chain recomputed) saying what its statement does not: verify exits 2",
-          arguments: rowEdits.indices)
-    func signoffRowFieldBoundToStatement(_ i: Int) throws {
-        let (column, from, to) = Self.rowEdits[i]
+    @Test("Finding 3: a sign-off row (and its journal payload, chain recomputed) saying what its statement does not: verify exits 2, signoff list shows the statement (each column: SignoffBindingServiceTests)")
+    func signoffRowBoundToStatement() throws {
         let g = try Growcert()
         try Self.signedIncomplete(g)
         try ChainRebuild.rewrite(g, edit: { e in
-            if e.kind == "signoff.add" { e.payload = e.payload.replacingOccurrences(of: "\"\(column)\":\"\(from)\"", with: "\"\(column)\":\"\(to)\"") }
-        }, tableSQL: { _ in "DROP TRIGGER signoffs_no_update; UPDATE signoffs SET \(column)='\(to)' WHERE id='s1';" })
+            if e.kind == "signoff.add" { e.payload = e.payload.replacingOccurrences(of: "\"decision\":\"approve\"", with: "\"decision\":\"reject\"") }
+        }, tableSQL: { _ in "DROP TRIGGER signoffs_no_update; UPDATE signoffs SET decision='reject' WHERE id='s1';" })
         let o = try g.run(["verify"])
         #expect(o.code == 2, "\(o)")
-        #expect(o.stdout.contains("sign-off s1: column \(column) says '\(to)', the signed statement says '\(from)'"), "\(o)")
+        #expect(o.stdout.contains("sign-off s1: column decision says 'reject', the signed statement says 'approve'"), "\(o)")
         // Displays read the verified statement, not the row.
         let list = try g.run(["signoff", "list"])
-        #expect(list.stdout.contains(from), "\(list)")
-        #expect(!list.stdout.contains(to), "\(list)")
-    }
-
-    @Test("Finding 3: a sign-off showing another signer's key id: verify exits 2")
-    func forgedKeyIdIsCaught() throws {
-        let g = try Growcert()
-        try Self.signedIncomplete(g)
-        let real = try #require(try g.json(["keys", "generate", "--out", g.path("other.pem")]) as? [String: Any])
-        let realId = try #require(real["keyId"] as? String)
-        let mine = try #require((try g.json(["signoff", "list"]) as? [[String: Any]])?.first?["keyId"] as? String)
-        try ChainRebuild.rewrite(g, edit: { e in
-            if e.kind == "signoff.add" { e.payload = e.payload.replacingOccurrences(of: "\"key_id\":\"\(mine)\"", with: "\"key_id\":\"\(realId)\"") }
-        }, tableSQL: { _ in "DROP TRIGGER signoffs_no_update; UPDATE signoffs SET key_id='\(realId)' WHERE id='s1';" })
-        let o = try g.run(["verify"])
-        #expect(o.code == 2, "\(o)")
-        #expect(o.stdout.contains("sign-off s1: key id \(realId) is not the id of its public key (\(mine))"), "\(o)")
+        #expect(list.stdout.contains("approve"), "\(list)")
+        #expect(!list.stdout.contains("reject"), "\(list)")
     }
 
     // MARK: Finding 5
@@ -222,7 +174,7 @@ struct SignoffBindingTests {
         try #require(o.code == 0, "\(o)")
     }
 
-    @Test("Finding 5: the last entries (a failed run and a REJECT) deleted: verify --statement with the exported REJECT and --expect-head exit 2")
+    @Test("Finding 5: the last entries (a failed run and a REJECT) deleted: verify --statement with the exported REJECT exits 2, while OpenSSL alone still accepts the export")
     func deletedTailIsCaughtByTheExportedStatement() throws {
         let g = try Growcert()
         let head = try Self.rejectedAfterFailure(g)
@@ -240,25 +192,10 @@ struct SignoffBindingTests {
         #expect(o.code == 2, "\(o)")
         #expect(o.stdout.contains("  - exported sign-off '\(g.path("reject"))': this signed reject by 'Rita RM' is not in the journal: it was deleted, or comes from another database\n"), "\(o)")
         #expect(o.stdout.contains("  - exported sign-off '\(g.path("reject"))': the journal head it signed ("), "\(o)")
-        let e = try g.run(["verify", "--expect-head", head])
-        #expect(e.code == 2, "\(e)")
-        #expect(e.stdout.contains("the expected head \(head) is not an entry of the journal"), "\(e)")
         // The OpenSSL check of the statement alone still passes: only the journal can say it is gone.
         let openssl = try Growcert.tool(["openssl"], install: "install the Debian package openssl ('make test' does)")
         let dir = g.path("reject")
         let sig = try g.execute(openssl, ["pkeyutl", "-verify", "-pubin", "-inkey", dir + "/public.pem", "-rawin", "-in", dir + "/statement.json", "-sigfile", dir + "/statement.sig"], env: [:])
         #expect(sig.code == 0, "\(sig)")
-    }
-
-    @Test("An exported statement edited after export does not verify (exit 2)")
-    func editedExportIsCaught() throws {
-        let g = try Growcert()
-        _ = try Self.rejectedAfterFailure(g)
-        let path = g.path("reject/statement.json")
-        let text = String(decoding: try #require(FileManager.default.contents(atPath: path)), as: UTF8.self)
-        try text.replacingOccurrences(of: "\"decision\":\"reject\"", with: "\"decision\":\"approve\"").write(toFile: path, atomically: true, encoding: .utf8)
-        let o = try g.run(["verify", "--statement", g.path("reject")])
-        #expect(o.code == 2, "\(o)")
-        #expect(o.stdout.contains("the signature in statement.sig does not verify over statement.json with public.pem"), "\(o)")
     }
 }

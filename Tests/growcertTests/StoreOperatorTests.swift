@@ -86,48 +86,24 @@ import Testing
         #expect(token.stderr == "growcert: '\(big)' is 1.5 MiB (1572864 bytes), over the limit of 1 MiB (1048576 bytes). Nothing was written.\n", "\(token)")
     }
 
-    /// Scenario `purchase-restore-refund`'s verdict in campaign c1's JSON report (rendered without storing it).
-    static func verdict(_ g: Growcert) throws -> String {
-        let o = try g.run(["report", "render", "--campaign", "c1", "--format", "json", "--no-store"])
-        try #require([0, 1].contains(o.code), "\(o)")
-        let report = try #require(try JSONSerialization.jsonObject(with: Data(o.stdout.utf8)) as? [String: Any])
-        let scenario = (report["scenarios"] as? [[String: Any]] ?? []).first { $0["id"] as? String == "purchase-restore-refund" }
-        return try #require(scenario?["verdict"] as? String, "\(o.stdout)")
-    }
-
-    @Test("A screenshot remembered after run finish is taken, shown as late, and the verdict does not change")
-    func lateScreenshotChangesNoVerdict() throws {
+    @Test("run show marks evidence taken after the finish as late, run list shows an abandoned run, and run abandon needs --reason (64) (what late evidence and an abandonment do to the verdict: ClosedRunTests)")
+    func lateEvidenceAndAbandonedRunsAreShown() throws {
         let g = try Growcert()
         try g.seed()
         #expect(try g.run(["run", "finish", "r1", "--outcome", "fail", "--note", "refund never arrived"]).code == 0)
-        let before = try Self.verdict(g)
         let shot = g.path("screen.png")
         try Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 0]).write(to: URL(fileURLWithPath: shot))
         let o = try g.run(["evidence", "add", "attachment", "--run", "r1", "--file", shot, "--note", "the refund screen"])
         #expect(o.code == 0, "\(o)")
-        #expect(try Self.verdict(g) == before)
         let shown = try g.run(["run", "show", "r1"])
         #expect(shown.stdout.contains("(late: after the finish)"), "\(shown)")
-        #expect(try g.run(["verify"]).code == 0)
-    }
-
-    @Test("Abandoning a mistaken run makes the previous run the judged one again; the abandoned run is listed as abandoned")
-    func abandoningAMistakenRunRestoresTheJudgedRun() throws {
-        let g = try Growcert()
-        try g.seed()
-        #expect(try g.run(["run", "finish", "r1", "--outcome", "fail", "--note", "refund never arrived"]).code == 0)
-        let judgedOnR1 = try Self.verdict(g)
         #expect(try g.run(["run", "start", "--campaign", "c1", "--scenario", "purchase-restore-refund", "--device", "iphone15", "--account", "tester1", "--tester", "Ann"]).code == 0)
-        #expect(try g.run(["run", "finish", "r2", "--outcome", "pass"]).code == 0)
-        let judgedOnR2 = try Self.verdict(g)
-        #expect(judgedOnR2 != judgedOnR1)
-        let abandoned = try g.run(["run", "abandon", "r2", "--reason", "started by mistake"])
-        #expect(abandoned.code == 0, "\(abandoned)")
-        #expect(try Self.verdict(g) == judgedOnR1)
-        let list = try g.run(["run", "list", "--campaign", "c1"])
-        #expect(list.stdout.contains("abandoned"), "\(list)")
         let missing = try g.run(["run", "abandon", "r2"])
         #expect(missing.code == 64, "\(missing)")
+        let abandoned = try g.run(["run", "abandon", "r2", "--reason", "started by mistake"])
+        #expect(abandoned.code == 0, "\(abandoned)")
+        let list = try g.run(["run", "list", "--campaign", "c1"])
+        #expect(list.stdout.contains("abandoned"), "\(list)")
         #expect(try g.run(["verify"]).code == 0)
     }
 }

@@ -53,11 +53,10 @@ struct StoredVerdictTests {
 
         try #require(try g.run(["keys", "generate", "--out", g.path("rita.pem")]).code == 0)
         let before = try g.journalState()
-        for subject in [["--report", report.id], ["--campaign", "c1"]] {
-            let s = try g.run(["signoff"] + subject + ["--role", "release-manager", "--name", "Rita RM", "--decision", "approve", "--key", g.path("rita.pem")])
-            #expect(s.code == 2, "\(subject): \(s)")
-            #expect(s.stderr.contains("nothing was signed: entry \(report.seq): \(named)"), "\(s)")
-        }
+        // Signing the campaign's state is refused the same way: StoredVerdictServiceTests.
+        let s = try g.run(["signoff", "--report", report.id, "--role", "release-manager", "--name", "Rita RM", "--decision", "approve", "--key", g.path("rita.pem")])
+        #expect(s.code == 2, "\(s)")
+        #expect(s.stderr.contains("nothing was signed: entry \(report.seq): \(named)"), "\(s)")
         #expect(try g.journalState() == before)
 
         let all = try g.run(["verify"])

@@ -22,26 +22,30 @@ enum Bench {
         }
     }
 
-    /// Runs the benchmarks `options` select, prints the table and writes the results; 0 once written.
+    /// Runs the benchmarks `options` select, prints the table and writes the results; 0 once written, 1 when a
+    /// benchmark failed (its row says why; the others are still measured and written).
     static func run(_ options: BenchOptions) async throws -> Int32 {
         let work = FileManager.default.temporaryDirectory.appendingPathComponent("growcert-bench-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
         defer { if !options.keep { try? FileManager.default.removeItem(at: work) } }
         let context = BenchContext(options: options, work: work)
         var results: [BenchResult] = []
+        var failed: [String] = []
         for benchmark in Benchmarks.all where options.only.isEmpty ? !benchmark.optIn : options.only.contains(benchmark.name) {
             context.log("== \(benchmark.name)")
             do {
                 results += try await benchmark.runAll(context)
             } catch {
                 context.log("\(benchmark.name) failed: \(error)")
+                failed.append(benchmark.name)
                 results.append(BenchResult.notRun(benchmark.name, unit: "", target: "", why: "failed: \(error)"))
             }
         }
         print(BenchResult.table(results), terminator: "")
         try BenchResult.write(results, machine: Machine.describe(), scale: options.scale, to: options.out)
         context.log("wrote \(options.out)")
-        return 0
+        if !failed.isEmpty { context.log("failed: \(failed.joined(separator: ", "))") }
+        return failed.isEmpty ? 0 : 1
     }
 }
 

@@ -33,8 +33,10 @@ struct RenderBenchmark: Benchmark {
     ///
     /// With `keptIn`, the database is built there once and kept (a `.built` file beside it says it is whole),
     /// and later runs render the kept one.
-    func measure(_ context: BenchContext, runs: Int, keptIn folder: String? = nil) throws -> Measurement {
-        let db = folder.map { "\($0)/render-\(runs).sqlite" } ?? context.path("render-\(runs).sqlite")
+    /// Scratch files are named `<prefix>-<runs>.…`: `render-100k` measures 10,000 runs too, after `render` did, in the same
+    /// scratch folder.
+    func measure(_ context: BenchContext, runs: Int, keptIn folder: String? = nil, prefix: String = "render") throws -> Measurement {
+        let db = folder.map { "\($0)/render-\(runs).sqlite" } ?? context.path(Self.scratchName(prefix, runs: runs, ext: "sqlite"))
         let built = db + ".built"
         // The first run's id: a database seeded without a run starts its runs at r1.
         var marker = folder != nil && FileManager.default.fileExists(atPath: built) ? "attachment-bytes-of-r1-" : ""
@@ -49,7 +51,7 @@ struct RenderBenchmark: Benchmark {
         } else {
             context.log("render: \(runs) runs kept in \(db)")
         }
-        return try render(db, runs: runs, marker: marker, context: context)
+        return try render(db, runs: runs, marker: marker, context: context, prefix: prefix)
     }
 
     /// `runs` finished runs of 19 notes and 1 attachment each, in batches of 500 runs.
@@ -77,10 +79,13 @@ struct RenderBenchmark: Benchmark {
         context.log("render: built \(runs) runs in \(String(format: "%.1f", build)) s")
     }
 
+    /// The scratch file of a measure at `runs` runs: `render-10000.html`, `render-100k-10000.html`.
+    static func scratchName(_ prefix: String, runs: Int, ext: String) -> String { "\(prefix)-\(runs).\(ext)" }
+
     /// Renders `db` as HTML and as Markdown, each in a `growcert` process (which verifies the database first).
-    private func render(_ db: String, runs: Int, marker: String, context: BenchContext) throws -> Measurement {
-        let html = context.path("render-\(runs).html")
-        let md = context.path("render-\(runs).md")
+    private func render(_ db: String, runs: Int, marker: String, context: BenchContext, prefix: String) throws -> Measurement {
+        let html = context.path(Self.scratchName(prefix, runs: runs, ext: "html"))
+        let md = context.path(Self.scratchName(prefix, runs: runs, ext: "md"))
         let err = context.path("render.err")
         let a = try ChildProcess.check(context.options.growcert, ["--db", db, "--actor", "bench", "--quiet", "report", "render", "--campaign", "c1", "--format", "html", "--out", html], stderr: err)
         let b = try ChildProcess.check(context.options.growcert, ["--db", db, "--actor", "bench", "--quiet", "report", "render", "--campaign", "c1", "--format", "md", "--out", md], stderr: err)
@@ -103,8 +108,8 @@ struct RenderLargeBenchmark: Benchmark {
     func run(_ context: BenchContext) async throws -> BenchResult {
         let render = RenderBenchmark()
         let runs = context.options.n(100_000)
-        let small = try render.measure(context, runs: context.options.n(10_000))
-        let large = try render.measure(context, runs: runs, keptIn: Self.cacheFolder)
+        let small = try render.measure(context, runs: context.options.n(10_000), prefix: name)
+        let large = try render.measure(context, runs: runs, keptIn: Self.cacheFolder, prefix: name)
         let verify = try ChildProcess.check(context.options.growcert, ["--db", "\(Self.cacheFolder)/render-\(runs).sqlite", "--actor", "bench", "--quiet", "verify"])
         context.log("render-100k: verify alone \(String(format: "%.2f", verify.seconds)) s, \(verify.peakRSS / 1_048_576) MiB")
         let ratio = large.seconds / small.seconds

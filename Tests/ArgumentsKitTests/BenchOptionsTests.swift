@@ -20,6 +20,15 @@ import Testing
         return nil
     }
 
+    /// A full `make bench` runs `render`, then `render-100k`, which measures 10,000 runs again in the same scratch folder:
+    /// with the same file names its render refused to replace the first one's report, and the row was not measured.
+    @Test func renderAndRender100kWriteTheirOwnScratchFiles() {
+        let render = RenderBenchmark().name, large = RenderLargeBenchmark().name
+        for ext in ["sqlite", "html", "md"] {
+            #expect(RenderBenchmark.scratchName(render, runs: 10_000, ext: ext) != RenderBenchmark.scratchName(large, runs: 10_000, ext: ext))
+        }
+    }
+
     @Test func theDefaultsAreTheOldOnes() throws {
         let o = try options(["--growcert", Self.executable])
         #expect(o.growcert == Self.executable && o.out == "bench/results.json" && o.only.isEmpty && !o.keep)

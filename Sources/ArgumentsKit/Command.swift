@@ -2,7 +2,9 @@ import Synchronization
 
 /// A command: its words, its help, and what it runs with a `Context` (the program's own invocation).
 package struct Command<Context>: Sendable {
+    /// The command's words (`["report", "render"]`); empty for a program without subcommands.
     package let path: [String]
+    /// One line for the program's `--help` list.
     package let summary: String
     /// Positional arguments, in order (`ID`); a trailing `?` marks one optional.
     package var positionals: [String] = []

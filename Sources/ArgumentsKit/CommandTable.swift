@@ -10,7 +10,9 @@
 package struct CommandTable<Context>: Sendable {
     /// The program's name, as its synopsis and messages say it: `growcert`.
     package let program: String
+    /// Every command of the program.
     package let commands: [Command<Context>]
+    /// The options every command takes, and those of the bare program.
     package let globals: OptionTable
     /// ` Did you mean 'x'?` for a mistyped name among the known ones, or the empty string.
     package let suggest: @Sendable (_ typed: String, _ known: [String]) -> String
@@ -93,5 +95,6 @@ package struct UsageError: Error, Sendable, Equatable, CustomStringConvertible {
         self.command = command
     }
 
+    /// The message alone; the program adds where the command's help is.
     package var description: String { message }
 }

@@ -7,6 +7,7 @@
 /// or one of another command's options, does not compile; and the command's declared options are derived from
 /// the same group, so an option that can be read is always one the command takes.
 package struct Option<Value: Sendable>: Sendable, OptionDeclaring {
+    /// What the option is called, takes and says in `--help`.
     package let spec: OptionSpec
     /// Reads the option's value from what was given: its values (empty when not given), whether it was given as
     /// a flag, and the call's command (for the error) and suggestion wording.

@@ -1,10 +1,14 @@
 /// One option of a command, for parsing, checking and `--help`.
 package struct OptionSpec: Sendable {
+    /// The option as typed, dashes included (`--run`).
     package let name: String
     /// The value placeholder (`ID`, `FILE`); nil for a flag.
     package let value: String?
+    /// What it does, one line for `--help`.
     package let help: String
+    /// Whether a call without it is refused.
     package var required = false
+    /// Whether it may be given more than once (each value kept); otherwise a second one is refused.
     package var repeatable = false
     /// The values it takes, where they are a known list (formats, languages): for completion and the man page.
     package var choices: [String] = []

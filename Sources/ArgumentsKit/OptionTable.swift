@@ -1,6 +1,7 @@
 /// The options every command of a program takes (`--db`, `--json`, `--help` …), and those only the bare
 /// program takes (`--version`).
 package struct OptionTable: Sendable {
+    /// The options every command takes.
     package let all: [OptionSpec]
     /// Only without a command: `growcert --version`.
     package let topLevel: [OptionSpec]

@@ -5,6 +5,7 @@
 /// options. Reads that cannot fail (a flag, an optional value, a repeatable option) are subscripts; reads that
 /// decode (a required value, a number, a choice) are `value`, which throws a `UsageError` naming the command.
 package struct OptionValues<Group: OptionGroup>: Sendable {
+    /// The command's declared options, which the key paths of every read point into.
     package let group: Group
     let args: ParsedArguments
     /// The names `Group` declares (`Group.specs`): what every read is checked against in debug builds.

@@ -7,6 +7,7 @@
 /// that name does), for the program to report once the command is known (`CommandTable.check`). Parsing never throws:
 /// problems wait in `missingValue` and `unknown`, so that `--json` is known even for a call that is refused.
 package struct ParsedArguments: Sendable {
+    /// The command words and positional arguments, in the order given.
     package var words: [String] = []
     var options: [String: [String]] = [:]
     var flags: Set<String> = []

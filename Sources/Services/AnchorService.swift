@@ -3,7 +3,9 @@ import Foundation
 
 /// Timestamps the journal head with an RFC 3161 authority and stores the token: for `growcert anchor`.
 package struct AnchorService {
+    /// The evidence store whose journal head is anchored and which keeps the token.
     package let store: EvidenceStore
+    /// Posts the timestamp query to the authority.
     package var poster: TimestampPoster = CurlTimestampPoster()
 
     /// Anchors `store`'s journal head, posting through `poster`.

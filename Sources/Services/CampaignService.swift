@@ -5,6 +5,7 @@ import StoreProof
 /// How a campaign and what it is tested with are recorded: `campaign create`, `campaign update`, `device add` and
 /// `account add` take this one path, and the commands only read their options and files.
 package struct CampaignService {
+    /// The evidence store recorded into.
     package let store: EvidenceStore
 
     /// A service recording into `store` as its actor.

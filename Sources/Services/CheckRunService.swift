@@ -13,14 +13,21 @@ package struct CheckRunRequest: Sendable {
     package var runId: String?
     /// `--campaign`: each open run of the campaign, in catalog order.
     package var campaignId: String? = nil
+    /// The checks to run, by id; empty for every check of each run's scenario.
     package var checkIds: [String] = []
     /// `--except`: checks left out.
     package var exceptIds: [String] = []
+    /// The Sandbox customer the checks sign in as.
     package var customerId: String
+    /// A second Sandbox customer, for the checks that need one off the emulator (`CheckRunner.needingSecondCustomer`).
     package var secondCustomerId: String?
+    /// A purchase made outside the checks, by its order id, for the checks to examine instead of buying their own.
     package var orderId: String?
+    /// That purchase's store transaction id (with `orderId` for a vendor whose purchases have orders).
     package var transactionId: String?
+    /// The vendor's server key; nil when `tokenCommand` supplies the customer tokens instead.
     package var serverKey: String?
+    /// A command that prints a customer token, used instead of a server key.
     package var tokenCommand: String?
     /// `--dry-run`: the pre-flight only; nothing is run or recorded.
     package var dryRun: Bool = false
@@ -45,8 +52,11 @@ package struct CheckRunRequest: Sendable {
 
 /// One check's result on a run, and the evidence recorded for it (none while it is waiting).
 package struct CheckRunResult {
+    /// The run the check ran on.
     package var runId: String
+    /// What the check found.
     package var result: CheckResult
+    /// The evidence recorded for it, in order; empty while the result is waiting.
     package var items: [EvidenceItem]
 }
 
@@ -57,6 +67,7 @@ package struct CheckRunResult {
 package struct CheckRunService {
     /// The pre-flight, which holds the store and the transport to the Sandbox the checks use.
     package let preflight: PreflightService
+    /// The evidence store the results are recorded in (the pre-flight's).
     package var store: EvidenceStore { preflight.store }
 
     /// Checks recorded into `store`, over `transport` or one `transportFactory` makes (nil both: a `CurlTransport`).

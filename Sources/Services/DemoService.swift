@@ -14,9 +14,13 @@ import StoreProof
 /// recorded as the store transaction, and the reports rendered. Everything it
 /// records is honestly non-certifying, and the report says why.
 package struct DemoService {
+    /// The folder the demo's database and reports are written into; created when missing.
     package let outDirectory: String
+    /// Who the journal records as having made each entry.
     package let actor: String
+    /// The time of each journal entry.
     package let clock: Clock
+    /// Receives each progress line.
     package let say: @Sendable (String) -> Void
     /// The vendor's profile (`Vendors`); the standard vendor's by default.
     package var profile = Vendors.standard.profileId
@@ -30,16 +34,27 @@ package struct DemoService {
         self.say = say
     }
 
+    /// What a demo did: the database, the checks, the verdict and the reports.
     package struct Outcome {
+        /// The evidence database it wrote.
         package var databasePath: String
+        /// The campaign it recorded.
         package var campaignId: String
+        /// Checks that passed, over every run.
         package var checksPassed: Int
+        /// Checks run, over every run.
         package var checksRun: Int
+        /// The campaign's verdict (its raw value, never certifying for emulator evidence).
         package var verdict: String
+        /// Each report written: its path and its record in the journal.
         package var reports: [(path: String, record: ReportRecord)]
+        /// One line per scenario: its id, its verdict and why, in English.
         package var reasons: [String]
     }
 
+    /// Runs the demo with the vendor of `profile` into a new database in `outDirectory`.
+    /// Throws `ServiceError.demoFolderUnwritable`, `.demoDatabaseExists` (anything at the database's path) or `.demoUnknownProfile`
+    /// before anything is written, and `.demoDoesNotVerify` when the finished database does not verify.
     package func run() async throws -> Outcome {
         let fm = FileManager.default
         do { try fm.createDirectory(atPath: outDirectory, withIntermediateDirectories: true) } catch {

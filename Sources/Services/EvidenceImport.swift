@@ -40,20 +40,31 @@ package struct EvidenceImport {
 
     /// What an import recorded: items, lines skipped as already recorded, lines read, the first and last item ids.
     package struct Outcome: Sendable, Equatable {
+        /// Items recorded by this import.
         package var recorded = 0
+        /// Lines skipped because an earlier import of the same file recorded them (`resume`).
         package var skipped = 0
+        /// Lines read, blank and skipped ones included.
         package var lines = 0
+        /// The id of the first item recorded; nil when none was.
         package var first: String?
+        /// The id of the last item recorded; nil when none was.
         package var last: String?
     }
 
     /// A bad line stopped the import: its number, why (`underlying`), and what was recorded before it.
     package struct LineFailure: Error {
+        /// The file (`-` for stdin).
         package let path: String
+        /// The bad line's number (1-based).
         package let line: Int
+        /// Items recorded before the bad line (they stay recorded).
         package let recorded: Int
+        /// The id of the first item recorded before it; nil when none was.
         package let first: String?
+        /// The id of the last item recorded before it; nil when none was.
         package let last: String?
+        /// Why the line was refused (a parse, store or I/O error).
         package let underlying: Error
         /// Whether the file's lines carry import keys, so a resumed import skips every line already recorded.
         package let keyed: Bool
@@ -61,8 +72,11 @@ package struct EvidenceImport {
 
     /// A dry run found bad lines: each one, with why; nothing was written.
     package struct CheckFailure: Error {
+        /// The file (`-` for stdin).
         package let path: String
+        /// Lines checked: the good ones and the bad ones.
         package let checked: Int
+        /// Each bad line's number (1-based) and why it was refused.
         package let problems: [(line: Int, error: Error)]
     }
 
@@ -104,7 +118,9 @@ package struct EvidenceImport {
 
     /// What a dry run found good: the items an import would record, and the lines read.
     package struct DryRun: Sendable, Equatable {
+        /// Items an import would record.
         package var wouldRecord = 0
+        /// Lines read, blank and skipped ones included.
         package var lines = 0
     }
 

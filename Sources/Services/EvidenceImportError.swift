@@ -30,6 +30,7 @@ package enum EvidenceImportError: Error, Sendable, Equatable, CustomStringConver
     /// The file was imported before: `lines` of its lines are already recorded.
     case importedBefore(path: String, lines: Int)
 
+    /// Why the line or the file was refused, in words without flags (the command line adds them).
     package var description: String {
         switch self {
         case .notJSON(let detail): return "not valid JSON: \(detail)."

@@ -7,6 +7,7 @@ import StrictJSON
 /// `evidence add …` and the web view's share links, so a file sent from a phone is checked exactly as one
 /// added at the desk (the store's secret scan, size limit and late-evidence rule; the JWS's full verification).
 package struct EvidenceIntake {
+    /// The evidence store recorded into.
     package let store: EvidenceStore
     /// Verifies App Store JWS (Apple Root CA - G3 unless a test gives another root).
     package var jwsVerifier: JWSVerifier
@@ -53,8 +54,11 @@ package struct EvidenceIntake {
     /// A recorded store proof: the item, the summary of what was verified, and whether its provenance can certify
     /// on its run's scenario.
     package struct Recorded {
+        /// The evidence item recorded.
         package var item: EvidenceItem
+        /// What was verified, as the item's JSON summary.
         package var proof: JSONValue
+        /// Whether its provenance can certify on its run's scenario.
         package var certifies: Bool
     }
 

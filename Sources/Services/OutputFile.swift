@@ -168,7 +168,9 @@ package struct OutputFile {
 /// Several files written into one folder named by `--out DIR` (`signoff export`, `sandbox purchase`,
 /// `report render --format all`), each by `OutputFile`'s rules.
 package struct OutputFolder {
+    /// The folder.
     package let path: String
+    /// Each file to write into it, in the order of the names given.
     package let files: [OutputFile]
 
     /// The files `names` in the folder `path`, each replaced only when `force`.
@@ -244,6 +246,7 @@ package enum OutputError: Error, Sendable, Equatable, CustomStringConvertible {
     /// `-` (standard output) where a folder of several files is written.
     case folderNotStandardOutput
 
+    /// What is wrong with the path, and what to do; names no flag.
     package var description: String {
         switch self {
         case .cannotWrite(let path, nil): return "Cannot write '\(path)'. Check the folder exists and is writable."

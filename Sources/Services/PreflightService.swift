@@ -11,6 +11,7 @@ import HTTPCore
 /// campaign's scope (65 on `scope_mismatch`, a refused key or a failing token command), and on the emulator
 /// the `--order-id`/`--transaction-id` QA gave. Nothing is recorded here; its exchanges are not evidence.
 package struct PreflightService {
+    /// The evidence store the runs, campaigns and profiles are read from.
     package let store: EvidenceStore
     /// The transport to the Sandbox; nil: a `CurlTransport` enforcing the profile's and campaign's pins.
     package var transport: (any HTTPTransport)? = nil
@@ -26,9 +27,13 @@ package struct PreflightService {
 
     /// One run to check: which checks, the runner of its profile's suite, and the context they run in.
     package struct Target {
+        /// The run checked.
         package var run: Run
+        /// The checks to run on it, in catalog order.
         package var checkIds: [String]
+        /// The runner of its profile's suite.
         package var runner: CheckRunner
+        /// The target, credentials and customers the checks run with.
         package var context: CheckContext
     }
 

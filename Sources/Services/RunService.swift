@@ -5,12 +5,15 @@ import HTTPCore
 
 /// What `growcert run start` asks for.
 package struct RunStartRequest: Sendable {
+    /// The campaign the runs belong to.
     package var campaignId: String
     /// One scenario, or nil for one run of each scenario of the campaign's profile.
     package var scenario: String?
+    /// The label of the campaign's device the runs are made on.
     package var deviceLabel: String
     /// With every scenario: given only to the scenarios that need a store account.
     package var accountLabel: String?
+    /// Who makes the runs.
     package var tester: String
 
     /// A request; see the properties.
@@ -25,11 +28,13 @@ package struct RunStartRequest: Sendable {
 
 /// Runs that were started: each with its nonce, the Sandbox clock reading they share, and why any can never certify.
 package struct StartedRuns: Sendable {
+    /// The runs started, in the profile's scenario order.
     package var runs: [Run]
     /// Run id → the run nonce to give the test app (StoreKit's `appAccountToken`).
     package var nonces: [String: String]
     /// The Sandbox's clock as the runs started.
     package var reading: ClockReading
+    /// Why a run can never certify (no physical device, no store account, not the hosted Sandbox, no outside clock…); empty when nothing stands in the way.
     package var warnings: [RunStartWarning]
 }
 
@@ -38,6 +43,7 @@ package struct StartedRuns: Sendable {
 /// A reading is recorded (`run.clock`, with the run's nonce at its start) when something answered; an attempt that got
 /// no answer proves nothing and is not recorded, so an offline run has no nonce and no outside window, and says so.
 package struct RunService {
+    /// The evidence store the runs and clock readings are recorded in.
     package let store: EvidenceStore
     /// Makes the transport to the Sandbox from the pins; nil: a `CurlTransport` enforcing them (a test seam).
     package var transportFactory: SandboxTransportFactory?

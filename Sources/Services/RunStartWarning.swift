@@ -50,6 +50,7 @@ package enum RunStartWarning: Sendable, Equatable, CustomStringConvertible {
         return [.noOutsideClock(baseURL: campaign.baseURL, reason: reading.notLiveHosted ?? "no Date header")]
     }
 
+    /// The warning in words without flags or command lines (the command line adds the command that fixes it).
     package var description: String {
         switch self {
         case .needsPhysicalDevice(let scenario, let deviceLabel, let deviceKind, let runId):

@@ -128,6 +128,7 @@ package enum ServiceError: Error, Sendable, Equatable, CustomStringConvertible {
 
     static let nothingRun = "Nothing was run or recorded."
 
+    /// What went wrong and what to do, in words without flags or command lines (the command line adds those).
     package var description: String {
         let nothing = Self.nothingRun
         switch self {

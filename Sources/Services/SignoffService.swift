@@ -9,13 +9,15 @@ import StoreProof
 /// judged again with this growcert's rules, and the statement (`growcert-signoff/v3`) records each
 /// scenario's verdict, the rules' SHA-256, the growcert version and the database's identity.
 package struct SignoffService {
+    /// The evidence store verified, judged and signed.
     package let store: EvidenceStore
+    /// Re-verifies the recorded store transactions while the database is verified.
     package var jwsVerifier: JWSVerifier
 
-    /// Sign-offs in `store`.
     /// What `verify` re-validates recorded server chains against (this machine's trust store unless a test injects one).
     package var serverTrust: ServerChainTrust
 
+    /// Sign-offs in `store`.
     package init(store: EvidenceStore, jwsVerifier: JWSVerifier = JWSVerifier(), serverTrust: ServerChainTrust = ServerChainTrust()) {
         self.serverTrust = serverTrust
         self.store = store
@@ -30,16 +32,23 @@ package struct SignoffService {
 
     /// What a sign-off says about its signer.
     package struct Signer {
+        /// The signer's role, a `SignoffRole` (refused otherwise).
         package var role: String
+        /// The signer's name as the statement records it.
         package var name: String
+        /// The decision, a `SignoffDecision` (refused otherwise).
         package var decision: String
+        /// A free comment; nil for none.
         package var comment: String?
+        /// The risk accepted in words: needed to approve a verdict that is not CERTIFIED.
         package var acceptRisk: String?
+        /// Whether to sign a report with evidence recorded after it (the statement records it).
         package var acceptStale: Bool
         package var privateKeyPEM: String
         /// Asked once the database verified, so that a refused sign-off asks for nothing.
         package var passphrase: () throws -> String?
 
+        /// A signer; see the properties.
         package init(role: String, name: String, decision: String, comment: String?, acceptRisk: String?, acceptStale: Bool,
                     privateKeyPEM: String, passphrase: @escaping () throws -> String?) {
             self.role = role

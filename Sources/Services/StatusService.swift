@@ -6,6 +6,7 @@ import StrictJSON
 /// run, its verdict (the verdict engine's, as `report render` judges), the runs still open, the checks that failed on
 /// them, and the report's next steps. Records nothing.
 package struct StatusService {
+    /// The evidence store read.
     package let store: EvidenceStore
 
     /// A status reader over `store` (opened for reading is enough).
@@ -13,12 +14,17 @@ package struct StatusService {
 
     /// One scenario's status.
     package struct Scenario {
+        /// The scenario's id in the profile.
         package let id: String
+        /// Its verdict, as `report render` judges it.
         package let verdict: Verdict
+        /// The id of the run the verdict judged; nil when there is none.
         package let judgedRun: String?
+        /// The ids of its runs still open.
         package let openRuns: [String]
         /// Per open run with failed checks: the run and the failed check ids.
         package let failedOnOpenRuns: [(run: String, checks: [String])]
+        /// Why it is not CERTIFIED, as reason codes; empty when it is.
         package let reasons: [String]
         /// The report's next steps, each with its English text.
         package let nextSteps: [(step: NextStep, text: String)]
@@ -26,8 +32,11 @@ package struct StatusService {
 
     /// One campaign's status.
     package struct CampaignStatus {
+        /// The campaign.
         package let campaign: Campaign
+        /// The campaign's verdict over its scenarios.
         package let verdict: Verdict
+        /// Each scenario of its profile, in the profile's order.
         package let scenarios: [Scenario]
 
         /// The JSON `growcert --json status` prints for this campaign (one element of its array).

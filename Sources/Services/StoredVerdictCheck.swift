@@ -5,6 +5,7 @@ import Reports
 /// the evidence as it stood at that entry, `ReportBuilder.judge`). A stored verdict is a label; what
 /// `verify`, `report verify` and `signoff` accept is the verdict this growcert reproduces from the evidence.
 package struct StoredVerdictCheck {
+    /// The evidence store whose reports are judged again.
     package let store: EvidenceStore
 
     /// Checks `store`'s reports.
@@ -14,12 +15,17 @@ package struct StoredVerdictCheck {
 
     /// A stored report whose verdict this growcert does not reproduce.
     package struct Mismatch: Sendable, Equatable, CustomStringConvertible {
+        /// The report's id.
         package var reportId: String
+        /// The journal entry the report was judged at (its `evidence_seq`).
         package var seq: Int64
+        /// The campaign verdict the report stored.
         package var stored: String
+        /// The campaign verdict this growcert judges from the same evidence.
         package var judged: String
         /// The rules' SHA-256 the report names (nil when it names none, or cannot be judged), and this growcert's.
         package var storedRules: String?
+        /// This growcert's rules' SHA-256.
         package var rules: String
 
         /// `stored CERTIFIED, this growcert judges INCOMPLETE`, with the rules when they differ.

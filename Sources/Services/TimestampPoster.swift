@@ -15,6 +15,7 @@ package struct CurlTimestampPoster: TimestampPoster {
     /// A poster over a fresh `CurlTransport`.
     package init() {}
 
+    /// POSTs `body` to `url` over a `CurlTransport`; throws the transport's error when nothing answers.
     package func post(_ body: [UInt8], to url: URL) async throws -> (status: Int, body: [UInt8]) {
         let request = HTTPRequest(method: .post, url: url, headers: ["Content-Type": "application/timestamp-query",
                                                                      "Accept": "application/timestamp-reply"], body: Data(body))

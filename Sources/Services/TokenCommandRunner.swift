@@ -9,6 +9,7 @@ import StrictJSON
 /// `{"customerToken": ..., "expiresAt": ...}` from its standard output. The
 /// token stays in memory; nothing the command prints is ever stored or echoed.
 package struct TokenCommandRunner: Sendable {
+    /// The shell command line, run through `/bin/sh` with the customer id (and TTL) appended as arguments.
     package let command: String
 
     /// A runner of the shell command `command`.
@@ -16,6 +17,7 @@ package struct TokenCommandRunner: Sendable {
 
     /// The failure of the token command, without anything it printed.
     package struct Failure: Error, CustomStringConvertible {
+        /// What failed, without anything the command printed.
         package let description: String
         /// The command's exit status, when it ran and failed (127: not found by /bin/sh).
         package var status: Int32? = nil
@@ -27,6 +29,8 @@ package struct TokenCommandRunner: Sendable {
         }
     }
 
+    /// Runs the command for `customerId` (with `ttlSeconds` when given) and returns the token it printed, kept in memory
+    /// only. Throws `Failure` when it cannot start, exits non-zero, or prints no `customerToken` and `expiresAt` strings.
     package func issue(customerId: String, ttlSeconds: Int?) async throws -> IssuedCustomerToken {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")

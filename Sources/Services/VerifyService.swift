@@ -12,6 +12,7 @@ import StoreProof
 /// kept outside the file (expected heads, exported sign-offs, an allowed-signers list, a TSA's CA)
 /// are added here, so that every caller gets all of them.
 package struct VerifyService {
+    /// The evidence store verified.
     package let store: EvidenceStore
     /// Re-verifies stored App Store transactions (Apple Root CA - G3 unless a test injects its own root).
     package var jwsVerifier = JWSVerifier()

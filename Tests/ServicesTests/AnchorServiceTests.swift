@@ -6,57 +6,15 @@ import TestSupport
 
 /// Timestamping the journal head, called directly with a timestamp authority in the test process.
 @Suite struct AnchorServiceTests {
-    /// An RFC 3161 authority made with the openssl CLI (a test CA and a timeStamping certificate) that answers each query
-    /// with `openssl ts -reply`, in this process: no server, no network.
-    final class OpenSSLAuthority: TimestampPoster {
-        let directory: URL
-        var caPEM: String { directory.appendingPathComponent("ca.pem").path }
+    /// The test authority (`TestTimestampAuthority`) answering each query in this process: no server, no network.
+    struct OpenSSLAuthority: TimestampPoster {
+        let tsa: TestTimestampAuthority
+        var caPEM: String { tsa.caPEM }
 
-        init() throws {
-            directory = try supportTemporaryDirectory()
-            let ec = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"]
-            try "basicConstraints=CA:FALSE\nkeyUsage=critical,digitalSignature\nextendedKeyUsage=critical,timeStamping\n"
-                .write(to: directory.appendingPathComponent("ext.cnf"), atomically: true, encoding: .utf8)
-            for args in [
-                ["req", "-x509"] + ec + ["-keyout", "ca.key", "-out", "ca.pem", "-subj", "/CN=growcert test TSA CA", "-days", "2",
-                                         "-addext", "basicConstraints=critical,CA:TRUE", "-addext", "keyUsage=critical,keyCertSign,cRLSign"],
-                ["req"] + ec + ["-keyout", "tsa.key", "-out", "tsa.csr", "-subj", "/CN=growcert test TSA"],
-                ["x509", "-req", "-in", "tsa.csr", "-CA", "ca.pem", "-CAkey", "ca.key", "-CAcreateserial", "-out", "tsa.pem", "-days", "2",
-                 "-extfile", "ext.cnf"],
-            ] {
-                _ = try openssl(args, in: directory)
-            }
-            try "01\n".write(to: directory.appendingPathComponent("serial"), atomically: true, encoding: .utf8)
-            try """
-                [ tsa ]
-                default_tsa = tsa_config1
-                [ tsa_config1 ]
-                dir = \(directory.path)
-                serial = $dir/serial
-                crypto_device = builtin
-                signer_cert = $dir/tsa.pem
-                signer_key = $dir/tsa.key
-                signer_digest = sha256
-                default_policy = 1.2.3.4.1
-                digests = sha256
-                accuracy = secs:1
-                ordering = no
-                tsa_name = no
-                ess_cert_id_chain = no
-                ess_cert_id_alg = sha256
-
-                """.write(to: directory.appendingPathComponent("tsa.cnf"), atomically: true, encoding: .utf8)
-        }
-
-        deinit { try? FileManager.default.removeItem(at: directory) }
+        init() throws { tsa = try TestTimestampAuthority() }
 
         /// The authority's answer to `query`, as the HTTP body it would send.
-        func answer(_ query: [UInt8]) throws -> [UInt8] {
-            let name = "q-\(UUID().uuidString)"
-            try Data(query).write(to: directory.appendingPathComponent(name + ".tsq"))
-            _ = try openssl(["ts", "-reply", "-config", "tsa.cnf", "-queryfile", name + ".tsq", "-out", name + ".tsr"], in: directory)
-            return [UInt8](try Data(contentsOf: directory.appendingPathComponent(name + ".tsr")))
-        }
+        func answer(_ query: [UInt8]) throws -> [UInt8] { try tsa.answer(query) }
 
         func post(_ body: [UInt8], to url: URL) async throws -> (status: Int, body: [UInt8]) { (200, try answer(body)) }
     }

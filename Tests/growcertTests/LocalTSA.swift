@@ -1,56 +1,24 @@
 import Foundation
 import Testing
+import TestSupport
 
-/// A local RFC 3161 timestamp authority for tests: a test CA and a TSA certificate (extended key
-/// usage critical timeStamping) made with the openssl CLI, answering on 127.0.0.1 with
-/// `openssl ts -reply` behind a tiny HTTP server. Traffic goes to loopback only.
+/// A local RFC 3161 timestamp authority for tests: the shared test authority (`TestTimestampAuthority`: a test CA and a
+/// TSA certificate, extended key usage critical timeStamping), answering on 127.0.0.1 with `openssl ts -reply` behind a
+/// tiny HTTP server. Traffic goes to loopback only.
 final class LocalTSA {
-    let dir: String
+    let authority: TestTimestampAuthority
     let url: String
-    var caPEM: String { dir + "/ca.pem" }
-    var tsaPEM: String { dir + "/tsa.pem" }
+    /// The authority's folder (its `tsa.cnf` and certificates), inside the test's directory.
+    var dir: String { authority.directory.path }
+    var caPEM: String { authority.caPEM }
+    var tsaPEM: String { authority.tsaPEM }
     private let server: Running
 
     init(_ g: Growcert) throws {
-        dir = g.path("tsa")
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        let openssl = try Growcert.tool(["openssl"], install: "install the Debian package openssl ('make test' does)")
+        _ = try Growcert.tool(["openssl"], install: "install the Debian package openssl ('make test' does)")
         _ = try Growcert.tool(["python3"], install: "install python3 ('make test' does) for the local timestamp authority")
-        let ec = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"]
-        for args in [
-            ["req", "-x509"] + ec + ["-keyout", dir + "/ca.key", "-out", dir + "/ca.pem", "-subj", "/CN=growcert test TSA CA", "-days", "2",
-                                     "-addext", "basicConstraints=critical,CA:TRUE", "-addext", "keyUsage=critical,keyCertSign,cRLSign"],
-            ["req"] + ec + ["-keyout", dir + "/tsa.key", "-out", dir + "/tsa.csr", "-subj", "/CN=growcert test TSA"],
-            ["x509", "-req", "-in", dir + "/tsa.csr", "-CA", dir + "/ca.pem", "-CAkey", dir + "/ca.key", "-CAcreateserial",
-             "-out", dir + "/tsa.pem", "-days", "2", "-extfile", dir + "/ext.cnf"],
-        ] {
-            if args[0] == "x509" {
-                try "basicConstraints=CA:FALSE\nkeyUsage=critical,digitalSignature\nextendedKeyUsage=critical,timeStamping\n"
-                    .write(toFile: dir + "/ext.cnf", atomically: true, encoding: .utf8)
-            }
-            let o = try g.execute(openssl, args, env: [:])
-            try #require(o.code == 0, "openssl \(args.joined(separator: " ")): \(o)")
-        }
-        try "01\n".write(toFile: dir + "/serial", atomically: true, encoding: .utf8)
-        try """
-            [ tsa ]
-            default_tsa = tsa_config1
-            [ tsa_config1 ]
-            dir = \(dir)
-            serial = $dir/serial
-            crypto_device = builtin
-            signer_cert = $dir/tsa.pem
-            signer_key = $dir/tsa.key
-            signer_digest = sha256
-            default_policy = 1.2.3.4.1
-            digests = sha256
-            accuracy = secs:1
-            ordering = no
-            tsa_name = no
-            ess_cert_id_chain = no
-            ess_cert_id_alg = sha256
-
-            """.write(toFile: dir + "/tsa.cnf", atomically: true, encoding: .utf8)
+        authority = try TestTimestampAuthority(in: URL(fileURLWithPath: g.path("tsa")))
+        let dir = authority.directory.path
         try """
             import http.server, subprocess, sys
             d = sys.argv[1]

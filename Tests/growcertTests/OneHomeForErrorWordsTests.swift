@@ -80,13 +80,19 @@ import WebView
     ]
     static let bareWebErrors: [String: WebError] = ["unspecifiedAddress": .unspecifiedAddress]
 
+    static let checkErrors: [CheckError] = [
+        .unreachable(baseURL: "http://h", reason: "refused"), .unknownCheck("x", known: ["a"]), .noSuite(profile: "acme", known: ["groovegrow"]),
+        .wrongTarget(profile: "cherrysub"),
+    ]
+
+    static let sandboxErrors: [SandboxError] = [
+        .invalidConfiguration("bad"), .bindFailed(port: 1, reason: "in use"), .serverStartFailed("no"), .crypto("no"),
+    ]
+    static let bareSandboxErrors: [String: SandboxError] = ["alreadyStarted": .alreadyStarted]
+
     /// Every other error the command line maps, one value of each case or so.
     static let others: [any DomainCommandLineError] = [
-        CheckError.unreachable(baseURL: "http://h", reason: "refused"), CheckError.unknownCheck("x", known: ["a"]),
-        CheckError.noSuite(profile: "acme", known: ["groovegrow"]), CheckError.wrongTarget(profile: "cherrysub"),
         ReportError.templateDirectoryMissing(path: "t"), ReportError.unreadable(file: "f", why: "w"), ReportError.notAJSONReport("r.json"),
-        SandboxError.invalidConfiguration("bad"), SandboxError.bindFailed(port: 1, reason: "in use"), SandboxError.alreadyStarted,
-        SandboxError.serverStartFailed("no"), SandboxError.crypto("no"),
         GrowClientError.scopeMismatch, GrowClientError.unauthorized(code: .tokenExpired), GrowClientError.invalidResponse("x"),
         StoreProofError.signatureInvalid, StoreProofError.bundleIdMismatch(expected: "a", found: "b"), StoreProofError.googleMissingField("orderId"),
         GrowEmulatorPurchase.Failure.noPurchaseStep, GrowEmulatorPurchase.Failure.noAppleTransaction(orderId: "o"),
@@ -99,6 +105,8 @@ import WebView
         out += (outputErrors + bareOutputErrors.values).map { $0 as any DomainCommandLineError }
         out += workspaceErrors.map { $0 as any DomainCommandLineError }
         out += (webErrors + bareWebErrors.values).map { $0 as any DomainCommandLineError }
+        out += checkErrors.map { $0 as any DomainCommandLineError }
+        out += (sandboxErrors + bareSandboxErrors.values).map { $0 as any DomainCommandLineError }
         return out
     }
 
@@ -128,6 +136,7 @@ import WebView
     @Test("The samples hold every case of each error whose command line adds a hint", arguments: [
         ("Services/ServiceError.swift", "ServiceError"), ("EvidenceModel/EvidenceError.swift", "EvidenceError"),
         ("Services/OutputFile.swift", "OutputError"), ("Services/Workspace.swift", "WorkspaceError"), ("WebView/WebError.swift", "WebError"),
+        ("Checks/Model/CheckError.swift", "CheckError"), ("Sandbox/SandboxError.swift", "SandboxError"),
     ])
     func samplesCoverEveryCase(file: String, type: String) throws {
         let declared = try Self.cases(of: type, in: file)
@@ -137,12 +146,15 @@ import WebView
         case "EvidenceError": sampled = Self.names(Self.evidenceErrors)
         case "OutputError": sampled = Self.names(Self.outputErrors).union(Self.bareOutputErrors.keys)
         case "WorkspaceError": sampled = Self.names(Self.workspaceErrors)
+        case "CheckError": sampled = Self.names(Self.checkErrors)
+        case "SandboxError": sampled = Self.names(Self.sandboxErrors).union(Self.bareSandboxErrors.keys)
         default: sampled = Self.names(Self.webErrors).union(Self.bareWebErrors.keys)
         }
         #expect(!declared.isEmpty)
         #expect(sampled == declared, "missing: \(declared.subtracting(sampled).sorted()), unknown: \(sampled.subtracting(declared).sorted())")
         // A "bare" sample is a case without values, so its name is the one the test was given.
         let bare: [Any] = Self.bareServiceErrors.values.map { $0 as Any } + Self.bareOutputErrors.values.map { $0 as Any } + Self.bareWebErrors.values.map { $0 as Any }
+            + Self.bareSandboxErrors.values.map { $0 as Any }
         for value in bare {
             #expect(Mirror(reflecting: value).children.isEmpty)
         }

@@ -10,9 +10,12 @@ package protocol SuiteTarget: Sendable {
 
 /// One probe of a target: the kind it declared and the exchanges that said so.
 package struct ProbeRecord: Sendable {
+    /// The kind of Sandbox the target declared.
     package var kind: SandboxKind
+    /// The probe's exchanges, in send order.
     package var transcript: [TranscriptEntry]
 
+    /// A probe's record; see the properties.
     package init(kind: SandboxKind, transcript: [TranscriptEntry]) {
         self.kind = kind
         self.transcript = transcript

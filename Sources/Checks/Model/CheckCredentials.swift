@@ -33,10 +33,12 @@ package struct CheckCredentials: Sendable, CustomStringConvertible, CustomReflec
         CheckCredentials(serverKey: nil, tokenProvider: provider)
     }
 
+    /// Which credentials there are, never the server key itself.
     package var description: String {
         "CheckCredentials(server key: \(serverKey == nil ? "none" : "<redacted>"), token provider: \(tokenProvider == nil ? "none" : "yes"))"
     }
 
+    /// No children, so that a dump or a debugger print shows no key.
     package var customMirror: Mirror { Mirror(self, children: [], displayStyle: .struct) }
 }
 
@@ -53,6 +55,8 @@ package struct IssuedCustomerToken: Sendable, CustomStringConvertible, CustomRef
         self.expiresAt = expiresAt
     }
 
+    /// The expiry only; the token is redacted.
     package var description: String { "IssuedCustomerToken(<redacted>, expires \(expiresAt))" }
+    /// The expiry only, so that a dump or a debugger print shows no token.
     package var customMirror: Mirror { Mirror(self, children: ["expiresAt": expiresAt], displayStyle: .struct) }
 }

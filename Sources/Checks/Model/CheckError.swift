@@ -11,6 +11,7 @@ package enum CheckError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The context's target is not the suite's kind (a caller's mistake: e.g. a GrooveGrow target for CherrySub).
     case wrongTarget(profile: String)
 
+    /// What went wrong and what to do, in words without flags (the command line adds them).
     package var description: String {
         switch self {
         case .unreachable(let baseURL, let reason):

@@ -31,5 +31,6 @@ package enum CheckOutcome: Sendable, Hashable, CustomStringConvertible {
         return false
     }
 
+    /// `passed`, or the outcome's word and its reason.
     package var description: String { reason.map { "\(word): \($0)" } ?? "passed" }
 }

@@ -8,6 +8,7 @@ package struct CheckResult: Sendable {
     package var checkId: String
     /// The scenario the check belongs to, e.g. `first-connect`.
     package var scenario: String
+    /// Passed, failed (with why) or waiting.
     package var outcome: CheckOutcome
     /// Measured with the context's clock.
     package var durationMilliseconds: Int

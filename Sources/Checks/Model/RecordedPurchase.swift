@@ -4,7 +4,9 @@
 /// emulator controls). For Apple, `transactionId` and the store-signed
 /// `signedTransaction` (JWS); for Google, `transactionId` is the purchase token.
 package struct RecordedPurchase: Sendable, Equatable, CustomStringConvertible {
+    /// The Sandbox's order id.
     package var orderId: String
+    /// The store's transaction id (Apple) or purchase token (Google).
     package var transactionId: String
     /// `apple` or `google`.
     package var store: String
@@ -19,6 +21,7 @@ package struct RecordedPurchase: Sendable, Equatable, CustomStringConvertible {
         self.signedTransaction = signedTransaction
     }
 
+    /// The ids and whether the JWS is present, never the JWS itself.
     package var description: String {
         "RecordedPurchase(order \(orderId), \(store) transaction \(transactionId), JWS \(signedTransaction == nil ? "missing" : "present"))"
     }

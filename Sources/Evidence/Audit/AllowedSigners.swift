@@ -14,14 +14,19 @@ import Foundation
 /// and ignored. Key types: `ed25519-spki` (base64 of the DER SubjectPublicKeyInfo: the body of
 /// `public.pem`, on one line) and `ssh-ed25519` (an OpenSSH public key).
 package struct AllowedSigners: Sendable {
+    /// One signer line.
     package struct Entry: Sendable, Equatable {
+        /// The principals it names (a sign-off's `name` matches one of them).
         package var principals: [String]
         /// The key as growcert writes SPKI PEM, and its key id.
         package var publicKey: String
+        /// The key's id (`Ed25519.keyId`).
         package var keyId: String
+        /// Its line number in the file (1-based).
         package var line: Int
     }
 
+    /// The signers, in file order.
     package let entries: [Entry]
 
     /// Parses a file's text; throws on the first line that is not a signer.

@@ -10,6 +10,7 @@ package struct IdSet {
     private var counted: [Substring: [Int: UInt64]] = [:]
     private var others: Set<String> = []
 
+    /// An empty set.
     package init() {}
 
     /// Adds `id`; false when it was already in the set.
@@ -22,6 +23,7 @@ package struct IdSet {
         return true
     }
 
+    /// Whether `id` was inserted.
     package func contains(_ id: String) -> Bool {
         guard let (letters, n) = Self.split(id) else { return others.contains(id) }
         return (counted[letters]?[n >> 6] ?? 0) & (1 << UInt64(n & 63)) != 0

@@ -38,6 +38,7 @@ package enum TimestampToken {
         case signatureInvalid(String)
         case chainInvalid(String)
 
+        /// What does not hold, as a clause for a longer sentence (lower case, no full stop).
         package var description: String {
             switch self {
             case .notATimestampResponse: return "the answer is not an RFC 3161 timestamp response"

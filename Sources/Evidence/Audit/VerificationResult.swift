@@ -4,7 +4,9 @@ import Foundation
 package struct VerificationProblem: Sendable, Equatable, CustomStringConvertible {
     /// The journal entry concerned, when there is one.
     package var seq: Int64?
+    /// What is wrong, in words.
     package var message: String
+    /// `entry SEQ: message`, or the message alone when no entry is concerned.
     package var description: String { seq.map { "entry \($0): \(message)" } ?? message }
 
     /// A problem found by a check outside this module (store proof, signers, anchors).
@@ -16,14 +18,19 @@ package struct VerificationProblem: Sendable, Equatable, CustomStringConvertible
 
 /// What `verify` found.
 package struct VerificationResult: Sendable {
+    /// The journal entries read.
     package var entries: Int
+    /// The journal head's hash as stored; nil for an empty journal.
     package var headHash: String?
+    /// SQLite's `integrity_check` answer (`ok` when sound), or `not applicable (PostgreSQL)`.
     package var integrityCheck: String
+    /// Everything found wrong; empty when the store verifies.
     package var problems: [VerificationProblem]
     /// Counts of what was cross-checked, by table.
     package var rowsChecked: [String: Int]
     /// What a reader must notice that is not tampering (a recording clock that went backwards); never fails `verify`.
     package var warnings: [VerificationProblem] = []
+    /// Whether the store verifies: no problem found (warnings do not count).
     package var ok: Bool { problems.isEmpty }
 
     /// A verification that stopped before it counted anything, with the problems that stopped it.

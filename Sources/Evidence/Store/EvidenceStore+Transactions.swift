@@ -4,7 +4,9 @@ import StrictJSON
 package struct TransactionOwner: Sendable, Equatable {
     /// The store transaction id as recorded.
     package var transactionId: String
+    /// The id of the campaign that recorded it first.
     package var campaignId: String
+    /// That campaign's name.
     package var campaignName: String
     /// The evidence item that recorded it first.
     package var evidenceId: String

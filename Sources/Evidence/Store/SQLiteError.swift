@@ -7,9 +7,12 @@ internal import CSQLite
 package struct SQLiteError: Error, CustomStringConvertible {
     /// The extended result code.
     package let code: Int32
+    /// SQLite's message (`sqlite3_errmsg`).
     package let message: String
+    /// The SQL being run, without its bound values; nil when the failure is not a statement's.
     package let sql: String?
 
+    /// The code, the message and the SQL; never a bound value.
     package var description: String {
         var s = "SQLite error \(code): \(message)"
         if let sql { s += " (while running: \(sql))" }

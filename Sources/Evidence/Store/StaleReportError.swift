@@ -1,8 +1,12 @@
 /// A report that is not current: its campaign has newer evidence than the journal head it was judged at.
 package struct StaleReportError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The report asked to be signed.
     package let reportId: String
+    /// Its campaign.
     package let campaignId: String
+    /// The journal entry the report was judged at.
     package let judgedAtSeq: Int64
+    /// How many of the campaign's evidence entries were recorded after it.
     package let newerEntries: Int
 
     /// The only words of this error; the command line adds the flag that signs it anyway.

@@ -51,6 +51,7 @@ package struct PeerAddress: Sendable, Hashable, CustomStringConvertible {
 
     init(bytes: [UInt8]) { self.bytes = bytes }
 
+    /// Dotted decimal for IPv4, `inet_ntop`'s text for IPv6 (`?` if it fails).
     package var description: String {
         if bytes.count == 4 { return bytes.map(String.init).joined(separator: ".") }
         var copy = in6_addr()

@@ -1,6 +1,8 @@
 /// One header field as sent or received.
 package struct HTTPHeader: Sendable, Hashable, Codable {
+    /// The field name, spelled as given.
     package var name: String
+    /// The field value.
     package var value: String
     /// A field as given; the name keeps its spelling.
     package init(name: String, value: String) {

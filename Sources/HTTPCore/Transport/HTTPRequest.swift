@@ -2,9 +2,13 @@ import Foundation
 
 /// A request as a transport sends it.
 package struct HTTPRequest: Sendable, Hashable {
+    /// The HTTP method.
     package var method: HTTPMethod
+    /// The absolute URL, query included.
     package var url: URL
+    /// The header fields to send, in order.
     package var headers: HTTPHeaders
+    /// The body bytes; nil for none.
     package var body: Data?
     /// Seconds to wait for the response before the transport throws `TransportError.timeout`.
     package var timeout: TimeInterval
@@ -36,6 +40,7 @@ package struct HTTPRequest: Sendable, Hashable {
 extension HTTPRequest: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     /// `GET https://host/v1/holdings`: no headers or body, so printing a request cannot leak a credential.
     package var description: String { "\(method.rawValue) \(url.absoluteString)" }
+    /// The same as `description`: no headers, no body.
     package var debugDescription: String { description }
 
     /// Reflection (`dump`, test failure output) shows header names only and the body size only.

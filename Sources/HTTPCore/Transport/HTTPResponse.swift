@@ -2,8 +2,11 @@ import Foundation
 
 /// A response as a transport received it, any status.
 package struct HTTPResponse: Sendable, Hashable {
+    /// The HTTP status code.
     package var status: Int
+    /// The header fields received, in order.
     package var headers: HTTPHeaders
+    /// The body bytes; empty when there was none.
     package var body: Data
     /// What the transport measured about the connection; nil from transports that measure nothing (stubs).
     package var connection: ConnectionFacts?

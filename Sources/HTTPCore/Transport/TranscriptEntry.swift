@@ -9,6 +9,7 @@ import Foundation
 package struct TranscriptEntry: Sendable, Hashable, Codable {
     /// Position in the transcript, from 1.
     package var sequence: Int
+    /// The HTTP method as sent (`GET`).
     package var method: String
     /// The path with its query, credentials redacted.
     package var path: String
@@ -18,6 +19,7 @@ package struct TranscriptEntry: Sendable, Hashable, Codable {
     package var environment: String?
     /// Every request header in order, credential values redacted.
     package var requestHeaders: [HTTPHeader]
+    /// The request body as text, redacted (a byte count when it is not UTF-8); nil when there was none.
     package var requestBody: String?
     /// The HTTP status; nil when no response arrived.
     package var status: Int?
@@ -25,6 +27,7 @@ package struct TranscriptEntry: Sendable, Hashable, Codable {
     package var sandboxKind: String?
     /// The dialect's retry header (`Retry-After`) as received, when present.
     package var retryAfter: String?
+    /// The response body as text, redacted (a byte count when it is not UTF-8); nil when there was none or no response.
     package var responseBody: String?
     /// The transport failure code (`timeout`, `connection-lost`, …) when no response arrived.
     package var error: String?

@@ -47,6 +47,7 @@ package enum TransportError: Error, Sendable, Hashable, CustomStringConvertible 
         }
     }
 
+    /// What failed and what to do, in words for the user; never a URL, a header or a body.
     package var description: String {
         switch self {
         case .timeout:
@@ -82,6 +83,7 @@ package enum TLSFailure: Sendable, Hashable, CustomStringConvertible {
     /// The handshake failed for another reason (protocol, cipher, the peer closed).
     case handshake(String)
 
+    /// What failed, as a clause for a longer sentence (lower case, no full stop).
     package var description: String {
         switch self {
         case .untrustedChain(let why):

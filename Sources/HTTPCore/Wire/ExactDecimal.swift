@@ -54,13 +54,18 @@ package struct ExactDecimal: Sendable, Hashable, Codable, CustomStringConvertibl
         self.fractionDigits = fractionDigits
     }
 
+    /// Whether the amount is below zero (`-0` is not).
     package var isNegative: Bool { negative }
 
+    /// The text as received.
     package var description: String { text }
 
+    /// Whether the two denote the same number (`12.50 == 12.5`), whatever their spelling.
     package static func == (a: ExactDecimal, b: ExactDecimal) -> Bool { a.normalized == b.normalized }
+    /// Hashes the normalised spelling, so equal amounts hash alike.
     package func hash(into h: inout Hasher) { h.combine(normalized) }
 
+    /// Compares the numbers exactly, digit by digit (no floating point).
     package static func < (a: ExactDecimal, b: ExactDecimal) -> Bool {
         if a.negative != b.negative { return a.negative }
         let magnitudeLess = ExactDecimal.magnitudeLess(a, b)
@@ -78,6 +83,8 @@ package struct ExactDecimal: Sendable, Hashable, Codable, CustomStringConvertibl
         return fa < fb
     }
 
+    /// Decodes a JSON string in the contract's decimal syntax; throws `DecodingError.dataCorrupted` for a JSON number
+    /// or any other text.
     package init(from decoder: Decoder) throws {
         let c = try decoder.singleValueContainer()
         guard let s = try? c.decode(String.self) else {
@@ -89,6 +96,7 @@ package struct ExactDecimal: Sendable, Hashable, Codable, CustomStringConvertibl
         self = d
     }
 
+    /// Encodes the text as received, as a JSON string.
     package func encode(to encoder: Encoder) throws {
         var c = encoder.singleValueContainer()
         try c.encode(text)

@@ -54,6 +54,7 @@ package struct EmulatorSetting: Sendable, Equatable {
     /// What it sets, for help.
     package let help: String
 
+    /// A setting; see the properties.
     package init(name: String, value: String, help: String) {
         self.name = name
         self.value = value
@@ -82,6 +83,7 @@ package struct RunningEmulator: Sendable {
     /// Stops it.
     package let stop: @Sendable () -> Void
 
+    /// An emulator's description; see the properties.
     package init(title: String, url: URL, target: String, bundleId: String, acceptsOnlyItsApp: Bool, sdkVersion: String,
                 facts: [(label: String, key: String, value: String)], stop: @escaping @Sendable () -> Void) {
         self.title = title
@@ -108,6 +110,7 @@ package struct EmulatorPurchaseRequest: Sendable {
     /// Who buys, when the vendor's purchase takes a customer (`Vendor.emulatorPurchaseTakesCustomer`; nil: its default).
     package var customerId: String?
 
+    /// A request; see the properties.
     package init(baseURL: String, target: String, appId: String?, serverKey: String, customerId: String?) {
         self.baseURL = baseURL
         self.target = target
@@ -121,7 +124,9 @@ package struct EmulatorPurchaseRequest: Sendable {
 package struct EmulatorPurchaseResult: Sendable {
     /// The Sandbox's order id, when the vendor has orders.
     package var orderId: String?
+    /// The store transaction id of the purchase.
     package var transactionId: String
+    /// The product bought (the emulator's one product).
     package var productId: String
     /// Who bought it, when the vendor's purchase takes a customer.
     package var customerId: String?
@@ -130,6 +135,7 @@ package struct EmulatorPurchaseResult: Sendable {
     /// Each file's bytes, in the order of `Vendor.emulatorPurchaseFiles`.
     package var files: [Data]
 
+    /// A result; see the properties.
     package init(orderId: String?, transactionId: String, productId: String, customerId: String?, appId: String?, files: [Data]) {
         self.orderId = orderId
         self.transactionId = transactionId

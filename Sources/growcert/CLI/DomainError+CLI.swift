@@ -207,6 +207,20 @@ extension RunStartWarning {
 }
 
 extension CheckError: DomainCommandLineError {
+    var commandLineHint: String? {
+        switch self {
+        case .unknownCheck: return "Check the ids given to --check."
+        case .unreachable, .noSuite, .wrongTarget: return nil
+        }
+    }
+
+    var helpCommand: String? {
+        switch self {
+        case .unknownCheck: return "check run"
+        case .unreachable, .noSuite, .wrongTarget: return nil
+        }
+    }
+
     var exitCode: Int32 {
         switch self {
         case .unreachable: return ExitCode.unavailable
@@ -248,6 +262,20 @@ extension ReportError: DomainCommandLineError {
 }
 
 extension SandboxError: DomainCommandLineError {
+    var commandLineHint: String? {
+        switch self {
+        case .invalidConfiguration: return "Fix the option that sets it."
+        case .bindFailed, .serverStartFailed, .alreadyStarted, .crypto: return nil
+        }
+    }
+
+    var helpCommand: String? {
+        switch self {
+        case .invalidConfiguration: return "sandbox serve"
+        case .bindFailed, .serverStartFailed, .alreadyStarted, .crypto: return nil
+        }
+    }
+
     var exitCode: Int32 {
         switch self {
         case .invalidConfiguration: return ExitCode.usage
@@ -297,6 +325,7 @@ extension WebError: DomainCommandLineError {
     var commandLineHint: String? {
         switch self {
         case .noServer: return "Start one with 'growcert serve --bind ADDRESS' (an address the phone can reach, see docs/web.md), then run 'growcert run share' again."
+        case .badExpiry: return "Fix --expires."
         default: return nil
         }
     }
@@ -304,6 +333,7 @@ extension WebError: DomainCommandLineError {
     var helpCommand: String? {
         switch self {
         case .unspecifiedAddress: return "serve"
+        case .badExpiry: return "run share"
         default: return nil
         }
     }

@@ -17,10 +17,7 @@ enum ShareCommand {
                 link adds late notes and attachments only.
                 """) { inv, o in
             let run = try inv.positional(0, "run ID")
-            let seconds: Int
-            do { seconds = try WebError.expirySeconds(o[\.expires] ?? "30m") } catch let e as WebError {
-                throw CLIError.usage(e.description, command: "run share")
-            }
+            let seconds = try WebError.expirySeconds(o[\.expires] ?? "30m")
             let link = try ShareControl.share(database: try inv.dbPath, runId: run, seconds: seconds)
             if inv.json {
                 inv.console.out(JSONValue.object(["url": .string(link.url), "token": .string(link.token), "expiresAt": .string(link.expiresAt)]).prettyText + "\n")

@@ -29,8 +29,11 @@ package final class CherrySubHarness: CheckHarness {
     /// Whether the checks examine the recorded transaction as the app users given (always off the emulator).
     var usesRecorded: Bool { !isEmulator || target.usesRecordedTransactionOnEmulator }
 
+    /// Every exchange the check sent through the harness's transports, in send order.
     package var transcript: [TranscriptEntry] { recorder.entries }
+    /// Every secret (token, key) the check handled, for scrubbing its result.
     package var secrets: [String] { state.withLock { $0.secrets } }
+    /// The backend's acceptance the check observed; nil when it observed none.
     package var receipt: ObservedReceipt? { state.withLock { $0.receipt } }
 
     func remember(secret: String) { state.withLock { $0.secrets.append(secret) } }

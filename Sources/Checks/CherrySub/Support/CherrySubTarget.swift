@@ -34,6 +34,7 @@ package struct CherrySubTarget: SuiteTarget {
         self.localSigner = localSigner
     }
 
+    /// The backend's base URL, from the client configuration.
     package var baseURL: URL { configuration.baseURL }
 }
 
@@ -50,5 +51,6 @@ package struct RecordedStoreTransaction: Sendable, Equatable, CustomStringConver
         self.signedTransaction = signedTransaction
     }
 
+    /// The transaction id only: the JWS stays out of logs.
     package var description: String { "RecordedStoreTransaction(\(transactionId))" }
 }

@@ -33,8 +33,11 @@ package final class GrooveGrowHarness: CheckHarness {
     var customerId: String { context.customerId }
     var isEmulator: Bool { context.isEmulatorTarget }
 
+    /// Every exchange the check sent through the harness's transports, in send order.
     package var transcript: [TranscriptEntry] { recorder.entries }
+    /// Every secret (token, key) the check handled, for scrubbing its result.
     package var secrets: [String] { state.withLock { $0.secrets } }
+    /// The delivered order the check observed; nil when it observed none.
     package var receipt: ObservedReceipt? { state.withLock { $0.receipt } }
 
     func remember(secret: String) { state.withLock { $0.secrets.append(secret) } }

@@ -33,6 +33,7 @@ package struct GrooveGrowTarget: SuiteTarget {
         self.diskScanRoots = diskScanRoots
     }
 
+    /// The Sandbox's base URL, from the client configuration.
     package var baseURL: URL { configuration.baseURL }
 
     /// The current directory, the temporary directory and `~/.cache`: where an SDK or a

@@ -6,7 +6,9 @@
 package struct PostgresError: Error, CustomStringConvertible {
     /// The five-character SQLSTATE, empty when the failure is libpq's own (no connection, …).
     package let sqlState: String
+    /// The server's primary message (libpq's own when there is no SQLSTATE); for a data exception, a fixed sentence.
     package let message: String
+    /// The SQL being run, without its bound values; nil when the failure is not a statement's.
     package let sql: String?
     /// The connection was lost while a write's `COMMIT` was under way: the server may or may not have committed it.
     package internal(set) var commitUnacknowledged = false
@@ -17,6 +19,7 @@ package struct PostgresError: Error, CustomStringConvertible {
         self.sql = sql
     }
 
+    /// The SQLSTATE, the message and the SQL; never a bound value.
     package var description: String {
         var s = "PostgreSQL error" + (sqlState.isEmpty ? "" : " \(sqlState)") + ": \(message)"
         if let sql { s += " (while running: \(sql))" }

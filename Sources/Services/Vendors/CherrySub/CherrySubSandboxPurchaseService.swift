@@ -11,8 +11,11 @@ import HTTPCore
 /// `Emulator`, which growcert records as emulator-signed evidence and which never certifies. CherrySub's acceptance of
 /// it (the receipt the verdict pairs with it) is recorded by the check `purchase.backend-verifies`, not here.
 package struct CherrySubSandboxPurchaseService {
+    /// The emulator's base URL and publishable key.
     package let configuration: CherryClientConfiguration
+    /// The emulator's secret key (`iap_sk_…`), which drives its store controls.
     package let secretKey: CherrySecretKey
+    /// The transport to the emulator.
     package var transport: any HTTPTransport = CurlTransport()
 
     /// The auto-renewable product bought (the one the CherrySub demo buys).

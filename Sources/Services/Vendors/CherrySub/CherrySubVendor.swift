@@ -8,20 +8,27 @@ import Sandbox
 /// (`CherrySubPreflight.swift`), its client (`CherryClient`), its staging emulator (`Sandbox`'s `CherrySubEmulator`)
 /// and its demo (`CherrySubDemo.swift`).
 package struct CherrySubVendor: Vendor {
+    /// The entry (it holds nothing).
     package init() {}
 
+    /// `cherrysub`, the profile in `profiles/cherrysub.json`.
     package var profileId: String { "cherrysub" }
+    /// The vendor's name in sentences.
     package var name: String { "CherrySub" }
+    /// Its hosted backend, as a sentence names it.
     package var sandboxName: String { "CherrySub staging backend" }
+    /// Its live checks, `CherrySubSuite`.
     package var suite: any CheckSuite { CherrySubSuite() }
 
     // MARK: The emulator
 
+    /// The publishable key and bundle id of the emulator; a random key and `com.example.app` when not given.
     package var emulatorSettings: [EmulatorSetting] {
         [EmulatorSetting(name: "publishable-key", value: "KEY", help: "the app's publishable key, iap_pk_… (default: random, printed)"),
          EmulatorSetting(name: "bundle-id", value: "ID", help: "bundle id in its signed purchases (default com.example.app)")]
     }
 
+    /// Starts a `CherrySubEmulator`; throws `SandboxError` for a key or bundle id it refuses or a port it cannot bind.
     package func startEmulator(port: UInt16, settings: [String: String]) throws -> RunningEmulator {
         let bundleId = settings["bundle-id"] ?? "com.example.app"
         let emulator = try CherrySubEmulator(configuration: CherrySubConfiguration(
@@ -34,9 +41,13 @@ package struct CherrySubVendor: Vendor {
 
     // MARK: `sandbox purchase`
 
+    /// A CherrySub purchase is made for the app, not for a customer.
     package var emulatorPurchaseTakesCustomer: Bool { false }
+    /// The purchase's signed transaction (JWS).
     package var emulatorPurchaseFiles: [String] { ["transaction.jws"] }
 
+    /// One purchase of the app (`request.appId`, else `com.example.app`) on the emulator at `request.baseURL`; throws
+    /// `ServiceError.campaignURLInvalid` or `.campaignTargetUnusable` for a base URL or publishable key the client refuses.
     package func emulatorPurchase(_ request: EmulatorPurchaseRequest) async throws -> EmulatorPurchaseResult {
         guard let url = URL(string: request.baseURL) else { throw ServiceError.campaignURLInvalid(baseURL: request.baseURL) }
         let configuration: CherryClientConfiguration

@@ -11,8 +11,11 @@ import HTTPCore
 /// order, so its files are what a real purchase gives QA:
 /// the store-signed transaction (emulator-signed here) and the order the Sandbox returns.
 package struct GrooveGrowSandboxPurchaseService {
+    /// The emulator's base URL and project.
     package let configuration: GrowClientConfiguration
+    /// The emulator's server key, which mints the customer token and drives its controls.
     package let serverKey: GrowServerKey
+    /// The transport to the emulator.
     package var transport: any HTTPTransport = CurlTransport()
 
     /// Purchases on the emulator at `configuration`'s base URL with `serverKey`, over `transport`.
@@ -22,11 +25,16 @@ package struct GrooveGrowSandboxPurchaseService {
         self.transport = transport
     }
 
+    /// The one product the emulator sells.
     package static let productId = GrowEmulatorPurchase.productId
 
+    /// One purchase made: the Sandbox's order and the store transaction behind it.
     package struct Purchase {
+        /// The Sandbox's order id.
         package var orderId: String
+        /// The store transaction id.
         package var transactionId: String
+        /// The store-signed transaction (a compact JWS, emulator-signed).
         package var signedTransaction: String
         /// The order as `GET /v1/orders/{orderId}` returned it, as JSON text.
         package var orderJSON: String

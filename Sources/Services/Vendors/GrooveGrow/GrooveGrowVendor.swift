@@ -9,11 +9,16 @@ import StoreProof
 /// GrooveGrow's entry in `Vendors`: its profile, its check suite and pre-flight (`GrooveGrowPreflight.swift`), its
 /// client core (`GrowClient`), its emulator (`Sandbox`'s `GrooveGrowEmulator`) and its demo.
 package struct GrooveGrowVendor: Vendor {
+    /// The entry (it holds nothing).
     package init() {}
 
+    /// `groovegrow`, the profile in `profiles/groovegrow.json`.
     package var profileId: String { "groovegrow" }
+    /// The vendor's name in sentences.
     package var name: String { "GrooveGrow" }
+    /// Its hosted Sandbox, as a sentence names it.
     package var sandboxName: String { "GrooveGrow Sandbox" }
+    /// Its live checks, `GrooveGrowSuite`.
     package var suite: any CheckSuite { GrooveGrowSuite() }
 
     static let demoAppId = "com.example.groovegrow.demo"
@@ -22,12 +27,15 @@ package struct GrooveGrowVendor: Vendor {
 
     // MARK: The emulator
 
+    /// The project, server key and bundle id of the emulator; each random or a default when not given.
     package var emulatorSettings: [EmulatorSetting] {
         [EmulatorSetting(name: "project", value: "UUID", help: "the project (App UUID) it serves; give your campaign's to keep it (default: random, printed)"),
          EmulatorSetting(name: "server-key", value: "KEY", help: "its server key, gg_sk_… (default: random, printed)"),
          EmulatorSetting(name: "bundle-id", value: "ID", help: "bundle id in its signed purchases (default com.example.app)")]
     }
 
+    /// Starts a `GrooveGrowEmulator`; throws `ServiceError.emulatorSettingInvalid` for a project that is not a UUID, and
+    /// `SandboxError` for a server key or bundle id it refuses or a port it cannot bind.
     package func startEmulator(port: UInt16, settings: [String: String]) throws -> RunningEmulator {
         let project = try settings["project"].map { value -> UUID in
             guard let uuid = UUID(uuidString: value) else {
@@ -47,9 +55,12 @@ package struct GrooveGrowVendor: Vendor {
 
     // MARK: `sandbox purchase`
 
+    /// A GrooveGrow purchase is made for a customer (`c_1001` unless one is given).
     package var emulatorPurchaseTakesCustomer: Bool { true }
+    /// The purchase's signed transaction (JWS) and the Sandbox's order (its receipt, JSON).
     package var emulatorPurchaseFiles: [String] { ["transaction.jws", "receipt.json"] }
 
+    /// One purchase by the customer on the emulator at `request.baseURL`, through `GrooveGrowSandboxPurchaseService`.
     package func emulatorPurchase(_ request: EmulatorPurchaseRequest) async throws -> EmulatorPurchaseResult {
         let configuration = try GrowClientConfiguration(baseURL: request.baseURL, project: request.target)
         let service = GrooveGrowSandboxPurchaseService(configuration: configuration, serverKey: try GrowServerKey(request.serverKey))
@@ -63,6 +74,8 @@ package struct GrooveGrowVendor: Vendor {
 
     // MARK: The demo
 
+    /// The demo on an in-process emulator: every check, then on each run with a delivered order its signed App Store
+    /// transaction and its signed Google Play purchase recorded; then the reports.
     package func runDemo(_ demo: DemoService, dbPath: String) async throws -> DemoService.Outcome {
         let emulator = try GrooveGrowEmulator(configuration: GrooveGrowConfiguration(bundleId: Self.demoAppId))
         let url = try emulator.start()

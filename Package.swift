@@ -36,7 +36,7 @@ let package = Package(
         .target(name: "CherryClient", dependencies: ["HTTPCore", "SecretShapes", "RFC3339Time"]),
         .target(name: "Sandbox", dependencies: ["HTTPCore", "GrowClient", "CherryClient", "StoreProof", "SecretShapes", "CMHD", "CCrypto", "RFC3339Time"]),
         .target(name: "Checks", dependencies: ["HTTPCore", "GrowClient", "CherryClient", "Evidence", "RFC3339Time", "StrictJSON"]),
-        .target(name: "Reports", dependencies: ["Evidence", "StrictJSON"], resources: [.embedInCode("Templates/builtin")]),
+        .target(name: "Reports", dependencies: ["EvidenceModel", "StrictJSON"], resources: [.embedInCode("Templates/builtin")]),
         // The option parser both executables use: commands and options declared once, checked, and their --help.
         .target(name: "ArgumentsKit"),
         .target(name: "QRCode"),
@@ -61,7 +61,7 @@ let package = Package(
         .testTarget(name: "ChecksTests", dependencies: ["Checks", "Sandbox", "HTTPCore", "GrowClient", "CherryClient", "Evidence", "StrictJSON", "TestSupport"]),
         .testTarget(name: "ArgumentsKitTests", dependencies: ["ArgumentsKit", "growcert-bench"]),
         .testTarget(name: "ServicesTests", dependencies: ["Services", "Checks", "Evidence", "Reports", "StoreProof", "StrictJSON", "GrowClient", "HTTPCore", "TestSupport"]),
-        .testTarget(name: "ReportsTests", dependencies: ["Reports", "Evidence", "StrictJSON"], exclude: ["__Snapshots__"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "ReportsTests", dependencies: ["Reports", "Services", "Evidence", "StrictJSON"], exclude: ["__Snapshots__"], resources: [.copy("Fixtures")]),
         // The layering rules of docs/architecture.md, checked on the source text.
         .testTarget(name: "ArchitectureTests"),
         .testTarget(name: "WebViewTests", dependencies: ["WebView", "Services", "Evidence", "StrictJSON", "Sandbox"]),

@@ -81,6 +81,6 @@ package struct ReportService {
 
     /// Builds the model of a campaign from one snapshot of the store.
     package func model(campaignId: String) throws -> ReportModel {
-        try ReportBuilder.build(store: store, campaignId: campaignId, toolVersion: GrowcertVersion.current)
+        try ReportReader(store: store).model(campaignId: campaignId, toolVersion: GrowcertVersion.current)
     }
 }

@@ -86,7 +86,7 @@ package struct SignoffService {
             report = try store.report(id)
             scope = SignoffStatement.scopeReport
         }
-        let judgment = try ReportBuilder.judge(store: store, campaignId: report.campaignId, asOf: report.evidenceSeq)
+        let judgment = try ReportReader(store: store).judgment(campaignId: report.campaignId, asOf: report.evidenceSeq)
         guard judgment.campaignVerdict.rawValue == report.verdict else {
             throw ServiceError.verdictNotReproduced(reportId: report.id, stored: report.verdict, judged: judgment.campaignVerdict.rawValue)
         }

@@ -2,7 +2,7 @@ import Evidence
 import Reports
 
 /// Re-judges stored reports: each at its `evidence_seq`, with this growcert's rules (the verdict engine over
-/// the evidence as it stood at that entry, `ReportBuilder.judge`). A stored verdict is a label; what
+/// the evidence as it stood at that entry, `ReportReader.judgment`). A stored verdict is a label; what
 /// `verify`, `report verify` and `signoff` accept is the verdict this growcert reproduces from the evidence.
 package struct StoredVerdictCheck {
     /// The evidence store whose reports are judged again.
@@ -57,7 +57,7 @@ package struct StoredVerdictCheck {
         if let known = cache[key] {
             judgment = known
         } else {
-            judgment = try ReportBuilder.judge(store: store, campaignId: report.campaignId, asOf: report.evidenceSeq)
+            judgment = try ReportReader(store: store).judgment(campaignId: report.campaignId, asOf: report.evidenceSeq)
             cache[key] = judgment
         }
         guard judgment.campaignVerdict.rawValue != report.verdict else { return nil }

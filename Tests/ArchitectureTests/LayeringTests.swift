@@ -128,6 +128,45 @@ import Testing
         #expect(offenders == [], "reach a vendor's suite and emulator through Vendors")
     }
 
+    /// The dependencies Package.swift gives a target (`.target(name: "<name>", dependencies: [...])`); nil when no such target is found.
+    static func packageDependencies(of target: String) throws -> [String]? {
+        let manifest = try String(contentsOf: root.appendingPathComponent("Package.swift"), encoding: .utf8)
+        let pattern = try Regex("\\.target\\(\\s*name:\\s*\"\(target)\",\\s*dependencies:\\s*\\[([^\\]]*)\\]")
+        guard let match = manifest.firstMatch(of: pattern), let list = match.output[1].substring else { return nil }
+        return list.matches(of: try Regex("\"([^\"]+)\"")).compactMap { $0.output[1].substring.map(String.init) }
+    }
+
+    /// Reports judges and renders what Services reads (issue 26): no file of it imports the store or a database's C
+    /// library, or calls a file, process-stream or network API, and Package.swift gives it no dependency on the store.
+    @Test func reportsDoesNoIOAndKnowsNoStore() throws {
+        let importsAStore = try Regex("^\\s*(@\\w+\\s+)*((internal|package|public|private|fileprivate)\\s+)?import\\s+((typealias|struct|class|enum|protocol|let|var|func)\\s+)?(Evidence|CSQLite|CPostgres)(\\.|\\s|$)")
+        let io = ["FileManager", "Data(contentsOf", "String(contentsOf", "FileHandle", "fopen(", "URLSession"]
+        var offenders: [String] = []
+        for file in try Self.sources(in: ["Reports"]) {
+            let code = Self.code(file.text)
+            for line in code.split(separator: "\n") where line.contains(importsAStore) {
+                offenders.append("\(file.path): \(line.trimmingCharacters(in: .whitespaces))")
+            }
+            for api in io where code.contains(api) { offenders.append("\(file.path): uses \(api)") }
+        }
+        let dependencies = try #require(try Self.packageDependencies(of: "Reports"), "Package.swift has no target Reports")
+        for store in ["Evidence", "CSQLite", "CPostgres"] where dependencies.contains(store) {
+            offenders.append("Package.swift: Reports depends on \(store)")
+        }
+        #expect(offenders == [], "Reports does no I/O and knows no store: read in Services (ReportReader, ReportTemplates) and pass Reports values")
+    }
+
+    /// Only Services builds or judges a report (`ReportBuilder`, from the facts `ReportReader` reads) or loads a user's
+    /// templates from a folder: the CLI and the web view call a service.
+    @Test func onlyServicesCallsTheReportBuilder() throws {
+        var offenders: [String] = []
+        for file in try Self.sources(in: try Self.allModules()) where !file.path.hasPrefix("Sources/Reports/") && !file.path.hasPrefix("Sources/Services/") {
+            // Not `\b`: Swift's default word boundary is Unicode's, which does not split `ReportBuilder.build`.
+            if Self.code(file.text).contains(try Regex("(^|[^A-Za-z0-9_])ReportBuilder([^A-Za-z0-9_]|$)")) { offenders.append(file.path) }
+        }
+        #expect(offenders == [], "build or judge a report through Services (ReportService, ReportReader)")
+    }
+
     /// No code of a library (every module but the two executables and ArgumentsKit) spells a `growcert …` command line or
     /// one of its flags: errors are data the CLI words, and a report's next steps are worded in `templates/commands.json`.
     @Test func librariesWriteNoCommandLines() throws {

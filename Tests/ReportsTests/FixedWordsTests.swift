@@ -3,6 +3,7 @@ import Foundation
 import Testing
 
 @testable import Reports
+import Services
 
 /// Finding 6: custom templates cannot relabel a verdict, and a report rendered with them says so.
 @Suite struct FixedWordsTests {
@@ -20,7 +21,7 @@ import Testing
         let dir = try TemplateSetTests.directory(["strings/\(lang).json": json])
         defer { try? FileManager.default.removeItem(at: dir) }
         let file = dir.appendingPathComponent("strings/\(lang).json").path
-        #expect(throws: ReportError.fixedWordChanged(file: file, key: key, value: value)) { try TemplateSet(directory: dir.path) }
+        #expect(throws: ReportError.fixedWordChanged(file: file, key: key, value: value)) { try ReportTemplates.load(directory: dir.path) }
         #expect(ReportError.fixedWordChanged(file: file, key: key, value: value).description
                 == "Strings file '\(file)' sets '\(key)' to '\(value)'. Verdict words, their meanings, the marks beside them and the campaign verdict label are growcert's own, in every language, and cannot be changed by templates: remove the keys 'verdict', 'verdictMeaning', 'verdictMarks', 'header.campaignVerdict', 'customTemplates' from the file (or keep them exactly as in the built-in strings).")
     }
@@ -29,7 +30,7 @@ import Testing
         let dir = try TemplateSetTests.directory(["strings/en.json": try #require(EmbeddedTemplates.files["strings/en.json"])])
         defer { try? FileManager.default.removeItem(at: dir) }
         let model = try Self.model()
-        let mine = try ReportRenderer(templates: try TemplateSet(directory: dir.path)).render(model, format: .md, lang: .en)
+        let mine = try ReportRenderer(templates: try ReportTemplates.load(directory: dir.path)).render(model, format: .md, lang: .en)
         #expect(mine == (try ReportRenderer().render(model, format: .md, lang: .en)))
         #expect(!String(decoding: mine.bytes, as: UTF8.self).contains("growcert-templates: custom"))
     }
@@ -46,7 +47,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: dir) }
         let model = try Self.model()
         #expect(model.campaignVerdict == .failed)
-        let report = try ReportRenderer(templates: try TemplateSet(directory: dir.path)).render(model, format: format, lang: .en)
+        let report = try ReportRenderer(templates: try ReportTemplates.load(directory: dir.path)).render(model, format: format, lang: .en)
         #expect(report.verdict == "FAILED")
         #expect(!TemplateSet.isBuiltIn(templateSHA256: report.templateSHA256, format: format.rawValue, lang: "en"))
         let text = String(decoding: report.bytes, as: UTF8.self)
@@ -75,7 +76,7 @@ import Testing
     @Test func theVerdictWordsComeFromGrowcertInEveryLanguage() throws {
         let dir = try TemplateSetTests.directory(["strings/zh-Hans.json": #"{"title": "发布门禁"}"#])
         defer { try? FileManager.default.removeItem(at: dir) }
-        let strings = try TemplateSet(directory: dir.path).strings(.zhHans)
+        let strings = try ReportTemplates.load(directory: dir.path).strings(.zhHans)
         #expect(strings.text("verdict.notCertifiable") == "不可认证（NOT CERTIFIABLE）")
         #expect(strings.text("verdict.certified") == "已认证（CERTIFIED）")
         #expect(strings.text("header.campaignVerdict") == "批次结论")

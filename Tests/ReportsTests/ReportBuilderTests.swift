@@ -3,6 +3,7 @@ import Foundation
 import Testing
 
 @testable import Reports
+import Services
 
 @Suite struct ReportBuilderTests {
     /// first-connect with an earlier failed run, the judged passing run and a newer open run, each
@@ -61,5 +62,51 @@ import Testing
         let (f, _, judged, _) = try Self.campaignWithHistory()
         let runs = try f.store.runs(campaignId: f.campaign.id)
         #expect(VerdictEngine(profile: f.profile).judgedRuns(runs).map(\.id) == [judged.id])
+    }
+
+    /// Reports knows no store (issue 26): the model is a function of the facts Services reads, and the only bytes it
+    /// asks for are the screenshots the thumbnail budget admits, through the closure it is given.
+    @Test func theModelIsBuiltFromTheFactsAloneAndAsksOnlyForTheBlobsItShows() throws {
+        let (f, _, _, _) = try Self.campaignWithHistory()
+        let facts = try ReportReader(store: f.store).facts(campaignId: f.campaign.id)
+        var asked: [String] = []
+        let model = ReportBuilder.build(facts: facts, toolVersion: ReportFixture.toolVersion) { asked.append($0); return nil }
+        #expect(model == (try f.model()))
+        #expect(asked.isEmpty)  // this campaign has no screenshot
+        #expect(model.header.evidenceSeq == facts.head?.seq)
+    }
+
+    @Test func anOutsideAnchorVouchesForTheEvidenceOnlyAtOrAfterItsHead() throws {
+        let (f, _, _, _) = try Self.campaignWithHistory()
+        var facts = try ReportReader(store: f.store).facts(campaignId: f.campaign.id)
+        let head = try #require(facts.head?.seq)
+        facts.anchorHeadSeqs = [head - 1]
+        #expect(!ReportBuilder.build(facts: facts, toolVersion: ReportFixture.toolVersion) { _ in nil }.header.anchored)
+        facts.anchorHeadSeqs = [head - 1, head]
+        #expect(ReportBuilder.build(facts: facts, toolVersion: ReportFixture.toolVersion) { _ in nil }.header.anchored)
+    }
+
+    @Test func journalTimeGoingBackwardsIntoAJudgedRunsEntryIsWarnedFromTheFactsTimes() throws {
+        let (f, _, judged, _) = try Self.campaignWithHistory()
+        var facts = try ReportReader(store: f.store).facts(campaignId: f.campaign.id)
+        let entries = ReportBuilder.journalTimeEntries(input: facts.input, profile: facts.profile)
+        #expect(entries.contains(judged.seq))
+        // The reader read the time of each named entry and of the one before it.
+        #expect(entries.allSatisfy { facts.journalTimes[$0] != nil && facts.journalTimes[$0 - 1] != nil })
+        facts.journalTimes[judged.seq - 1] = "2099-01-01T00:00:00.000Z"
+        let warnings = ReportBuilder.build(facts: facts, toolVersion: ReportFixture.toolVersion) { _ in nil }.warnings
+        #expect(warnings.filter { $0.code == .journalTimeBackwards }.map { $0.parameters["seq"] } == [String(judged.seq)])
+    }
+
+    @Test func asOfAnEntryAFinishRecordedLaterIsUndoneAndLaterRecordsAreLeftOut() throws {
+        let (f, earlier, judged, open) = try Self.campaignWithHistory()
+        let runs = try f.store.runs(campaignId: f.campaign.id)
+        let cut = EvidenceAsOf(seq: judged.seq)
+        let asOf = cut.runs(runs, finishedLater: [judged.id])
+        #expect(asOf.map(\.id) == [earlier.id, judged.id])
+        #expect(asOf.last?.outcome == nil && asOf.last?.finishedAt == nil)
+        #expect(asOf.first?.outcome == .fail)
+        #expect(EvidenceAsOf(seq: nil).runs(runs, finishedLater: [judged.id]) == runs)
+        #expect(!asOf.contains { $0.id == open.id })
     }
 }

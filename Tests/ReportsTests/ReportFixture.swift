@@ -2,6 +2,7 @@ import Evidence
 import Foundation
 
 @testable import Reports
+import Services
 import StrictJSON
 
 /// A clock that starts at a fixed instant and advances one second per reading.
@@ -201,7 +202,7 @@ final class ReportFixture {
     }
 
     func model() throws -> ReportModel {
-        try ReportBuilder.build(store: store, campaignId: campaign.id, toolVersion: Self.toolVersion)
+        try ReportReader(store: store).model(campaignId: campaign.id, toolVersion: Self.toolVersion)
     }
 
     func scenario(_ id: String) throws -> ScenarioReport {

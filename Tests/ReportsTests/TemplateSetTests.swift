@@ -3,6 +3,7 @@ import Foundation
 import Testing
 
 @testable import Reports
+import Services
 
 @Suite struct TemplateSetTests {
     static func directory(_ files: [String: String]) throws -> URL {
@@ -31,7 +32,7 @@ import Testing
             "strings/en.json": #"{"title": "Our release gate"}"#,
         ])
         defer { try? FileManager.default.removeItem(at: dir) }
-        let set = try TemplateSet(directory: dir.path)
+        let set = try ReportTemplates.load(directory: dir.path)
         let renderer = ReportRenderer(templates: set)
         let model = try Self.model()
         let report = try renderer.render(model, format: .md, lang: .en)
@@ -56,10 +57,10 @@ import Testing
         defer { try? FileManager.default.removeItem(at: dir) }
         let path = dir.appendingPathComponent("report.html.mustache").path
         #expect(throws: ReportError.templateSyntax(file: path, error: .unclosedSection(name: "scenarios", line: 3, column: 1))) {
-            try TemplateSet(directory: dir.path)
+            try ReportTemplates.load(directory: dir.path)
         }
         do {
-            _ = try TemplateSet(directory: dir.path)
+            _ = try ReportTemplates.load(directory: dir.path)
         } catch {
             #expect(String(describing: error) == "Template '\(path)': Unclosed section 'scenarios' opened at line 3, column 1: add a closing tag '/scenarios'.")
         }
@@ -68,9 +69,9 @@ import Testing
     @Test func invalidStringsAreRefusedWithTheFileName() throws {
         let dir = try Self.directory(["strings/zh-Hans.json": "[1, 2]"])
         defer { try? FileManager.default.removeItem(at: dir) }
-        #expect(throws: ReportError.self) { try TemplateSet(directory: dir.path) }
+        #expect(throws: ReportError.self) { try ReportTemplates.load(directory: dir.path) }
         do {
-            _ = try TemplateSet(directory: dir.path)
+            _ = try ReportTemplates.load(directory: dir.path)
         } catch {
             #expect(String(describing: error).contains(dir.appendingPathComponent("strings/zh-Hans.json").path))
         }
@@ -79,7 +80,7 @@ import Testing
     @Test func aTemplateWithoutTheMarkerIsAClearError() throws {
         let dir = try Self.directory(["report.md.mustache": "# {{header.name}}\n"])
         defer { try? FileManager.default.removeItem(at: dir) }
-        let renderer = ReportRenderer(templates: try TemplateSet(directory: dir.path))
+        let renderer = ReportRenderer(templates: try ReportTemplates.load(directory: dir.path))
         let path = dir.appendingPathComponent("report.md.mustache").path
         #expect(throws: ReportError.integrity(file: path, why: "has no line '<!-- growcert-integrity -->'")) {
             try renderer.render(try Self.model(), format: .md, lang: .en)
@@ -88,7 +89,18 @@ import Testing
 
     @Test func aMissingDirectoryIsAClearError() {
         #expect(throws: ReportError.templateDirectoryMissing(path: "/nonexistent/growcert-templates")) {
-            try TemplateSet(directory: "/nonexistent/growcert-templates")
+            try ReportTemplates.load(directory: "/nonexistent/growcert-templates")
         }
+    }
+
+    /// Reports reads no folder (issue 26): `TemplateSet(files:)` checks files it is handed, naming each by the origin
+    /// given; Services' `ReportTemplates` reads them.
+    @Test func aSetFromGivenFilesIsCheckedAndNamesTheirOrigin() throws {
+        #expect(throws: ReportError.templateSyntax(file: "mine/report.md.mustache", error: .unclosedSection(name: "scenarios", line: 1, column: 1))) {
+            try TemplateSet(files: ["report.md.mustache": ("{{#scenarios}}\n", "mine/report.md.mustache")])
+        }
+        // A file a set cannot hold is ignored; a known file not given is the built-in one.
+        let set = try TemplateSet(files: ["notes.txt": ("{{#broken", "mine/notes.txt")])
+        #expect(ReportFormat.allCases.allSatisfy { f in Language.allCases.allSatisfy { set.isBuiltIn(format: f, lang: $0) } })
     }
 }

@@ -1,17 +1,5 @@
 import StrictJSON
 
-/// The campaign that recorded a store transaction first.
-package struct TransactionOwner: Sendable, Equatable {
-    /// The store transaction id as recorded.
-    package var transactionId: String
-    /// The id of the campaign that recorded it first.
-    package var campaignId: String
-    /// That campaign's name.
-    package var campaignName: String
-    /// The evidence item that recorded it first.
-    package var evidenceId: String
-}
-
 extension EvidenceStore {
     /// For every store transaction id a campaign's runs recorded, the campaign of the database that
     /// recorded that id first (lowest journal sequence), when that is another campaign.

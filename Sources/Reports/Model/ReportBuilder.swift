@@ -1,116 +1,60 @@
-import Evidence
+import EvidenceModel
 
-/// Reads a campaign's evidence from a store and builds its `ReportModel`.
+/// Builds a campaign's `ReportModel` from its facts, and judges a campaign as it stood at one journal entry.
 ///
-/// Reads only the store: never the clock or the environment. The time a
-/// report shows is the time of the newest evidence (`evidenceHead().at`).
+/// Pure: reads no store, file, clock or environment (Services reads the facts, `ReportReader`). The time a
+/// report shows is the time of the newest evidence (the facts' journal head).
 package enum ReportBuilder {
-    /// Builds the report model of one campaign.
-    ///
-    /// - Throws: `EvidenceError` when the campaign is unknown or its profile is not built in.
-    package static func build(store: EvidenceStore, campaignId: String, toolVersion: String) throws -> ReportModel {
-        // One snapshot: the runs, evidence, sign-offs and journal head all belong to the same state,
-        // even while another process records.
-        try store.snapshot {
-            let campaign = try store.campaign(campaignId)
-            let profile = try store.profileNamed(campaign.profile)
-            let input = try self.input(store: store, campaign: campaign, profile: profile, asOf: nil)
-            let head = try store.evidenceHead()
-            let signoffs = try store.signoffs(campaignId: campaign.id)
-            let trusted = Set(try store.signers().map(\.keyId))
-            let reports = Dictionary(try store.reports(campaignId: campaign.id).map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
-            var standing: [String: SignoffStanding] = [:]
-            for s in signoffs {
-                let signedReport = reports[s.reportId]
-                let judgedAt = s.signed?.journalSeq ?? signedReport?.evidenceSeq ?? 0
-                let newer = try store.newerEvidence(campaignId: campaign.id, after: judgedAt, through: head?.seq ?? 0)
-                standing[s.id] = SignoffStanding(newerEntries: newer, signedVerdict: s.signed?.reportVerdict ?? signedReport?.verdict ?? "",
-                                                 trustedSigner: trusted.contains(s.keyId))
-            }
-            var model = build(input: input, profile: profile, signoffs: signoffs, head: head, toolVersion: toolVersion, standing: standing)
-            model.header.updates = try store.campaignUpdates(campaignId: campaign.id)
-            model.header.databaseId = try store.databaseId() ?? ""
-            model.warnings += try journalTimeWarnings(store: store, input: input, profile: profile)
-            // An outside anchor vouches for this evidence when a timestamp token covers its head or a later entry.
-            let evidenceSeq = model.header.evidenceSeq
-            model.header.anchored = try store.anchors().contains { $0.headSeq >= evidenceSeq }
-            // Screenshots of the judged runs, within the budget, for the HTML report's thumbnails.
-            return try ThumbnailBudget.standard.apply(to: model) { try store.blob(sha256: $0) }
-        }
+    /// Builds the report model of one campaign from `facts`, reading each screenshot the thumbnail budget
+    /// admits with `blob` (by SHA-256; nil: not stored).
+    package static func build(facts: ReportFacts, toolVersion: String, blob: (String) throws -> [UInt8]?) rethrows -> ReportModel {
+        var model = build(input: facts.input, profile: facts.profile, signoffs: facts.signoffs, head: facts.head, toolVersion: toolVersion,
+                          standing: facts.standing)
+        model.header.updates = facts.updates
+        model.header.databaseId = facts.databaseId
+        model.warnings += journalTimeWarnings(input: facts.input, profile: facts.profile, times: facts.journalTimes)
+        // An outside anchor vouches for this evidence when a timestamp token covers its head or a later entry.
+        let evidenceSeq = model.header.evidenceSeq
+        model.header.anchored = facts.anchorHeadSeqs.contains { $0 >= evidenceSeq }
+        // Screenshots of the judged runs, within the budget, for the HTML report's thumbnails.
+        return try ThumbnailBudget.standard.apply(to: model, blob: blob)
     }
 
-    /// Where the journal's time goes backwards by more than the skew into an entry of a judged run (its start, its
-    /// items, its clock readings, its finish): the recording machine's clock was moved between that entry and the one
-    /// before it (`JournalTime.backwards`). Once per entry, in journal order.
-    static func journalTimeWarnings(store: EvidenceStore, input: VerdictEngine.Input, profile: Profile) throws -> [Reason] {
-        let skew = profile.rules.outsideClockSkewSeconds
+    /// The journal entries whose time `journalTimeWarnings` compares with the entry before each: every entry of a
+    /// judged run (its start, its items, its clock readings, its finish) after the first, in journal order.
+    package static func journalTimeEntries(input: VerdictEngine.Input, profile: Profile) -> [Int64] {
         let judged = VerdictEngine(profile: profile).judgedRuns(input.runs)
         let judgedIds = Set(judged.map(\.id))
         var seqs = Set(judged.map(\.seq) + judged.compactMap(\.finishSeq))
         seqs.formUnion(input.evidence.filter { judgedIds.contains($0.runId) }.map(\.seq))
         seqs.formUnion(input.clocks.filter { judgedIds.contains($0.runId) }.map(\.seq))
+        return seqs.sorted().filter { $0 > 1 }
+    }
+
+    /// Where the journal's time goes backwards by more than the skew into an entry of a judged run: the recording
+    /// machine's clock was moved between that entry and the one before it (`JournalTime.backwards`). Once per entry,
+    /// in journal order. `times` holds the time of each entry `journalTimeEntries` names and of the one before it.
+    static func journalTimeWarnings(input: VerdictEngine.Input, profile: Profile, times: [Int64: String]) -> [Reason] {
+        let skew = profile.rules.outsideClockSkewSeconds
         var warnings: [Reason] = []
-        for seq in seqs.sorted() where seq > 1 {
-            guard let entry = try store.journalEntry(seq: seq), let previous = try store.journalEntry(seq: seq - 1),
-                  let back = JournalTime.backwards(previousAt: previous.at, at: entry.at, skewSeconds: skew) else { continue }
-            warnings.append(Reason(.journalTimeBackwards, ["seq": String(seq), "at": entry.at, "previousAt": previous.at,
+        for seq in journalTimeEntries(input: input, profile: profile) {
+            guard let at = times[seq], let previousAt = times[seq - 1],
+                  let back = JournalTime.backwards(previousAt: previousAt, at: at, skewSeconds: skew) else { continue }
+            warnings.append(Reason(.journalTimeBackwards, ["seq": String(seq), "at": at, "previousAt": previousAt,
                                                            "seconds": String(back), "skewSeconds": String(skew)]))
         }
         return warnings
     }
 
-    /// The records the verdict engine judges: the campaign's runs, the judged runs' evidence, its devices
-    /// and accounts. With `asOf`, as they stood at that journal entry: what was recorded later is left
-    /// out, and a finish or a retraction recorded later is undone (the one home of that rule; a new kind
-    /// of state entry must be undone here too).
-    static func input(store: EvidenceStore, campaign: Campaign, profile: Profile, asOf seq: Int64?) throws -> VerdictEngine.Input {
-        var runs = try store.runs(campaignId: campaign.id)
-        var devices = try store.devices(campaignId: campaign.id)
-        var accounts = try store.accounts(campaignId: campaign.id)
-        if let seq {
-            let finishedLater = try store.runsFinished(after: seq)
-            runs = runs.filter { $0.seq <= seq }.map { r in
-                guard finishedLater.contains(r.id) else { return r }
-                var open = r
-                open.finishedAt = nil
-                open.outcome = nil
-                return open
-            }
-            devices = devices.filter { $0.seq <= seq }
-            accounts = accounts.filter { $0.seq <= seq }
-        }
-        // Only the judged runs' evidence is judged and shown; earlier runs are listed by their
-        // run record alone. Reading the whole campaign's evidence would hold every item of
-        // every run (200,000 at 10,000 runs) in memory for nothing.
-        let judged = VerdictEngine(profile: profile).judgedRuns(runs)
-        var evidence = try judged.flatMap { try store.evidence(runId: $0.id) }.sorted { $0.seq < $1.seq }
-        if let seq {
-            evidence = evidence.filter { $0.seq <= seq }.map { e in
-                guard let retracted = e.retractedSeq, retracted > seq else { return e }
-                var live = e
-                live.retractedSeq = nil
-                live.retractedReason = nil
-                return live
-            }
-        }
-        let clocks = try store.runClocks(runIds: judged.map(\.id)).filter { c in seq.map { c.seq <= $0 } ?? true }
-        return VerdictEngine.Input(campaign: campaign, devices: devices, accounts: accounts, runs: runs, evidence: evidence,
-                                   transactionsOwnedElsewhere: try store.transactionsOwnedElsewhere(campaignId: campaign.id), clocks: clocks)
+    /// Judges a campaign's records as they stood at journal entry `seq` (`input` cut by `EvidenceAsOf`) with this
+    /// growcert's rules (its built-in profile): what `report verify`, `signoff` and `verify` compare a stored verdict with.
+    package static func judge(input: VerdictEngine.Input, profile: Profile, asOf seq: Int64) -> Judgment {
+        let scenarios = VerdictEngine(profile: profile).judge(input)
+        return Judgment(campaignId: input.campaign.id, evidenceSeq: seq, scenarios: scenarios.map { ($0.id, $0.verdict) },
+                        rulesSHA256: profile.rulesSHA256)
     }
 
-    /// Judges a campaign's evidence as it stood at journal entry `seq` with this growcert's rules (its
-    /// built-in profile): what `report verify`, `signoff` and `verify` compare a stored verdict with.
-    package static func judge(store: EvidenceStore, campaignId: String, asOf seq: Int64) throws -> Judgment {
-        try store.snapshot {
-            let campaign = try store.campaign(campaignId, asOf: seq)
-            let profile = try store.profileNamed(campaign.profile)
-            let scenarios = VerdictEngine(profile: profile).judge(try input(store: store, campaign: campaign, profile: profile, asOf: seq))
-            return Judgment(campaignId: campaign.id, evidenceSeq: seq, scenarios: scenarios.map { ($0.id, $0.verdict) },
-                            rulesSHA256: profile.rulesSHA256)
-        }
-    }
-
-    /// Builds a model from records already read (the pure part of `build(store:…)`).
+    /// Builds a model from records already read (the part of `build(facts:…)` that judges and shapes).
     ///
     /// `standing` says, per sign-off id, whether it applies to this evidence and whether its key is a
     /// trusted signer's; a sign-off without one is taken as current and not trusted.
@@ -141,36 +85,4 @@ package enum ReportBuilder {
         }
         return ReportModel(header: header, scenarios: scenarios, warnings: warnings, signoffs: summaries)
     }
-}
-
-/// How a sign-off stands against the evidence of the report being built.
-package struct SignoffStanding: Sendable, Equatable {
-    /// Campaign evidence recorded after the head the sign-off signed, up to the report's head (0: current).
-    package var newerEntries: Int
-    /// The verdict of the report the sign-off signed.
-    package var signedVerdict: String
-    /// Whether the sign-off's key is a registered trusted signer's.
-    package var trustedSigner: Bool
-
-    /// A standing from its parts.
-    package init(newerEntries: Int, signedVerdict: String, trustedSigner: Bool) {
-        self.newerEntries = newerEntries
-        self.signedVerdict = signedVerdict
-        self.trustedSigner = trustedSigner
-    }
-}
-
-/// A campaign judged at one journal entry by this growcert's rules.
-package struct Judgment: Sendable {
-    /// The campaign judged.
-    package var campaignId: String
-    /// The journal entry it was judged at.
-    package var evidenceSeq: Int64
-    /// Each scenario's verdict, in catalog order.
-    package var scenarios: [(id: String, verdict: Verdict)]
-    /// The SHA-256 of the rules that judged it (`Profile.rulesSHA256`).
-    package var rulesSHA256: String
-
-    /// The campaign's verdict: the worst of its scenarios'.
-    package var campaignVerdict: Verdict { Verdict.worst(of: scenarios.map(\.verdict)) }
 }

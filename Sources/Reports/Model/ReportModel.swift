@@ -1,4 +1,4 @@
-import Evidence
+import EvidenceModel
 
 /// Everything a report shows about one campaign, as a pure value.
 ///

@@ -1,4 +1,4 @@
-import Evidence
+import EvidenceModel
 
 /// One scenario's verdict and everything it was judged on.
 package struct ScenarioReport: Sendable, Equatable {

@@ -1,4 +1,4 @@
-import Evidence
+import EvidenceModel
 import StrictJSON
 
 /// A value in a Mustache rendering context.

@@ -1,4 +1,4 @@
-import Evidence
+import EvidenceModel
 import StrictJSON
 
 /// The words of a report that growcert fixes, whatever templates it is rendered with: the verdict

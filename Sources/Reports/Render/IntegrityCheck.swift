@@ -1,4 +1,4 @@
-import Evidence
+import EvidenceModel
 import StrictJSON
 
 /// The body hash of a Markdown or HTML report: how it is embedded and how it is checked.

@@ -1,4 +1,4 @@
-import Evidence
+import EvidenceModel
 import StrictJSON
 
 /// Writes a report as JSON (`growcert-report/v1`, documented in `docs/report-json.md`).

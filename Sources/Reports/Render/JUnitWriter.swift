@@ -1,4 +1,4 @@
-import Evidence
+import EvidenceModel
 
 /// Writes a report as JUnit XML for CI dashboards.
 ///

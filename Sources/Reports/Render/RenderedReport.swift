@@ -1,4 +1,4 @@
-import Evidence
+import EvidenceModel
 
 /// A rendered report: its exact bytes and what they were rendered from.
 package struct RenderedReport: Sendable, Equatable {

@@ -1,4 +1,4 @@
-import Evidence
+import EvidenceModel
 import Foundation
 
 /// Turns a `ReportModel` into the Mustache context the Markdown and HTML templates read.

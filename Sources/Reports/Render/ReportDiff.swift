@@ -1,4 +1,4 @@
-import Evidence
+import EvidenceModel
 import StrictJSON
 
 /// What changed between two reports or two campaigns: verdicts per scenario, checks whose outcome

@@ -1,4 +1,4 @@
-import Evidence
+import EvidenceModel
 
 /// Renders a `ReportModel` as Markdown, HTML, JUnit XML or JSON.
 ///

@@ -1,4 +1,4 @@
-import Evidence
+import EvidenceModel
 import Foundation
 import StrictJSON
 

@@ -1,13 +1,13 @@
-import Evidence
-import Foundation
+import EvidenceModel
 import StrictJSON
 
 /// The Mustache templates and strings files reports are rendered with.
 ///
-/// `embedded` holds the built-in `templates/` files. `init(directory:)` loads a
-/// user's own files (`--templates DIR`): any file it lacks falls back to the
-/// built-in one, and every file it has is checked up front, so a syntax error
-/// is reported with the file and line before anything is rendered.
+/// `embedded` holds the built-in `templates/` files. `init(files:)` takes a
+/// user's own files (`--templates DIR`, read by Services' `ReportTemplates`): any
+/// file it lacks falls back to the built-in one, and every file it has is checked
+/// up front, so a syntax error is reported with the file and line before anything
+/// is rendered.
 package struct TemplateSet: Sendable {
     /// Relative path (e.g. `report.md.mustache`, `strings/en.json`) → text.
     let files: [String: String]
@@ -27,29 +27,18 @@ package struct TemplateSet: Sendable {
         self.origins = origins
     }
 
-    /// Loads a user's templates from `directory`, falling back to the built-in file for each one missing.
+    /// A user's templates (`--templates DIR`, read by Services' `ReportTemplates`), by relative path: each file's
+    /// text and how errors name it. A known file not given is the built-in one; a name not in `knownFiles` is ignored.
     ///
-    /// - Throws: `ReportError` when the directory is missing, or a file is unreadable or invalid.
-    package init(directory: String) throws {
-        var isDir: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDir), isDir.boolValue else {
-            throw ReportError.templateDirectoryMissing(path: directory)
-        }
+    /// - Throws: `ReportError` when a file is invalid: a template that does not parse, a strings file that is not a
+    ///   JSON object or changes a fixed word. Every file is checked here, before anything is rendered.
+    package init(files given: [String: (text: String, origin: String)]) throws {
         var files = EmbeddedTemplates.files
         var origins = TemplateSet.embedded.origins
-        let base = URL(fileURLWithPath: directory)
         for name in Self.knownFiles {
-            let url = base.appendingPathComponent(name)
-            guard FileManager.default.fileExists(atPath: url.path) else { continue }
-            let data: Data
-            do { data = try Data(contentsOf: url) } catch {
-                throw ReportError.unreadable(file: url.path, why: "\(error.localizedDescription)")
-            }
-            guard let text = String(data: data, encoding: .utf8) else {
-                throw ReportError.unreadable(file: url.path, why: "it is not UTF-8")
-            }
-            files[name] = text
-            origins[name] = url.path
+            guard let file = given[name] else { continue }
+            files[name] = file.text
+            origins[name] = file.origin
         }
         self.init(files: files, origins: origins)
         for name in Self.knownFiles {

@@ -1,4 +1,4 @@
-import Evidence
+import EvidenceModel
 import StrictJSON
 
 /// Makes recorded text safe to show: invisible controls become visible, and

@@ -1,4 +1,4 @@
-import Evidence
+import EvidenceModel
 import StrictJSON
 
 /// How a vendor's document proves a store transaction: one rule per vendor answer shape.

@@ -1,4 +1,4 @@
-import Evidence
+import EvidenceModel
 import StrictJSON
 
 /// A vendor that answers a transaction's submission with the transaction it accepted (CherrySub's

@@ -1,4 +1,4 @@
-import Evidence
+import EvidenceModel
 
 /// One thing to do to move a scenario towards CERTIFIED: a reason code, the scenario it concerns,
 /// and the command that does it.

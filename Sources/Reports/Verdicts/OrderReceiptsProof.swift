@@ -1,4 +1,4 @@
-import Evidence
+import EvidenceModel
 import StrictJSON
 
 /// GrooveGrow: the order's `receipts[]` name the transaction, verified in the Sandbox.

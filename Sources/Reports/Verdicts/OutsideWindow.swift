@@ -1,4 +1,4 @@
-import Evidence
+import EvidenceModel
 
 /// A run's outside window: from the hosted Sandbox's clock as the run started to its clock as the run ended, each
 /// widened by the profile's skew (`outsideClockSkewSeconds`). Only clocks outside the QA machine make it: the

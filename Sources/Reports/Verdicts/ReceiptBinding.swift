@@ -1,4 +1,4 @@
-import Evidence
+import EvidenceModel
 
 /// Whether a vendor's acceptance proves that the vendor accepted this very store transaction.
 ///

@@ -1,4 +1,4 @@
-import Evidence
+import EvidenceModel
 import Foundation
 
 /// Judges each scenario of a campaign from its recorded evidence.

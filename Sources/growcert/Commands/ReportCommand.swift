@@ -56,7 +56,7 @@ enum ReportCommand {
             guard case .one(let format) = chosenFormat, case .one(let lang) = chosenLang else {
                 return try ReportCommand.renderAll(inv, o, store: store, campaign: campaign, formats: chosenFormat.cases, langs: chosenLang.cases)
             }
-            let templates = try o[\.templates].map { try TemplateSet(directory: $0) } ?? .embedded
+            let templates = try o[\.templates].map { try ReportTemplates.load(directory: $0) } ?? .embedded
             let service = ReportService(store: store, templates: templates)
             let model = try service.judged(campaignId: campaign.id,
                                            verifiedBy: storing ? VerifyService(store: store, jwsVerifier: inv.jwsVerifier, serverTrust: inv.serverTrust) : nil)
@@ -157,7 +157,7 @@ enum ReportCommand {
             if let r = match, problems.isEmpty {
                 let newer = try store.newerEvidence(campaignId: r.campaignId, after: r.evidenceSeq)
                 if newer > 0 {
-                    let now = try ReportBuilder.build(store: store, campaignId: r.campaignId, toolVersion: CLI.version).campaignVerdict
+                    let now = try ReportService(store: store).model(campaignId: r.campaignId).campaignVerdict
                     superseded = (newer, now.rawValue)
                 }
             }
@@ -207,7 +207,7 @@ enum ReportCommand {
     static func renderAll(_ inv: Invocation, _ o: OptionValues<ReportRenderOptions>, store: EvidenceStore, campaign: Campaign,
                           formats: [ReportFormat], langs: [Language]) throws -> Int32 {
         let dir = try o.required(\.out)
-        let templates = try o[\.templates].map { try TemplateSet(directory: $0) } ?? .embedded
+        let templates = try o[\.templates].map { try ReportTemplates.load(directory: $0) } ?? .embedded
         let service = ReportService(store: store, templates: templates)
         let model = try service.judged(campaignId: campaign.id,
                                        verifiedBy: VerifyService(store: store, jwsVerifier: inv.jwsVerifier, serverTrust: inv.serverTrust))

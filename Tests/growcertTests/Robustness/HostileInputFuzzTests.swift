@@ -112,7 +112,7 @@ struct HostileInputFuzzTests {
         defer { try? FileManager.default.removeItem(at: dir) }
         try Data(source.utf8).write(to: dir.appendingPathComponent("report.md.mustache"))
         #expect {
-            _ = try TemplateSet(directory: dir.path)
+            _ = try ReportTemplates.load(directory: dir.path)
         } throws: { error in
             "\(error)".contains(dir.appendingPathComponent("report.md.mustache").path)
         }

@@ -1,4 +1,4 @@
-import Evidence
+import EvidenceModel
 
 /// `autoRenewable`: the judged store transaction is an auto-renewable subscription (its `type`).
 ///

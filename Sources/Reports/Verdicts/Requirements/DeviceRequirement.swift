@@ -1,4 +1,4 @@
-import Evidence
+import EvidenceModel
 
 /// `device`: the run names a recorded device.
 struct DeviceRequirement: RequirementEvaluator {

@@ -1,4 +1,4 @@
-import Evidence
+import EvidenceModel
 
 /// `physicalDevice`: the run's device is a physical device, not a simulator or emulator.
 ///

@@ -1,4 +1,4 @@
-import Evidence
+import EvidenceModel
 
 /// What requirements are judged on: one scenario's judged run, its live (not retracted) evidence, the
 /// campaign's records and the profile's rules; and the store transaction the transaction requirements share.

@@ -1,4 +1,4 @@
-import Evidence
+import EvidenceModel
 
 /// Judges one named requirement of a scenario (a profile's `requires` entry) on its judged run.
 ///

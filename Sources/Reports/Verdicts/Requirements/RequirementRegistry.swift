@@ -1,4 +1,4 @@
-import Evidence
+import EvidenceModel
 
 /// Every requirement growcert can judge, by id.
 enum RequirementRegistry {

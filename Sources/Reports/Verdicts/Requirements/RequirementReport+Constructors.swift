@@ -1,4 +1,4 @@
-import Evidence
+import EvidenceModel
 
 extension RequirementReport {
     /// A requirement that is met by `subject`.

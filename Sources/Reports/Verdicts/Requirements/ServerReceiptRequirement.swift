@@ -1,4 +1,4 @@
-import Evidence
+import EvidenceModel
 
 /// `serverReceipt`: the vendor's live acceptance of the judged store transaction, bound to that very
 /// transaction (GrooveGrow: the server receipt of the order delivered for it).

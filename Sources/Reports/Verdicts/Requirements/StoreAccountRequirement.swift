@@ -1,4 +1,4 @@
-import Evidence
+import EvidenceModel
 
 /// `storeAccount`: the run names a store sandbox account.
 struct StoreAccountRequirement: RequirementEvaluator {

@@ -1,4 +1,4 @@
-import Evidence
+import EvidenceModel
 
 /// `storeRefund`: the store itself signed the refund of the run's judged transaction: an App Store Server Notification
 /// V2 of type `REFUND`, or a signed transaction with a `revocationDate`, naming that very `transactionId`, recorded on

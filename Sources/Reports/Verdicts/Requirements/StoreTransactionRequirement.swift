@@ -1,4 +1,4 @@
-import Evidence
+import EvidenceModel
 
 /// `storeTransaction`: a store transaction on the run that certifies.
 ///

@@ -1,4 +1,4 @@
-import Evidence
+import EvidenceModel
 import StrictJSON
 
 /// The App Store: a StoreKit 2 JWS (`store-signed-sandbox` from the Sandbox), bound to a run by `appAccountToken`.

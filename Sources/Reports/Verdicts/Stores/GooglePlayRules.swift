@@ -1,4 +1,4 @@
-import Evidence
+import EvidenceModel
 import StrictJSON
 
 /// Google Play: a Play Billing purchase signed with the campaign's license key (`store-signed-google`), bound to a run

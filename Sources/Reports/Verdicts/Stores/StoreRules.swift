@@ -1,4 +1,4 @@
-import Evidence
+import EvidenceModel
 import StrictJSON
 
 /// What the verdicts ask of one store: the store seam's "bind to the campaign" half (StoreProof verifies;

@@ -11,11 +11,16 @@ let package = Package(
         // C libraries from Debian, wrapped as system libraries (module.modulemap + shim.h only).
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
-        .systemLibrary(name: "CMHD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
-        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        // libmicrohttpd, libcurl and libpq: headers only, no pkgConfig (its libs would link them); CLazyLibraries opens
+        // each on first use.
+        .systemLibrary(name: "CMHD", providers: [.apt(["libmicrohttpd-dev"])]),
+        .systemLibrary(name: "CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
 
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
-        .systemLibrary(name: "CPostgres", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+        .systemLibrary(name: "CPostgres", providers: [.apt(["libpq-dev"])]),
+        // Our own C: the libpq, libcurl and libmicrohttpd functions growcert calls, each forwarding to the library
+        // opened with dlopen on first use, and a load check per library; a command loads only the libraries it uses.
+        .target(name: "CLazyLibraries"),
 
         // The shapes of vendor secret keys, one list for the scanner (Evidence) and the redactor (HTTPCore, given them by each vendor).
         .target(name: "SecretShapes"),
@@ -27,14 +32,14 @@ let package = Package(
         .target(name: "EvidenceModel", dependencies: ["CCrypto", "CZlib", "SecretShapes", "RFC3339Time", "StrictJSON"],
                 resources: [.embedInCode("Profiles/builtin")]),
         // The evidence store (SQLite or PostgreSQL) and its audit; re-exports the model.
-        .target(name: "Evidence", dependencies: ["EvidenceModel", "CSQLite", "CPostgres", "CCrypto", "CZlib", "SecretShapes", "RFC3339Time", "StrictJSON"]),
+        .target(name: "Evidence", dependencies: ["EvidenceModel", "CSQLite", "CPostgres", "CLazyLibraries", "CCrypto", "CZlib", "SecretShapes", "RFC3339Time", "StrictJSON"]),
         // Store transaction authenticity; knows no evidence, so the emulator (Sandbox) links no evidence store.
         .target(name: "StoreProof", dependencies: ["StrictJSON", "CCrypto", "RFC3339Time"]),
         // The vendor-neutral HTTP core: transports, transcripts, redaction, the live-hosted rule.
-        .target(name: "HTTPCore", dependencies: ["SecretShapes", "CCurl", "CCrypto"]),
+        .target(name: "HTTPCore", dependencies: ["SecretShapes", "CCurl", "CLazyLibraries", "CCrypto"]),
         .target(name: "GrowClient", dependencies: ["HTTPCore", "SecretShapes"]),
         .target(name: "CherryClient", dependencies: ["HTTPCore", "SecretShapes", "RFC3339Time"]),
-        .target(name: "Sandbox", dependencies: ["HTTPCore", "GrowClient", "CherryClient", "StoreProof", "SecretShapes", "CMHD", "CCrypto", "RFC3339Time"]),
+        .target(name: "Sandbox", dependencies: ["HTTPCore", "GrowClient", "CherryClient", "StoreProof", "SecretShapes", "CMHD", "CLazyLibraries", "CCrypto", "RFC3339Time"]),
         .target(name: "Checks", dependencies: ["HTTPCore", "GrowClient", "CherryClient", "Evidence", "RFC3339Time", "StrictJSON"]),
         .target(name: "Reports", dependencies: ["EvidenceModel", "StrictJSON"], resources: [.embedInCode("Templates/builtin")]),
         // The option parser both executables use: commands and options declared once, checked, and their --help.
@@ -48,7 +53,7 @@ let package = Package(
         .target(name: "WebView", dependencies: ["Services", "Evidence", "Reports", "Sandbox", "StoreProof", "StrictJSON", "QRCode", "RFC3339Time"],
                 resources: [.embedInCode("Files/builtin")]),
         .executableTarget(name: "growcert", dependencies: ["ArgumentsKit", "QRCode", "Services", "WebView", "Evidence", "StrictJSON", "StoreProof", "GrowClient", "Checks", "Reports", "Sandbox"]),
-        .executableTarget(name: "growcert-bench", dependencies: ["ArgumentsKit", "Evidence", "StrictJSON", "Checks", "Sandbox", "HTTPCore", "GrowClient", "CSQLite", "CPostgres"]),
+        .executableTarget(name: "growcert-bench", dependencies: ["ArgumentsKit", "Evidence", "StrictJSON", "Checks", "Sandbox", "HTTPCore", "GrowClient", "CSQLite", "CPostgres", "CLazyLibraries"]),
 
         // Helpers shared by test targets (network namespace, test CAs); no @testable imports, nothing of it in the binary.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
@@ -66,7 +71,7 @@ let package = Package(
         .testTarget(name: "ArchitectureTests"),
         .testTarget(name: "WebViewTests", dependencies: ["WebView", "Services", "Evidence", "StrictJSON", "Sandbox"]),
         .testTarget(name: "QRCodeTests", dependencies: ["QRCode"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "growcertTests", dependencies: ["ArgumentsKit", "Evidence", "StrictJSON", "growcert", "Services", "Reports", "StoreProof", "Sandbox", "HTTPCore", "GrowClient", "CherryClient", "TestSupport"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "growcertTests", dependencies: ["ArgumentsKit", "Evidence", "StrictJSON", "growcert", "Services", "Reports", "StoreProof", "Sandbox", "HTTPCore", "GrowClient", "CherryClient", "TestSupport", "CLazyLibraries"], resources: [.copy("Fixtures")]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,4 +1,5 @@
 internal import CCurl
+internal import CLazyLibraries
 internal import CCrypto
 import Foundation
 import Synchronization
@@ -35,7 +36,6 @@ package final class CurlTransport: HTTPTransport {
     /// (`HOST:PORT:ADDRESS`, as `CURLOPT_RESOLVE`) answers name lookups without touching `/etc/hosts`, and `cables`
     /// names the links (a test's veth to a network namespace) that stand in for a cable to another machine.
     init(pins: [String], caFile: String?, resolve: [String], cables: Set<String> = []) {
-        _ = CurlGlobal.initialized
         self.pins = pins
         self.caFile = caFile
         self.resolve = resolve
@@ -45,6 +45,7 @@ package final class CurlTransport: HTTPTransport {
     /// Sends the request on a worker thread; every HTTP status is returned, only a missing response throws.
     package func send(_ request: HTTPRequest) async throws -> HTTPResponse {
         try Task.checkCancellation()
+        if let failure = CurlGlobal.loadFailure { throw TransportError.failed(failure) }
         let transfer = CurlTransfer()
         let result: Result<HTTPResponse, TransportError> = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
@@ -112,9 +113,14 @@ package final class CurlTransport: HTTPTransport {
     }
 }
 
-/// Process-wide libcurl set-up, done once before any handle is made.
+/// Process-wide libcurl set-up, done once before the first transfer: libcurl is opened then (CLazyLibraries), not at
+/// start, and initialised. Nil when ready, else why libcurl could not be loaded.
 private enum CurlGlobal {
-    static let initialized: Bool = curl_global_init(Int(CURL_GLOBAL_DEFAULT)) == CURLE_OK
+    static let loadFailure: String? = {
+        if let failure = lazylib_load_libcurl() { return String(cString: failure) }
+        _ = curl_global_init(Int(CURL_GLOBAL_DEFAULT))
+        return nil
+    }()
 }
 
 /// State one transfer's C callbacks write into; passed to them as an `Unmanaged` context.

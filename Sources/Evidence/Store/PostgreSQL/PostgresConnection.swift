@@ -1,3 +1,4 @@
+internal import CLazyLibraries
 internal import CPostgres
 import Foundation
 
@@ -42,6 +43,10 @@ final class PostgresConnection {
 
     /// Connects; with `readOnly`, every transaction of the session is read-only on the server.
     init(location: PostgresLocation, readOnly: Bool) throws {
+        // libpq is opened on first use (CLazyLibraries): a missing one is this error, not a crash.
+        if let failure = lazylib_load_libpq() {
+            throw PostgresError(sqlState: "", message: String(cString: failure), sql: nil)
+        }
         guard let conn = PQconnectdb(location.url) else {
             throw PostgresError(sqlState: "", message: "out of memory", sql: nil)
         }

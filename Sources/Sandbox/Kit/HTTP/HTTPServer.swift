@@ -1,3 +1,4 @@
+internal import CLazyLibraries
 internal import CMHD
 import Foundation
 import Synchronization
@@ -72,6 +73,8 @@ package final class HTTPServer: Sendable {
     func start(port: UInt16, address: UInt32, tls: (certificatePEM: String, keyPEM: String)?, connectionLimit: Int? = nil) throws -> UInt16 {
         try running.withLock { running throws -> UInt16 in
             guard running.daemon == nil else { throw SandboxError.alreadyStarted }
+            // libmicrohttpd is opened on first use (CLazyLibraries): a missing one is this error, not a crash.
+            if let failure = lazylib_load_libmicrohttpd() { throw SandboxError.serverStartFailed(String(cString: failure)) }
 
             let (fd, actualPort) = try Self.makeListeningSocket(port: port, address: address)
             let retained = Unmanaged.passRetained(context)

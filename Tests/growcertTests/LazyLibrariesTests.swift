@@ -1,0 +1,88 @@
+import CLazyLibraries
+import Foundation
+import Testing
+
+/// libpq, libcurl and libmicrohttpd are opened on first use (CLazyLibraries), not linked: a command loads only the
+/// libraries it uses, and a missing one is a clear error from the command that needs it, never a failure to start.
+@Suite struct LazyLibrariesTests {
+    static let lazy = ["libpq.so", "libcurl.so", "libmicrohttpd.so"]
+
+    @Test func theBinaryNeedsNeitherLibpqNorLibcurlNorLibmicrohttpd() throws {
+        let readelf = try Growcert.tool(["readelf"], install: "apt-get install binutils")
+        let g = try Growcert()
+        let o = try g.execute(readelf, ["-d", Growcert.binary], env: [:])
+        try #require(o.code == 0, "\(o)")
+        let needed = o.stdout.split(separator: "\n").filter { $0.contains("(NEEDED)") }.map(String.init)
+        #expect(needed.contains { $0.contains("libsqlite3.so") }, "readelf listed no NEEDED entry we know: \(o.stdout)")
+        for library in Self.lazy {
+            #expect(!needed.contains { $0.contains(library) }, "\(library) is linked: \(needed)")
+        }
+    }
+
+    @Test func aOneNoteWriteLoadsNoneOfThem() throws {
+        let g = try Growcert()
+        try g.seed()
+        let o = try g.run(["evidence", "add", "note", "--run", "r1", "--text", "Bought gold_monthly"], env: ["LD_DEBUG": "files"])
+        try #require(o.code == 0, "\(o)")
+        let loaded = o.stderr.split(separator: "\n").filter { $0.contains("file=") }.map(String.init)
+        #expect(loaded.contains { $0.contains("libsqlite3.so") }, "LD_DEBUG=files reported no library: \(o.stderr.prefix(2000))")
+        for library in Self.lazy {
+            #expect(!loaded.contains { $0.contains(library) }, "\(library) was loaded: \(loaded)")
+        }
+    }
+
+    /// A directory whose `name` is not a shared object: with it first on LD_LIBRARY_PATH, the library cannot be loaded.
+    static func brokenLibrary(_ name: String, in g: Growcert) throws -> [String: String] {
+        let dir = g.path("broken-libraries")
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        try Data("not a shared object\n".utf8).write(to: URL(fileURLWithPath: "\(dir)/\(name)"))
+        return ["LD_LIBRARY_PATH": dir]
+    }
+
+    @Test func withoutLibpqASQLiteStoreStillWorksAndAPostgreSQLStoreIsAClearError() throws {
+        let g = try Growcert()
+        let env = try Self.brokenLibrary("libpq.so.5", in: g)
+        try #require(try g.run(["init"], env: env).code == 0)
+        let o = try g.run(["--db", "postgresql://growcert@127.0.0.1:9/evidence", "journal", "list"], db: false, env: env)
+        #expect(o.code != 0 && o.code < 128, "\(o)")
+        #expect(o.stderr.contains("could not load libpq.so.5 ("), "\(o)")
+        #expect(o.stderr.contains("PostgreSQL stores need the libpq5 package"), "\(o)")
+    }
+
+    @Test func withoutLibmicrohttpdTheEmulatorIsAClearError() throws {
+        let g = try Growcert()
+        let env = try Self.brokenLibrary("libmicrohttpd.so.12", in: g)
+        let o = try g.run(["sandbox", "serve", "--port", "0"], db: false, env: env)
+        #expect(o.code != 0 && o.code < 128, "\(o)")
+        #expect(o.stderr.contains("could not load libmicrohttpd.so.12 ("), "\(o)")
+        #expect(o.stderr.contains("need the libmicrohttpd12 package"), "\(o)")
+    }
+
+    @Test func withoutLibcurlARequestIsAClearError() throws {
+        let g = try Growcert()
+        let env = try Self.brokenLibrary("libcurl.so.4", in: g)
+        let o = try g.run(["demo"], env: env)
+        #expect(o.code != 0 && o.code < 128, "\(o)")
+        #expect(o.stderr.contains("could not load libcurl.so.4 ("), "\(o)")
+        #expect(o.stderr.contains("requests over HTTP need the libcurl4 package"), "\(o)")
+    }
+
+    @Test func theLoaderNamesTheLibraryItCouldNotOpenAndWhy() throws {
+        let failure = try #require(Self.probe("libgrowcert-missing.so.7", symbol: "anything", package: "libgrowcert-missing7"))
+        #expect(failure.hasPrefix("growcert could not load libgrowcert-missing.so.7 (libgrowcert-missing.so.7: cannot open shared object file"))
+        #expect(failure.hasSuffix("): these tests need the libgrowcert-missing7 package"), "\(failure)")
+    }
+
+    @Test func theLoaderNamesASymbolTheLibraryLacks() throws {
+        let failure = try #require(Self.probe("libz.so.1", symbol: "growcert_no_such_function", package: "zlib1g"))
+        #expect(failure.contains("could not load libz.so.1 ("), "\(failure)")
+        #expect(failure.contains("undefined symbol: growcert_no_such_function"), "\(failure)")
+        #expect(Self.probe("libz.so.1", symbol: "zlibVersion", package: "zlib1g") == nil)
+    }
+
+    static func probe(_ soname: String, symbol: String, package: String) -> String? {
+        guard let text = lazylib_probe(soname, symbol, package, "these tests") else { return nil }
+        defer { free(text) }
+        return String(cString: text)
+    }
+}

@@ -7,6 +7,7 @@ import Reports
 /// Each use reads from one snapshot: the runs, evidence, sign-offs and journal head all belong to the same state,
 /// even while another process records.
 package struct ReportReader {
+    /// The database read from.
     package let store: EvidenceStore
 
     /// A reader of `store`.

@@ -7,7 +7,9 @@ import Reports
 /// `judged(campaignId:verifiedBy:)` verifies the whole database (a tampered one is refused before anything is judged)
 /// and judges the campaign once into its model; `render` and `renderAll` render that model and store each rendition.
 package struct ReportService {
+    /// The database whose campaigns are judged and where each rendition is stored.
     package let store: EvidenceStore
+    /// The templates and strings reports are rendered with (built-in, or a user's `TemplateSet`).
     package var templates: TemplateSet = .embedded
 
     /// Reports of `store`'s campaigns, rendered with `templates`.
@@ -16,8 +18,11 @@ package struct ReportService {
         self.templates = templates
     }
 
+    /// One rendition of a campaign's report: its bytes and the record stored for them.
     package struct Result {
+        /// The rendered bytes, with their format, language and hashes.
         package let rendered: RenderedReport
+        /// The stored report record (a new one, or the earlier record of the same bytes).
         package let record: ReportRecord
         /// The same bytes were already stored for this campaign, format and language.
         package let reused: Bool

@@ -291,6 +291,9 @@ package struct VerifyService {
     /// How many of a run's items the time check reads at once.
     static let timePage = 10_000
 
+    /// Rows whose time is further from their own journal entry's than the profile's skew (problems: changed after they
+    /// were recorded), and journal entries dated before the one before them (warnings: the recording clock moved).
+    /// A run's items are read `page` at a time.
     package func timeProblems(page: Int = timePage) throws -> (problems: [VerificationProblem], warnings: [VerificationProblem]) {
         var problems: [VerificationProblem] = []
         var warnings: [VerificationProblem] = []

@@ -2,7 +2,9 @@ import Foundation
 
 /// Why a JSON text was refused.
 package struct JSONParseError: Error, CustomStringConvertible, Equatable {
+    /// What is wrong, in words.
     package let message: String
+    /// The byte offset in the text where it was found.
     package let offset: Int
     package var description: String { "invalid JSON at byte \(offset): \(message)" }
 }

@@ -17,36 +17,43 @@ package enum JSONValue: Sendable, Equatable, Hashable {
 
     // MARK: Accessors
 
+    /// The member `key` of an object; nil for a missing member or a value that is not an object.
     package subscript(key: String) -> JSONValue? {
         if case .object(let o) = self { return o[key] }
         return nil
     }
 
+    /// The text of a string; nil for any other value.
     package var stringValue: String? {
         if case .string(let s) = self { return s }
         return nil
     }
 
+    /// A number as its exact spelling in the text (never rounded through a double); nil for any other value.
     package var numberText: String? {
         if case .number(let n) = self { return n }
         return nil
     }
 
+    /// The value of `true` or `false`; nil for any other value.
     package var boolValue: Bool? {
         if case .bool(let b) = self { return b }
         return nil
     }
 
+    /// The elements of an array; nil for any other value.
     package var arrayValue: [JSONValue]? {
         if case .array(let a) = self { return a }
         return nil
     }
 
+    /// The members of an object; nil for any other value.
     package var objectValue: [String: JSONValue]? {
         if case .object(let o) = self { return o }
         return nil
     }
 
+    /// Whether this is `null`.
     package var isNull: Bool { self == .null }
 
     /// A string, or a number's literal text: identifiers may arrive either way.

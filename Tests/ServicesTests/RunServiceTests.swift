@@ -29,14 +29,18 @@ import TestSupport
     static let loopbackFacts = ConnectionFacts(scheme: "http", peerAddress: "127.0.0.1", peerPort: 8080, tlsVerified: false, tlsVerifyResult: nil,
                                                leafSHA256: nil, spkiPin: nil, issuer: nil, pinsEnforced: false)
 
-    func store() throws -> (EvidenceStore, String) {
+    /// A campaign on `baseURL` with one device: by default the hosted Sandbox and a physical iPhone.
+    func store(baseURL: String = "https://sandbox.groovegrow.example",
+               device: NewDevice = NewDevice(campaignId: "c1", label: "iphone", kind: "physical", platform: "ios", model: "iPhone 15", osVersion: "18"))
+        throws -> (EvidenceStore, String) {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("growcert-runservice-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         let (store, _) = try EvidenceStore.create(at: dir + "/e.sqlite", actor: "test")
         let c = try store.createCampaign(NewCampaign(profile: "groovegrow", name: nil, appId: "com.example.app", appVersion: "1", build: "1",
-                                                     sdkVersion: "0.0.1", project: "3f2b8c1e-5d4a-4e7b-9c1d-2a6f8e0b7c55",
-                                                     baseURL: "https://sandbox.groovegrow.example"))
-        _ = try store.addDevice(NewDevice(campaignId: c.id, label: "iphone", kind: "physical", platform: "ios", model: "iPhone 15", osVersion: "18"))
+                                                     sdkVersion: "0.0.1", project: "3f2b8c1e-5d4a-4e7b-9c1d-2a6f8e0b7c55", baseURL: baseURL))
+        var device = device
+        device.campaignId = c.id
+        _ = try store.addDevice(device)
         return (store, dir)
     }
 
@@ -135,14 +139,8 @@ import TestSupport
 extension RunServiceTests {
     /// A campaign on a loopback emulator URL with one simulator: the kind of setup whose runs never certify.
     func loopbackStore() throws -> (EvidenceStore, String) {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("growcert-runservice-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        let (store, _) = try EvidenceStore.create(at: dir + "/e.sqlite", actor: "test")
-        let c = try store.createCampaign(NewCampaign(profile: "groovegrow", name: nil, appId: "com.example.app", appVersion: "1", build: "1",
-                                                     sdkVersion: "0.0.1", project: "3f2b8c1e-5d4a-4e7b-9c1d-2a6f8e0b7c55",
-                                                     baseURL: "http://127.0.0.1:8787"))
-        _ = try store.addDevice(NewDevice(campaignId: c.id, label: "sim", kind: "simulator", platform: "ios", model: "iPhone", osVersion: "18.1"))
-        return (store, dir)
+        try store(baseURL: "http://127.0.0.1:8787",
+                  device: NewDevice(campaignId: "c1", label: "sim", kind: "simulator", platform: "ios", model: "iPhone", osVersion: "18.1"))
     }
 
     @Test("A run that can never certify is started, with a warning for each reason: a simulator, no account, a target that is not hosted")

@@ -27,8 +27,9 @@ package struct Command<Context>: Sendable {
         self.positionals = positionals
         self.declared = DeclaredOptions { Group.specs }
         self.discussion = discussion
-        let name = path.joined(separator: " ")
-        self.body = { context, args, suggest in try await run(context, OptionValues(args, command: name, suggest: suggest)) }
+        self.body = { context, args, suggest in
+            try await run(context, OptionValues(args, command: path.joined(separator: " "), suggest: suggest))
+        }
     }
 
     /// A command whose handler reads no options (it may still declare some, for parsing, checking and `--help`:

@@ -16,6 +16,7 @@ package struct Option<Value: Sendable>: Sendable, OptionDeclaring {
     init(_ spec: OptionSpec, read: @escaping @Sendable (OptionInput) throws(UsageError) -> Value) {
         self.spec = spec
         self.read = read
+        OptionCollector.made(spec)
     }
 
     /// The option's name, `--label`.

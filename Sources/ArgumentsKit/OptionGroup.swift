@@ -1,3 +1,5 @@
+import Synchronization
+
 /// The options of one command (or a program's global options), declared once as the stored properties of a
 /// type: `let label = Option.requiredString("--label", "L", help: "…")`.
 ///
@@ -13,12 +15,53 @@ package protocol OptionGroup: Sendable {
 }
 
 extension OptionGroup {
-    /// The group's options, in the order of its stored properties.
+    /// The group's options, in the order of its stored properties: the options made while the group is made.
+    ///
+    /// `Option`'s initialiser reports each option to the collection under way (`OptionCollector`), so deriving a
+    /// group's options costs one `init()` of the group. Reflecting it instead (`Mirror`, and a protocol-conformance
+    /// lookup per option type) cost a one-note `growcert evidence add` about a twentieth of its time at every start.
+    /// A shared option must therefore be made by each group that declares it (`static var`, not a `static let`
+    /// made once): debug builds check every derivation against the reflected stored properties.
     package static var specs: [OptionSpec] {
-        Mirror(reflecting: Self()).children.flatMap { child -> [OptionSpec] in
+        var group: Self?
+        let collected = OptionCollector.collect { group = Self() }
+        assert(group.map(reflectedSpecs) == collected,
+               "\(Self.self): the options made while the group is made are not its stored options (an option shared by a `static let` is made once: make it a `static var`)")
+        return collected
+    }
+
+    /// The options of `group`'s stored properties, found by reflection (a stored property may hold one option or an
+    /// array of them): what `specs` must equal.
+    package static func reflectedSpecs(_ group: Self) -> [OptionSpec] {
+        Mirror(reflecting: group).children.flatMap { child -> [OptionSpec] in
             if let option = child.value as? any OptionDeclaring { return [option.spec] }
             if let options = child.value as? [any OptionDeclaring] { return options.map(\.spec) }
             return []
         }
+    }
+}
+
+/// Collects the options made while an option group is made: what `OptionGroup.specs` reads.
+///
+/// The collection is a task-local value, so groups derived at the same time on other threads or tasks do not mix;
+/// an option made outside any collection (a read's `Group()`, a constant) is not collected.
+enum OptionCollector {
+    /// The options collected so far, in the order they were made.
+    final class Collection: Sendable {
+        let specs = Mutex<[OptionSpec]>([])
+    }
+
+    @TaskLocal static var current: Collection?
+
+    /// The specs of the options made while `make` runs.
+    static func collect(_ make: () -> Void) -> [OptionSpec] {
+        let collection = Collection()
+        $current.withValue(collection) { make() }
+        return collection.specs.withLock { $0 }
+    }
+
+    /// Called by `Option`'s initialiser: adds `spec` to the collection under way, if any.
+    static func made(_ spec: OptionSpec) {
+        current?.specs.withLock { $0.append(spec) }
     }
 }

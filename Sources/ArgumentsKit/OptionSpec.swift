@@ -1,5 +1,5 @@
 /// One option of a command, for parsing, checking and `--help`.
-package struct OptionSpec: Sendable {
+package struct OptionSpec: Sendable, Equatable {
     /// The option as typed, dashes included (`--run`).
     package let name: String
     /// The value placeholder (`ID`, `FILE`); nil for a flag.

@@ -8,8 +8,6 @@ package struct OptionValues<Group: OptionGroup>: Sendable {
     /// The command's declared options, which the key paths of every read point into.
     package let group: Group
     let args: ParsedArguments
-    /// The names `Group` declares (`Group.specs`): what every read is checked against in debug builds.
-    private let declared: Set<String>
     /// The command's words, for usage errors.
     package let command: String
     let suggest: @Sendable (_ typed: String, _ known: [String]) -> String
@@ -18,7 +16,6 @@ package struct OptionValues<Group: OptionGroup>: Sendable {
     package init(_ args: ParsedArguments, command: String,
                  suggest: @escaping @Sendable (_ typed: String, _ known: [String]) -> String = { _, _ in "" }) {
         self.group = Group()
-        self.declared = Set(Group.specs.map(\.name))
         self.args = args
         self.command = command
         self.suggest = suggest
@@ -28,7 +25,7 @@ package struct OptionValues<Group: OptionGroup>: Sendable {
     /// still name an undeclared option (a computed property of the group, which `specs` does not see).
     private func declaredOption<V>(_ key: KeyPath<Group, Option<V>>) -> Option<V> {
         let option = group[keyPath: key]
-        assert(declared.contains(option.name), "\(Group.self) reads \(option.name) from a property that is not a stored one: it is not declared")
+        assert(Group.specs.contains { $0.name == option.name }, "\(Group.self) reads \(option.name) from a property that is not a stored one: it is not declared")
         return option
     }
 

@@ -62,6 +62,46 @@ import Testing
         #expect(CountedOptions.made.load(ordering: .relaxed) == 1)
     }
 
+    /// An option made once, as a constant, and stored by a group: the group makes no option, so `specs` cannot
+    /// collect it.
+    enum SharedOnce {
+        static let note = Option.string("--note", "TEXT", help: "what happened")
+    }
+
+    struct SharingOptions: OptionGroup {
+        let force = Option.flag("--force", help: "replace it")
+        let note = SharedOnce.note
+    }
+
+    /// A group's options are the options made while it is made, in order, without reflecting it: the same specs as
+    /// its stored properties, arrays of options included.
+    @Test func theCollectedOptionsAreTheReflectedStoredOptions() {
+        #expect(AddOptions.specs == AddOptions.reflectedSpecs(AddOptions()))
+        #expect(LeakyOptions.specs == LeakyOptions.reflectedSpecs(LeakyOptions()))
+    }
+
+    /// Groups derived at the same time on many tasks each collect their own options, none of another's.
+    @Test func groupsDerivedAtOnceDoNotMix() async {
+        let names = await withTaskGroup(of: [String].self) { group in
+            for i in 0..<64 {
+                group.addTask { i.isMultiple(of: 2) ? AddOptions.specs.map(\.name) : LeakyOptions.specs.map(\.name) }
+            }
+            return await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(names.count == 64)
+        #expect(names.allSatisfy { $0 == AddOptions.specs.map(\.name) || $0 == ["--note"] })
+        #expect(names.filter { $0 == ["--note"] }.count == 32)
+    }
+
+    /// An option shared by a constant made once is missed by the collection: a debug build stops at the group's
+    /// first derivation instead of declaring too few options.
+    @Test func aGroupStoringAnOptionMadeOnceStopsADebugBuild() async {
+        await #expect(processExitsWith: .failure) {
+            _ = SharedOnce.note
+            _ = SharingOptions.specs
+        }
+    }
+
     @Test func theCommandsOptionsAreItsGroupsStoredOptionsInOrder() {
         #expect(AddOptions.specs.map(\.name) == ["--label", "--note", "--force", "--tag", "--limit", "--lang", "--format", "--colour", "--size"])
         #expect(Self.add.options.map(\.name) == AddOptions.specs.map(\.name))

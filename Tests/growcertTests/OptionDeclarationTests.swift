@@ -1,9 +1,12 @@
 import ArgumentsKit
+import Foundation
 import Testing
 @testable import growcert
 
 /// Each command's options come from its `OptionGroup` (a read can only name one of them); what a group could still
-/// get wrong is a name: the same option twice, or one that is also a global option.
+/// get wrong is a name: the same option twice, or one that is also a global option. Deriving them here also checks,
+/// in this debug build, that each group's options collected as it is made are its stored options (`OptionGroup.specs`):
+/// an option shared by a constant made once would stop the test run.
 @Suite struct OptionDeclarationTests {
     @Test func everyCommandDeclaresEachOptionOnceAndNoGlobalOne() {
         let globals = Set((GlobalOptions.all + GlobalOptions.topLevel).map(\.name))
@@ -12,6 +15,16 @@ import Testing
             let names = command.options.map(\.name)
             #expect(Set(names).count == names.count, "'\(command.name)' declares an option twice: \(names)")
             #expect(globals.isDisjoint(with: names), "'\(command.name)' declares a global option: \(names.filter(globals.contains))")
+        }
+    }
+
+    /// `growcert` reads its environment from `environ`, not through Foundation's `ProcessInfo`: the same variables, a
+    /// value holding `=` whole. In a child process, so that setting a variable races no other test.
+    @Test func theEnvironmentIsReadAsFoundationReadsIt() async {
+        await #expect(processExitsWith: .success) {
+            setenv("GROWCERT_TEST_ENVIRONMENT_READ", "a=b c", 1)
+            let environment = Entrypoint.environment()
+            exit(environment["GROWCERT_TEST_ENVIRONMENT_READ"] == "a=b c" && environment == ProcessInfo.processInfo.environment ? 0 : 1)
         }
     }
 

@@ -76,8 +76,8 @@ enum SandboxCommand {
 
 extension SandboxCommand {
     /// Every vendor's emulator settings as options (`--NAME VALUE`), once each; a setting only some vendors take says
-    /// whose it is.
-    static let settingOptions: [Option<String?>] = {
+    /// whose it is. Made anew for each group that declares them (`OptionGroup.specs` collects the options a group makes).
+    static var settingOptions: [Option<String?>] {
         var seen: [String] = []
         var options: [Option<String?>] = []
         for vendor in Vendors.all {
@@ -91,7 +91,7 @@ extension SandboxCommand {
             }
         }
         return options
-    }()
+    }
 
     /// The `growcert campaign create …` line a tester pastes to aim a campaign at this emulator: its target under the
     /// profile's target flag, and its bundle id as the app id (so that its signed purchases are the campaign's app's).

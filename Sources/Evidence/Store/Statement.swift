@@ -34,22 +34,33 @@ final class Statement {
 
     /// Binds values 1-based; `nil` binds NULL.
     func bind(_ values: [SQLValue?]) throws {
+        try bind(count: values.count) { values[$0] ?? .null }
+    }
+
+    /// Binds values 1-based. The append path's rows hold no optionals: passing them here, not as `[SQLValue?]`,
+    /// spares each row an array conversion that cast every value (about a twentieth of an ingest's time).
+    func bind(_ values: [SQLValue]) throws {
+        try bind(count: values.count) { values[$0] }
+    }
+
+    /// Binds `count` values, the `i`th (0-based) as `value(i)` says, to parameters 1…count.
+    private func bind(count: Int, _ value: (Int) -> SQLValue) throws {
         // A statement that failed is never reused (`Connection` forgets it), so resetting one must succeed.
         let reset = sqlite3_reset(handle)
         guard reset == SQLITE_OK else { throw connection.error(reset, sql: sql) }
         sqlite3_clear_bindings(handle)
         let expected = Int(sqlite3_bind_parameter_count(handle))
-        guard values.count == expected else {
-            throw SQLiteError(code: SQLITE_RANGE, message: "\(values.count) values for \(expected) parameters", sql: sql)
+        guard count == expected else {
+            throw SQLiteError(code: SQLITE_RANGE, message: "\(count) values for \(expected) parameters", sql: sql)
         }
-        for (i, value) in values.enumerated() {
+        for i in 0..<count {
             let index = Int32(i + 1)
             let rc: Int32
-            switch value {
-            case .none, .some(.null): rc = sqlite3_bind_null(handle, index)
-            case .some(.integer(let v)): rc = sqlite3_bind_int64(handle, index, v)
-            case .some(.text(let s)): rc = bindText(s, at: index)
-            case .some(.blob(let bytes)):
+            switch value(i) {
+            case .null: rc = sqlite3_bind_null(handle, index)
+            case .integer(let v): rc = sqlite3_bind_int64(handle, index, v)
+            case .text(let s): rc = bindText(s, at: index)
+            case .blob(let bytes):
                 rc = bytes.withUnsafeBytes { buf in
                     // 64-bit lengths: an oversized value gets SQLITE_TOOBIG instead of trapping on Int32.
                     sqlite3_bind_blob64(handle, index, buf.baseAddress ?? UnsafeRawPointer(bitPattern: 1), sqlite3_uint64(buf.count), SQLITE_TRANSIENT)

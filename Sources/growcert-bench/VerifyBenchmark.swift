@@ -51,7 +51,6 @@ struct VerifyBenchmark: Benchmark {
             integrityTimes.append(try ChildProcess.check("sqlite3", [db, "PRAGMA integrity_check"]).seconds)
         }
         let openssl = try ChildProcess.check("openssl", ["dgst", "-sha256", envelopes])
-        func median(_ xs: [Double]) -> Double { xs.sorted()[xs.count / 2] }
         let mb = Double(bytes) / 1_000_000
         let value = mb / median(verifyTimes)
         let baseline = mb / median(integrityTimes)

@@ -31,6 +31,7 @@ import Testing
         "2026-12-04T18:22:47.592z", "2026-12-04T18:22:47.592+00:00", "2026-12-04 18:22:47.592Z", "2026-12-04T18:22:47,592Z",
         "2026-12-04T18:22:47.59aZ", "２026-12-04T18:22:47.592Z", "", "x", "caf\u{E9}", "cafe\u{301}",
     ]
+    /// Skews a profile allows, and one it does not (the shortcuts must leave that to the parse).
     static let skews = [0, 1, 300, 3600, -1]
 
     @Test("disagreement: every pair of texts, equal ones included, at every skew, answers as the parse does")

@@ -6,11 +6,13 @@ import Testing
 /// The lean reads of verify's time check (issue 27) against the reads they replace: the same values, page for page,
 /// and on a value growcert never writes the same error (or, for a REAL SQLite reads as text, the same text).
 @Suite struct LeanTimeReadsTests {
+    /// What a read gave: its values as text, or its error.
     typealias Outcome = Result<[String], ReadError>
 
     /// A read's error, as a value to compare.
     struct ReadError: Error, Equatable { let text: String }
 
+    /// `read`'s values, or the error it threw.
     static func outcome(_ read: () throws -> [String]) -> Outcome {
         do { return .success(try read()) } catch { return .failure(ReadError(text: "\(error)")) }
     }
@@ -87,6 +89,7 @@ import Testing
         #expect(lean == whole, "\(what)")
     }
 
+    /// A seeded store whose run holds seven notes.
     static func seededWithItems(in dir: URL, backend: Backend = .sqlite) throws -> Seeded {
         let s = try seeded(in: dir, backend: backend)
         for i in 0..<7 { _ = try s.store.addEvidence(note(s.run.id, "step \(i)")) }

@@ -298,13 +298,14 @@ package struct VerifyService {
         var problems: [VerificationProblem] = []
         var warnings: [VerificationProblem] = []
         var skews: [Int] = []
-        /// Compares rows with their entries' times, a run at a time: nothing here grows with the journal.
-        func compare(_ rows: [(seq: Int64, what: String, time: String)], skew: Int) throws {
+        /// Compares rows with their entries' times, a run at a time: nothing here grows with the journal. `what` names
+        /// row `i` only for a problem (a run's million items are not named one by one to be compared).
+        func compare(_ rows: [(seq: Int64, time: String)], skew: Int, what: (Int) -> String) throws {
             let at = try store.journalTimes(seqs: rows.map(\.seq))
-            for row in rows {
+            for (i, row) in rows.enumerated() {
                 guard let entryAt = at[row.seq] else { continue }  // the chain check reports a missing entry
                 if let apart = JournalTime.disagreement(time: row.time, entryAt: entryAt, skewSeconds: skew) {
-                    problems.append(VerificationProblem(seq: row.seq, message: "\(row.what) \(row.time) is \(apart) s away from its journal entry's time \(entryAt), more than the \(skew) s skew: the row was changed after it was recorded"))
+                    problems.append(VerificationProblem(seq: row.seq, message: "\(what(i)) \(row.time) is \(apart) s away from its journal entry's time \(entryAt), more than the \(skew) s skew: the row was changed after it was recorded"))
                 }
             }
         }
@@ -313,30 +314,31 @@ package struct VerifyService {
             skews.append(skew)
             let runs = try store.runs(campaignId: campaign.id)
             for run in runs {
-                var rows: [(seq: Int64, what: String, time: String)] = [(run.seq, "run \(run.id)'s start time", run.startedAt)]
-                if let finishSeq = run.finishSeq, let finishedAt = run.finishedAt { rows.append((finishSeq, "run \(run.id)'s finish time", finishedAt)) }
-                try compare(rows, skew: skew)
+                var rows: [(seq: Int64, time: String)] = [(run.seq, run.startedAt)]
+                if let finishSeq = run.finishSeq, let finishedAt = run.finishedAt { rows.append((finishSeq, finishedAt)) }
+                try compare(rows, skew: skew) { "run \(run.id)'s \($0 == 0 ? "start" : "finish") time" }
                 // A run's items a page at a time: a run may hold a million of them.
                 var after: Int64 = 0
                 while true {
                     let page = try store.evidenceTimes(runId: run.id, after: after, limit: page)
                     guard let last = page.last else { break }
-                    try compare(page.map { ($0.seq, "evidence \($0.id)'s recorded time", $0.recordedAt) }, skew: skew)
+                    try compare(page.map { ($0.seq, $0.recordedAt) }, skew: skew) { "evidence \(page[$0].id)'s recorded time" }
                     after = last.seq
                 }
             }
             for batch in stride(from: 0, to: runs.count, by: 500) {
                 let ids = runs[batch..<min(batch + 500, runs.count)].map(\.id)
-                try compare(try store.runClocks(runIds: ids).map {
-                    ($0.seq, "run \($0.runId)'s \($0.event.rawValue) clock reading's recorded time", $0.recordedAt)
-                }, skew: skew)
+                let clocks = try store.runClocks(runIds: ids)
+                try compare(clocks.map { ($0.seq, $0.recordedAt) }, skew: skew) {
+                    "run \(clocks[$0].runId)'s \(clocks[$0].event.rawValue) clock reading's recorded time"
+                }
             }
         }
         let journalSkew = skews.min() ?? VerdictRules.defaultOutsideClockSkewSeconds
         var next: Int64 = 1
-        var previous: JournalEntry?
+        var previous: (seq: Int64, at: String)?
         while true {
-            let page = try store.journal(from: next, limit: 1000)
+            let page = try store.journalTimes(from: next, limit: 1000)
             guard let last = page.last else { break }
             for entry in page {
                 if let previous, let back = JournalTime.backwards(previousAt: previous.at, at: entry.at, skewSeconds: journalSkew) {

@@ -19,6 +19,15 @@ extension Connection: StoreDatabase {
         try forEach(sql, values, table: query.table, body)
     }
 
+    /// Steps through `query`'s rows on the connection's cached statement for it (as `forEach` does), handing `body`
+    /// the statement itself, on each row in turn, for reads that look at a column's type before they read it.
+    func forEachStatement(_ query: RowQuery, _ body: (Statement) throws -> Void) throws {
+        let (sql, values) = SQLDialect.sqlite.select(query)
+        let stmt = try prepare(sql, values)
+        stmt.resultTable = query.table
+        while try stmt.step() { try body(stmt) }
+    }
+
     func cursor(_ query: RowQuery) throws -> any RowCursor {
         let (sql, values) = SQLDialect.sqlite.select(query)
         let statement = try Statement(connection: self, sql: sql)

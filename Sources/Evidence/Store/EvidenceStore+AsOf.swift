@@ -13,20 +13,6 @@ extension EvidenceStore {
         try read { try db.first(.journal(where: [.equals("seq", .integer(seq))], limit: 1)).map(Self.entry) }
     }
 
-    /// The `at` of each journal entry in `seqs` that exists, by seq: what a row's recorded time is compared with.
-    package func journalTimes(seqs: [Int64]) throws -> [Int64: String] {
-        try read {
-            var times: [Int64: String] = [:]
-            for start in stride(from: 0, to: seqs.count, by: 500) {
-                let batch = seqs[start..<min(start + 500, seqs.count)].map { SQLValue.integer($0) }
-                try db.forEach(RowQuery(Tables.journal, select: ["seq", "at"], where: [.isIn("seq", batch)])) { r in
-                    times[try r.int64("seq")] = try r.string("at")
-                }
-            }
-            return times
-        }
-    }
-
     /// The campaign with this id as it stood at journal entry `seq`: its creation and only the updates
     /// recorded up to `seq`. Unknown (thrown) when it was created after `seq`.
     package func campaign(_ id: String, asOf seq: Int64) throws -> Campaign {

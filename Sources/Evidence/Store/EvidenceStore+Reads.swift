@@ -1,3 +1,4 @@
+internal import CSQLite
 import Foundation
 import StrictJSON
 
@@ -187,14 +188,22 @@ extension EvidenceStore {
 
     /// Up to `limit` of a run's evidence items after journal entry `seq`, oldest first, as (seq, id, recorded time)
     /// and nothing else: verify compares every item's time with its entry's a page at a time, and a run's items
-    /// with their details read whole would hold the run (a million items took 1.2 GB) in memory.
+    /// with their details read whole would hold the run (a million items took 1.2 GB) in memory. Read lean where the
+    /// row's types leave no doubt, by `Row` otherwise (`forEachSeqAndText`).
     package func evidenceTimes(runId: String, after seq: Int64, limit: Int) throws -> [(seq: Int64, id: String, recordedAt: String)] {
         try read {
-            try db.fetch(RowQuery(Tables.evidence.table, select: ["seq", "id", "recorded_at"],
-                                  where: [.equals("run_id", .text(runId.lowercased())), .greater("seq", .integer(seq))],
-                                  order: .seqAscending, limit: limit)).map { r in
-                (try r.int64("seq"), try r.string("id"), try r.string("recorded_at"))
+            var times: [(seq: Int64, id: String, recordedAt: String)] = []
+            times.reserveCapacity(limit)
+            try forEachSeqAndText(RowQuery(Tables.evidence.table, select: ["seq", "id", "recorded_at"],
+                                           where: [.equals("run_id", .text(runId.lowercased())), .greater("seq", .integer(seq))],
+                                           order: .seqAscending, limit: limit)) { statement in
+                guard case .text(let id) = statement.column(1), case .text(let recordedAt) = statement.column(2) else { return false }
+                times.append((Self.seq(statement), id, recordedAt))
+                return true
+            } whole: { r in
+                times.append((try r.int64("seq"), try r.string("id"), try r.string("recorded_at")))
             }
+            return times
         }
     }
 
@@ -263,6 +272,70 @@ extension EvidenceStore {
             try db.fetch(.journal(where: [.greaterOrEqual("seq", .integer(first))], limit: limit)).map(Self.entry)
         }
     }
+
+    /// The `at` of each journal entry in `seqs` that exists, by seq: what a row's recorded time is compared with.
+    /// Read lean where the row's types leave no doubt, by `Row` otherwise (`forEachSeqAndText`).
+    package func journalTimes(seqs: [Int64]) throws -> [Int64: String] {
+        try read {
+            var times: [Int64: String] = [:]
+            times.reserveCapacity(seqs.count)
+            for start in stride(from: 0, to: seqs.count, by: 500) {
+                let batch = seqs[start..<min(start + 500, seqs.count)].map { SQLValue.integer($0) }
+                try forEachSeqAndText(RowQuery(Tables.journal, select: ["seq", "at"], where: [.isIn("seq", batch)])) { statement in
+                    guard case .text(let at) = statement.column(1) else { return false }
+                    times[Self.seq(statement)] = at
+                    return true
+                } whole: { r in
+                    times[try r.int64("seq")] = try r.string("at")
+                }
+            }
+            return times
+        }
+    }
+
+    /// Up to `limit` journal entries from `first` on, in order, as (seq, at) and nothing else: verify's pass over the
+    /// journal's times reads a million entries and needs none of their payloads. Each entry is read as
+    /// `journal(from:limit:)` reads it, and refused as it refuses it (`forEachSeqAndText`: a row whose types leave
+    /// any doubt is read whole by `entry(_:)`, which throws where it would there).
+    package func journalTimes(from first: Int64, limit: Int) throws -> [(seq: Int64, at: String)] {
+        try read {
+            var times: [(seq: Int64, at: String)] = []
+            times.reserveCapacity(limit)
+            try forEachSeqAndText(.journal(where: [.greaterOrEqual("seq", .integer(first))], limit: limit)) { statement in
+                guard case .text(let at) = statement.column(Self.journalAtColumn) else { return false }
+                times.append((Self.seq(statement), at))
+                return true
+            } whole: { r in
+                let e = try Self.entry(r)
+                times.append((e.seq, e.at))
+            }
+            return times
+        }
+    }
+
+    /// Each row of `query`, whose first column is `seq` and every other one text: a row whose stored types are those
+    /// (an integer seq, text in the rest) goes to `lean`, which reads what it needs in place and returns true; any
+    /// other row (or one `lean` declines), and every row of another backend, goes to `whole`, read by `Row`, whose
+    /// accessors decide it and throw where they would. The lean reads read as `Row` does (`Statement.column`), so
+    /// both ways give the same values: `lean` only skips the columns it does not need.
+    private func forEachSeqAndText(_ query: RowQuery, lean: (Statement) throws -> Bool, whole: (Row) throws -> Void) throws {
+        guard let sqlite else { return try db.forEach(query, whole) }
+        try sqlite.forEachStatement(query) { statement in
+            guard let h = statement.handle, sqlite3_column_type(h, 0) == SQLITE_INTEGER,
+                  (1..<Int32(statement.columnCount)).allSatisfy({ sqlite3_column_type(h, $0) == SQLITE_TEXT }),
+                  try lean(statement)
+            else { return try whole(statement.row) }
+        }
+    }
+
+    /// Column 0 of a row `forEachSeqAndText` found to hold an integer there.
+    private static func seq(_ statement: Statement) -> Int64 {
+        if case .integer(let seq) = statement.column(0) { return seq }
+        preconditionFailure("forEachSeqAndText hands on only rows whose seq is an integer")
+    }
+
+    /// The `at` column's place in a whole journal row (`Tables.journalColumns`).
+    private static let journalAtColumn = Tables.journalColumns.firstIndex(of: "at")!
 
     static func entry(_ r: Row) throws -> JournalEntry {
         JournalEntry(seq: try r.int64("seq"), kind: try r.string("kind"), actor: try r.string("actor"), at: try r.string("at"),

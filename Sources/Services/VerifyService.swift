@@ -293,8 +293,15 @@ package struct VerifyService {
 
     /// Rows whose time is further from their own journal entry's than the profile's skew (problems: changed after they
     /// were recorded), and journal entries dated before the one before them (warnings: the recording clock moved).
-    /// A run's items are read `page` at a time.
+    /// A run's items are read `page` at a time, all of them in one snapshot of the store: the rows and entries compared
+    /// belong together while another process records, and a store opened for reading checks once, not at each of the
+    /// check's reads (three a run), that no writer came meanwhile.
     package func timeProblems(page: Int = timePage) throws -> (problems: [VerificationProblem], warnings: [VerificationProblem]) {
+        try store.snapshot { try timeProblemsInSnapshot(page: page) }
+    }
+
+    /// `timeProblems`, inside the snapshot it opens.
+    private func timeProblemsInSnapshot(page: Int) throws -> (problems: [VerificationProblem], warnings: [VerificationProblem]) {
         var problems: [VerificationProblem] = []
         var warnings: [VerificationProblem] = []
         var skews: [Int] = []

@@ -78,7 +78,7 @@ package struct OutputFile {
     }
 
     /// Checks the path, then writes `bytes` to a temporary file beside it.
-    package func stage(_ bytes: Data) throws -> Staged {
+    package func stage(_ bytes: some ContiguousBytes) throws -> Staged {
         try check()
         let url = URL(fileURLWithPath: path)
         let folder = url.deletingLastPathComponent().path
@@ -211,7 +211,7 @@ package struct OutputFolder {
 }
 
 /// Writes every byte of `bytes` to `fd`, retrying after interruptions; false on an error (see `errno`).
-private func writeAll(_ bytes: Data, to fd: Int32) -> Bool {
+private func writeAll(_ bytes: some ContiguousBytes, to fd: Int32) -> Bool {
     bytes.withUnsafeBytes { raw -> Bool in
         guard let base = raw.baseAddress else { return true }
         var offset = 0

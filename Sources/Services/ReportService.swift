@@ -33,7 +33,7 @@ package struct ReportService {
     /// that a file that cannot be written stores nothing, and puts it at `out` only once stored.
     package func render(_ model: ReportModel, format: ReportFormat, lang: Language, out: String?, force: Bool = false) throws -> Result {
         let rendered = try ReportRenderer(templates: templates).render(model, format: format, lang: lang)
-        let staged = try out.map { try OutputFile(path: $0, force: force, database: store.path).stage(Data(rendered.bytes)) }
+        let staged = try out.map { try OutputFile(path: $0, force: force, database: store.path).stage(rendered.bytes) }
         // The head the report was judged at is the one printed inside it.
         let head = EvidenceHead(seq: model.header.evidenceSeq, hash: model.header.journalHead, at: model.header.evidenceAsOf)
         do {
@@ -52,7 +52,7 @@ package struct ReportService {
     /// Renders `model` and writes `out` (when given) without storing anything: `report render --no-store`.
     package func renderOnly(_ model: ReportModel, format: ReportFormat, lang: Language, out: String?, force: Bool = false) throws -> RenderedReport {
         let rendered = try ReportRenderer(templates: templates).render(model, format: format, lang: lang)
-        try out.map { try OutputFile(path: $0, force: force, database: store.path).stage(Data(rendered.bytes)).commit() }
+        try out.map { try OutputFile(path: $0, force: force, database: store.path).stage(rendered.bytes).commit() }
         return rendered
     }
 

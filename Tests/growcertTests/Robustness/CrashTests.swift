@@ -1,3 +1,4 @@
+import CSQLite
 import Foundation
 import Testing
 
@@ -12,11 +13,6 @@ struct CrashTests {
         "crash line \(i): the restore button brought back the monthly plan after reinstalling the app"
     }
 
-    /// How many evidence entries the database holds, read by the sqlite3 shell beside the writer.
-    static func recorded(_ g: Growcert) throws -> Int {
-        Int(try g.sqlite("SELECT COUNT(*) FROM evidence;").stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
-    }
-
     @Test("An import killed at 20 random points (fixed seed) and resumed each time with --resume leaves an intact database holding every line of the file once, in order")
     func killedImportsLeaveWholeEntries() throws {
         let g = try Growcert()
@@ -27,6 +23,7 @@ struct CrashTests {
         var random = FuzzRandom(state: 0x6B69_6C6C_2D39_0001)
         var recordedBefore = 0
         var killedMidway = 0
+        let counter = try EvidenceCounter(path: g.db)
         for round in 0..<Self.kills {
             // The kill point is a number of entries this round has recorded, watched in the
             // database: a fixed delay lands after the import's end on a fast disk. A kill after a
@@ -34,8 +31,8 @@ struct CrashTests {
             // must skip that line, not record it again.
             let target = recordedBefore + 1 + random.below(2 * Self.lines / Self.kills)
             let running = try Running(g, Growcert.binary, ["--db", g.db, "--quiet", "evidence", "import", "--file", file, "--resume"], env: [:], stdin: nil)
-            while running.process.isRunning, try Self.recorded(g) < target {
-                Thread.sleep(forTimeInterval: 0.002)
+            while running.process.isRunning, try counter.count() < target {
+                Thread.sleep(forTimeInterval: 0.0005)
             }
             kill(running.process.processIdentifier, SIGKILL)
             let o = try running.finish()
@@ -61,6 +58,36 @@ struct CrashTests {
         // The database still takes new evidence after all that.
         #expect(try g.run(["evidence", "add", "note", "--run", "r1", "--text", "after the crashes"]).code == 0)
         #expect(try g.run(["verify"]).code == 0)
+    }
+
+    /// Counts the evidence rows on a read-only connection of its own, in this process. The kill lands within an entry
+    /// or two of its target: polling through a `sqlite3` shell process took milliseconds a poll, and under a full test
+    /// run's load a fast import often finished between two polls, so too few kills landed in the middle of one.
+    final class EvidenceCounter {
+        private let db: OpaquePointer
+
+        init(path: String) throws {
+            var handle: OpaquePointer?
+            guard sqlite3_open_v2(path, &handle, SQLITE_OPEN_READONLY, nil) == SQLITE_OK, let handle else {
+                sqlite3_close_v2(handle)
+                throw CocoaError(.fileReadUnknown)
+            }
+            sqlite3_busy_timeout(handle, 10_000)
+            db = handle
+        }
+
+        deinit { sqlite3_close_v2(db) }
+
+        /// The evidence rows committed so far.
+        func count() throws -> Int {
+            var statement: OpaquePointer?
+            guard sqlite3_prepare_v2(db, "SELECT COUNT(*) FROM evidence", -1, &statement, nil) == SQLITE_OK, let statement else {
+                throw CocoaError(.fileReadCorruptFile)
+            }
+            defer { sqlite3_finalize(statement) }
+            guard sqlite3_step(statement) == SQLITE_ROW else { throw CocoaError(.fileReadCorruptFile) }
+            return Int(sqlite3_column_int64(statement, 0))
+        }
     }
 
     /// The texts of the notes recorded, in journal order.

@@ -193,7 +193,6 @@ extension EvidenceStore {
     package func evidenceTimes(runId: String, after seq: Int64, limit: Int) throws -> [(seq: Int64, id: String, recordedAt: String)] {
         try read {
             var times: [(seq: Int64, id: String, recordedAt: String)] = []
-            times.reserveCapacity(limit)
             try forEachSeqAndText(RowQuery(Tables.evidence.table, select: ["seq", "id", "recorded_at"],
                                            where: [.equals("run_id", .text(runId.lowercased())), .greater("seq", .integer(seq))],
                                            order: .seqAscending, limit: limit)) { statement in

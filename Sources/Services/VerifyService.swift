@@ -285,9 +285,6 @@ package struct VerifyService {
         return differing.isEmpty ? nil : "the stored details differ from what its notification JWS proves: \(differing.joined(separator: ", "))"
     }
 
-    /// Each run's and item's recorded time against its own journal entry's `at`, and the journal's `at` in order
-    /// (`JournalTime`, with each campaign's profile skew). A row whose time disagrees with its entry was edited after it
-    /// was recorded: a problem. An entry dated more than the skew before the one before it: a warning.
     /// How many of a run's items the time check reads at once.
     static let timePage = 10_000
 

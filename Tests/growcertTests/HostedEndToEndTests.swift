@@ -163,6 +163,8 @@ struct HostedEndToEndTests {
 final class InProcessGrowcert: Sendable {
     let dir: URL
     let cli: CLI
+    /// The variables every call sees.
+    let environment: [String: String]
 
     /// `serverKey` "" leaves GROWCERT_SERVER_KEY unset.
     /// `environmentDatabase` false: no GROWCERT_DB, so the commands find the database through the workspace `init` leaves.
@@ -174,7 +176,8 @@ final class InProcessGrowcert: Sendable {
         var env = ["GROWCERT_ACTOR": "qa@example.com", "HOME": dir.path]
         if environmentDatabase { env["GROWCERT_DB"] = dir.appendingPathComponent("evidence.sqlite").path }
         if !serverKey.isEmpty { env["GROWCERT_SERVER_KEY"] = serverKey }
-        var cli = CLI(environment: env)
+        environment = env
+        var cli = CLI(environment: CallEnvironment(env))
         cli.currentFolder = dir.path
         cli.jwsVerifier = JWSVerifier(trustedRootDER: jwsRoot)
         cli.sandboxTransport = { pins in CurlTransport(pins: pins, caFile: caFile, resolve: resolve, cables: cables) }
@@ -188,7 +191,7 @@ final class InProcessGrowcert: Sendable {
     /// returns its exit code and what it printed.
     func run(_ args: [String], exported: [String: String] = [:]) async throws -> Outcome {
         let captured = CapturedOutput()
-        var cli = CLI(environment: self.cli.environment.merging(exported) { $1 })
+        var cli = CLI(environment: CallEnvironment(environment.merging(exported) { $1 }))
         cli.currentFolder = dir.path
         cli.jwsVerifier = self.cli.jwsVerifier
         cli.sandboxTransport = self.cli.sandboxTransport

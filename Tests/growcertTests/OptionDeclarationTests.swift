@@ -23,9 +23,19 @@ import Testing
     @Test func theEnvironmentIsReadAsFoundationReadsIt() async {
         await #expect(processExitsWith: .success) {
             setenv("GROWCERT_TEST_ENVIRONMENT_READ", "a=b c", 1)
-            let environment = Entrypoint.environment()
-            exit(environment["GROWCERT_TEST_ENVIRONMENT_READ"] == "a=b c" && environment == ProcessInfo.processInfo.environment ? 0 : 1)
+            let process = CallEnvironment.process
+            let foundation = ProcessInfo.processInfo.environment
+            let same = !foundation.isEmpty && foundation.allSatisfy { process[$0.key] == $0.value }
+            exit(process["GROWCERT_TEST_ENVIRONMENT_READ"] == "a=b c" && process["GROWCERT_TEST_NEVER_SET"] == nil && same ? 0 : 1)
         }
+    }
+
+    @Test func aGivenEnvironmentIsTheWholeEnvironment() {
+        let given = CallEnvironment(["GROWCERT_ACTOR": "ann"])
+        #expect(given["GROWCERT_ACTOR"] == "ann")
+        #expect(ProcessInfo.processInfo.environment["PATH"] != nil && given["PATH"] == nil)
+        let literal: CallEnvironment = ["TERM": "dumb"]
+        #expect(literal["TERM"] == "dumb" && literal["HOME"] == nil)
     }
 
     @Test func theGlobalOptionsAreReadFromTheirOwnDeclaration() {

@@ -12,7 +12,7 @@ import Darwin
 /// recorded by its user id.
 enum ActorName {
     /// The actor for a call; `fallback` replaces `$USER` and the account name (the demo records as `growcert demo`).
-    static func resolve(option: String?, environment: [String: String], fallback: String? = nil) -> String {
+    static func resolve(option: String?, environment: CallEnvironment, fallback: String? = nil) -> String {
         for candidate in [option, environment["GROWCERT_ACTOR"]] {
             if let c = candidate, !c.isEmpty { return c }
         }

@@ -11,7 +11,7 @@ import StrictJSON
 struct CLI {
     static let version = GrowcertVersion.current
 
-    let environment: [String: String]
+    let environment: CallEnvironment
     var console = Console.standard
     var clock: Clock = { Date() }
     /// The App Store JWS verifier (Apple Root CA - G3). Only in-process tests set another root.

@@ -15,7 +15,7 @@ final class Invocation: Sendable {
     let args: ParsedArguments
     /// The global options of the call (`--db`, `--json`, `--actor`, `--quiet`).
     let globals: OptionValues<GlobalOptions>
-    let environment: [String: String]
+    let environment: CallEnvironment
     let console: Console
     let clock: Clock
     /// Verifies App Store JWS. Always anchored at Apple Root CA - G3 in the `growcert` binary: no flag or
@@ -31,7 +31,7 @@ final class Invocation: Sendable {
     /// Whether the terminal shows progress lines, heartbeats and colour (injected: tests never depend on a TTY).
     let terminal: TerminalStyle
 
-    init(command: Command, args: ParsedArguments, environment: [String: String], console: Console, clock: @escaping Clock,
+    init(command: Command, args: ParsedArguments, environment: CallEnvironment, console: Console, clock: @escaping Clock,
          jwsVerifier: JWSVerifier = JWSVerifier(), sandboxTransport: SandboxTransportFactory? = nil,
          serverTrust: ServerChainTrust = ServerChainTrust(),
          currentFolder: String = FileManager.default.currentDirectoryPath, terminal: TerminalStyle = .plain) {

@@ -25,7 +25,7 @@ struct TerminalStyle: Sendable, Equatable {
     static let plain = TerminalStyle(progress: false, colourOut: false, colourErr: false)
 
     /// The style of this process's streams.
-    static func detect(environment: [String: String]) -> TerminalStyle {
+    static func detect(environment: CallEnvironment) -> TerminalStyle {
         let colour = environment["NO_COLOR"] == nil && environment["TERM"] != "dumb"
         let out = isatty(STDOUT_FILENO) == 1, err = isatty(STDERR_FILENO) == 1
         return TerminalStyle(progress: err, colourOut: colour && out, colourErr: colour && err)

@@ -139,7 +139,7 @@ struct HostileInputFuzzTests {
         func cli(_ args: [String?]) async -> (Int32, CapturedOutput) {
             let captured = CapturedOutput()
             let console = Console(out: { captured.appendOut($0) }, err: { captured.appendErr($0) })
-            var cli = CLI(environment: env, console: console)
+            var cli = CLI(environment: CallEnvironment(env), console: console)
             cli.currentFolder = dir.path
             return (await cli.run(arguments: args), captured)
         }

@@ -1,3 +1,4 @@
+internal import CCrypto
 import Foundation
 import StrictJSON
 import Testing
@@ -113,6 +114,32 @@ struct ChainTests {
         hasher.update(Array("bc".utf8))
         #expect(Digest.hex(hasher.finalize()) == Digest.sha256Hex("abc"))
         #expect(Digest.hex([0x00, 0x0F, 0xF0, 0xFF]) == "000ff0ff")
+        // FIPS 180-2, appendix B: two blocks, and a million 'a's.
+        #expect(Digest.sha256Hex("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq") == "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
+        #expect(Digest.sha256Hex([UInt8](repeating: 0x61, count: 1_000_000)) == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
+    }
+
+    @Test("SHA256Hasher gives EVP's SHA-256 for every length over three blocks and at 1 MiB, fed whole or in pieces")
+    func hasherAgreesWithEVP() {
+        func evp(_ bytes: [UInt8]) -> [UInt8] {
+            var out = [UInt8](repeating: 0, count: 32)
+            var length: UInt32 = 0
+            bytes.withUnsafeBufferPointer { _ = EVP_Digest($0.baseAddress, $0.count, &out, &length, EVP_sha256(), nil) }
+            return out
+        }
+        var generator = SystemRandomNumberGenerator()
+        for count in Array(0...200) + [1 << 20] {
+            let bytes = (0..<(count + 7) / 8).flatMap { _ in withUnsafeBytes(of: generator.next() as UInt64) { Array($0) } }.prefix(count).map { $0 }
+            #expect(Digest.sha256(bytes) == evp(bytes), "\(count) bytes")
+            var pieces = SHA256Hasher()
+            var rest = bytes[...]
+            while !rest.isEmpty {
+                let take = min(rest.count, Int.random(in: 1...(count < 1_000 ? 70 : 70_000), using: &generator))
+                pieces.update(rest.prefix(take))
+                rest = rest.dropFirst(take)
+            }
+            #expect(pieces.finalize() == evp(bytes), "\(count) bytes in pieces")
+        }
     }
 
     @Test("The hashed envelope is canonical JSON with the payload embedded as is")

@@ -57,22 +57,29 @@ package enum Digest {
 }
 
 /// An incremental SHA-256 (for hashing a journal or a file without holding it whole).
+///
+/// OpenSSL's SHA-256 itself (`SHA256_Init`, `SHA256_Update`, `SHA256_Final`; the same code EVP's digest runs), not
+/// EVP: a process's first EVP digest initialises OpenSSL's providers and reads its configuration file, about 0.8 ms,
+/// which every one-note write would pay (docs/performance.md, cli-add). HMAC, signatures and certificates stay on EVP.
 package struct SHA256Hasher: ~Copyable {
-    private let ctx: OpaquePointer?
+    /// The `SHA256_CTX`, on the heap: a stored `SHA256_CTX` would put a type of the internally imported `CCrypto` in
+    /// this package type's layout, and other modules, which cannot see it, laid the hasher out too small (the context
+    /// then overwrote their stack).
+    private let context: UnsafeMutablePointer<SHA256_CTX>
 
     /// A hasher that has been fed nothing.
     package init() {
-        ctx = EVP_MD_CTX_new()
-        EVP_DigestInit_ex(ctx, EVP_sha256(), nil)
+        context = .allocate(capacity: 1)
+        SHA256_Init(context)
     }
 
-    deinit { EVP_MD_CTX_free(ctx) }
+    deinit { context.deallocate() }
 
     /// Feeds more bytes.
     package mutating func update<B: DataProtocol>(_ bytes: B) {
         for region in bytes.regions {
             region.withUnsafeBytes { buf in
-                _ = EVP_DigestUpdate(ctx, buf.baseAddress, buf.count)
+                _ = SHA256_Update(context, buf.baseAddress, buf.count)
             }
         }
     }
@@ -80,14 +87,13 @@ package struct SHA256Hasher: ~Copyable {
     /// Feeds a string's UTF-8 bytes.
     package mutating func update(_ text: String) {
         var t = text
-        t.withUTF8 { buf in _ = EVP_DigestUpdate(ctx, buf.baseAddress, buf.count) }
+        t.withUTF8 { buf in _ = SHA256_Update(context, buf.baseAddress, buf.count) }
     }
 
     /// The digest; the hasher must not be used afterwards.
     package consuming func finalize() -> [UInt8] {
-        var out = [UInt8](repeating: 0, count: 32)
-        var length: UInt32 = 0
-        EVP_DigestFinal_ex(ctx, &out, &length)
+        var out = [UInt8](repeating: 0, count: Int(SHA256_DIGEST_LENGTH))
+        SHA256_Final(&out, context)
         return out
     }
 }

@@ -62,7 +62,6 @@ extension EvidenceStore {
             var hasHead = false
             /// The masking key id the journal records last (at init, or when the key moved out of the file).
             var maskKeyId: String?
-            let hasher = EnvelopeHasher()
             var canonical = CanonicalCheck()
             var envelope: [UInt8] = []
             var row = ExpectedRow()
@@ -244,7 +243,7 @@ extension EvidenceStore {
                 guard prevHash.elementsEqual(prev) else { return false }
                 envelope.removeAll(keepingCapacity: true)
                 Chain.appendEnvelope(seq: expectedSeq, kind: kindText, actor: actor, at: at, payload: payload, prev: prevHash, into: &envelope)
-                guard hasher.matches(envelope, hex: hash),
+                guard Digest.sha256(of: envelope, isHex: hash),
                       let kind = kinds.first(where: { $0.bytes.elementsEqual(kindText) })?.kind,
                       canonical.check(payload)
                 else { return false }

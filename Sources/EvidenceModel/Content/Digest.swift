@@ -20,6 +20,25 @@ package enum Digest {
         return hex(hasher.finalize())
     }
 
+    /// Whether the SHA-256 of `bytes`, as lowercase hex, is exactly `hex`: `verify`'s check of each of a journal's
+    /// entries, which makes no digest array and no string.
+    package static func sha256(of bytes: [UInt8], isHex hex: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard hex.count == 64 else { return false }
+        var context = SHA256_CTX()
+        var digest = (UInt64(0), UInt64(0), UInt64(0), UInt64(0))
+        let hashed = withUnsafeMutableBytes(of: &digest) { out in
+            bytes.withUnsafeBytes { input in
+                SHA256_Init(&context) == 1 && SHA256_Update(&context, input.baseAddress, input.count) == 1
+                    && SHA256_Final(out.baseAddress?.assumingMemoryBound(to: UInt8.self), &context) == 1
+            }
+        }
+        guard hashed else { return false }
+        return withUnsafeBytes(of: &digest) { d in
+            for k in 0..<32 where hex[2 * k] != hexDigit(d[k] >> 4) || hex[2 * k + 1] != hexDigit(d[k] & 0x0F) { return false }
+            return true
+        }
+    }
+
     /// HMAC-SHA-256 of `message` under `key`, lowercase hex.
     package static func hmacSHA256Hex(key: [UInt8], message: [UInt8]) -> String {
         var out = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))

@@ -30,7 +30,7 @@ final class PostgresConnection {
     private var knowsJournal = false
     /// Inside a write transaction, until the first statement is sent: BEGIN, the lock and the head read, which
     /// open the first pipeline.
-    private var opening: [(sql: String, values: [SQLValue?])] = []
+    private var opening: [(sql: String, values: [SQLValue?], prepared: String?)] = []
     /// Whether the open write transaction sent (or holds) anything that may write: only then is its commit flushed.
     private var wrote = false
     /// Each id-prefixed table's row count as this connection last read it: a floor for every later count, since rows
@@ -166,7 +166,8 @@ final class PostgresConnection {
         var sqls: [String] = []
         for (o, (texts, lengths, formats)) in zip(opened, openedBound) {
             let sent = try withPointers(texts) { pointers in
-                PQsendQueryParams(handle, o.sql, Int32(o.values.count), nil, pointers, lengths, formats, 0)
+                if let name = o.prepared { return PQsendQueryPrepared(handle, name, Int32(o.values.count), pointers, lengths, formats, 0) }
+                return PQsendQueryParams(handle, o.sql, Int32(o.values.count), nil, pointers, lengths, formats, 0)
             }
             guard sent == 1 else { throw connectionError(sql: o.sql) }
             sqls.append(o.sql)
@@ -220,6 +221,7 @@ final class PostgresConnection {
 
     /// The journal head, read right after the lock.
     private static let headSQL = "SELECT seq, hash FROM journal ORDER BY seq DESC LIMIT 1"
+    private static let lockSQL = "SELECT pg_advisory_xact_lock($1)"
 
     /// libpq's own failure (no answer: the connection is lost), for `sql`.
     private func connectionError(sql: String?) -> PostgresError {
@@ -381,8 +383,11 @@ final class PostgresConnection {
         // the WAL. A crash before that flush loses this entry and every later one together (the WAL is replayed in
         // order), never one in the middle of the chain; none of them was acknowledged.
         wrote = false
-        opening = [(begin, []), ("SET LOCAL synchronous_commit = off", []), ("SELECT pg_advisory_xact_lock($1)", [.integer(Self.journalLockKey)])]
-            + (knowsJournal ? [(Self.headSQL, [])] : [])
+        // The lock and the head are prepared statements (once per connection): the head is read as soon as the lock is
+        // granted, and a statement sent as text would be parsed and planned then, while the lock is held.
+        opening = [(begin, [], nil), ("SET LOCAL synchronous_commit = off", [], nil),
+                   (Self.lockSQL, [.integer(Self.journalLockKey)], try prepare(Self.lockSQL))]
+            + (knowsJournal ? [(Self.headSQL, [], try prepare(Self.headSQL))] : [])
         var committed = false
         do {
             let result = try body()

@@ -119,6 +119,16 @@ struct ChainTests {
         #expect(Digest.sha256Hex([UInt8](repeating: 0x61, count: 1_000_000)) == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
     }
 
+    @Test("The envelope in the parts the server joins (head, payload, prev, seq) is the envelope", arguments: ["qa@example.com", "Ann \"QA\" \u{00FC}\u{1F600}", "tab\tand\\back"])
+    func envelopePartsJoinToTheEnvelope(actor: String) {
+        let payload = #"{"a":"\u0001","b":[1,2]}"#, prev = Digest.sha256Hex("x")
+        for seq: Int64 in [1, 9, 10, 1_234_567] {
+            let joined = Chain.envelopeHead(kind: "evidence.add", actor: actor, at: "2026-11-30T08:00:00.000Z") + payload
+                + Chain.envelopeBeforePrev + prev + Chain.envelopeBeforeSeq + String(seq) + Chain.envelopeEnd
+            #expect(joined == Chain.envelope(seq: seq, kind: "evidence.add", actor: actor, at: "2026-11-30T08:00:00.000Z", payload: payload, prev: prev))
+        }
+    }
+
     @Test("SHA256Hasher gives EVP's SHA-256 for every length over three blocks and at 1 MiB, fed whole or in pieces")
     func hasherAgreesWithEVP() {
         func evp(_ bytes: [UInt8]) -> [UInt8] {

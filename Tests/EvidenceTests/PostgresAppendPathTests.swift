@@ -72,6 +72,26 @@ struct PostgresAppendPathTests {
         }
     }
 
+    @Test("A note on an open run is two round trips: its run looked up, then one pipeline (the lock, the next id, the head, the chaining step, the inserts, COMMIT and the flush)")
+    func aNoteIsOnePipelineAfterItsRunIsLookedUp() throws {
+        try withTempDir { dir in
+            let s = try seeded(in: dir, backend: .postgresql)
+            let db = try #require(s.store.db as? PostgresConnection)
+            _ = try s.store.addEvidence(note(s.run.id, "first: its statements are prepared"))
+            let before = db.roundTrips
+            let item = try s.store.addEvidence(note(s.run.id, "second"))
+            #expect(db.roundTrips - before == 2)
+            let head = try s.store.journalHead()
+            #expect(item.id == "e2" && item.seq == head?.seq)
+            // On a finished run, a late note takes the path that applies the run's rule, and is still recorded.
+            _ = try s.store.finishRun(id: s.run.id, outcome: "pass", note: nil)
+            let late = try s.store.addEvidence(note(s.run.id, "late"))
+            #expect(late.id == "e3")
+            let result = try EvidenceStore.openForReading(at: s.path, actor: "auditor").verify()
+            #expect(result.ok, "\(result.problems)")
+        }
+    }
+
     @Test("A write leaves the session at the server's durability setting (synchronous_commit is only lifted inside the transaction)")
     func durabilitySettingIsRestored() throws {
         try withTempDir { dir in

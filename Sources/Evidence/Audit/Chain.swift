@@ -13,13 +13,7 @@ package enum Chain {
 
     /// The canonical envelope text that is hashed.
     package static func envelope(seq: Int64, kind: String, actor: String, at: String, payload: String, prev: String) -> String {
-        var out = "{\"actor\":"
-        JSONValue.writeString(actor, into: &out)
-        out += ",\"at\":"
-        JSONValue.writeString(at, into: &out)
-        out += ",\"kind\":"
-        JSONValue.writeString(kind, into: &out)
-        out += ",\"payload\":"
+        var out = envelopeHead(kind: kind, actor: actor, at: at)
         out += payload
         out += ",\"prev\":"
         JSONValue.writeString(prev, into: &out)
@@ -50,6 +44,28 @@ package enum Chain {
         out.append(contentsOf: String(seq).utf8)
         out.append(UInt8(ascii: "}"))
     }
+
+    /// The envelope up to its payload, `{"actor":…,"at":…,"kind":…,"payload":`, for an append whose seq and prev
+    /// the server fills in (`EvidenceStore.addEvidenceChainedInServer`): the envelope is then this, the payload,
+    /// `envelopeBeforePrev`, prev, `envelopeBeforeSeq`, the seq in decimal and `envelopeEnd`, the bytes
+    /// `appendEnvelope` writes (prev is lowercase hex, which JSON writes as it is).
+    static func envelopeHead(kind: String, actor: String, at: String) -> String {
+        var out = "{\"actor\":"
+        JSONValue.writeString(actor, into: &out)
+        out += ",\"at\":"
+        JSONValue.writeString(at, into: &out)
+        out += ",\"kind\":"
+        JSONValue.writeString(kind, into: &out)
+        out += ",\"payload\":"
+        return out
+    }
+
+    /// What comes between the payload and prev's hex in an envelope (see `envelopeHead`).
+    static let envelopeBeforePrev = #","prev":""#
+    /// What comes between prev's hex and the seq.
+    static let envelopeBeforeSeq = #"","seq":"#
+    /// The envelope's end.
+    static let envelopeEnd = "}"
 
     /// The hash of an entry whose canonical payload is at hand as UTF-8 bytes (the append path).
     ///

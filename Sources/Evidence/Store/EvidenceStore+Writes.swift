@@ -225,6 +225,7 @@ extension EvidenceStore {
                             attachmentLimit: Int = EvidenceStore.defaultAttachmentLimit) throws -> EvidenceItem {
         let (runId, sha) = try validate(new, attachmentLimit: attachmentLimit)
         let size = new.attachment.map { Int64($0.bytes.count) }
+        if importKey == nil, new.attachment == nil, let item = try addEvidenceChainedInServer(new, runId: runId) { return item }
         return try write {
             let id = try requireAccepts(runId: runId, type: new.type, nextId: Tables.evidence)
             if let importKey, let earlier = try importedItem(importKey) {
@@ -234,16 +235,9 @@ extension EvidenceStore {
                 try db.putBlob(sha256: sha, bytes: a.bytes)
             }
             let (seq, at, columns) = try appendRow(.evidenceAdd, Tables.evidence) { _, at in
-                // In the order of `Tables.evidence.columns`.
-                [.string(id), .string(runId), .string(new.type.rawValue), .string(new.provenance.rawValue), new.details, .optional(sha),
-                 .optional(new.attachment?.mediaType), size.map { .number(String($0)) } ?? .null, .string(actor), .string(at), .null, .null]
+                evidenceRow(id: id, runId: runId, new, sha: sha, size: size, at: at)
             }
-            // The item exactly as `evidenceItem(id)` would read it back (details parsed from their stored text), without a
-            // second query: bulk imports add items by the thousand. A JSON structure parses back to itself unless it holds
-            // something the parser refuses; anything else is parsed as a read would.
-            let structure = new.details.objectValue != nil || new.details.arrayValue != nil
-            let details = structure && CanonicalJSON.roundTrips(new.details)
-                ? new.details : (try? JSONValue.parse(columns[4].columnText ?? "null")) ?? .null
+            let details = storedDetails(new, columns: columns)
             if let importKey {
                 _ = try appendRow(.evidenceImport, Tables.evidenceImports) { _, _ in
                     [.string(id), .string(importKey.fileSHA256), .number(String(importKey.line))]
@@ -253,6 +247,56 @@ extension EvidenceStore {
                                 details: details, attachmentSHA256: sha, mediaType: new.attachment?.mediaType,
                                 size: size, recordedBy: actor, recordedAt: at, retractedSeq: nil, retractedReason: nil)
         }
+    }
+
+    /// The values of a new item's `evidence` row, in the order of `Tables.evidence.columns`: the one list both
+    /// append paths write.
+    private func evidenceRow(id: String, runId: String, _ new: NewEvidence, sha: String?, size: Int64?, at: String) -> [JSONValue] {
+        [.string(id), .string(runId), .string(new.type.rawValue), .string(new.provenance.rawValue), new.details, .optional(sha),
+         .optional(new.attachment?.mediaType), size.map { .number(String($0)) } ?? .null, .string(actor), .string(at), .null, .null]
+    }
+
+    /// The item exactly as `evidenceItem(id)` would read it back (details parsed from their stored text), without a
+    /// second query: bulk imports add items by the thousand. A JSON structure parses back to itself unless it holds
+    /// something the parser refuses; anything else is parsed as a read would.
+    private func storedDetails(_ new: NewEvidence, columns: [SQLValue]) -> JSONValue {
+        let structure = new.details.objectValue != nil || new.details.arrayValue != nil
+        return structure && CanonicalJSON.roundTrips(new.details)
+            ? new.details : (try? JSONValue.parse(columns[Self.detailsColumn].columnText ?? "null")) ?? .null
+    }
+
+    /// Where an item's details are among its row's values.
+    private static let detailsColumn = Tables.evidence.columns.firstIndex(of: "details") ?? 4
+
+    /// A PostgreSQL store's one-round-trip append of an item without attachment or import key, outside a batch: the
+    /// server takes the journal's lock, counts the next id, reads the head, hashes the envelope and inserts the entry
+    /// and the row in the statement that `BEGIN` and `COMMIT` travel with (`PostgresConnection.appendRowChainedInServer`),
+    /// so the lock is held for no round trip to this process. Its time is taken before the lock, so the journal's times
+    /// may step back by the wait for it (`verify` warns only past its skew). Returns nil, having written nothing, where
+    /// the two-round-trip path applies: another backend or schema, or a run that is finished or abandoned (whose rule,
+    /// `RunAdmission`, that path applies and words). The hash the server wrote is checked against `Chain`'s, here.
+    private func addEvidenceChainedInServer(_ new: NewEvidence, runId: String) throws -> EvidenceItem? {
+        guard let pg = db as? PostgresConnection, !inBatch, schemaVersion == Schema.currentVersion,
+              let idColumn = Tables.evidence.columns.firstIndex(of: "id") else { return nil }
+        try checkActor()
+        let at = Timestamp.string(clock())
+        let (payload, columns, splitAt) = Self.rowPayload(Tables.evidence, evidenceRow(id: "", runId: runId, new, sha: nil, size: nil, at: at),
+                                                         unknownString: idColumn)
+        guard let splitAt else { return nil }
+        let kind = JournalKind.evidenceAdd.rawValue
+        let row = PostgresConnection.ServerChainedRow(
+            spec: Tables.evidence, kind: kind, actor: actor, at: at, runId: runId,
+            payloadBeforeId: String(decoding: payload[..<splitAt], as: UTF8.self), payloadAfterId: String(decoding: payload[splitAt...], as: UTF8.self),
+            envelopeHead: Chain.envelopeHead(kind: kind, actor: actor, at: at), columns: columns, idColumn: idColumn)
+        guard let written = try write({ try pg.appendRowChainedInServer(row) }) else { return nil }
+        let stored = row.payloadBeforeId + written.id + row.payloadAfterId
+        let expected = Chain.hash(seq: written.seq, kind: kind, actor: actor, at: at, payload: stored, prev: written.prev)
+        guard expected == written.hash else {
+            throw EvidenceError.internalFailure("entry \(written.seq) was written with the hash \(written.hash) by the server, but its envelope hashes to \(expected): the chain breaks at this entry, and verify reports it")
+        }
+        return EvidenceItem(id: written.id, seq: written.seq, runId: runId, type: new.type, provenance: new.provenance,
+                            details: storedDetails(new, columns: columns),
+                            attachmentSHA256: nil, mediaType: nil, size: nil, recordedBy: actor, recordedAt: at, retractedSeq: nil, retractedReason: nil)
     }
 
     /// The item recorded for import key `key`, if one was. Call inside `write` or `read`.

@@ -449,25 +449,48 @@ package final class EvidenceStore {
 
     /// The new entry's seq and the hash it chains to. Checks the actor first.
     private func nextEntry() throws -> (seq: Int64, prev: String) {
-        if !(scannedActor.map { $0.utf8.elementsEqual(actor.utf8) } ?? false) {
-            try Validate.noSecrets([("actor", actor)])
-            scannedActor = actor
-        }
+        try checkActor()
         if inBatch, let head = batchCache.head { return (head.seq + 1, head.hash) }
         let head = try db.journalHead()
         return ((head?.seq ?? 0) + 1, head?.hash ?? Chain.genesis)
     }
 
-    /// Writes the payload `{"key":value,…}` in canonical key order straight from the row's
-    /// values (no dictionary, no sort), appends the entry and inserts the row.
+    /// Refuses an actor that holds a credential (checked once per actor name).
+    func checkActor() throws {
+        if !(scannedActor.map { $0.utf8.elementsEqual(actor.utf8) } ?? false) {
+            try Validate.noSecrets([("actor", actor)])
+            scannedActor = actor
+        }
+    }
+
+    /// Appends the entry whose payload `rowPayload` writes, and inserts the row.
     private func insertEntry(_ kind: JournalKind, _ spec: TableSpec, seq: Int64, at: String, prev: String, values: [JSONValue]) throws -> [SQLValue] {
+        let (payload, columns, _) = Self.rowPayload(spec, values)
+        try insertJournal(kind, seq: seq, at: at, prev: prev, payload: payload)
+        try db.insertRow(spec, [.integer(seq)] + columns)
+        if inBatch { batchCache.inserted(into: spec.table) }
+        return columns
+    }
+
+    /// A row entry's payload, `{"key":value,…}` in canonical key order written straight from the row's values (no
+    /// dictionary, no sort), and the values as bound into the table (a structure as its canonical text). With
+    /// `unknownString`, that column's value is left for the server to fill in: the payload holds `""` there, and
+    /// `splitAt` is the offset between its quotes.
+    static func rowPayload(_ spec: TableSpec, _ values: [JSONValue], unknownString: Int? = nil) -> (payload: [UInt8], columns: [SQLValue], splitAt: Int?) {
         var payload: [UInt8] = []
         payload.reserveCapacity(512)
         var columns = [SQLValue](repeating: .null, count: values.count)
+        var splitAt: Int?
         payload.append(UInt8(ascii: "{"))
         for (n, i) in spec.canonicalOrder.enumerated() {
             if n > 0 { payload.append(UInt8(ascii: ",")) }
             payload.append(contentsOf: spec.keyPrefixes[i])
+            if i == unknownString {
+                payload.append(UInt8(ascii: "\""))
+                splitAt = payload.count
+                payload.append(UInt8(ascii: "\""))
+                continue
+            }
             let start = payload.count
             CanonicalJSON.write(values[i], into: &payload)
             switch values[i] {
@@ -476,10 +499,7 @@ package final class EvidenceStore {
             }
         }
         payload.append(UInt8(ascii: "}"))
-        try insertJournal(kind, seq: seq, at: at, prev: prev, payload: payload)
-        try db.insertRow(spec, [.integer(seq)] + columns)
-        if inBatch { batchCache.inserted(into: spec.table) }
-        return columns
+        return (payload, columns, splitAt)
     }
 
     /// Hashes and inserts one journal entry.

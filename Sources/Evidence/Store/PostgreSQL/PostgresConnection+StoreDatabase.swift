@@ -153,3 +153,67 @@ extension PostgresConnection: StoreDatabase {
             + (try PostgresSchema.settingProblems(of: self))
     }
 }
+
+// MARK: One round trip under the journal's lock
+
+extension PostgresConnection {
+    /// A row entry whose next id, seq, prev and hash only the server knows under the journal's lock: what
+    /// `appendRowChainedInServer` needs of it. `payloadBeforeId` and `payloadAfterId` are the canonical payload
+    /// around the id's text (inside its quotes); `columns` are the row's values as bound, the id's left out.
+    struct ServerChainedRow {
+        let spec: TableSpec
+        let kind: String
+        let actor: String
+        let at: String
+        /// The run the row belongs to: the append happens only while it has no finish and no abandonment.
+        let runId: String
+        let payloadBeforeId: String
+        let payloadAfterId: String
+        /// `Chain.envelopeHead` of this entry.
+        let envelopeHead: String
+        /// The row's values in `spec.columns` order, the id's (`idColumn`) ignored.
+        let columns: [SQLValue]
+        let idColumn: Int
+    }
+
+    /// Appends `row` in one statement sent with the transaction's `BEGIN`, lock and `COMMIT` (`readThenCommit`): the
+    /// server counts the table's ids up from this connection's floor (`rowCountQuery`), reads the journal head, splices
+    /// the id into the payload, hashes the envelope (`sha256` over `Chain`'s parts) and inserts the journal entry and
+    /// the row, only while the run has no finish and no abandonment row. Returns the entry's seq, id, prev and
+    /// hash as the server wrote them; nil when the run was not open (nothing was written).
+    func appendRowChainedInServer(_ row: ServerChainedRow) throws -> (seq: Int64, id: String, prev: String, hash: String)? {
+        let spec = row.spec
+        let (probe, probeValues) = Self.rowCountQuery(spec, from: countFloor(spec.table))
+        // $1, $2: the probe's (the id prefix, the floor); $3…$13 as below; then the row's values but its id, in order.
+        let values: [SQLValue?] = probeValues + [
+            .text(row.runId), .text(Chain.genesis), .text(row.payloadBeforeId), .text(row.payloadAfterId),
+            .text(row.kind), .text(row.actor), .text(row.at),
+            .text(row.envelopeHead), .text(Chain.envelopeBeforePrev), .text(Chain.envelopeBeforeSeq), .text(Chain.envelopeEnd),
+        ] + spec.columns.indices.filter { $0 != row.idColumn }.map { row.columns[$0] }
+        var next = 13
+        let rowValues = spec.columns.indices.map { i -> String in
+            guard i != row.idColumn else { return "p.id" }
+            next += 1
+            return "$\(next)"
+        }.joined(separator: ", ")
+        let columnList = (["seq"] + spec.columns).joined(separator: ",")
+        let sql = """
+            WITH n(count) AS (\(probe)),
+            open AS (SELECT 1 WHERE NOT EXISTS (SELECT 1 FROM run_finishes WHERE id = $3) AND NOT EXISTS (SELECT 1 FROM run_abandons WHERE id = $3)),
+            head AS (SELECT seq, hash FROM journal ORDER BY seq DESC LIMIT 1),
+            e AS (SELECT COALESCE((SELECT seq FROM head), 0) + 1 AS seq, COALESCE((SELECT hash FROM head), $4::text) AS prev,
+                         $1::text || ((SELECT count FROM n) + 1)::text AS id FROM open),
+            p AS (SELECT seq, prev, id, $5::text || id || $6::text AS payload FROM e),
+            j AS (INSERT INTO journal(seq,kind,actor,at,payload,prev_hash,hash)
+                  SELECT seq, $7, $8, $9, payload, prev,
+                         encode(sha256(convert_to($10::text || payload || $11::text || prev || $12::text || seq::text || $13::text, 'UTF8')), 'hex')
+                  FROM p RETURNING seq, hash),
+            r AS (INSERT INTO \(spec.table)(\(columnList)) SELECT p.seq, \(rowValues) FROM p JOIN j ON j.seq = p.seq RETURNING seq)
+            SELECT p.seq, p.id, p.prev, j.hash FROM p JOIN j ON j.seq = p.seq JOIN r ON r.seq = p.seq
+            """
+        guard let written = try readThenCommit(sql, values).first else { return nil }
+        let id = try written.string("id")
+        if let n = Int64(id.dropFirst(spec.idPrefix.count)) { noteCount(n, of: spec.table) }
+        return (try written.int64("seq"), id, try written.string("prev"), try written.string("hash"))
+    }
+}

@@ -33,6 +33,11 @@ final class PostgresConnection {
     private var opening: [(sql: String, values: [SQLValue?], prepared: String?)] = []
     /// Whether the open write transaction sent (or holds) anything that may write: only then is its commit flushed.
     private var wrote = false
+    /// Whether the open write transaction's `COMMIT` was sent and answered (`commit(after:)`).
+    private var committedInPipeline = false
+    /// The requests this connection sent and waited for the answer to (a statement, a pipeline, a `PREPARE`): what
+    /// the tests count a write's round trips by.
+    private(set) var roundTrips = 0
     /// Each id-prefixed table's row count as this connection last read it: a floor for every later count, since rows
     /// are never deleted (`rowCount` probes up from it, and checks that its row is there).
     private var countFloors: [String: Int64] = [:]
@@ -79,6 +84,7 @@ final class PostgresConnection {
         try sendPending()
         // A statement without values inside a write transaction may write (a migration's DDL).
         if inWriteTransaction, sql != "ROLLBACK" { wrote = true }
+        roundTrips += 1
         let result = PQexec(handle, sql)
         defer { PQclear(result) }
         try check(result, sql: sql)
@@ -119,6 +125,38 @@ final class PostgresConnection {
     /// The most writes sent in one pipeline.
     static let pipelineLimit = 256
 
+    /// Sends the open write transaction's opening (`BEGIN`, the lock), its pending writes, `sql`, `COMMIT` and the
+    /// flush in one pipeline, and returns `sql`'s rows: the transaction's one round trip, the lock released by the
+    /// commit. A lost connection makes the error "may or may not have been recorded", as a lost `COMMIT` answer does.
+    func readThenCommit(_ sql: String, _ values: [SQLValue?]) throws -> [Row] {
+        guard inWriteTransaction, !committedInPipeline else {
+            throw PostgresError(sqlState: "25000", message: "readThenCommit outside a write transaction, or twice in one", sql: sql)
+        }
+        wrote = true
+        return try commit(after: [(try prepare(sql), sql, values)])[0]
+    }
+
+    /// `COMMIT` after the pending writes and `reads`, and, when the transaction wrote, the flush that acknowledges it
+    /// (`flushSQL`), in one pipeline; returns the reads' rows. The flush is a transaction of its own, committed with
+    /// the session's (the server's) durability setting when the pipeline's sync arrives: its commit waits for the WAL
+    /// up to its own record, which is after this transaction's. An error after the `COMMIT` was sent (the connection
+    /// lost, or the flush refused) means the write may or may not be recorded.
+    private func commit(after reads: [(name: String, sql: String, values: [SQLValue?])]) throws -> [[Row]] {
+        do {
+            let rows = try pipeline(reads: reads, then: wrote ? ["COMMIT", Self.flushSQL] : ["COMMIT"])
+            committedInPipeline = true
+            return rows
+        } catch var e as PostgresError where e.isConnection || PQstatus(handle) != CONNECTION_OK || e.sql == Self.flushSQL {
+            if e.sql == Self.flushSQL { committedInPipeline = true }
+            e.commitUnacknowledged = true
+            throw e
+        }
+    }
+
+    /// The flush that acknowledges a write (see `commit(after:)`): it gets a transaction id, so its commit is recorded
+    /// and waits for the WAL to be as durable as the server's `synchronous_commit` makes a commit.
+    private static let flushSQL = "SELECT pg_catalog.pg_current_xact_id()"
+
     /// After a journal insert inside the write transaction: the head it read with the lock moves on to the new entry.
     func movedHead(to seq: Int64, hash: String) {
         if inWriteTransaction, lockedHead != nil { lockedHead = .some((seq, hash)) }
@@ -135,24 +173,21 @@ final class PostgresConnection {
 
     /// Sends the pending writes in one pipeline, with `last` (a statement without values, `COMMIT`) after
     /// them, and reads every answer: the first error is thrown (the server skipped what came after it).
-    private func sendPending(then last: String? = nil) throws {
-        guard !pending.isEmpty || !opening.isEmpty else {
-            if let last { try execute(last) }
-            return
-        }
-        _ = try pipeline(reads: [], then: last)
+    private func sendPending() throws {
+        guard !pending.isEmpty || !opening.isEmpty else { return }
+        _ = try pipeline(reads: [], then: [])
     }
 
     /// Reads with their values bound, sent in one pipeline after the pending writes: each read's rows.
     func queryEach(_ reads: [(sql: String, values: [SQLValue?])]) throws -> [[Row]] {
         guard !reads.isEmpty else { return [] }
-        return try pipeline(reads: try reads.map { (try prepare($0.sql), $0.sql, $0.values) }, then: nil)
+        return try pipeline(reads: try reads.map { (try prepare($0.sql), $0.sql, $0.values) }, then: [])
     }
 
-    /// One pipeline (libpq's pipeline mode): the pending writes, then `reads`, then `last` (a statement without
+    /// One pipeline (libpq's pipeline mode): the pending writes, then `reads`, then `trailing` (statements without
     /// values), and one sync; one round trip. Every answer is read; the first error is thrown (the server skipped
     /// what came after it). Returns each read's rows.
-    private func pipeline(reads: [(name: String, sql: String, values: [SQLValue?])], then last: String?) throws -> [[Row]] {
+    private func pipeline(reads: [(name: String, sql: String, values: [SQLValue?])], then trailing: [String]) throws -> [[Row]] {
         let commands = pending + reads
         // Every value is checked before anything is sent: a refusal leaves nothing half sent (and the transaction
         // not yet opened on the server, if it was not).
@@ -161,7 +196,7 @@ final class PostgresConnection {
         let opened = opening
         opening = []
         let openedBound = try opened.map { try Self.bound($0.values, sql: $0.sql) }
-        guard PQenterPipelineMode(handle) == 1 else { throw connectionError(sql: opened.first?.sql ?? commands.first?.sql ?? last) }
+        guard PQenterPipelineMode(handle) == 1 else { throw connectionError(sql: opened.first?.sql ?? commands.first?.sql ?? trailing.first) }
         defer { _ = PQexitPipelineMode(handle) }
         var sqls: [String] = []
         for (o, (texts, lengths, formats)) in zip(opened, openedBound) {
@@ -179,11 +214,12 @@ final class PostgresConnection {
             guard sent == 1 else { throw connectionError(sql: c.sql) }
             sqls.append(c.sql)
         }
-        if let last {
+        for last in trailing {
             guard PQsendQueryParams(handle, last, 0, nil, nil, nil, nil, 0) == 1 else { throw connectionError(sql: last) }
             sqls.append(last)
         }
         guard PQpipelineSync(handle) == 1 else { throw connectionError(sql: sqls.last) }
+        roundTrips += 1
         // Each statement's answer is its result and then NULL; the sync's answer ends the pipeline.
         var rows = [[Row]](repeating: [], count: sqls.count)
         var firstError: Error?
@@ -232,6 +268,7 @@ final class PostgresConnection {
         // The server compares the number of values with the statement's parameters.
         let statement = try prepare(sql)
         let (texts, lengths, formats) = try Self.bound(values, sql: sql)
+        roundTrips += 1
         let result = try withPointers(texts) { pointers in
             PQexecPrepared(handle, statement, Int32(values.count), pointers, lengths, formats, 0)
         }
@@ -287,6 +324,7 @@ final class PostgresConnection {
     private func prepare(_ sql: String) throws -> String {
         if let known = prepared[sql] { return known }
         let name = "growcert_\(prepared.count + 1)"
+        roundTrips += 1
         let result = PQprepare(handle, name, sql, 0, nil)
         defer { PQclear(result) }
         try check(result, sql: sql)
@@ -367,6 +405,7 @@ final class PostgresConnection {
         inWriteTransaction = true
         defer {
             inWriteTransaction = false
+            committedInPipeline = false
             pending = []
             opening = []
             lockedHead = nil
@@ -378,10 +417,11 @@ final class PostgresConnection {
         //
         // The COMMIT does not wait for its WAL flush (`synchronous_commit = off` for this transaction only), so the
         // lock is released as soon as the entry is committed, not after a disk flush; the next writer chains to it
-        // at once. The write is acknowledged only after `flushCommitted()`: a transaction of its own, committed
-        // with the session's (the server's) durability setting, whose flush covers this commit, which is earlier in
-        // the WAL. A crash before that flush loses this entry and every later one together (the WAL is replayed in
-        // order), never one in the middle of the chain; none of them was acknowledged.
+        // at once. The write is acknowledged only after the flush sent in the same pipeline as the COMMIT
+        // (`commit(after:)`): a transaction of its own, committed with the session's (the server's) durability
+        // setting, whose flush covers this commit, which is earlier in the WAL. A crash before that flush loses this
+        // entry and every later one together (the WAL is replayed in order), never one in the middle of the chain;
+        // none of them was acknowledged.
         wrote = false
         // The lock and the head are prepared statements (once per connection): the head is read as soon as the lock is
         // granted, and a statement sent as text would be parsed and planned then, while the lock is held.
@@ -391,33 +431,20 @@ final class PostgresConnection {
         var committed = false
         do {
             let result = try body()
-            // A body that asked nothing and wrote nothing opened no transaction on the server.
-            if !opening.isEmpty, pending.isEmpty {
-                opening = []
-                return result
+            if !committedInPipeline {
+                // A body that asked nothing and wrote nothing opened no transaction on the server.
+                if !opening.isEmpty, pending.isEmpty {
+                    opening = []
+                    return result
+                }
+                do { _ = try commit(after: []) } catch { throw commitFailed(error) }
             }
-            do { try sendPending(then: "COMMIT") } catch { throw commitFailed(error) }
             committed = true
-            guard wrote else { return result }
-            do {
-                try flushCommitted()
-            } catch var e as PostgresError {
-                // Committed, but not known to be flushed: whatever went wrong, it may or may not be recorded.
-                e.commitUnacknowledged = true
-                throw e
-            }
             return result
         } catch {
-            if !committed { try? execute("ROLLBACK") }
+            if !committed, !committedInPipeline { try? execute("ROLLBACK") }
             throw error
         }
-    }
-
-    /// Waits until everything this session committed is as durable as the server's `synchronous_commit` makes a
-    /// commit (flushed, or confirmed by a synchronous standby): a transaction with a transaction id commits, and
-    /// its commit waits for the WAL up to its own record, which is after every earlier commit of this session.
-    private func flushCommitted() throws {
-        _ = try executeRows("SELECT pg_catalog.pg_current_xact_id()")
     }
 
     /// The journal head the open write transaction read with its lock (and moved on by its own inserts); nil when it has none.

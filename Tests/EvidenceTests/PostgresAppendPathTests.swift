@@ -92,6 +92,24 @@ struct PostgresAppendPathTests {
         }
     }
 
+    @Test("A server whose chaining step writes another hash than growcert's is caught at the write, and verify reports the entry")
+    func aServerThatRewritesTheHashIsCaught() throws {
+        try withTempDir { dir in
+            let s = try seeded(in: dir, backend: .postgresql)
+            _ = try s.store.addEvidence(note(s.run.id, "before"))
+            // Planted behind the tool's back: the server rewrites every new entry's hash.
+            try rawExecute(s.path, """
+                CREATE FUNCTION planted_hash() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN NEW.hash := md5(NEW.hash) || md5(NEW.payload); RETURN NEW; END $$;
+                CREATE TRIGGER planted_hash BEFORE INSERT ON journal FOR EACH ROW EXECUTE FUNCTION planted_hash();
+                """)
+            #expect { try s.store.addEvidence(note(s.run.id, "rewritten")) } throws: { error in
+                "\(error)".contains("by the server, but its envelope hashes to")
+            }
+            let result = try EvidenceStore.openForReading(at: s.path, actor: "auditor").verify()
+            #expect(!result.ok)
+        }
+    }
+
     @Test("A write leaves the session at the server's durability setting (synchronous_commit is only lifted inside the transaction)")
     func durabilitySettingIsRestored() throws {
         try withTempDir { dir in

@@ -171,8 +171,8 @@ final class PostgresConnection {
     /// `hasGrowcertSchema` found the journal: from now on a write transaction reads its head with the lock.
     func markJournalKnown() { knowsJournal = true }
 
-    /// Sends the pending writes in one pipeline, with `last` (a statement without values, `COMMIT`) after
-    /// them, and reads every answer: the first error is thrown (the server skipped what came after it).
+    /// Sends the pending writes (after the transaction's opening, if it was not sent yet) in one pipeline and reads
+    /// every answer: the first error is thrown (the server skipped what came after it).
     private func sendPending() throws {
         guard !pending.isEmpty || !opening.isEmpty else { return }
         _ = try pipeline(reads: [], then: [])

@@ -225,7 +225,7 @@ extension EvidenceStore {
                             attachmentLimit: Int = EvidenceStore.defaultAttachmentLimit) throws -> EvidenceItem {
         let (runId, sha) = try validate(new, attachmentLimit: attachmentLimit)
         let size = new.attachment.map { Int64($0.bytes.count) }
-        if importKey == nil, new.attachment == nil, let item = try addEvidenceChainedInServer(new, runId: runId) { return item }
+        if let item = try addEvidenceChainedInServer(new, runId: runId, importKey: importKey) { return item }
         return try write {
             let id = try requireAccepts(runId: runId, type: new.type, nextId: Tables.evidence)
             if let importKey, let earlier = try importedItem(importKey) {
@@ -266,17 +266,18 @@ extension EvidenceStore {
     }
 
     /// Where an item's details are among its row's values.
-    private static let detailsColumn = Tables.evidence.columns.firstIndex(of: "details") ?? 4
+    private static let detailsColumn = Tables.evidence.columns.firstIndex(of: "details")!
 
     /// A PostgreSQL store's one-round-trip append of an item without attachment or import key, outside a batch: the
     /// server takes the journal's lock, counts the next id, reads the head, hashes the envelope and inserts the entry
     /// and the row in the statement that `BEGIN` and `COMMIT` travel with (`PostgresConnection.appendRowChainedInServer`),
     /// so the lock is held for no round trip to this process. Its time is taken before the lock, so the journal's times
     /// may step back by the wait for it (`verify` warns only past its skew). Returns nil, having written nothing, where
-    /// the two-round-trip path applies: another backend or schema, or a run that is finished or abandoned (whose rule,
-    /// `RunAdmission`, that path applies and words). The hash the server wrote is checked against `Chain`'s, here.
-    private func addEvidenceChainedInServer(_ new: NewEvidence, runId: String) throws -> EvidenceItem? {
-        guard let pg = db as? PostgresConnection, !inBatch, schemaVersion == Schema.currentVersion,
+    /// the two-round-trip path applies: an attachment or an import key, a batch, another backend or schema, or a run
+    /// that is finished or abandoned (whose rule, `RunAdmission`, that path applies and words). The hash the server
+    /// wrote is checked against `Chain`'s, here.
+    private func addEvidenceChainedInServer(_ new: NewEvidence, runId: String, importKey: ImportKey?) throws -> EvidenceItem? {
+        guard importKey == nil, new.attachment == nil, let pg = db as? PostgresConnection, !inBatch, schemaVersion == Schema.currentVersion,
               let idColumn = Tables.evidence.columns.firstIndex(of: "id") else { return nil }
         try checkActor()
         let at = Timestamp.string(clock())

@@ -116,17 +116,9 @@ public final class NetworkNamespace: Sendable {
     }
 
     private static func output(_ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/sbin/ip")
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw SupportFailure("ip \(arguments.joined(separator: " ")) failed") }
-        return String(decoding: data, as: UTF8.self)
+        let run = try ToolRun.run("/usr/sbin/ip", arguments, withErrors: false)
+        guard run.succeeded else { throw SupportFailure("ip \(arguments.joined(separator: " ")) failed") }
+        return run.output
     }
 
     /// Runs `ip ARGUMENTS`; throws when it exits non-zero.

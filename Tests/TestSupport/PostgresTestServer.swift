@@ -91,31 +91,16 @@ public final class PostgresTestServer: Sendable {
         }
     }
 
-    /// Runs a tool and waits for it with `posix_spawn` and `waitpid`: `pg_ctl start` leaves the
-    /// server running with the tool's output file open, which `Process` does not always notice ending.
+    /// Runs a tool to its end (`ToolRun`: `pg_ctl start` leaves the server running with the tool's output file open,
+    /// which `Process` does not always notice ending) and returns its output; throws when it fails.
     @discardableResult
     private func run(_ tool: String, _ arguments: [String]) throws -> String {
-        let output = "/tmp/growcert-pg-\(getpid())-\(UUID().uuidString.prefix(8)).out"
-        defer { unlink(output) }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o666)
-        posix_spawn_file_actions_adddup2(&actions, 1, 2)
-        let argv = ([tool] + arguments).map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        var pid: pid_t = 0
-        let rc = posix_spawn(&pid, tool, &actions, nil, argv, environ)
-        guard rc == 0 else { throw PostgresTestServerError(message: "cannot start \(tool): \(String(cString: strerror(rc)))") }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0, errno == EINTR {}
-        let text = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
-        let exited = status & 0x7F == 0
-        guard exited, (status >> 8) & 0xFF == 0 else {
-            throw PostgresTestServerError(message: "\(tool) \(arguments.joined(separator: " ")) failed (status \(status)): \(text)")
+        let run: ToolRun
+        do { run = try ToolRun.run(tool, arguments) } catch { throw PostgresTestServerError(message: "\(error)") }
+        guard run.succeeded else {
+            throw PostgresTestServerError(message: "\(tool) \(arguments.joined(separator: " ")) failed (status \(run.status)): \(run.output)")
         }
-        return text.trimmingCharacters(in: .whitespacesAndNewlines)
+        return run.output.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 }
 

@@ -223,9 +223,10 @@ extension EvidenceStore {
     /// `evidence.import` entry; a key already recorded is refused (`importedLines(fileSHA256:)` lists them).
     package func addEvidence(_ new: NewEvidence, importKey: ImportKey? = nil,
                             attachmentLimit: Int = EvidenceStore.defaultAttachmentLimit) throws -> EvidenceItem {
-        let (runId, sha) = try validate(new, attachmentLimit: attachmentLimit)
+        let sha = try validateContent(new, attachmentLimit: attachmentLimit)
+        if let item = try addEvidenceChainedInServer(new, importKey: importKey) { return item }
+        let runId = try self.runId(forWrite: new.runId)
         let size = new.attachment.map { Int64($0.bytes.count) }
-        if let item = try addEvidenceChainedInServer(new, runId: runId, importKey: importKey) { return item }
         return try write {
             let id = try requireAccepts(runId: runId, type: new.type, nextId: Tables.evidence)
             if let importKey, let earlier = try importedItem(importKey) {
@@ -269,17 +270,20 @@ extension EvidenceStore {
     private static let detailsColumn = Tables.evidence.columns.firstIndex(of: "details")!
 
     /// A PostgreSQL store's one-round-trip append of an item without attachment or import key, outside a batch: the
-    /// server takes the journal's lock, counts the next id, reads the head, hashes the envelope and inserts the entry
-    /// and the row in the statement that `BEGIN` and `COMMIT` travel with (`PostgresConnection.appendRowChainedInServer`),
-    /// so the lock is held for no round trip to this process. Its time is taken before the lock, so the journal's times
-    /// may step back by the wait for it (`verify` warns only past its skew). Returns nil, having written nothing, where
-    /// the two-round-trip path applies: an attachment or an import key, a batch, another backend or schema, or a run
-    /// that is finished or abandoned (whose rule, `RunAdmission`, that path applies and words). The hash the server
+    /// server takes the journal's lock, finds the run, counts the next id, reads the head, hashes the envelope and
+    /// inserts the entry and the row in the statement that `BEGIN` and `COMMIT` travel with
+    /// (`PostgresConnection.appendRowChainedInServer`), so a note is one round trip and the lock is held for none. Its
+    /// time is taken before the lock, so the journal's times may step back by the wait for it (`verify` warns only past
+    /// its skew). Returns nil, having written nothing, where the other path applies: an attachment or an import key, a
+    /// batch, another backend or schema, or a run that is unknown (whose error, naming the runs there are, that path
+    /// words), finished or abandoned (whose rule, `RunAdmission`, that path applies and words). The hash the server
     /// wrote is checked against `Chain`'s, here.
-    private func addEvidenceChainedInServer(_ new: NewEvidence, runId: String, importKey: ImportKey?) throws -> EvidenceItem? {
+    private func addEvidenceChainedInServer(_ new: NewEvidence, importKey: ImportKey?) throws -> EvidenceItem? {
         guard importKey == nil, new.attachment == nil, let pg = db as? PostgresConnection, !inBatch, schemaVersion == Schema.currentVersion,
               let idColumn = Tables.evidence.columns.firstIndex(of: "id") else { return nil }
         try checkActor()
+        // Stored as `run(_:)` looks it up; the statement writes nothing unless a run of this id exists.
+        let runId = new.runId.lowercased()
         let at = Timestamp.string(clock())
         let (payload, columns, splitAt) = Self.rowPayload(Tables.evidence, evidenceRow(id: "", runId: runId, new, sha: nil, size: nil, at: at),
                                                          unknownString: idColumn)
@@ -323,13 +327,14 @@ extension EvidenceStore {
     /// Checks an evidence item as `addEvidence` would, without writing anything (a dry run):
     /// the run exists and is open, no credential, the attachment within its limit.
     package func checkEvidence(_ new: NewEvidence, attachmentLimit: Int = EvidenceStore.defaultAttachmentLimit) throws {
-        let (runId, _) = try validate(new, attachmentLimit: attachmentLimit)
+        _ = try validateContent(new, attachmentLimit: attachmentLimit)
+        let runId = try self.runId(forWrite: new.runId)
         try read { try requireAccepts(runId: runId, type: new.type) }
     }
 
-    /// What `addEvidence` checks before its transaction: the run's id and the attachment's SHA-256.
-    private func validate(_ new: NewEvidence, attachmentLimit: Int) throws -> (runId: String, sha: String?) {
-        let runId = try self.runId(forWrite: new.runId)
+    /// What `addEvidence` checks of an item before it looks up its run: no credential, the attachment within its
+    /// limit. Returns the attachment's SHA-256.
+    private func validateContent(_ new: NewEvidence, attachmentLimit: Int) throws -> String? {
         try Validate.noSecrets(in: new.details, path: "details", skipping: new.signedPayloadKeys)
         var sha: String?
         if let a = new.attachment {
@@ -340,7 +345,7 @@ extension EvidenceStore {
             try Validate.noSecrets(inAttachment: a.bytes, filename: a.filename)
             sha = Digest.sha256Hex(a.bytes)
         }
-        return (runId, sha)
+        return sha
     }
 
     /// Retracts an evidence item: a new journal entry that references it. The item stays in the record.

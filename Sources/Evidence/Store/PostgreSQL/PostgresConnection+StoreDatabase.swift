@@ -165,7 +165,8 @@ extension PostgresConnection {
         let kind: String
         let actor: String
         let at: String
-        /// The run the row belongs to: the append happens only while it has no finish and no abandonment.
+        /// The run the row belongs to, as stored: the append happens only while a run of this id exists and has no
+        /// finish and no abandonment.
         let runId: String
         let payloadBeforeId: String
         let payloadAfterId: String
@@ -179,27 +180,42 @@ extension PostgresConnection {
     /// Appends `row` in one statement sent with the transaction's `BEGIN`, lock and `COMMIT` (`readThenCommit`): the
     /// server counts the table's ids up from this connection's floor (`rowCountQuery`), reads the journal head, splices
     /// the id into the payload, hashes the envelope (`sha256` over `Chain`'s parts) and inserts the journal entry and
-    /// the row, only while the run has no finish and no abandonment row. Returns the entry's seq, id, prev and
-    /// hash as the server wrote them; nil when the run was not open (nothing was written).
+    /// the row, only while the run exists and has no finish and no abandonment row. Returns the entry's seq, id, prev
+    /// and hash as the server wrote them; nil when there was no such open run (nothing was written).
     func appendRowChainedInServer(_ row: ServerChainedRow) throws -> (seq: Int64, id: String, prev: String, hash: String)? {
         let spec = row.spec
-        let (probe, probeValues) = Self.rowCountQuery(spec, from: countFloor(spec.table))
-        // $1, $2: the probe's (the id prefix, the floor); $3…$13 as below; then the row's values but its id, in order.
+        // In `chainedAppendSQL`'s order: the probe's two (the id prefix, the floor), $3…$13, the row's values but its id.
+        let probeValues = Self.rowCountQuery(spec, from: countFloor(spec.table)).values
         let values: [SQLValue?] = probeValues + [
             .text(row.runId), .text(Chain.genesis), .text(row.payloadBeforeId), .text(row.payloadAfterId),
             .text(row.kind), .text(row.actor), .text(row.at),
             .text(row.envelopeHead), .text(Chain.envelopeBeforePrev), .text(Chain.envelopeBeforeSeq), .text(Chain.envelopeEnd),
         ] + spec.columns.indices.filter { $0 != row.idColumn }.map { row.columns[$0] }
+        let sql = Self.chainedAppendSQL(spec, idColumn: row.idColumn)
+        guard let written = try readThenCommit(sql, values).first else { return nil }
+        let id = try written.string("id")
+        if let n = Int64(id.dropFirst(spec.idPrefix.count)) { noteCount(n, of: spec.table) }
+        return (try written.int64("seq"), id, try written.string("prev"), try written.string("hash"))
+    }
+
+    /// The statement `appendRowChainedInServer` sends for a row of `spec` whose id is column `idColumn`: its
+    /// parameters are the probe's two (`rowCountQuery`), then the run, the genesis hash, the payload around the id,
+    /// the entry's kind, actor and time, `Chain`'s four envelope parts, and the row's values but its id.
+    static func chainedAppendSQL(_ spec: TableSpec, idColumn: Int) -> String {
+        let probe = rowCountQuery(spec, from: 0).sql
         var next = 13
         let rowValues = spec.columns.indices.map { i -> String in
-            guard i != row.idColumn else { return "p.id" }
+            guard i != idColumn else { return "p.id" }
             next += 1
             return "$\(next)"
         }.joined(separator: ", ")
         let columnList = (["seq"] + spec.columns).joined(separator: ",")
-        let sql = """
-            WITH n(count) AS (\(probe)),
-            open AS (SELECT 1 WHERE NOT EXISTS (SELECT 1 FROM run_finishes WHERE id = $3) AND NOT EXISTS (SELECT 1 FROM run_abandons WHERE id = $3)),
+        // `n` is MATERIALIZED: inlined, the planner copies the probe into each use of the id (the payload's and the
+        // row's), and the server ran it twice while holding the lock.
+        return """
+            WITH n(count) AS MATERIALIZED (\(probe)),
+            open AS (SELECT 1 WHERE EXISTS (SELECT 1 FROM runs WHERE id = $3) AND NOT EXISTS (SELECT 1 FROM run_finishes WHERE id = $3)
+                  AND NOT EXISTS (SELECT 1 FROM run_abandons WHERE id = $3)),
             head AS (SELECT seq, hash FROM journal ORDER BY seq DESC LIMIT 1),
             e AS (SELECT COALESCE((SELECT seq FROM head), 0) + 1 AS seq, COALESCE((SELECT hash FROM head), $4::text) AS prev,
                          $1::text || ((SELECT count FROM n) + 1)::text AS id FROM open),
@@ -211,9 +227,5 @@ extension PostgresConnection {
             r AS (INSERT INTO \(spec.table)(\(columnList)) SELECT p.seq, \(rowValues) FROM p JOIN j ON j.seq = p.seq RETURNING seq)
             SELECT p.seq, p.id, p.prev, j.hash FROM p JOIN j ON j.seq = p.seq JOIN r ON r.seq = p.seq
             """
-        guard let written = try readThenCommit(sql, values).first else { return nil }
-        let id = try written.string("id")
-        if let n = Int64(id.dropFirst(spec.idPrefix.count)) { noteCount(n, of: spec.table) }
-        return (try written.int64("seq"), id, try written.string("prev"), try written.string("hash"))
     }
 }

@@ -128,10 +128,13 @@ final class PostgresConnection {
     /// Sends the open write transaction's opening (`BEGIN`, the lock), its pending writes, `sql`, `COMMIT` and the
     /// flush in one pipeline, and returns `sql`'s rows: the transaction's one round trip, the lock released by the
     /// commit. A lost connection makes the error "may or may not have been recorded", as a lost `COMMIT` answer does.
+    /// An opening not yet sent goes without its journal head read: no write of this transaction was made from it, and
+    /// `sql` reads what it needs under the lock (one statement less while the lock is held).
     func readThenCommit(_ sql: String, _ values: [SQLValue?]) throws -> [Row] {
         guard inWriteTransaction, !committedInPipeline else {
             throw PostgresError(sqlState: "25000", message: "readThenCommit outside a write transaction, or twice in one", sql: sql)
         }
+        if opening.last?.sql == Self.headSQL { opening.removeLast() }
         wrote = true
         return try commit(after: [(try prepare(sql), sql, values)])[0]
     }

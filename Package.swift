@@ -64,9 +64,9 @@ let package = Package(
         .testTarget(name: "CherryClientTests", dependencies: ["HTTPCore", "CherryClient"]),
         .testTarget(name: "SandboxTests", dependencies: ["Sandbox", "HTTPCore", "GrowClient", "CherryClient", "CCrypto", "TestSupport"], resources: [.copy("Fixtures")]),
         .testTarget(name: "ChecksTests", dependencies: ["Checks", "Sandbox", "HTTPCore", "GrowClient", "CherryClient", "Evidence", "StrictJSON", "TestSupport"]),
-        .testTarget(name: "ArgumentsKitTests", dependencies: ["ArgumentsKit", "growcert-bench"]),
+        .testTarget(name: "ArgumentsKitTests", dependencies: ["ArgumentsKit", "growcert-bench", "TestSupport"]),
         .testTarget(name: "ServicesTests", dependencies: ["Services", "Checks", "Evidence", "Reports", "StoreProof", "StrictJSON", "GrowClient", "HTTPCore", "TestSupport"]),
-        .testTarget(name: "ReportsTests", dependencies: ["Reports", "Services", "Evidence", "StrictJSON"], exclude: ["__Snapshots__"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "ReportsTests", dependencies: ["Reports", "Services", "Evidence", "StrictJSON", "TestSupport"], exclude: ["__Snapshots__"], resources: [.copy("Fixtures")]),
         // The layering rules of docs/architecture.md, checked on the source text.
         .testTarget(name: "ArchitectureTests"),
         .testTarget(name: "WebViewTests", dependencies: ["WebView", "Services", "Evidence", "StrictJSON", "Sandbox"]),

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import growcert_bench
 
 /// `growcert-bench` is declared in the same parser as `growcert`: same flags and defaults as before, `--help`, exit 64.
@@ -78,17 +79,14 @@ import Testing
         while root.path != "/", !FileManager.default.fileExists(atPath: root.appendingPathComponent("Package.swift").path) { root.deleteLastPathComponent() }
         let binary = root.appendingPathComponent(".build/debug/growcert-bench").path
         try #require(FileManager.default.isExecutableFile(atPath: binary), "no growcert-bench at \(binary): run 'swift build --build-tests' first")
+        let dir = try supportTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
         func run(_ args: [String]) throws -> (code: Int32, out: String, err: String) {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: binary)
-            process.arguments = args
-            let out = Pipe(), err = Pipe()
-            process.standardOutput = out
-            process.standardError = err
-            try process.run()
-            let o = out.fileHandleForReading.readDataToEndOfFile(), e = err.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            return (process.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
+            let out = dir.appendingPathComponent("out").path, err = dir.appendingPathComponent("err").path
+            let process = try SpawnedProcess(binary, args, stdout: .file(out), stderr: .file(err))
+            let code = process.waitForExit()
+            let o = FileManager.default.contents(atPath: out) ?? Data(), e = FileManager.default.contents(atPath: err) ?? Data()
+            return (code, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
         }
         let bad = try run(["--growcert", Self.executable, "--fast"])
         #expect(bad.code == 64)

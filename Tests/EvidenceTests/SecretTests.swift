@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import Evidence
 @testable import EvidenceModel
 
@@ -193,11 +194,8 @@ func shellBytes(_ script: String, input: [UInt8] = []) throws -> [UInt8] {
     let inPath = dir.appendingPathComponent("in").path
     let outPath = dir.appendingPathComponent("out").path
     _ = FileManager.default.createFile(atPath: inPath, contents: Data(input))
-    let p = Process()
-    p.executableURL = URL(fileURLWithPath: "/bin/sh")
-    p.arguments = ["-c", "( \(script) ) < '\(inPath)' > '\(outPath)'"]
-    try p.run()
-    p.waitUntilExit()
+    let p = try SpawnedProcess("/bin/sh", ["-c", "( \(script) ) < '\(inPath)' > '\(outPath)'"])
+    p.waitForExit()
     try #require(p.terminationStatus == 0, "\(script) failed")
     return [UInt8](try #require(FileManager.default.contents(atPath: outPath)))
 }

@@ -2,6 +2,7 @@ import Evidence
 import Foundation
 import StrictJSON
 import Testing
+import TestSupport
 
 @testable import Reports
 
@@ -54,15 +55,11 @@ import Testing
         defer { try? FileManager.default.removeItem(at: dir) }
         let file = dir.appendingPathComponent("report.md")
         try Data(report.bytes).write(to: file)
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/bin/sh")
-        p.arguments = ["-c", "awk '/<!-- growcert-integrity -->/{exit} {print}' report.md | sha256sum"]
-        p.currentDirectoryURL = dir
-        let out = Pipe()
-        p.standardOutput = out
-        try p.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
+        let output = dir.appendingPathComponent("sha256sum.out")
+        let p = try SpawnedProcess("/bin/sh", ["-c", "awk '/<!-- growcert-integrity -->/{exit} {print}' report.md | sha256sum"],
+                                   directory: dir.path, stdout: .file(output.path))
+        p.waitForExit()
+        let data = try Data(contentsOf: output)
         let hash = String(decoding: data, as: UTF8.self).split(separator: " ").first.map(String.init)
         #expect(hash == IntegrityCheck.bodySHA256(ofReport: report.bytes).claimed)
     }
@@ -172,15 +169,10 @@ enum XMLLint {
         defer { try? FileManager.default.removeItem(at: dir) }
         let file = dir.appendingPathComponent("report.xml")
         try Data(bytes).write(to: file)
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: path)
-        p.arguments = ["--noout", "--schema", schema.path, file.path]
-        let err = Pipe()
-        p.standardError = err
-        p.standardOutput = FileHandle.nullDevice
-        try p.run()
-        let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        p.waitUntilExit()
+        let errors = dir.appendingPathComponent("xmllint.err")
+        let p = try SpawnedProcess(path, ["--noout", "--schema", schema.path, file.path], stdout: .null, stderr: .file(errors.path))
+        p.waitForExit()
+        let message = String(decoding: (try? Data(contentsOf: errors)) ?? Data(), as: UTF8.self)
         #expect(p.terminationStatus == 0, "xmllint: \(message)", sourceLocation: sourceLocation)
     }
 }

@@ -1,6 +1,7 @@
 import Evidence
 import Foundation
 import Testing
+import TestSupport
 @testable import Services
 
 /// Setting a campaign up is a service: `campaign create|update`, `device add` and `account add` take `CampaignService`.
@@ -75,11 +76,8 @@ import Testing
             DROP TRIGGER campaign_updates_no_update; UPDATE campaign_updates SET note = 'nothing moved' WHERE id = '\(update.id)';
             CREATE TRIGGER campaign_updates_no_update BEFORE UPDATE ON campaign_updates BEGIN SELECT RAISE(ABORT, 'evidence is append-only'); END;
             """
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["sqlite3", store.path, sql]
-        try process.run()
-        process.waitUntilExit()
+        let process = try SpawnedProcess("/usr/bin/env", ["sqlite3", store.path, sql])
+        process.waitForExit()
         try #require(process.terminationStatus == 0)
         let problems = try VerifyService(store: store).run().problems.map(\.description)
         #expect(problems.count == 1 && problems[0].hasSuffix("campaign_updates row '\(update.id)' column note differs from the journal (edited behind the tool's back)"), "\(problems)")

@@ -21,16 +21,12 @@ extension ServiceScratch {
 
     /// The rows `sql` selects, read with `sqlite3 -json`.
     func sqliteRows(_ sql: String) throws -> [[String: Any]] {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["sqlite3", "-json", path, sql]
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw SupportFailure("sqlite3 exited \(process.terminationStatus) on: \(sql)") }
+        let output = directory + "/sqlite3-\(UUID().uuidString).json"
+        defer { unlink(output) }
+        let process = try SpawnedProcess("/usr/bin/env", ["sqlite3", "-json", path, sql], stdout: .file(output), stderr: .null)
+        let code = process.waitForExit()
+        guard code == 0 else { throw SupportFailure("sqlite3 exited \(code) on: \(sql)") }
+        let data = FileManager.default.contents(atPath: output) ?? Data()
         if data.isEmpty { return [] }
         return try #require(try JSONSerialization.jsonObject(with: data) as? [[String: Any]])
     }

@@ -178,14 +178,9 @@ final class ServiceScratch {
 
     /// Runs SQL on the database file with the sqlite3 command-line tool, as an insider would; throws if it fails.
     func sqlite(_ sql: String) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["sqlite3", path, sql]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw SupportFailure("sqlite3 exited \(process.terminationStatus) on: \(sql)") }
+        let process = try SpawnedProcess("/usr/bin/env", ["sqlite3", path, sql], stdout: .null, stderr: .null)
+        let code = process.waitForExit()
+        guard code == 0 else { throw SupportFailure("sqlite3 exited \(code) on: \(sql)") }
     }
 
     static func httpDate(_ millis: Int64) -> String {

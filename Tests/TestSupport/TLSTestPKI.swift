@@ -38,23 +38,17 @@ public struct TestPKI: Sendable {
 
 /// Runs `openssl` with `arguments` in `directory`, returning its standard output.
 public func openssl(_ arguments: [String], in directory: URL, input: Data? = nil) throws -> Data {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
-    process.arguments = arguments
-    process.currentDirectoryURL = directory
-    let output = directory.appendingPathComponent("openssl-out-\(UUID().uuidString)")
-    _ = FileManager.default.createFile(atPath: output.path, contents: nil)
-    let handle = try FileHandle(forWritingTo: output)
-    process.standardOutput = handle
-    process.standardError = FileHandle.nullDevice
-    let stdin = Pipe()
-    process.standardInput = stdin
-    try process.run()
-    if let input { stdin.fileHandleForWriting.write(input) }
-    try stdin.fileHandleForWriting.close()
-    process.waitUntilExit()
-    try handle.close()
-    guard process.terminationStatus == 0 else { throw SupportFailure("openssl \(arguments.first ?? "") failed") }
+    let id = UUID().uuidString
+    let output = directory.appendingPathComponent("openssl-out-\(id)")
+    var stdin = SpawnedProcess.Input.null
+    if let input {
+        let file = directory.appendingPathComponent("openssl-in-\(id)")
+        try input.write(to: file)
+        stdin = .file(file.path)
+    }
+    defer { if case .file(let path) = stdin { unlink(path) } }
+    let process = try SpawnedProcess("/usr/bin/openssl", arguments, directory: directory.path, stdin: stdin, stdout: .file(output.path), stderr: .null)
+    guard process.waitForExit() == 0 else { throw SupportFailure("openssl \(arguments.first ?? "") failed") }
     return try Data(contentsOf: output)
 }
 

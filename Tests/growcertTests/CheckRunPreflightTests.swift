@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// Issue 12: set-up mistakes are refused by the pre-flight and never become evidence; --dry-run, --except,
 /// --campaign; emulator --order-id/--transaction-id; the refund check waits (75); delivered-once after a refund.
@@ -140,14 +141,11 @@ struct CheckRunPreflightTests {
         #expect(!items.contains { ($0["details"] as? [String: Any])?["checkId"] as? String == "refund.revokes-and-records" })
 
         // The store refund arrives (the emulator's store control), then the refund check passes…
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: curl)
-        process.arguments = ["-sS", "--fail", "-o", "/dev/null", "-X", "POST", sandbox.baseURL + "/_emulator/store/refunds",
-                             "-H", "Authorization: Bearer \(sandbox.serverKey)", "-H", "GrooveGrow-Project: \(sandbox.project)",
-                             "-H", "GrooveGrow-Environment: sandbox", "-H", "Content-Type: application/json", "-H", "Idempotency-Key: refund-1",
-                             "-d", "{\"transactionId\": \"\(transactionId)\"}"]
-        try process.run()
-        process.waitUntilExit()
+        let process = try SpawnedProcess(curl, ["-sS", "--fail", "-o", "/dev/null", "-X", "POST", sandbox.baseURL + "/_emulator/store/refunds",
+                                                "-H", "Authorization: Bearer \(sandbox.serverKey)", "-H", "GrooveGrow-Project: \(sandbox.project)",
+                                                "-H", "GrooveGrow-Environment: sandbox", "-H", "Content-Type: application/json", "-H", "Idempotency-Key: refund-1",
+                                                "-d", "{\"transactionId\": \"\(transactionId)\"}"])
+        process.waitForExit()
         try #require(process.terminationStatus == 0, "the emulator did not take the refund")
         let refund = try g.run(base + purchase + ["--check", "refund.revokes-and-records"], env: key)
         #expect(refund.code == 0, "\(refund)")

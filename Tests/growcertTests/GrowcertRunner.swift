@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// What one run of the built binary did.
 struct Outcome: CustomStringConvertible {
@@ -162,39 +163,29 @@ struct E2EFailure: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
-/// A child process whose output goes to files.
+/// A child process whose output goes to files (a `SpawnedProcess`: Foundation's `Process.waitUntilExit` can hang after
+/// the child has exited).
 final class Running {
-    let process = Process()
+    let process: SpawnedProcess
     let outPath: String
     let errPath: String
     let inPath: String?
-    let out: FileHandle
-    let err: FileHandle
 
     init(_ g: Growcert, _ executable: String, _ args: [String], env: [String: String], stdin: String?, in folder: URL? = nil) throws {
         let id = UUID().uuidString
         outPath = g.path(".out-\(id)")
         errPath = g.path(".err-\(id)")
-        _ = FileManager.default.createFile(atPath: outPath, contents: nil)
-        _ = FileManager.default.createFile(atPath: errPath, contents: nil)
-        out = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
-        err = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath))
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = args
-        process.environment = g.environment(env)
-        process.currentDirectoryURL = folder ?? g.dir
-        process.standardOutput = out
-        process.standardError = err
+        var input = SpawnedProcess.Input.null
         if let stdin {
             let p = g.path(".in-\(id)")
             _ = FileManager.default.createFile(atPath: p, contents: Data(stdin.utf8))
-            process.standardInput = try FileHandle(forReadingFrom: URL(fileURLWithPath: p))
+            input = .file(p)
             inPath = p
         } else {
-            process.standardInput = FileHandle.nullDevice
             inPath = nil
         }
-        try process.run()
+        process = try SpawnedProcess(executable, args, environment: g.environment(env), directory: (folder ?? g.dir).path,
+                                     stdin: input, stdout: .file(outPath), stderr: .file(errPath))
     }
 
     /// Waits for the child's first line of standard output, and returns it without the newline.
@@ -213,15 +204,13 @@ final class Running {
     }
 
     func finish() throws -> Outcome {
-        process.waitUntilExit()
-        try out.close()
-        try err.close()
+        let code = process.waitForExit()
         defer {
             for p in [outPath, errPath, inPath].compactMap({ $0 }) { try? FileManager.default.removeItem(atPath: p) }
         }
         let stdout = String(decoding: FileManager.default.contents(atPath: outPath) ?? Data(), as: UTF8.self)
         let stderr = String(decoding: FileManager.default.contents(atPath: errPath) ?? Data(), as: UTF8.self)
-        return Outcome(code: process.terminationStatus, stdout: stdout, stderr: stderr)
+        return Outcome(code: code, stdout: stdout, stderr: stderr)
     }
 }
 

@@ -48,7 +48,7 @@ final class LocalTSA {
 
     deinit {
         // SIGKILL: the test process may hand SIGTERM down ignored.
-        kill(server.process.processIdentifier, SIGKILL)
+        server.process.send(signal: SIGKILL)
         _ = try? server.finish()
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -206,15 +207,9 @@ struct OutputSafetyTests {
     func actorFallsBackToTheAccountName() throws {
         let g = try Growcert()
         let expected = try #require(getpwuid(geteuid()).flatMap { $0.pointee.pw_name.map { String(cString: $0) } })
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Growcert.binary)
-        process.arguments = ["--db", g.db, "init"]
-        process.currentDirectoryURL = g.dir
-        process.environment = ["PATH": "/usr/bin:/bin", "HOME": g.dir.path]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
+        let process = try SpawnedProcess(Growcert.binary, ["--db", g.db, "init"], environment: ["PATH": "/usr/bin:/bin", "HOME": g.dir.path],
+                                         directory: g.dir.path, stdout: .null, stderr: .null)
+        process.waitForExit()
         #expect(process.terminationStatus == 0)
         let entries = try #require(try g.json(["journal", "list"]) as? [[String: Any]])
         #expect(entries.first?["actor"] as? String == expected)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -28,7 +29,7 @@ struct WebViewEndToEndTests {
         var pid: Int32 { running.process.processIdentifier }
 
         func stop() throws -> Outcome {
-            kill(running.process.processIdentifier, SIGTERM)
+            running.process.send(signal: SIGTERM)
             return try running.finish()
         }
     }
@@ -244,7 +245,7 @@ enum RawHTTP {
 /// A headless Chromium driven through chromedriver (W3C WebDriver, with curl), at 390 px width like a phone.
 final class WebDriver {
     let g: Growcert
-    let process = Process()
+    let process: SpawnedProcess
     let port: Int
     let session: String
     let log: String
@@ -253,22 +254,17 @@ final class WebDriver {
         self.g = g
         let driver = try Growcert.tool(["chromedriver"], install: "install the Debian package chromium-driver ('make test' does)")
         log = g.path("chromedriver.log")
-        _ = FileManager.default.createFile(atPath: log, contents: nil)
-        process.executableURL = URL(fileURLWithPath: driver)
-        process.arguments = ["--port=0"]
-        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        process = try SpawnedProcess(driver, ["--port=0"], stdout: .file(log), stderr: .null)
         do {
             (port, session) = try Self.startSession(g, log: log, process: process)
         } catch {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+            process.send(signal: SIGKILL)
+            process.waitForExit()
             throw error
         }
     }
 
-    static func startSession(_ g: Growcert, log: String, process: Process) throws -> (Int, String) {
+    static func startSession(_ g: Growcert, log: String, process: SpawnedProcess) throws -> (Int, String) {
         // chromedriver says which free port it took: wait for that line.
         var found: Int?
         let deadline = Date().addingTimeInterval(60)
@@ -344,7 +340,7 @@ final class WebDriver {
     func quit() {
         _ = try? Self.call(g, port: port, "DELETE", "/session/\(session)", nil)
         _ = try? g.execute("/usr/bin/env", ["curl", "-s", "http://127.0.0.1:\(port)/shutdown"], env: [:])
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        process.send(signal: SIGKILL)
+        process.waitForExit()
     }
 }

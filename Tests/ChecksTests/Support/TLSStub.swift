@@ -4,9 +4,10 @@ import TestSupport
 /// An HTTPS server answering fixed responses (`openssl s_server -HTTP`): the stand-in for an insider's TLS proxy.
 ///
 /// Each file under its directory holds a complete HTTP response for the path of the same name.
-final class TLSStub: @unchecked Sendable {
-    // Set once in init, read-only after; `@unchecked` because Process is not Sendable.
-    private let process: Process
+final class TLSStub: Sendable {
+    private let process: SpawnedProcess
+    /// The write end of the server's standard input, held open (and never written) while it runs.
+    private let input: Int32
     let port: Int
 
     /// Serves `responses` (path → complete HTTP response text) with `pki`'s leaf, on every address of this machine.
@@ -19,14 +20,18 @@ final class TLSStub: @unchecked Sendable {
         }
         let log = root.appendingPathComponent("s_server.log")
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-        process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
-        process.arguments = ["s_server", "-accept", "0", "-cert", pki.certificateFile, "-key", pki.keyFile, "-HTTP", "-naccept", "1000"]
-        process.currentDirectoryURL = root
-        process.standardOutput = try FileHandle(forWritingTo: log)
-        process.standardError = FileHandle.nullDevice
-        process.standardInput = Pipe()
-        try process.run()
+        var ends: [Int32] = [-1, -1]
+        guard pipe(&ends) == 0 else { throw TestFailure("no pipe for openssl s_server: \(String(cString: strerror(errno)))") }
+        defer { close(ends[0]) }
+        input = ends[1]
+        for fd in ends { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        do {
+            process = try SpawnedProcess("/usr/bin/openssl", ["s_server", "-accept", "0", "-cert", pki.certificateFile, "-key", pki.keyFile, "-HTTP", "-naccept", "1000"],
+                                         directory: root.path, stdin: .descriptor(ends[0]), stdout: .file(log.path), stderr: .null)
+        } catch {
+            close(ends[1])
+            throw error
+        }
         var found: Int?
         for _ in 0..<600 where found == nil {  // up to 30 s: a loaded machine starts openssl slowly
             Thread.sleep(forTimeInterval: 0.05)
@@ -37,6 +42,7 @@ final class TLSStub: @unchecked Sendable {
         }
         guard let found else {
             process.terminate()
+            close(input)
             throw TestFailure("openssl s_server did not start")
         }
         port = found
@@ -44,8 +50,9 @@ final class TLSStub: @unchecked Sendable {
 
     deinit {
         // s_server does not always end on SIGTERM; SIGKILL does, and nothing of it needs cleaning up.
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        process.send(signal: SIGKILL)
+        process.waitForExit()
+        close(input)
     }
 
     /// A complete HTTP response with `kind` as the sandbox kind.

@@ -34,7 +34,7 @@ struct CrashTests {
             while running.process.isRunning, try counter.count() < target {
                 Thread.sleep(forTimeInterval: 0.0005)
             }
-            kill(running.process.processIdentifier, SIGKILL)
+            running.process.send(signal: SIGKILL)
             let o = try running.finish()
 
             let integrity = try g.sqlite("PRAGMA integrity_check;")

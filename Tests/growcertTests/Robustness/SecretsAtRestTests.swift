@@ -23,7 +23,7 @@ struct SecretsAtRestTests {
         let serverKey = "gg_sk_test_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
         let emulator = try Running(g, Growcert.binary, ["sandbox", "serve", "--json", "--server-key", serverKey], env: [:], stdin: nil)
         defer {
-            kill(emulator.process.processIdentifier, SIGINT)
+            emulator.process.send(signal: SIGINT)
             _ = try? emulator.finish()
         }
         let info = try Self.firstLine(emulator.outPath)

@@ -32,7 +32,7 @@ struct TeamStoreTests {
             while running.process.isRunning, try recorded() < target {
                 Thread.sleep(forTimeInterval: 0.005)
             }
-            kill(running.process.processIdentifier, SIGKILL)
+            running.process.send(signal: SIGKILL)
             _ = try running.finish()
             let verify = try g.run(["verify"])
             #expect(verify.code == 0, "round \(round): \(verify)")

@@ -112,7 +112,7 @@ struct PostgresAppendPathTests {
         }
     }
 
-    @Test("The one-statement append runs its id probe once: the plan holds one copy of it, not one per use of the id")
+    @Test("The one-statement append runs its id probe once: the plan holds one copy of it (and of its start), not one per use")
     func theIdProbeIsPlannedOnce() throws {
         try withTempDir { dir in
             let s = try seeded(in: dir, backend: .postgresql)
@@ -127,6 +127,33 @@ struct PostgresAppendPathTests {
                 """).map { $0.compactMap { $0 }.joined() }.joined(separator: "\n")
             #expect(plan.contains("Insert on journal"), "\(plan)")
             #expect(plan.components(separatedBy: "CTE doubling").count - 1 == 1, "\(plan)")
+            // The probe's start, the run's newest item, is read once too.
+            #expect(plan.components(separatedBy: "evidence_run").count - 1 == 1, "\(plan)")
+        }
+    }
+
+    @Test("A connection whose floor is behind other machines' items takes the next id, whether its run's newest item is near the count, far below it, or not a number")
+    func aStaleFloorStillTakesTheNextId() throws {
+        try withTempDir { dir in
+            let s = try seeded(in: dir, backend: .postgresql)
+            let other = try EvidenceStore.open(at: s.path, actor: "bob", clock: fixedClock)
+            let r2 = try other.startRun(NewRun(campaignId: s.campaign.id, scenario: "purchase-restore-refund", deviceLabel: "iphone15",
+                                               accountLabel: "tester1", tester: "Bob"))
+            #expect(try s.store.addEvidence(note(s.run.id, "first")).id == "e1")
+            for i in 0..<5 { _ = try other.addEvidence(note(s.run.id, "bob \(i)")) }
+            for i in 0..<3 { _ = try other.addEvidence(note(r2.id, "bob on r2 \(i)")) }
+            // This connection last counted 1 item: its run's newest is e6, the store has 9.
+            #expect(try s.store.addEvidence(note(s.run.id, "after bob")).id == "e10")
+            for i in 0..<40 { _ = try other.addEvidence(note(s.run.id, "more \(i)")) }
+            // r2's newest item (e9) is far below the count (50).
+            #expect(try s.store.addEvidence(note(r2.id, "on r2")).id == "e51")
+            #expect(try EvidenceStore.openForReading(at: s.path, actor: "auditor").verify().ok)
+            // Planted behind the tool's back: the run's newest row has an id that is not the prefix and a number.
+            try rawExecuteBehindTriggers(s.path, tables: ["evidence"], """
+                INSERT INTO evidence(id, seq, run_id, type, provenance, details, recorded_by, recorded_at)
+                VALUES ('ex9', 1000000, '\(s.run.id)', 'note', 'manual', '{}', 'mallory', '2026-01-01T00:00:00Z')
+                """)
+            #expect(try other.addEvidence(note(s.run.id, "after the plant")).id == "e52")
         }
     }
 

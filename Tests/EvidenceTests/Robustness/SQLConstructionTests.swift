@@ -32,9 +32,10 @@ import Testing
         // Role names in `db init-roles`' DDL, which cannot bind an identifier: `PostgresRoles.checked` lets through
         // only lower-case letters, digits and '_' (a test below feeds it quotes and semicolons).
         "recorder", "auditor",
-        // PostgreSQL's one-statement append (`appendRowChainedInServer`): `rowCountQuery`'s text (a table name and
-        // placeholders), a table's column names, and the `$n` placeholders of its row's values.
-        "probe", "columnList", "rowValues",
+        // PostgreSQL's one-statement append (`chainedAppendSQL`): `rowCountQuery`'s text (a table name and
+        // placeholders) and the start it is given (the same), a table's column names, and the `$n` placeholders of
+        // its row's values.
+        "probe", "start", "columnList", "rowValues",
     ]
 
     /// The expressions inside `\( … )` on a line, with nested parentheses.

@@ -100,11 +100,15 @@ extension PostgresConnection: StoreDatabase {
     }
 
     /// The statement `rowCount` runs for `spec` from `floor`, and its values. With floor 0 it probes ids 1, 2, 4, …
-    private static func rowCountQuery(_ spec: TableSpec, from floor: Int64) -> (sql: String, values: [SQLValue]) {
+    ///
+    /// `start` is the SQL of the floor the probe starts from, `$2` (the floor) unless a caller knows a closer one; the
+    /// probe starts from 0 unless the id of that number exists. It is `MATERIALIZED`: inlined, a subquery in it would
+    /// run once for each use of the start.
+    private static func rowCountQuery(_ spec: TableSpec, from floor: Int64, start: String = "$2::bigint") -> (sql: String, values: [SQLValue]) {
         guard !spec.idPrefix.isEmpty else { return ("SELECT count(*) FROM \(spec.table)", []) }
         return ("""
-            WITH RECURSIVE base(b) AS (
-                SELECT CASE WHEN $2::bigint > 0 AND EXISTS (SELECT 1 FROM \(spec.table) WHERE id = $1::text || $2::bigint::text) THEN $2::bigint ELSE 0 END
+            WITH RECURSIVE start(f) AS MATERIALIZED (SELECT \(start)), base(b) AS (
+                SELECT CASE WHEN f > 0 AND EXISTS (SELECT 1 FROM \(spec.table) WHERE id = $1::text || f::text) THEN f ELSE 0 END FROM start
             ), doubling(step) AS (
                 SELECT 1::bigint FROM base WHERE EXISTS (SELECT 1 FROM \(spec.table) WHERE id = $1::text || (b + 1)::text)
                 UNION ALL
@@ -202,7 +206,15 @@ extension PostgresConnection {
     /// parameters are the probe's two (`rowCountQuery`), then the run, the genesis hash, the payload around the id,
     /// the entry's kind, actor and time, `Chain`'s four envelope parts, and the row's values but its id.
     static func chainedAppendSQL(_ spec: TableSpec, idColumn: Int) -> String {
-        let probe = rowCountQuery(spec, from: 0).sql
+        // The probe starts from the run's newest row when that is past the connection's floor: with writers on other
+        // machines, the floor a connection read at its last write is behind by their rows, each a step of the probe
+        // under the lock. A run's newest row is one step of its index; an id that is not the prefix and a number is
+        // no start.
+        let probe = rowCountQuery(spec, from: 0, start: """
+            GREATEST($2::bigint, (SELECT CASE WHEN left(n.id, length($1)) = $1 AND substr(n.id, length($1) + 1) ~ '^[1-9][0-9]{0,17}$'
+                                                THEN substr(n.id, length($1) + 1)::bigint ELSE 0 END
+                                  FROM (SELECT id FROM \(spec.table) WHERE run_id = $3 ORDER BY seq DESC LIMIT 1) AS n))
+            """).sql
         var next = 13
         let rowValues = spec.columns.indices.map { i -> String in
             guard i != idColumn else { return "p.id" }

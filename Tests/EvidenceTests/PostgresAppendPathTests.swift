@@ -157,6 +157,22 @@ struct PostgresAppendPathTests {
         }
     }
 
+    @Test("An insider's row planted with a large id in a run makes the next item's id skip past it, never collide, and verify reports the plant")
+    func aPlantedLargeIdIsSkippedAndReported() throws {
+        try withTempDir { dir in
+            let s = try seeded(in: dir, backend: .postgresql)
+            _ = try s.store.addEvidence(note(s.run.id, "honest"))
+            try rawExecuteBehindTriggers(s.path, tables: ["evidence"], """
+                INSERT INTO evidence(id, seq, run_id, type, provenance, details, recorded_by, recorded_at)
+                VALUES ('e900', 1000000, '\(s.run.id)', 'note', 'manual', '{}', 'mallory', '2026-01-01T00:00:00Z')
+                """)
+            #expect(try s.store.addEvidence(note(s.run.id, "after the plant")).id == "e901")
+            let result = try EvidenceStore.openForReading(at: s.path, actor: "auditor").verify()
+            #expect(!result.ok)
+            #expect(result.problems.contains { $0.message.contains("e900") }, "\(result.problems)")
+        }
+    }
+
     @Test("A server whose chaining step writes another hash than growcert's is caught at the write, and verify reports the entry")
     func aServerThatRewritesTheHashIsCaught() throws {
         try withTempDir { dir in

@@ -122,7 +122,12 @@ extension PostgresConnection: StoreDatabase {
                       FROM halving WHERE missing - found > 1) AS step
             )
             SELECT COALESCE(max(found), (SELECT b FROM base)) FROM halving
-            """, [.text(spec.idPrefix), .integer(floor)])
+            """, rowCountValues(spec, from: floor))
+    }
+
+    /// `rowCountQuery`'s values: the id prefix and the floor (none for a table without an id prefix).
+    private static func rowCountValues(_ spec: TableSpec, from floor: Int64) -> [SQLValue] {
+        spec.idPrefix.isEmpty ? [] : [.text(spec.idPrefix), .integer(floor)]
     }
 
     func putBlob(sha256: String, bytes: [UInt8]) throws {
@@ -189,13 +194,12 @@ extension PostgresConnection {
     func appendRowChainedInServer(_ row: ServerChainedRow) throws -> (seq: Int64, id: String, prev: String, hash: String)? {
         let spec = row.spec
         // In `chainedAppendSQL`'s order: the probe's two (the id prefix, the floor), $3…$13, the row's values but its id.
-        let probeValues = Self.rowCountQuery(spec, from: countFloor(spec.table)).values
-        let values: [SQLValue?] = probeValues + [
+        let values: [SQLValue?] = Self.rowCountValues(spec, from: countFloor(spec.table)) + [
             .text(row.runId), .text(Chain.genesis), .text(row.payloadBeforeId), .text(row.payloadAfterId),
             .text(row.kind), .text(row.actor), .text(row.at),
             .text(row.envelopeHead), .text(Chain.envelopeBeforePrev), .text(Chain.envelopeBeforeSeq), .text(Chain.envelopeEnd),
         ] + spec.columns.indices.filter { $0 != row.idColumn }.map { row.columns[$0] }
-        let sql = Self.chainedAppendSQL(spec, idColumn: row.idColumn)
+        let sql = chainedAppendStatement(spec, idColumn: row.idColumn)
         guard let written = try readThenCommit(sql, values).first else { return nil }
         let id = try written.string("id")
         if let n = Int64(id.dropFirst(spec.idPrefix.count)) { noteCount(n, of: spec.table) }

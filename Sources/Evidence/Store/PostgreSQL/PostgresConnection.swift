@@ -41,6 +41,8 @@ final class PostgresConnection {
     /// Each id-prefixed table's row count as this connection last read it: a floor for every later count, since rows
     /// are never deleted (`rowCount` probes up from it, and checks that its row is there).
     private var countFloors: [String: Int64] = [:]
+    /// `chainedAppendSQL`'s text for each table this connection appended to: made once, not for every entry.
+    private var chainedAppendStatements: [String: String] = [:]
 
     /// The key of the transaction-level advisory lock every write takes first: 'GROW', the same
     /// number that marks a SQLite file as growcert's.
@@ -167,6 +169,14 @@ final class PostgresConnection {
 
     /// The row count of `table` this connection last read; 0 when it read none.
     func countFloor(_ table: String) -> Int64 { countFloors[table] ?? 0 }
+
+    /// The one-statement append's text for rows of `spec` (`chainedAppendSQL`), made on the first append to its table.
+    func chainedAppendStatement(_ spec: TableSpec, idColumn: Int) -> String {
+        if let sql = chainedAppendStatements[spec.table] { return sql }
+        let sql = Self.chainedAppendSQL(spec, idColumn: idColumn)
+        chainedAppendStatements[spec.table] = sql
+        return sql
+    }
 
     /// Remembers `count` as the row count of `table` this connection read last.
     func noteCount(_ count: Int64, of table: String) { countFloors[table] = count }

@@ -80,6 +80,21 @@ import TestSupport
         }
     }
 
+    @Test("A check result planted after the run was finished or abandoned is refused though one of the same run, type and provenance was accepted just before (the replay's memory of its last answer forgets the run)", arguments: [false, true])
+    func plantedRepeatOfAnAcceptedItemAfterTheEndIsTampering(abandon: Bool) throws {
+        try withTempDir { dir in
+            let s = try seeded(in: dir)
+            _ = try s.store.addEvidence(failedCheckResult())
+            _ = try s.store.addEvidence(failedCheckResult())
+            if abandon { _ = try s.store.abandonRun(id: "r1", reason: "started by mistake") } else { _ = try s.store.finishRun(id: "r1", outcome: "fail", note: nil) }
+            #expect(try EvidenceStore.openForReading(at: s.path, actor: "auditor").verify().ok)
+            let details: JSONValue = ["checkId": "session.identify", "scenario": "purchase-restore-refund", "outcome": "passed", "durationMs": 5]
+            try Self.plantEvidence(s.path, store: s.store, id: "e3", runId: "r1", type: "check-result", details: details)
+            let problems = try EvidenceStore.openForReading(at: s.path, actor: "auditor").verify().problems.map(\.description)
+            #expect(problems.contains { $0.contains("a check-result ('e3') was added to run 'r1' after the run was \(abandon ? "abandoned" : "finished"): no growcert command writes that (written behind the tool's back)") }, "\(problems)")
+        }
+    }
+
     @Test("The same INSERT of a note (late evidence growcert takes) and of an unknown type: the note verifies, the unknown type does not")
     func plantedLateNoteIsWhatGrowcertWouldWrite() throws {
         try withTempDir { dir in

@@ -45,14 +45,18 @@ extension EvidenceStore {
             //    Each entry first takes a fast path over the row's bytes (no strings, no parsed payload),
             //    which only accepts: anything it does not accept, it hands to the original checks, which
             //    decide it and word the problem.
-            var tables: [String: TableReplay] = [:]
             let specs = Tables.all(schemaVersion: schemaVersion).filter { tablesOfVersion.contains($0.table) }
+            // What each kind's entries do, worked out once here rather than at each of a million entries (table names
+            // hashed and compared, rules looked up): a replay's tables and ids are kept by slot.
+            let plans = ReplayPlan.plans(schemaVersion: schemaVersion)
+            var tables = [TableReplay?](repeating: nil, count: plans.slots.count)
             for spec in specs {
                 let rows = RowQuery(spec.table, select: (["seq"] + spec.columns).map { .column(RowQuery.Column(nil, $0)) }, order: .seqAscending)
-                tables[spec.table] = try TableReplay(spec: spec, cursor: try db.cursor(rows))
+                tables[plans.slots[spec.table]!] = try TableReplay(spec: spec, cursor: try db.cursor(rows))
             }
-            defer { for t in tables.values { t.close() } }
-            var inserted: [String: IdSet] = [:]
+            defer { for t in tables { t?.close() } }
+            let slotUpdates = plans.slots.sorted { $0.value < $1.value }.map { updates[$0.key] }
+            var inserted = [IdSet](repeating: IdSet(), count: plans.slots.count)
             var blobRefs: Set<String> = []
             var prev: [UInt8] = Array(Chain.genesis.utf8)
             var expectedSeq: Int64 = 1
@@ -66,7 +70,6 @@ extension EvidenceStore {
             var envelope: [UInt8] = []
             var row = ExpectedRow()
             var scratch: [UInt8] = []
-            let kinds = JournalKind.allCases.map { (kind: $0, bytes: Array($0.rawValue.utf8)) }
 
             // The write rules, replayed: what each campaign's profile is, which campaign each run is of,
             // and which runs are finished or abandoned, as the entries so far say.
@@ -76,6 +79,10 @@ extension EvidenceStore {
             var abandonedRuns: Set<String> = []
             /// The item the last `evidence.add` entry inserted, and that entry's seq: an import key belongs to the entry before it.
             var lastItem: (seq: Int64, id: String)?
+            /// The run, type and provenance of the last item the write rules accepted: items come run by run, of few
+            /// types, so most ask again what the one before asked. Forgotten whenever a run is finished or abandoned,
+            /// the only entries that can turn the answer (runs are only ever added).
+            var lastAccepted: (run: String, type: String, provenance: String)?
 
             /// The payload of the entry at hand: checked in place, or parsed.
             enum Payload { case checked(UnsafeBufferPointer<UInt8>), parsed(JSONValue) }
@@ -86,7 +93,7 @@ extension EvidenceStore {
             }
 
             /// A checked payload's top-level field `name`.
-            func field(_ name: [UInt8], in text: UnsafeBufferPointer<UInt8>) -> CanonicalCheck.Field? {
+            func field(_ name: String.UTF8View, in text: UnsafeBufferPointer<UInt8>) -> CanonicalCheck.Field? {
                 canonical.fields.first { f in TableReplay.bytes(UnsafeBufferPointer(rebasing: text[f.key]), equal: name) }
             }
 
@@ -95,7 +102,7 @@ extension EvidenceStore {
                 switch payload {
                 case .parsed(let value): return value[name]?.stringValue
                 case .checked(let text):
-                    guard let f = field(Array(name.utf8), in: text), case .string(let escaped) = f.kind else { return nil }
+                    guard let f = field(name.utf8, in: text), case .string(let escaped) = f.kind else { return nil }
                     let raw = UnsafeBufferPointer(rebasing: text[f.value])
                     guard escaped else { return String(decoding: raw, as: UTF8.self) }
                     scratch.removeAll(keepingCapacity: true)
@@ -107,7 +114,7 @@ extension EvidenceStore {
             /// The row an insert entry's payload describes: seq, then each column as its text would read.
             func fill(_ spec: TableSpec, seq: Int64, from payload: Payload) {
                 row.reset(columns: spec.columns.count + 1)
-                row.append(at: 0, Array(String(seq).utf8))
+                row.append(at: 0, String(seq).utf8)
                 switch payload {
                 case .parsed(let value):
                     for (ci, c) in spec.columns.enumerated() {
@@ -137,41 +144,44 @@ extension EvidenceStore {
             }
 
             /// Replays one entry whose chain link, hash, kind and canonical form are good.
-            func replay(_ kind: JournalKind, seq: Int64, payload: Payload) throws {
-                switch kind.effect(schemaVersion: schemaVersion) {
+            func replay(_ plan: ReplayPlan, seq: Int64, payload: Payload) throws {
+                let kind = plan.kind
+                switch plan.effect {
                 case .none:
                     if kind == .storeInit, let id = stringValue("maskKeyId", of: payload) { maskKeyId = id }
                     if kind == .storeMaskKey, let id = stringValue("keyId", of: payload) { maskKeyId = id }
                 case .insert(let spec):
                     guard let id = stringValue("id", of: payload) else { fail(seq, "payload has no id"); return }
-                    if !inserted[spec.table, default: IdSet()].insert(id) { fail(seq, "\(spec.table) row '\(id)' inserted twice"); return }
-                    if let parent = Tables.parent(of: spec), inserted[parent.table]?.contains(id) != true {
+                    if !inserted[plan.slot].insert(id) { fail(seq, "\(spec.table) row '\(id)' inserted twice"); return }
+                    if let parent = plan.parent, !inserted[parent.slot].contains(id) {
                         fail(seq, "\(spec.table) row '\(id)' belongs to a \(parent.table) row that does not exist")
                         return
                     }
                     // Rows of tables added by a later migration name the row they belong to by a column of their own.
-                    if let (column, owner) = [Tables.campaignUpdates.table: ("campaign_id", Tables.campaigns.table),
-                                              Tables.runClocks.table: ("run_id", Tables.runs.table)][spec.table] {
-                        guard tables[spec.table] != nil else { fail(seq, "a \(kind.rawValue) entry in a schema-\(schemaVersion) database, which has no \(spec.table) table"); return }
-                        guard let parent = stringValue(column, of: payload), inserted[owner]?.contains(parent) == true else {
-                            fail(seq, "\(spec.table) row '\(id)' belongs to a \(owner) row that does not exist")
+                    if let owner = plan.owner {
+                        guard tables[plan.slot] != nil else { fail(seq, "a \(kind.rawValue) entry in a schema-\(schemaVersion) database, which has no \(spec.table) table"); return }
+                        guard let parent = stringValue(owner.column, of: payload), inserted[owner.slot].contains(parent) else {
+                            fail(seq, "\(spec.table) row '\(id)' belongs to a \(owner.table) row that does not exist")
                             return
                         }
                     }
-                    if let broken = brokenWriteRule(spec, seq: seq, id: id, payload: payload) {
+                    if let broken = brokenWriteRule(plan.rule, seq: seq, id: id, payload: payload) {
                         problems.append(VerificationProblem(seq: seq, message: broken + ": no growcert command writes that (written behind the tool's back)"))
                     }
                     fill(spec, seq: seq, from: payload)
-                    if let later = updates[spec.table]?[id] { PackedUpdates.apply(later, to: &row) }
-                    try tables[spec.table]?.expect(id: id, row: row)
+                    if let later = slotUpdates[plan.slot]?[id] { PackedUpdates.apply(later, to: &row) }
+                    try tables[plan.slot]?.expect(id: id, row: row)
                     if let sha = stringValue("attachment_sha256", of: payload) { blobRefs.insert(sha) }
-                    if spec.table == Tables.reports.table, let sha = stringValue("sha256", of: payload) { blobRefs.insert(sha) }
+                    if plan.rule == .report, let sha = stringValue("sha256", of: payload) { blobRefs.insert(sha) }
                 case .update(let spec, _):
-                    guard let id = stringValue("id", of: payload), inserted[spec.table]?.contains(id) == true else {
+                    guard let id = stringValue("id", of: payload), inserted[plan.slot].contains(id) else {
                         fail(seq, "updates a \(spec.table) row that does not exist")
                         return
                     }
-                    if kind == .runFinish { finishedRuns.insert(id) }
+                    if kind == .runFinish {
+                        finishedRuns.insert(id)
+                        lastAccepted = nil
+                    }
                 }
                 prev.removeAll(keepingCapacity: true)
                 prev.append(contentsOf: head)
@@ -180,18 +190,18 @@ extension EvidenceStore {
 
             /// What in an insert entry breaks a rule every growcert command applies before it writes (nil:
             /// nothing), and the replay's record of campaigns and runs, updated with it.
-            func brokenWriteRule(_ spec: TableSpec, seq: Int64, id: String, payload: Payload) -> String? {
-                switch spec.table {
-                case Tables.evidenceImports.table:
+            func brokenWriteRule(_ rule: ReplayPlan.Rule, seq: Int64, id: String, payload: Payload) -> String? {
+                switch rule {
+                case .importKey:
                     // `evidence import` records a line's key in the entry right after the line's item, in one transaction.
                     guard let item = lastItem, item.seq == seq - 1, item.id == id else {
                         return "the import key recorded for item '\(id)' does not follow that item's own entry"
                     }
-                case Tables.campaigns.table:
+                case .campaign:
                     let profile = stringValue("profile", of: payload) ?? ""
                     guard profiles[profile] != nil else { return "campaign '\(id)' names profile '\(profile)', which growcert does not know" }
                     campaignProfiles[id] = profile
-                case Tables.runs.table:
+                case .run:
                     let campaign = stringValue("campaign_id", of: payload) ?? ""
                     let scenario = stringValue("scenario", of: payload) ?? ""
                     guard let profile = campaignProfiles[campaign].flatMap({ profiles[$0] }) else {
@@ -201,24 +211,28 @@ extension EvidenceStore {
                         return "run '\(id)' is of scenario '\(scenario)', which profile '\(profile.id)' does not have"
                     }
                     runCampaigns[id] = campaign
-                case Tables.runFinishes.table:
+                case .runFinish:
                     if abandonedRuns.contains(id) { return "run '\(id)' was finished after it was abandoned" }
                     finishedRuns.insert(id)
-                case Tables.runAbandons.table:
+                    lastAccepted = nil
+                case .runAbandon:
                     abandonedRuns.insert(id)
-                case Tables.evidence.table:
+                    lastAccepted = nil
+                case .evidence:
                     lastItem = (seq, id)
                     let run = stringValue("run_id", of: payload) ?? ""
                     let typeText = stringValue("type", of: payload) ?? ""
+                    let provenance = stringValue("provenance", of: payload) ?? ""
+                    if let last = lastAccepted, last.run == run, last.type == typeText, last.provenance == provenance { return nil }
                     guard runCampaigns[run] != nil else { return "evidence '\(id)' belongs to run '\(run)', which does not exist" }
                     guard let type = EvidenceType(rawValue: typeText) else { return "evidence '\(id)' has type '\(typeText)', which growcert does not know" }
-                    let provenance = stringValue("provenance", of: payload) ?? ""
                     guard Provenance(rawValue: provenance) != nil else { return "evidence '\(id)' has provenance '\(provenance)', which growcert does not know" }
                     let finished = finishedRuns.contains(run), abandoned = abandonedRuns.contains(run)
                     if !RunAdmission.accepts(type, finished: finished, abandoned: abandoned) {
                         return "a \(type.rawValue) ('\(id)') was added to run '\(run)' after the run was \(abandoned ? "abandoned" : "finished")"
                     }
-                default: break
+                    lastAccepted = (run, typeText, provenance)
+                case .report, .none: break
                 }
                 return nil
             }
@@ -240,14 +254,14 @@ extension EvidenceStore {
                 head.removeAll(keepingCapacity: true)
                 head.append(contentsOf: hash)
                 hasHead = true
-                guard prevHash.elementsEqual(prev) else { return false }
+                guard TableReplay.bytes(prevHash, equal: prev) else { return false }
                 envelope.removeAll(keepingCapacity: true)
                 Chain.appendEnvelope(seq: expectedSeq, kind: kindText, actor: actor, at: at, payload: payload, prev: prevHash, into: &envelope)
                 guard Digest.sha256(of: envelope, isHex: hash),
-                      let kind = kinds.first(where: { $0.bytes.elementsEqual(kindText) })?.kind,
+                      let plan = plans.byKind.first(where: { TableReplay.bytes(kindText, equal: $0.kindBytes) }),
                       canonical.check(payload)
                 else { return false }
-                try replay(kind, seq: expectedSeq, payload: .checked(payload))
+                try replay(plan, seq: expectedSeq, payload: .checked(payload))
                 return true
             }
 
@@ -267,7 +281,7 @@ extension EvidenceStore {
                     fail(e.seq, "payload is not canonical JSON")
                     return
                 }
-                try replay(kind, seq: e.seq, payload: .parsed(payload))
+                try replay(plans.byKind[plans.index[kind]!], seq: e.seq, payload: .parsed(payload))
             }
 
             let journal = try db.journalCursor()
@@ -285,7 +299,7 @@ extension EvidenceStore {
             var rowsChecked: [String: Int] = [:]
             if !chainBroken {
                 for spec in specs {
-                    guard let replay = tables[spec.table] else { continue }
+                    guard let replay = tables[plans.slots[spec.table]!] else { continue }
                     try replay.finish()
                     problems += replay.problems
                     rowsChecked[spec.table] = replay.seen

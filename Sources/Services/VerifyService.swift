@@ -3,6 +3,7 @@ import Evidence
 import Foundation
 import HTTPCore
 import StoreProof
+import Synchronization
 
 /// The one full check of an evidence database: what `growcert verify` runs, and what
 /// `report render`, `report verify`, `signoff` and `demo` run before they trust the evidence.
@@ -53,6 +54,8 @@ package struct VerifyService {
         // A stored value of a type growcert never writes stops the read that meets it: tampering, reported as found.
         func found(_ error: EvidenceError) -> VerificationProblem? { error.storedValueProblem.map { VerificationProblem(seq: nil, message: $0) } }
         var result: VerificationResult
+        // The time check reads the journal a second time: it runs beside the replay, on a second core.
+        let times = ParallelTimeCheck(path: store.path)
         do {
             result = try store.verify(progress: progress)
         } catch let error as EvidenceError {
@@ -60,7 +63,7 @@ package struct VerifyService {
             return .stopped([problem])
         }
         do {
-            try runChecks(into: &result)
+            try runChecks(into: &result, times: times)
         } catch let error as EvidenceError {
             guard let problem = found(error) else { throw error }
             result.problems.append(problem)
@@ -68,11 +71,12 @@ package struct VerifyService {
         return result
     }
 
-    /// Every check after the store's own verify, adding to `result`.
-    private func runChecks(into result: inout VerificationResult) throws {
+    /// Every check after the store's own verify, adding to `result`; the time check's answer is `parallel`'s when it
+    /// could run there.
+    private func runChecks(into result: inout VerificationResult, times parallel: ParallelTimeCheck) throws {
         result.problems += try storeProofProblems()
         result.problems += try identityProblems()
-        let times = try timeProblems()
+        let times = try parallel.wait()?.get() ?? timeProblems()
         result.problems += times.problems
         result.warnings += times.warnings
         // A verdict is re-judged only over a database whose chain and tables hold: over a broken one it means nothing.
@@ -293,12 +297,15 @@ package struct VerifyService {
     /// A run's items are read `page` at a time, all of them in one snapshot of the store: the rows and entries compared
     /// belong together while another process records, and a store opened for reading checks once, not at each of the
     /// check's reads (three a run), that no writer came meanwhile.
-    package func timeProblems(page: Int = timePage) throws -> (problems: [VerificationProblem], warnings: [VerificationProblem]) {
+    package func timeProblems(page: Int = timePage) throws -> TimeProblems {
         try store.snapshot { try timeProblemsInSnapshot(page: page) }
     }
 
+    /// What the time check finds: problems (rows changed after they were recorded) and warnings (the clock moved).
+    package typealias TimeProblems = (problems: [VerificationProblem], warnings: [VerificationProblem])
+
     /// `timeProblems`, inside the snapshot it opens.
-    private func timeProblemsInSnapshot(page: Int) throws -> (problems: [VerificationProblem], warnings: [VerificationProblem]) {
+    private func timeProblemsInSnapshot(page: Int) throws -> TimeProblems {
         var problems: [VerificationProblem] = []
         var warnings: [VerificationProblem] = []
         var skews: [Int] = []
@@ -390,5 +397,38 @@ package struct VerifyService {
         let result = try run()
         guard let first = result.problems.first else { return }
         throw ServiceError.notIntact(action: action, first: first, count: result.problems.count)
+    }
+}
+
+/// `VerifyService.timeProblems` on a thread of its own, over a second reader of the same database
+/// (`EvidenceStore.openForReading`), while the store's own verify replays the journal: both read every entry, and on
+/// two cores the time check then costs no time of its own. It was never part of the replay's snapshot (it opens its
+/// own), so running it beside the replay changes nothing it can find. When the second reader cannot be opened,
+/// `wait` answers nil and the check runs after the replay, on the store, as it did.
+final class ParallelTimeCheck: Sendable {
+    private let outcome = Mutex<Result<VerifyService.TimeProblems, any Error>??>(nil)
+    private let done = DispatchSemaphore(value: 0)
+
+    /// Starts the check of the database at `path`.
+    init(path: String) {
+        let thread = Thread { [self] in
+            let answer: Result<VerifyService.TimeProblems, any Error>?
+            if let reader = try? EvidenceStore.openForReading(at: path, actor: "growcert") {
+                answer = Result { try VerifyService(store: reader).timeProblems() }
+            } else {
+                answer = nil
+            }
+            outcome.withLock { $0 = .some(answer) }
+            done.signal()
+        }
+        thread.stackSize = 8 << 20
+        thread.start()
+    }
+
+    /// Waits for the check: its answer, or nil when it could not run.
+    func wait() -> Result<VerifyService.TimeProblems, any Error>? {
+        done.wait()
+        done.signal()
+        return outcome.withLock { $0 } ?? nil
     }
 }

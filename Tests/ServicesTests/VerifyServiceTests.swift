@@ -52,6 +52,20 @@ import Testing
         }
     }
 
+    @Test("The time check runs beside the replay on a reader of its own, finds there what it finds on the store, and is part of the full check; where no reader opens it runs on the store")
+    func theTimeCheckBesideTheReplayFindsTheSame() throws {
+        let s = try ServiceScratch()
+        try s.emulatorCampaign()
+        try s.sqlite("DROP TRIGGER evidence_no_update; UPDATE evidence SET recorded_at = '2025-02-11T20:43:32.000Z' WHERE id = 'e1'")
+        let onTheStore = try s.verifier().timeProblems()
+        #expect(onTheStore.problems.map(\.seq) == [try s.store.evidenceItem("e1").seq], "\(onTheStore.problems)")
+        let beside = try #require(ParallelTimeCheck(path: s.path).wait()).get()
+        #expect(beside.problems == onTheStore.problems && beside.warnings == onTheStore.warnings)
+        let full = try s.verifier().run()
+        #expect(onTheStore.problems.allSatisfy(full.problems.contains) && full.warnings == onTheStore.warnings, "\(full.problems)")
+        #expect(ParallelTimeCheck(path: s.directory + "/no-such.sqlite").wait() == nil)
+    }
+
     @Test("A store-signed purchase relabelled by raw SQL is found: its JWS proves another provenance")
     func aRelabelledPurchaseIsFound() throws {
         let s = try ServiceScratch()

@@ -291,21 +291,23 @@ package struct VerifyService {
 
     /// How many of a run's items the time check reads at once.
     static let timePage = 10_000
+    /// How many of a campaign's runs the time check reads at once.
+    static let runPage = 1_000
 
     /// Rows whose time is further from their own journal entry's than the profile's skew (problems: changed after they
     /// were recorded), and journal entries dated before the one before them (warnings: the recording clock moved).
-    /// A run's items are read `page` at a time, all of them in one snapshot of the store: the rows and entries compared
-    /// belong together while another process records, and a store opened for reading checks once, not at each of the
-    /// check's reads (three a run), that no writer came meanwhile.
-    package func timeProblems(page: Int = timePage) throws -> TimeProblems {
-        try store.snapshot { try timeProblemsInSnapshot(page: page) }
+    /// A run's items are read `page` at a time and a campaign's runs `runPage` at a time, all of them in one snapshot of
+    /// the store: the rows and entries compared belong together while another process records, and a store opened for
+    /// reading checks once, not at each of the check's reads (three a run), that no writer came meanwhile.
+    package func timeProblems(page: Int = timePage, runPage: Int = runPage) throws -> TimeProblems {
+        try store.snapshot { try timeProblemsInSnapshot(page: page, runPage: runPage) }
     }
 
     /// What the time check finds: problems (rows changed after they were recorded) and warnings (the clock moved).
     package typealias TimeProblems = (problems: [VerificationProblem], warnings: [VerificationProblem])
 
     /// `timeProblems`, inside the snapshot it opens.
-    private func timeProblemsInSnapshot(page: Int) throws -> TimeProblems {
+    private func timeProblemsInSnapshot(page: Int, runPage: Int) throws -> TimeProblems {
         var problems: [VerificationProblem] = []
         var warnings: [VerificationProblem] = []
         var skews: [Int] = []
@@ -323,25 +325,31 @@ package struct VerifyService {
         for campaign in try store.campaigns() {
             let skew = (try? store.profileNamed(campaign.profile).rules.outsideClockSkewSeconds) ?? VerdictRules.defaultOutsideClockSkewSeconds
             skews.append(skew)
-            let runs = try store.runs(campaignId: campaign.id)
-            for run in runs {
-                var rows: [(seq: Int64, time: String)] = [(run.seq, run.startedAt)]
-                if let finishSeq = run.finishSeq, let finishedAt = run.finishedAt { rows.append((finishSeq, finishedAt)) }
-                try compare(rows, skew: skew) { "run \(run.id)'s \($0 == 0 ? "start" : "finish") time" }
-                // A run's items a page at a time: a run may hold a million of them.
-                var after: Int64 = 0
-                while true {
-                    let page = try store.evidenceTimes(runId: run.id, after: after, limit: page)
-                    guard let last = page.last else { break }
-                    try compare(page.map { ($0.seq, $0.recordedAt) }, skew: skew) { "evidence \(page[$0].id)'s recorded time" }
-                    after = last.seq
+            // The campaign's runs a page at a time: the check runs beside the replay, and holds little beside it.
+            var afterRun: Int64 = 0
+            while true {
+                let runs = try store.runs(campaignId: campaign.id, after: afterRun, limit: runPage)
+                guard let lastRun = runs.last else { break }
+                afterRun = lastRun.seq
+                for run in runs {
+                    var rows: [(seq: Int64, time: String)] = [(run.seq, run.startedAt)]
+                    if let finishSeq = run.finishSeq, let finishedAt = run.finishedAt { rows.append((finishSeq, finishedAt)) }
+                    try compare(rows, skew: skew) { "run \(run.id)'s \($0 == 0 ? "start" : "finish") time" }
+                    // A run's items a page at a time: a run may hold a million of them.
+                    var after: Int64 = 0
+                    while true {
+                        let page = try store.evidenceTimes(runId: run.id, after: after, limit: page)
+                        guard let last = page.last else { break }
+                        try compare(page.map { ($0.seq, $0.recordedAt) }, skew: skew) { "evidence \(page[$0].id)'s recorded time" }
+                        after = last.seq
+                    }
                 }
-            }
-            for batch in stride(from: 0, to: runs.count, by: 500) {
-                let ids = runs[batch..<min(batch + 500, runs.count)].map(\.id)
-                let clocks = try store.runClocks(runIds: ids)
-                try compare(clocks.map { ($0.seq, $0.recordedAt) }, skew: skew) {
-                    "run \(clocks[$0].runId)'s \(clocks[$0].event.rawValue) clock reading's recorded time"
+                for batch in stride(from: 0, to: runs.count, by: 500) {
+                    let ids = runs[batch..<min(batch + 500, runs.count)].map(\.id)
+                    let clocks = try store.runClocks(runIds: ids)
+                    try compare(clocks.map { ($0.seq, $0.recordedAt) }, skew: skew) {
+                        "run \(clocks[$0].runId)'s \(clocks[$0].event.rawValue) clock reading's recorded time"
+                    }
                 }
             }
         }

@@ -52,6 +52,23 @@ import Testing
         }
     }
 
+    @Test("A run's start or finish time moved by raw SQL is found on whichever page of the campaign's runs it sits, and no other run is named")
+    func aMovedRunTimeIsFoundOnAnyRunPage() throws {
+        let s = try ServiceScratch()
+        try s.emulatorCampaign()
+        for _ in 0..<3 { try s.emulatorRun("first-connect") }
+        let runs = try s.store.runs(campaignId: "c1")
+        #expect(runs.count >= 7)
+        let (first, middle, last) = (runs[0], runs[runs.count / 2], runs[runs.count - 1])
+        try s.sqlite("DROP TRIGGER runs_no_update; UPDATE runs SET started_at = '2025-02-11T20:43:32.000Z' WHERE id IN ('\(first.id)', '\(last.id)')")
+        try s.sqlite("DROP TRIGGER run_finishes_no_update; UPDATE run_finishes SET finished_at = '2025-02-11T20:43:32.000Z' WHERE id = '\(middle.id)'")
+        let moved = [first.seq, try #require(middle.finishSeq), last.seq].sorted()
+        for runPage in [1, 2, 3, runs.count, VerifyService.runPage] {
+            let found = try s.verifier().timeProblems(runPage: runPage).problems
+            #expect(found.map(\.seq) == moved, "run page \(runPage): \(found.map(\.message))")
+        }
+    }
+
     @Test("The time check runs beside the replay on a reader of its own, finds there what it finds on the store, and is part of the full check; where no reader opens it runs on the store")
     func theTimeCheckBesideTheReplayFindsTheSame() throws {
         let s = try ServiceScratch()

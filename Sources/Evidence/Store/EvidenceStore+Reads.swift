@@ -148,6 +148,14 @@ extension EvidenceStore {
         try read { try db.fetch(runsQuery(where: [.equals("r.campaign_id", .text(campaignId.lowercased()))])).map(Self.run) }
     }
 
+    /// Up to `limit` runs of a campaign after seq `seq`, oldest first: a long campaign's runs a page at a time (100,000
+    /// runs read at once held tens of MiB).
+    package func runs(campaignId: String, after seq: Int64, limit: Int) throws -> [Run] {
+        var query = runsQuery(where: [.equals("r.campaign_id", .text(campaignId.lowercased())), .greater("r.seq", .integer(seq))])
+        query.limit = limit
+        return try read { try db.fetch(query).map(Self.run) }
+    }
+
     /// The run with this id.
     package func run(_ id: String) throws -> Run {
         guard let r = try read({ try db.first(runsQuery(where: [.equals("r.id", .text(id.lowercased()))], order: nil)) }) else {

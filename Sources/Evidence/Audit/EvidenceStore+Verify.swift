@@ -66,8 +66,8 @@ extension EvidenceStore {
             var hasHead = false
             /// The masking key id the journal records last (at init, or when the key moved out of the file).
             var maskKeyId: String?
-            var canonical = CanonicalCheck()
-            var envelope: [UInt8] = []
+            /// The top-level fields of the payload at hand, when it was checked in place (`JournalChunk`).
+            var fields: ArraySlice<CanonicalCheck.Field> = []
             var row = ExpectedRow()
             var scratch: [UInt8] = []
 
@@ -94,7 +94,7 @@ extension EvidenceStore {
 
             /// A checked payload's top-level field `name`.
             func field(_ name: String.UTF8View, in text: UnsafeBufferPointer<UInt8>) -> CanonicalCheck.Field? {
-                canonical.fields.first { f in TableReplay.bytes(UnsafeBufferPointer(rebasing: text[f.key]), equal: name) }
+                fields.first { f in TableReplay.bytes(UnsafeBufferPointer(rebasing: text[f.key]), equal: name) }
             }
 
             /// A payload field's value if it is a JSON string.
@@ -122,12 +122,11 @@ extension EvidenceStore {
                     }
                 case .checked(let text):
                     // Fields and columns are both in key order: walk them together.
-                    let fields = canonical.fields
-                    var f = 0
+                    var f = fields.startIndex
                     for ci in spec.canonicalOrder {
                         let name = spec.columnBytes[ci]
-                        while f < fields.count, UnsafeBufferPointer(rebasing: text[fields[f].key]).lexicographicallyPrecedes(name) { f += 1 }
-                        guard f < fields.count, TableReplay.bytes(UnsafeBufferPointer(rebasing: text[fields[f].key]), equal: name) else { continue }
+                        while f < fields.endIndex, UnsafeBufferPointer(rebasing: text[fields[f].key]).lexicographicallyPrecedes(name) { f += 1 }
+                        guard f < fields.endIndex, TableReplay.bytes(UnsafeBufferPointer(rebasing: text[fields[f].key]), equal: name) else { continue }
                         let value = UnsafeBufferPointer(rebasing: text[fields[f].value])
                         switch fields[f].kind {
                         case .null: break
@@ -237,34 +236,6 @@ extension EvidenceStore {
                 return nil
             }
 
-            /// The fast path: true when the entry was accepted and replayed.
-            func fastEntry(_ journal: Statement) throws -> Bool {
-                guard let h = journal.handle, sqlite3_column_type(h, 0) == SQLITE_INTEGER, sqlite3_column_int64(h, 0) == expectedSeq else { return false }
-                /// A text column's bytes. Invalid UTF-8 would be repaired when read as a string, and so hashed
-                /// differently: such an entry goes the original way. (The payload needs no such check here:
-                /// the canonical check accepts valid UTF-8 only.)
-                func column(_ c: Int32, validate: Bool = true) -> UnsafeBufferPointer<UInt8>? {
-                    guard sqlite3_column_type(h, c) == SQLITE_TEXT, let p = sqlite3_column_text(h, c) else { return nil }
-                    let buffer = UnsafeBufferPointer(start: p, count: Int(sqlite3_column_bytes(h, c)))
-                    return !validate || CanonicalCheck.isValidUTF8(buffer) ? buffer : nil
-                }
-                guard let kindText = column(1), let actor = column(2), let at = column(3), let payload = column(4, validate: false),
-                      let prevHash = column(5), let hash = column(6)
-                else { return false }
-                head.removeAll(keepingCapacity: true)
-                head.append(contentsOf: hash)
-                hasHead = true
-                guard TableReplay.bytes(prevHash, equal: prev) else { return false }
-                envelope.removeAll(keepingCapacity: true)
-                Chain.appendEnvelope(seq: expectedSeq, kind: kindText, actor: actor, at: at, payload: payload, prev: prevHash, into: &envelope)
-                guard Digest.sha256(of: envelope, isHex: hash),
-                      let plan = plans.byKind.first(where: { TableReplay.bytes(kindText, equal: $0.kindBytes) }),
-                      canonical.check(payload)
-                else { return false }
-                try replay(plan, seq: expectedSeq, payload: .checked(payload))
-                return true
-            }
-
             /// The original checks, on the entry read as strings.
             func slowEntry(_ e: JournalEntry) throws {
                 head = Array(e.hash.utf8)
@@ -284,15 +255,60 @@ extension EvidenceStore {
                 try replay(plans.byKind[plans.index[kind]!], seq: e.seq, payload: .parsed(payload))
             }
 
-            let journal = try db.journalCursor()
-            defer { journal.close() }
-            // SQLite's rows are read in place on the fast path; any other backend's go the original way.
-            let sqliteJournal = journal as? Statement
-            while try journal.step() {
+            /// Whether the entry at hand is replayed (false once the chain broke): counts it first.
+            func next() -> Bool {
                 count += 1
                 if let progress, count % 10_000 == 0 { progress(count) }
-                if chainBroken { continue }
-                if try !(sqliteJournal.map(fastEntry) ?? false) { try slowEntry(try Self.entry(journal.row)) }
+                return !chainBroken
+            }
+
+            /// Replays a chunk's entries, in order: each the second thread found good, and whose seq and chain link
+            /// hold, is replayed on its bytes in place (no strings, no parsed payload); any other goes to the original
+            /// checks, which decide it and word the problem.
+            func replayChunk(_ chunk: JournalChunk) throws {
+                let (columns, chunkFields) = (chunk.columns, chunk.fields)
+                try chunk.bytes.withUnsafeBufferPointer { all in
+                    for e in chunk.entries where next() {
+                        guard e.row == nil else { try slowEntry(try Self.entry(e.row!)); continue }
+                        func column(_ i: Int) -> UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(rebasing: all[columns[e.firstColumn + i]]) }
+                        let (prevHash, hash) = (column(4), column(5))
+                        guard e.validText, e.accepted, e.seq == expectedSeq, TableReplay.bytes(prevHash, equal: prev) else {
+                            func text(_ i: Int) -> String { String(decoding: column(i), as: UTF8.self) }
+                            try slowEntry(JournalEntry(seq: e.seq, kind: text(0), actor: text(1), at: text(2), payload: text(3), prevHash: text(4), hash: text(5)))
+                            continue
+                        }
+                        head.removeAll(keepingCapacity: true)
+                        head.append(contentsOf: hash)
+                        hasHead = true
+                        fields = chunkFields[e.fields]
+                        try replay(plans.byKind[e.plan], seq: expectedSeq, payload: .checked(column(3)))
+                    }
+                }
+            }
+
+            let journal = try db.journalCursor()
+            defer { journal.close() }
+            if let statement = journal as? Statement {
+                // SQLite's rows are copied out a chunk at a time; a second thread checks each chunk while this one reads
+                // the next and replays the one before.
+                let kinds = plans.byKind.map(\.kindBytes)
+                var chunk = JournalChunk(), spare = JournalChunk()
+                var more = try chunk.fill(from: statement)
+                chunk.startChecks(kinds: kinds)
+                while true {
+                    if more { more = try spare.fill(from: statement) }
+                    chunk.wait()
+                    try replayChunk(chunk)
+                    guard more || !spare.isEmpty else { break }
+                    swap(&chunk, &spare)
+                    chunk.startChecks(kinds: kinds)
+                    if !more { spare = JournalChunk() }
+                }
+            } else {
+                // Any other backend's rows go the original way.
+                while try journal.step() {
+                    if next() { try slowEntry(try Self.entry(journal.row)) }
+                }
             }
 
             // 2. The query tables as they are, against the replay.

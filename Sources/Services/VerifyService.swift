@@ -311,16 +311,32 @@ package struct VerifyService {
         var problems: [VerificationProblem] = []
         var warnings: [VerificationProblem] = []
         var skews: [Int] = []
-        /// Compares rows with their entries' times, a run at a time: nothing here grows with the journal. `what` names
-        /// row `i` only for a problem (a run's million items are not named one by one to be compared).
-        func compare(_ rows: [(seq: Int64, time: String)], skew: Int, what: (Int) -> String) throws {
-            let at = try store.journalTimes(seqs: rows.map(\.seq))
-            for (i, row) in rows.enumerated() {
-                guard let entryAt = at[row.seq] else { continue }  // the chain check reports a missing entry
-                if let apart = JournalTime.disagreement(time: row.time, entryAt: entryAt, skewSeconds: skew) {
-                    problems.append(VerificationProblem(seq: row.seq, message: "\(what(i)) \(row.time) is \(apart) s away from its journal entry's time \(entryAt), more than the \(skew) s skew: the row was changed after it was recorded"))
+        /// What a compared row is, to name it in a problem (a run's million items are not named one by one to be compared).
+        enum RowName {
+            case runStart(String), runFinish(String), item(String), clock(runId: String, event: String)
+
+            var text: String {
+                switch self {
+                case .runStart(let id): return "run \(id)'s start time"
+                case .runFinish(let id): return "run \(id)'s finish time"
+                case .item(let id): return "evidence \(id)'s recorded time"
+                case .clock(let runId, let event): return "run \(runId)'s \(event) clock reading's recorded time"
                 }
             }
+        }
+        /// Rows waiting to be compared with their entries' times: gathered across runs (one lookup of their entries
+        /// for many runs, not two for each), and compared once there are a page of them: nothing here grows with the
+        /// journal.
+        var rows: [(seq: Int64, time: String, name: RowName)] = []
+        func compare(skew: Int) throws {
+            let at = try store.journalTimes(seqs: rows.map(\.seq))
+            for row in rows {
+                guard let entryAt = at[row.seq] else { continue }  // the chain check reports a missing entry
+                if let apart = JournalTime.disagreement(time: row.time, entryAt: entryAt, skewSeconds: skew) {
+                    problems.append(VerificationProblem(seq: row.seq, message: "\(row.name.text) \(row.time) is \(apart) s away from its journal entry's time \(entryAt), more than the \(skew) s skew: the row was changed after it was recorded"))
+                }
+            }
+            rows.removeAll(keepingCapacity: true)
         }
         for campaign in try store.campaigns() {
             let skew = (try? store.profileNamed(campaign.profile).rules.outsideClockSkewSeconds) ?? VerdictRules.defaultOutsideClockSkewSeconds
@@ -332,26 +348,25 @@ package struct VerifyService {
                 guard let lastRun = runs.last else { break }
                 afterRun = lastRun.seq
                 for run in runs {
-                    var rows: [(seq: Int64, time: String)] = [(run.seq, run.startedAt)]
-                    if let finishSeq = run.finishSeq, let finishedAt = run.finishedAt { rows.append((finishSeq, finishedAt)) }
-                    try compare(rows, skew: skew) { "run \(run.id)'s \($0 == 0 ? "start" : "finish") time" }
+                    rows.append((run.seq, run.startedAt, .runStart(run.id)))
+                    if let finishSeq = run.finishSeq, let finishedAt = run.finishedAt { rows.append((finishSeq, finishedAt, .runFinish(run.id))) }
                     // A run's items a page at a time: a run may hold a million of them.
                     var after: Int64 = 0
                     while true {
-                        let page = try store.evidenceTimes(runId: run.id, after: after, limit: page)
-                        guard let last = page.last else { break }
-                        try compare(page.map { ($0.seq, $0.recordedAt) }, skew: skew) { "evidence \(page[$0].id)'s recorded time" }
+                        let items = try store.evidenceTimes(runId: run.id, after: after, limit: page)
+                        rows += items.map { ($0.seq, $0.recordedAt, .item($0.id)) }
+                        if rows.count >= page { try compare(skew: skew) }
+                        guard items.count == page, let last = items.last else { break }
                         after = last.seq
                     }
                 }
                 for batch in stride(from: 0, to: runs.count, by: 500) {
-                    let ids = runs[batch..<min(batch + 500, runs.count)].map(\.id)
-                    let clocks = try store.runClocks(runIds: ids)
-                    try compare(clocks.map { ($0.seq, $0.recordedAt) }, skew: skew) {
-                        "run \(clocks[$0].runId)'s \(clocks[$0].event.rawValue) clock reading's recorded time"
-                    }
+                    let clocks = try store.runClocks(runIds: runs[batch..<min(batch + 500, runs.count)].map(\.id))
+                    rows += clocks.map { ($0.seq, $0.recordedAt, .clock(runId: $0.runId, event: $0.event.rawValue)) }
+                    if rows.count >= page { try compare(skew: skew) }
                 }
             }
+            try compare(skew: skew)
         }
         let journalSkew = skews.min() ?? VerdictRules.defaultOutsideClockSkewSeconds
         var next: Int64 = 1

@@ -291,17 +291,18 @@ extension EvidenceStore {
             if let statement = journal as? Statement {
                 // SQLite's rows are copied out a chunk at a time; a second thread checks each chunk while this one reads
                 // the next and replays the one before.
-                let kinds = plans.byKind.map(\.kindBytes)
+                let checker = ChunkChecker(kinds: plans.byKind.map(\.kindBytes))
+                defer { checker.stop() }
                 var chunk = JournalChunk(), spare = JournalChunk()
                 var more = try chunk.fill(from: statement)
-                chunk.startChecks(kinds: kinds)
+                checker.check(chunk)
                 while true {
                     if more { more = try spare.fill(from: statement) }
-                    chunk.wait()
+                    checker.wait()
                     try replayChunk(chunk)
                     guard more || !spare.isEmpty else { break }
                     swap(&chunk, &spare)
-                    chunk.startChecks(kinds: kinds)
+                    checker.check(chunk)
                     if !more { spare = JournalChunk() }
                 }
             } else {

@@ -1,5 +1,6 @@
 internal import CSQLite
-import Dispatch
+import Foundation
+import Synchronization
 
 /// Journal rows copied out of SQLite by verify's replay, a chunk at a time, and what a second thread finds of each
 /// while the replay reads the next chunk and replays the one before: the checks of an entry that need nothing before
@@ -8,7 +9,8 @@ import Dispatch
 /// The replay decides each entry on the copied bytes themselves, which are the row's as SQLite gave them: it accepts
 /// an entry the second thread found good only once the entry's seq and chain link (which depend on the entries before
 /// it) hold too, and hands any other entry to the original checks, as the journal read in place did. Only the replay's
-/// thread touches SQLite; the second thread touches only a chunk it was handed, until `wait` returns.
+/// thread touches SQLite; the second thread (`ChunkChecker`) touches only a chunk it was handed, until its `wait`
+/// returns.
 final class JournalChunk: @unchecked Sendable {
     /// How many entries a chunk holds.
     static let size = 1_024
@@ -31,7 +33,6 @@ final class JournalChunk: @unchecked Sendable {
     private(set) var bytes: [UInt8] = []
     private(set) var columns: [Range<Int>] = []
     private(set) var fields: [CanonicalCheck.Field] = []
-    private var done: DispatchSemaphore?
 
     var isEmpty: Bool { entries.isEmpty }
 
@@ -63,23 +64,8 @@ final class JournalChunk: @unchecked Sendable {
         return true
     }
 
-    /// Starts the checks of every entry on another thread; `kinds` are the known kinds' texts, `plan` their index.
-    func startChecks(kinds: [[UInt8]]) {
-        let done = DispatchSemaphore(value: 0)
-        self.done = done
-        DispatchQueue.global(qos: .userInitiated).async { [self] in
-            check(kinds: kinds)
-            done.signal()
-        }
-    }
-
-    /// Waits for the checks `startChecks` started.
-    func wait() {
-        done?.wait()
-        done = nil
-    }
-
-    private func check(kinds: [[UInt8]]) {
+    /// Checks every entry; `kinds` are the known kinds' texts, an entry's `plan` the index of its own.
+    func check(kinds: [[UInt8]]) {
         var canonical = CanonicalCheck()
         var envelope: [UInt8] = []
         var (entries, fields) = (take(&self.entries), take(&self.fields))
@@ -105,6 +91,43 @@ final class JournalChunk: @unchecked Sendable {
                 fields.append(contentsOf: canonical.fields)
             }
         }
+    }
+}
+
+/// The second thread of verify's journal read: checks the chunks it is handed, one at a time, on a thread of its own
+/// (not a dispatch queue's: a caller waiting for it could hold the few threads such a queue has).
+final class ChunkChecker: Sendable {
+    private let handed = Mutex<JournalChunk?>(nil)
+    private let work = DispatchSemaphore(value: 0)
+    private let done = DispatchSemaphore(value: 0)
+
+    /// Starts the thread; `kinds` are the known kinds' texts (`JournalChunk.check`).
+    init(kinds: [[UInt8]]) {
+        let thread = Thread { [self] in
+            while true {
+                work.wait()
+                guard let chunk = handed.withLock({ handed in defer { handed = nil }; return handed }) else { return }
+                chunk.check(kinds: kinds)
+                done.signal()
+            }
+        }
+        thread.stackSize = 1 << 20
+        thread.start()
+    }
+
+    /// Hands `chunk` to the thread; call `wait` before touching it again.
+    func check(_ chunk: JournalChunk) {
+        handed.withLock { $0 = chunk }
+        work.signal()
+    }
+
+    /// Waits for the chunk handed last.
+    func wait() { done.wait() }
+
+    /// Ends the thread once it has checked what it holds.
+    func stop() {
+        handed.withLock { $0 = nil }
+        work.signal()
     }
 }
 

@@ -38,12 +38,15 @@ package enum JournalTime {
     /// when either has another shape (or its bytes are not at hand). The shape alone: the dates need not exist.
     static func inWrittenOrder(_ earlier: String, _ later: String) -> Bool? {
         let inPlace: Bool??? = earlier.utf8.withContiguousStorageIfAvailable { e in
-            later.utf8.withContiguousStorageIfAvailable { l -> Bool? in
-                guard hasWrittenShape(e), hasWrittenShape(l) else { return nil }
-                return !l.lexicographicallyPrecedes(e)
-            }
+            later.utf8.withContiguousStorageIfAvailable { l in inWrittenOrder(e, l) }
         }
         return (inPlace ?? nil) ?? nil
+    }
+
+    /// `inWrittenOrder` of two times' bytes (a time whose bytes are not valid UTF-8 does not have the shape either).
+    package static func inWrittenOrder(_ earlier: UnsafeBufferPointer<UInt8>, _ later: UnsafeBufferPointer<UInt8>) -> Bool? {
+        guard hasWrittenShape(earlier), hasWrittenShape(later) else { return nil }
+        return !later.lexicographicallyPrecedes(earlier)
     }
 
     /// Whether `a` and `b` are the same bytes (not merely canonically equivalent, as `==` has it).

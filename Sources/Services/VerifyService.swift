@@ -76,9 +76,15 @@ package struct VerifyService {
     private func runChecks(into result: inout VerificationResult, times parallel: ParallelTimeCheck) throws {
         result.problems += try storeProofProblems()
         result.problems += try identityProblems()
-        let times = try parallel.wait()?.get() ?? timeProblems()
-        result.problems += times.problems
-        result.warnings += times.warnings
+        let rows = try parallel.wait()?.get() ?? store.snapshot { try rowTimeProblems(page: Self.timePage, runPage: Self.runPage) }
+        result.problems += rows.problems
+        // The journal's order of times: from the neighbours the replay could not tell are in order, where it gathered
+        // them (only those can go backwards by a skew from 0); else read entry by entry.
+        if let pairs = result.journalTimePairs, rows.journalSkew >= 0 {
+            result.warnings += pairs.compactMap { Self.backwardsWarning(previousSeq: $0.previousSeq, previousAt: $0.previousAt, seq: $0.seq, at: $0.at, skew: rows.journalSkew) }
+        } else {
+            result.warnings += try store.snapshot { try journalOrderWarnings(skew: rows.journalSkew) }
+        }
         // A verdict is re-judged only over a database whose chain and tables hold: over a broken one it means nothing.
         if rejudgesReports, result.ok {
             result.problems += try StoredVerdictCheck(store: store).mismatches().map {
@@ -300,16 +306,21 @@ package struct VerifyService {
     /// the store: the rows and entries compared belong together while another process records, and a store opened for
     /// reading checks once, not at each of the check's reads (three a run), that no writer came meanwhile.
     package func timeProblems(page: Int = timePage, runPage: Int = runPage) throws -> TimeProblems {
-        try store.snapshot { try timeProblemsInSnapshot(page: page, runPage: runPage) }
+        try store.snapshot {
+            let rows = try rowTimeProblems(page: page, runPage: runPage)
+            return (rows.problems, try journalOrderWarnings(skew: rows.journalSkew))
+        }
     }
 
     /// What the time check finds: problems (rows changed after they were recorded) and warnings (the clock moved).
     package typealias TimeProblems = (problems: [VerificationProblem], warnings: [VerificationProblem])
+    /// What the time check finds of the rows (problems, by seq), and the skew the journal's order is judged with.
+    typealias RowTimes = (problems: [VerificationProblem], journalSkew: Int)
 
-    /// `timeProblems`, inside the snapshot it opens.
-    private func timeProblemsInSnapshot(page: Int, runPage: Int) throws -> TimeProblems {
+    /// The time check's rows against their entries (problems, by seq), and the skew the journal's order is judged with
+    /// (the smallest of the campaigns' profiles'). Call inside `store.snapshot`.
+    func rowTimeProblems(page: Int, runPage: Int) throws -> RowTimes {
         var problems: [VerificationProblem] = []
-        var warnings: [VerificationProblem] = []
         var skews: [Int] = []
         /// What a compared row is, to name it in a problem (a run's million items are not named one by one to be compared).
         enum RowName {
@@ -368,21 +379,33 @@ package struct VerifyService {
             }
             try compare(skew: skew)
         }
-        let journalSkew = skews.min() ?? VerdictRules.defaultOutsideClockSkewSeconds
+        return (problems.sorted { ($0.seq ?? 0) < ($1.seq ?? 0) }, skews.min() ?? VerdictRules.defaultOutsideClockSkewSeconds)
+    }
+
+    /// The journal's entries dated further before the entry before them than `skew`, read entry by entry. Call inside
+    /// `store.snapshot`.
+    private func journalOrderWarnings(skew: Int) throws -> [VerificationProblem] {
+        var warnings: [VerificationProblem] = []
         var next: Int64 = 1
         var previous: (seq: Int64, at: String)?
         while true {
             let page = try store.journalTimes(from: next, limit: 1000)
             guard let last = page.last else { break }
             for entry in page {
-                if let previous, let back = JournalTime.backwards(previousAt: previous.at, at: entry.at, skewSeconds: journalSkew) {
-                    warnings.append(VerificationProblem(seq: entry.seq, message: "the journal's time goes backwards: entry \(entry.seq) is dated \(entry.at), \(back) s before entry \(previous.seq) (\(previous.at)), more than the \(journalSkew) s skew: the recording machine's clock was moved between them"))
+                if let previous, let warning = Self.backwardsWarning(previousSeq: previous.seq, previousAt: previous.at, seq: entry.seq, at: entry.at, skew: skew) {
+                    warnings.append(warning)
                 }
                 previous = entry
             }
             next = last.seq + 1
         }
-        return (problems.sorted { ($0.seq ?? 0) < ($1.seq ?? 0) }, warnings)
+        return warnings
+    }
+
+    /// The warning for entry `seq` dated `at`, when that is more than `skew` seconds before the entry before it.
+    static func backwardsWarning(previousSeq: Int64, previousAt: String, seq: Int64, at: String, skew: Int) -> VerificationProblem? {
+        guard let back = JournalTime.backwards(previousAt: previousAt, at: at, skewSeconds: skew) else { return nil }
+        return VerificationProblem(seq: seq, message: "the journal's time goes backwards: entry \(seq) is dated \(at), \(back) s before entry \(previousSeq) (\(previousAt)), more than the \(skew) s skew: the recording machine's clock was moved between them")
     }
 
     /// What is wrong with one transaction item, or nil.
@@ -423,21 +446,23 @@ package struct VerifyService {
     }
 }
 
-/// `VerifyService.timeProblems` on a thread of its own, over a second reader of the same database
-/// (`EvidenceStore.openForReading`), while the store's own verify replays the journal: both read every entry, and on
-/// two cores the time check then costs no time of its own. It was never part of the replay's snapshot (it opens its
-/// own), so running it beside the replay changes nothing it can find. When the second reader cannot be opened,
-/// `wait` answers nil and the check runs after the replay, on the store, as it did.
+/// The time check of the rows (`VerifyService.rowTimeProblems`) on a thread of its own, over a second reader of the
+/// same database (`EvidenceStore.openForReading`), while the store's own verify replays the journal: on two cores it
+/// then costs no time of its own. It was never part of the replay's snapshot (it opens its own), so running it beside
+/// the replay changes nothing it can find. When the second reader cannot be opened, `wait` answers nil and the check
+/// runs after the replay, on the store, as it did. (The journal's own order of times is taken from the replay's
+/// neighbouring entries, `VerificationResult.journalTimePairs`.)
 final class ParallelTimeCheck: Sendable {
-    private let outcome = Mutex<Result<VerifyService.TimeProblems, any Error>??>(nil)
+    private let outcome = Mutex<Result<VerifyService.RowTimes, any Error>??>(nil)
     private let done = DispatchSemaphore(value: 0)
 
     /// Starts the check of the database at `path`.
     init(path: String) {
         let thread = Thread { [self] in
-            let answer: Result<VerifyService.TimeProblems, any Error>?
+            let answer: Result<VerifyService.RowTimes, any Error>?
             if let reader = try? EvidenceStore.openForReading(at: path, actor: "growcert") {
-                answer = Result { try VerifyService(store: reader).timeProblems() }
+                let service = VerifyService(store: reader)
+                answer = Result { try reader.snapshot { try service.rowTimeProblems(page: VerifyService.timePage, runPage: VerifyService.runPage) } }
             } else {
                 answer = nil
             }
@@ -449,7 +474,7 @@ final class ParallelTimeCheck: Sendable {
     }
 
     /// Waits for the check: its answer, or nil when it could not run.
-    func wait() -> Result<VerifyService.TimeProblems, any Error>? {
+    func wait() -> Result<VerifyService.RowTimes, any Error>? {
         done.wait()
         done.signal()
         return outcome.withLock { $0 } ?? nil

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 @testable import Evidence
 @testable import EvidenceModel
@@ -49,6 +50,57 @@ import Testing
             try rawExecuteBehindTriggers(s.path, tables: ["journal"], "UPDATE journal SET at = CAST(X'C328' AS TEXT) || substr(at, 2) WHERE seq = \(seq)")
             let result = try EvidenceStore.openForReading(at: s.path, actor: "auditor").verify()
             #expect(result.problems.map(\.description) == ["entry \(seq): hash does not match its content (the entry was edited)"])
+        }
+    }
+
+    /// A clock a second ahead at each call, that dates the entries of `backSeqs` an hour back instead (once `offset`,
+    /// the seq minus the call's number, is set).
+    final class JumpingClock: Sendable {
+        let state = Mutex((calls: 0, offset: Int?.none, backSeqs: Set<Int>()))
+        let base = Date(timeIntervalSince1970: 1_764_489_600)
+        var clock: Clock {
+            { [self] in
+                state.withLock { s in
+                    s.calls += 1
+                    let back = s.offset.map { s.backSeqs.contains(s.calls + $0) } ?? false
+                    return base.addingTimeInterval(Double(s.calls) - (back ? 3_600 : 0))
+                }
+            }
+        }
+    }
+
+    @Test("The neighbours whose times go backwards are gathered where they fall: the first entry of the second and third chunks and one inside a chunk, and no other")
+    func timesGoingBackwardsAreGatheredAcrossChunks() throws {
+        try withTempDir { dir in
+            let jumping = JumpingClock()
+            let s = try seeded(in: dir, clock: jumping.clock)
+            let head = try #require(try s.store.db.journalHead()).seq
+            let backSeqs: Set<Int> = [Self.size + 1, 1_500, 2 * Self.size + 1]
+            jumping.state.withLock { $0.offset = Int(head) - $0.calls; $0.backSeqs = backSeqs }
+            try s.store.batch {
+                for i in 0..<(2 * Self.size + 100) { _ = try s.store.addEvidence(note(s.run.id, "step \(i)")) }
+            }
+            let entries = try s.store.journal(limit: 3 * Self.size)
+            let result = try EvidenceStore.openForReading(at: s.path, actor: "auditor").verify()
+            #expect(result.ok, "\(result.problems)")
+            let pairs = try #require(result.journalTimePairs)
+            #expect(pairs.map(\.seq) == backSeqs.sorted().map(Int64.init))
+            for pair in pairs {
+                #expect(pair.previousSeq == pair.seq - 1)
+                #expect(pair.at == entries.first { $0.seq == pair.seq }?.at && pair.previousAt == entries.first { $0.seq == pair.previousSeq }?.at)
+            }
+        }
+    }
+
+    @Test("A row read whole (a blob in its text) after the chain broke: the journal's times are not gathered, so they are read again entry by entry")
+    func aRowReadWholeLeavesTheTimesUngathered() throws {
+        try withTempDir { dir in
+            let (s, _) = try Self.longJournal(in: dir)
+            #expect(try EvidenceStore.openForReading(at: s.path, actor: "auditor").verify().journalTimePairs == [])
+            try rawExecuteBehindTriggers(s.path, tables: ["journal"], "UPDATE journal SET actor = 'mallory' WHERE seq = 10; UPDATE journal SET payload = X'7B7D' WHERE seq = \(Self.size + 300)")
+            let result = try EvidenceStore.openForReading(at: s.path, actor: "auditor").verify()
+            #expect(result.problems.map(\.description) == ["entry 10: hash does not match its content (the entry was edited)"])
+            #expect(result.journalTimePairs == nil)
         }
     }
 

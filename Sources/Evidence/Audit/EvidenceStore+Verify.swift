@@ -288,6 +288,7 @@ extension EvidenceStore {
 
             let journal = try db.journalCursor()
             defer { journal.close() }
+            var journalTimePairs: [JournalTimePair]?
             if let statement = journal as? Statement {
                 // SQLite's rows are copied out a chunk at a time; a second thread checks each chunk while this one reads
                 // the next and replays the one before.
@@ -305,6 +306,7 @@ extension EvidenceStore {
                     checker.check(chunk)
                     if !more { spare = JournalChunk() }
                 }
+                journalTimePairs = checker.journalTimePairs
             } else {
                 // Any other backend's rows go the original way.
                 while try journal.step() {
@@ -354,7 +356,8 @@ extension EvidenceStore {
             }
             integrity = try integrityCheck?.wait() ?? "not applicable (PostgreSQL)"
             if integrityCheck != nil, integrity != "ok" { problems.insert(VerificationProblem(seq: nil, message: "SQLite integrity_check: \(integrity)"), at: 0) }
-            return VerificationResult(entries: count, headHash: hasHead ? String(decoding: head, as: UTF8.self) : nil, integrityCheck: integrity, problems: problems, rowsChecked: rowsChecked)
+            return VerificationResult(entries: count, headHash: hasHead ? String(decoding: head, as: UTF8.self) : nil, integrityCheck: integrity,
+                                      problems: problems, rowsChecked: rowsChecked, journalTimePairs: journalTimePairs)
         }
     }
 }

@@ -64,18 +64,49 @@ final class JournalChunk: @unchecked Sendable {
         return true
     }
 
-    /// Checks every entry; `kinds` are the known kinds' texts, an entry's `plan` the index of its own.
-    func check(kinds: [[UInt8]]) {
+    /// What the checks gather of the journal's times across chunks, in the order read: the last entry's seq and time,
+    /// the pairs of neighbours whose order their bytes do not settle, and whether every row could be read so.
+    struct TimeScan {
+        var previous: (seq: Int64, at: [UInt8])?
+        var pairs: [JournalTimePair] = []
+        var complete = true
+    }
+
+    /// Checks every entry, and adds the chunk's times to `times`; `kinds` are the known kinds' texts, an entry's
+    /// `plan` the index of its own.
+    func check(kinds: [[UInt8]], times: inout TimeScan) {
         var canonical = CanonicalCheck()
         var envelope: [UInt8] = []
         var (entries, fields) = (take(&self.entries), take(&self.fields))
         defer { (self.entries, self.fields) = (entries, fields) }
         let columns = self.columns
         bytes.withUnsafeBufferPointer { all in
-            for n in entries.indices where entries[n].row == nil {
+            /// The time of the entry before the one at hand, when it is in this chunk.
+            var previousAt: UnsafeBufferPointer<UInt8>?
+            for n in entries.indices {
+                guard entries[n].row == nil else {
+                    // A row read whole: the journal's times are checked the original way.
+                    times.complete = false
+                    previousAt = nil
+                    continue
+                }
                 let c = entries[n].firstColumn
                 func column(_ i: Int) -> UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(rebasing: all[columns[c + i]]) }
                 let (kind, actor, at, payload, prev, hash) = (column(0), column(1), column(2), column(3), column(4), column(5))
+                if times.complete {
+                    func pair(after previousSeq: Int64, at earlier: UnsafeBufferPointer<UInt8>) {
+                        guard JournalTime.inWrittenOrder(earlier, at) != true else { return }
+                        times.pairs.append(JournalTimePair(previousSeq: previousSeq, previousAt: String(decoding: earlier, as: UTF8.self),
+                                                           seq: entries[n].seq, at: String(decoding: at, as: UTF8.self)))
+                    }
+                    if let previousAt {
+                        pair(after: entries[n - 1].seq, at: previousAt)
+                    } else if let last = times.previous {
+                        last.at.withUnsafeBufferPointer { pair(after: last.seq, at: $0) }
+                    }
+                    previousAt = at
+                    if n == entries.count - 1 { times.previous = (entries[n].seq, Array(at)) }
+                }
                 guard CanonicalCheck.isValidUTF8(kind), CanonicalCheck.isValidUTF8(actor), CanonicalCheck.isValidUTF8(at),
                       CanonicalCheck.isValidUTF8(prev), CanonicalCheck.isValidUTF8(hash) else { continue }
                 entries[n].validText = true
@@ -98,6 +129,8 @@ final class JournalChunk: @unchecked Sendable {
 /// (not a dispatch queue's: a caller waiting for it could hold the few threads such a queue has).
 final class ChunkChecker: Sendable {
     private let handed = Mutex<JournalChunk?>(nil)
+    /// The journal's times, scanned by the thread chunk after chunk.
+    private let times = Mutex(JournalChunk.TimeScan())
     private let work = DispatchSemaphore(value: 0)
     private let done = DispatchSemaphore(value: 0)
 
@@ -107,7 +140,7 @@ final class ChunkChecker: Sendable {
             while true {
                 work.wait()
                 guard let chunk = handed.withLock({ handed in defer { handed = nil }; return handed }) else { return }
-                chunk.check(kinds: kinds)
+                times.withLock { chunk.check(kinds: kinds, times: &$0) }
                 done.signal()
             }
         }
@@ -123,6 +156,12 @@ final class ChunkChecker: Sendable {
 
     /// Waits for the chunk handed last.
     func wait() { done.wait() }
+
+    /// The pairs of neighbouring entries whose times' order their bytes do not settle, once every chunk was checked
+    /// (`VerificationResult.journalTimePairs`); nil when a row was read whole.
+    var journalTimePairs: [JournalTimePair]? {
+        times.withLock { $0.complete ? $0.pairs : nil }
+    }
 
     /// Ends the thread once it has checked what it holds.
     func stop() {

@@ -30,6 +30,11 @@ package struct VerificationResult: Sendable {
     package var rowsChecked: [String: Int]
     /// What a reader must notice that is not tampering (a recording clock that went backwards); never fails `verify`.
     package var warnings: [VerificationProblem] = []
+    /// Every two neighbouring journal entries (in the order read) whose times the replay could not tell are in order
+    /// by their bytes (`JournalTime.inWrittenOrder`): the only ones whose time can go backwards by any skew from 0.
+    /// Nil when they were not gathered (another backend, or a row read whole), and the journal's order must be read
+    /// again to check its times.
+    package var journalTimePairs: [JournalTimePair]?
     /// Whether the store verifies: no problem found (warnings do not count).
     package var ok: Bool { problems.isEmpty }
 
@@ -37,4 +42,12 @@ package struct VerificationResult: Sendable {
     package static func stopped(_ problems: [VerificationProblem]) -> VerificationResult {
         VerificationResult(entries: 0, headHash: nil, integrityCheck: "not run", problems: problems, rowsChecked: [:])
     }
+}
+
+/// Two neighbouring journal entries' seqs and times, the earlier first.
+package struct JournalTimePair: Sendable, Equatable {
+    package var previousSeq: Int64
+    package var previousAt: String
+    package var seq: Int64
+    package var at: String
 }

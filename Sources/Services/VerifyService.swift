@@ -3,7 +3,6 @@ import Evidence
 import Foundation
 import HTTPCore
 import StoreProof
-import Synchronization
 
 /// The one full check of an evidence database: what `growcert verify` runs, and what
 /// `report render`, `report verify`, `signoff` and `demo` run before they trust the evidence.
@@ -54,7 +53,7 @@ package struct VerifyService {
         // A stored value of a type growcert never writes stops the read that meets it: tampering, reported as found.
         func found(_ error: EvidenceError) -> VerificationProblem? { error.storedValueProblem.map { VerificationProblem(seq: nil, message: $0) } }
         var result: VerificationResult
-        // The time check reads the journal a second time: it runs beside the replay, on a second core.
+        // The time check reads every row's time and its entry's again: it runs beside the replay, on a second core.
         let times = ParallelTimeCheck(path: store.path)
         do {
             result = try store.verify(progress: progress)
@@ -453,30 +452,19 @@ package struct VerifyService {
 /// runs after the replay, on the store, as it did. (The journal's own order of times is taken from the replay's
 /// neighbouring entries, `VerificationResult.journalTimePairs`.)
 final class ParallelTimeCheck: Sendable {
-    private let outcome = Mutex<Result<VerifyService.RowTimes, any Error>??>(nil)
-    private let done = DispatchSemaphore(value: 0)
+    private let check: OwnThreadResult<Result<VerifyService.RowTimes, any Error>?>
 
     /// Starts the check of the database at `path`.
     init(path: String) {
-        let thread = Thread { [self] in
-            let answer: Result<VerifyService.RowTimes, any Error>?
-            if let reader = try? EvidenceStore.openForReading(at: path, actor: "growcert") {
-                let service = VerifyService(store: reader)
-                answer = Result { try reader.snapshot { try service.rowTimeProblems(page: VerifyService.timePage, runPage: VerifyService.runPage) } }
-            } else {
-                answer = nil
-            }
-            outcome.withLock { $0 = .some(answer) }
-            done.signal()
+        check = OwnThreadResult(stackSize: 8 << 20) {
+            guard let reader = try? EvidenceStore.openForReading(at: path, actor: "growcert") else { return nil }
+            let service = VerifyService(store: reader)
+            return Result { try reader.snapshot { try service.rowTimeProblems(page: VerifyService.timePage, runPage: VerifyService.runPage) } }
         }
-        thread.stackSize = 8 << 20
-        thread.start()
     }
 
     /// Waits for the check: its answer, or nil when it could not run.
     func wait() -> Result<VerifyService.RowTimes, any Error>? {
-        done.wait()
-        done.signal()
-        return outcome.withLock { $0 } ?? nil
+        check.wait()
     }
 }

@@ -51,7 +51,9 @@ extension EvidenceStore {
             let plans = ReplayPlan.plans(schemaVersion: schemaVersion)
             var tables = [TableReplay?](repeating: nil, count: plans.slots.count)
             for spec in specs {
-                let rows = RowQuery(spec.table, select: (["seq"] + spec.columns).map { .column(RowQuery.Column(nil, $0)) }, order: .seqAscending)
+                // As written, not sorted: a replay matches rows out of order by id, and sorting a million rows by seq cost
+                // SQLite a temporary B-tree on disk before the first row.
+                let rows = RowQuery(spec.table, select: (["seq"] + spec.columns).map { .column(RowQuery.Column(nil, $0)) }, order: .asWritten)
                 tables[plans.slots[spec.table]!] = try TableReplay(spec: spec, cursor: try db.cursor(rows))
             }
             defer { for t in tables { t?.close() } }

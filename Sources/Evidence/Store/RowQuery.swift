@@ -74,7 +74,12 @@ struct RowQuery {
     }
 
     /// Journal order of the queried table's rows (every table has `seq`).
-    enum Order { case seqAscending, seqDescending }
+    ///
+    /// `asWritten` is journal order where a backend keeps rows so without sorting them (SQLite's rowid order: growcert
+    /// inserts a table's rows in journal order), and `seqAscending` elsewhere. It is only for reads that are correct in
+    /// any order and merely fastest in journal order (verify's `TableReplay`): a table sorted by seq, which has no index
+    /// of its own, costs SQLite a temporary B-tree of the whole table on disk.
+    enum Order { case seqAscending, seqDescending, asWritten }
 
     var table: String
     var alias: String?

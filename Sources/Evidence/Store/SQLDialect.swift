@@ -6,9 +6,12 @@
 struct SQLDialect: Sendable {
     /// The placeholder of the `n`th value (1-based).
     let placeholder: @Sendable (Int) -> String
+    /// Whether a table read without `ORDER BY` comes in the order its rows were inserted: SQLite reads a rowid table
+    /// in rowid order, and a row keeps its rowid (no update moves it); PostgreSQL's heap order moves as rows are updated.
+    let scansInInsertOrder: Bool
 
-    static let sqlite = SQLDialect { _ in "?" }
-    static let postgres = SQLDialect { "$\($0)" }
+    static let sqlite = SQLDialect(placeholder: { _ in "?" }, scansInInsertOrder: true)
+    static let postgres = SQLDialect(placeholder: { "$\($0)" }, scansInInsertOrder: false)
 
     /// A query's text and the values to bind to it, in order.
     func select(_ query: RowQuery) -> (sql: String, values: [SQLValue]) {
@@ -45,7 +48,7 @@ struct SQLDialect: Sendable {
             }
         }
         if !conditions.isEmpty { sql += " WHERE " + conditions.joined(separator: " AND ") }
-        if let order = query.order {
+        if let order = query.order, order != .asWritten || !scansInInsertOrder {
             sql += " ORDER BY " + (query.alias.map { $0 + "." } ?? "") + "seq" + (order == .seqDescending ? " DESC" : "")
         }
         if let limit = query.limit { sql += " LIMIT " + bind(.integer(Int64(limit))) }

@@ -50,4 +50,41 @@ import Testing
             _ = try s.store.retract(evidenceId: "e1", reason: "after verify")
         }
     }
+
+    /// The evidence table's rows stored in reverse journal order, as a tamperer (or a tool) that rebuilds the table
+    /// leaves them: verify reads a table as SQLite stores it rather than sorted by seq.
+    static let reversed = "CREATE TEMP TABLE kept AS SELECT * FROM evidence; DELETE FROM evidence; INSERT INTO evidence SELECT * FROM kept ORDER BY seq DESC"
+
+    @Test("A table whose rows are stored out of journal order verifies as it did in order")
+    func rowsStoredOutOfOrderVerify() throws {
+        try withTempDir { dir in
+            let s = try Self.store(in: dir, notes: 300)
+            try rawExecuteBehindTriggers(s.path, tables: ["evidence"], Self.reversed)
+            #expect(try rawScalar(s.path, "SELECT id FROM evidence ORDER BY rowid LIMIT 1") == "e300")
+            let result = try s.store.verify()
+            #expect(result.ok, "\(result.problems)")
+            #expect(result.rowsChecked["evidence"] == 300)
+        }
+    }
+
+    @Test("An edit in a table stored out of journal order is found as in one stored in order", arguments: [
+        ("UPDATE evidence SET details='{\"text\":\"note 9\"}' WHERE id='e11'",
+         [VerificationProblem(seq: 16, message: "evidence row 'e11' column details differs from the journal (edited behind the tool's back)")]),
+        ("DELETE FROM evidence WHERE id='e120'",
+         [VerificationProblem(seq: nil, message: "evidence row 'e120' is in the journal but missing from the table (deleted behind the tool's back)")]),
+    ])
+    func editOutOfOrderIsFound(sql: String, expected: [VerificationProblem]) throws {
+        try withTempDir { dir in
+            let s = try Self.store(in: dir, notes: 300)
+            try rawExecuteBehindTriggers(s.path, tables: ["evidence"], Self.reversed + "; " + sql)
+            #expect(try s.store.verify().problems == expected)
+        }
+    }
+
+    @Test("A table read as written is sorted only where the backend does not keep insert order")
+    func asWrittenSortsOnlyWhereNeeded() {
+        let query = RowQuery("evidence", select: ["seq", "id"], order: .asWritten)
+        #expect(SQLDialect.sqlite.select(query).sql == "SELECT seq AS seq, id AS id FROM evidence")
+        #expect(SQLDialect.postgres.select(query).sql == "SELECT seq AS seq, id AS id FROM evidence ORDER BY seq")
+    }
 }

@@ -83,9 +83,15 @@ import Testing
                 whole.append(w)
             }
         }
-        let (l, w) = timesBySeq(store, seqs: seqs)
-        lean.append(l)
-        whole.append(w)
+        // Every seq (read as one range), every other one (a range with entries skipped between them), every third
+        // (an `IN` list: too far apart for a range), and every one but each single entry in turn (a range that skips it).
+        var asked = [seqs, seqs.filter { $0 % 2 == 1 }, seqs.filter { $0 % 3 == 0 }, seqs.reversed()]
+        asked += seqs.map { skipped in seqs.filter { $0 != skipped } }
+        for seqs in asked {
+            let (l, w) = timesBySeq(store, seqs: seqs)
+            lean.append(l)
+            whole.append(w)
+        }
         #expect(lean == whole, "\(what)")
     }
 

@@ -282,18 +282,46 @@ extension EvidenceStore {
 
     /// The `at` of each journal entry in `seqs` that exists, by seq: what a row's recorded time is compared with.
     /// Read lean where the row's types leave no doubt, by `Row` otherwise (`forEachSeqAndText`).
+    ///
+    /// The seqs are looked up 500 at a time, in order. 500 that lie close together (a run's items, recorded one after
+    /// another) are read as one range of the journal, skipping the entries between them unread: SQLite looked up each
+    /// seq of an `IN` list on its own, which was most of verify's time check. A skipped entry is never read further
+    /// than its seq, so it cannot stop the read: only the entries asked for are read as the `IN` list read them.
     package func journalTimes(seqs: [Int64]) throws -> [Int64: String] {
         try read {
             var times: [Int64: String] = [:]
             times.reserveCapacity(seqs.count)
-            for start in stride(from: 0, to: seqs.count, by: 500) {
-                let batch = seqs[start..<min(start + 500, seqs.count)].map { SQLValue.integer($0) }
-                try forEachSeqAndText(RowQuery(Tables.journal, select: ["seq", "at"], where: [.isIn("seq", batch)])) { statement in
+            let sorted = seqs.sorted()
+            for start in stride(from: 0, to: sorted.count, by: 500) {
+                let group = sorted[start..<min(start + 500, sorted.count)]
+                let (first, last) = (group.first!, group.last!)
+                let query: RowQuery
+                /// The next seq of the group the range has not passed yet; nil: the query reads only the group's seqs.
+                var next: Int?
+                if last - first < 2 * Int64(group.count) {
+                    query = RowQuery(Tables.journal, select: ["seq", "at"], where: [.greaterOrEqual("seq", .integer(first)), .lessOrEqual("seq", .integer(last))],
+                                     order: .seqAscending)
+                    next = group.startIndex
+                } else {
+                    query = RowQuery(Tables.journal, select: ["seq", "at"], where: [.isIn("seq", group.map { SQLValue.integer($0) })])
+                }
+                /// Whether the entry `seq` was asked for (the range's rows come in seq order).
+                func asked(_ seq: Int64) -> Bool {
+                    guard var i = next else { return true }
+                    while i < group.endIndex, group[i] < seq { i += 1 }
+                    next = i
+                    return i < group.endIndex && group[i] == seq
+                }
+                try forEachSeqAndText(query) { statement in
+                    let seq = Self.seq(statement)
+                    guard asked(seq) else { return true }
                     guard case .text(let at) = statement.column(1) else { return false }
-                    times[Self.seq(statement)] = at
+                    times[seq] = at
                     return true
                 } whole: { r in
-                    times[try r.int64("seq")] = try r.string("at")
+                    let seq = try r.int64("seq")
+                    guard asked(seq) else { return }
+                    times[seq] = try r.string("at")
                 }
             }
             return times

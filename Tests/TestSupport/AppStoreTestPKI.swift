@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Why a test-support helper could not do its job.
 public struct SupportFailure: Error, CustomStringConvertible {
@@ -6,11 +7,26 @@ public struct SupportFailure: Error, CustomStringConvertible {
     public init(_ description: String) { self.description = description }
 }
 
-/// A fresh temporary directory for one helper's files.
+/// A fresh temporary directory for one helper's files, removed when the test process exits: the PKIs and keys
+/// the helpers make are shared by many tests (`static let`), and each run of the suite left hundreds of them,
+/// private keys included, in the temporary directory.
 public func supportTemporaryDirectory() throws -> URL {
     let url = FileManager.default.temporaryDirectory.appendingPathComponent("growcert-support-" + UUID().uuidString, isDirectory: true)
     try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    SupportDirectories.made.withLock { made in
+        if made.isEmpty { atexit { SupportDirectories.removeAll() } }
+        made.append(url)
+    }
     return url
+}
+
+/// The directories `supportTemporaryDirectory` made in this process.
+enum SupportDirectories {
+    static let made = Mutex<[URL]>([])
+
+    static func removeAll() {
+        for url in made.withLock({ $0 }) { try? FileManager.default.removeItem(at: url) }
+    }
 }
 
 /// A throw-away App Store-shaped PKI made with the `openssl` command: a root, an intermediate carrying Apple's

@@ -53,8 +53,9 @@ package struct VerifyService {
         // A stored value of a type growcert never writes stops the read that meets it: tampering, reported as found.
         func found(_ error: EvidenceError) -> VerificationProblem? { error.storedValueProblem.map { VerificationProblem(seq: nil, message: $0) } }
         var result: VerificationResult
-        // The time check reads every row's time and its entry's again: it runs beside the replay, on a second core.
-        let times = ParallelTimeCheck(path: store.path)
+        // The checks of the stored facts alone read the evidence table and the journal again: they run beside the
+        // replay, on a second core.
+        let beside = ParallelChecks(path: store.path, jwsVerifier: jwsVerifier, serverTrust: serverTrust)
         do {
             result = try store.verify(progress: progress)
         } catch let error as EvidenceError {
@@ -62,7 +63,7 @@ package struct VerifyService {
             return .stopped([problem])
         }
         do {
-            try runChecks(into: &result, times: times)
+            try runChecks(into: &result, beside: beside)
         } catch let error as EvidenceError {
             guard let problem = found(error) else { throw error }
             result.problems.append(problem)
@@ -70,12 +71,13 @@ package struct VerifyService {
         return result
     }
 
-    /// Every check after the store's own verify, adding to `result`; the time check's answer is `parallel`'s when it
-    /// could run there.
-    private func runChecks(into result: inout VerificationResult, times parallel: ParallelTimeCheck) throws {
-        result.problems += try storeProofProblems()
-        result.problems += try identityProblems()
-        let rows = try parallel.wait()?.get() ?? store.snapshot { try rowTimeProblems(page: Self.timePage, runPage: Self.runPage) }
+    /// Every check after the store's own verify, adding to `result`; the checks of the stored facts alone answer from
+    /// `beside` when they could run there.
+    private func runChecks(into result: inout VerificationResult, beside: ParallelChecks) throws {
+        let answers = beside.wait()
+        result.problems += try answers?.storeProof.get() ?? storeProofProblems()
+        result.problems += try answers?.identity.get() ?? identityProblems()
+        let rows = try answers?.rows.get() ?? store.snapshot { try rowTimeProblems(page: Self.timePage, runPage: Self.runPage) }
         result.problems += rows.problems
         // The journal's order of times: from the neighbours the replay could not tell are in order, where it gathered
         // them (only those can go backwards by a skew from 0); else read entry by entry.
@@ -445,26 +447,37 @@ package struct VerifyService {
     }
 }
 
-/// The time check of the rows (`VerifyService.rowTimeProblems`) on a thread of its own, over a second reader of the
-/// same database (`EvidenceStore.openForReading`), while the store's own verify replays the journal: on two cores it
-/// then costs no time of its own. It was never part of the replay's snapshot (it opens its own), so running it beside
-/// the replay changes nothing it can find. When the second reader cannot be opened, `wait` answers nil and the check
-/// runs after the replay, on the store, as it did. (The journal's own order of times is taken from the replay's
-/// neighbouring entries, `VerificationResult.journalTimePairs`.)
-final class ParallelTimeCheck: Sendable {
-    private let check: OwnThreadResult<Result<VerifyService.RowTimes, any Error>?>
+/// The checks that read only the stored facts, never the replay's result, on a thread of their own over a second
+/// reader of the same database (`EvidenceStore.openForReading`) while the store's own verify replays the journal: the
+/// store-signed purchases and Play purchases re-verified (`storeProofProblems`), the `live-hosted` labels re-derived
+/// (`identityProblems`), and the rows' times against their entries' (`rowTimeProblems`). On two cores they then cost
+/// no time of their own (the first two each read the whole evidence table, by type). None of them was ever part of the
+/// replay's snapshot (each read on its own after it), so running them beside the replay changes nothing they can find.
+/// When the second reader cannot be opened, `wait` answers nil and they run after the replay, on the store, as they did.
+/// (The journal's own order of times is taken from the replay's neighbouring entries, `VerificationResult.journalTimePairs`.)
+final class ParallelChecks: Sendable {
+    /// Each check's answer on its own: the caller takes them in its order, and stops at the first that threw, as it
+    /// stopped when they ran one after the other.
+    struct Answers {
+        var storeProof: Result<[VerificationProblem], any Error>
+        var identity: Result<[VerificationProblem], any Error>
+        var rows: Result<VerifyService.RowTimes, any Error>
+    }
 
-    /// Starts the check of the database at `path`.
-    init(path: String) {
-        check = OwnThreadResult(stackSize: 8 << 20) {
+    private let checks: OwnThreadResult<Answers?>
+
+    /// Starts the checks of the database at `path`, with the trust `jwsVerifier` and `serverTrust` give.
+    init(path: String, jwsVerifier: JWSVerifier = JWSVerifier(), serverTrust: ServerChainTrust = ServerChainTrust()) {
+        checks = OwnThreadResult(stackSize: 8 << 20) {
             guard let reader = try? EvidenceStore.openForReading(at: path, actor: "growcert") else { return nil }
-            let service = VerifyService(store: reader)
-            return Result { try reader.snapshot { try service.rowTimeProblems(page: VerifyService.timePage, runPage: VerifyService.runPage) } }
+            let service = VerifyService(store: reader, jwsVerifier: jwsVerifier, serverTrust: serverTrust)
+            return Answers(storeProof: Result { try service.storeProofProblems() }, identity: Result { try service.identityProblems() },
+                           rows: Result { try reader.snapshot { try service.rowTimeProblems(page: VerifyService.timePage, runPage: VerifyService.runPage) } })
         }
     }
 
-    /// Waits for the check: its answer, or nil when it could not run.
-    func wait() -> Result<VerifyService.RowTimes, any Error>? {
-        check.wait()
+    /// Waits for the checks: their answers, or nil when they could not run.
+    func wait() -> Answers? {
+        checks.wait()
     }
 }

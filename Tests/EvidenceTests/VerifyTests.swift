@@ -16,6 +16,7 @@ func populatedDatabase(in dir: URL, name: String = "evidence.sqlite", backend: B
     _ = try s.store.retract(evidenceId: "e2", reason: "duplicate")
     _ = try s.store.finishRun(id: "r1", outcome: "fail", note: "no refund")
     #expect(try s.store.journalCount() == 10)
+    #expect(try s.store.journalLastSeq() == 10)
     return s.path
 }
 

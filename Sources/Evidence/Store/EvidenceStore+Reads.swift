@@ -273,6 +273,12 @@ extension EvidenceStore {
         Int(try read { try db.first(RowQuery(Tables.journal, select: [.count]))?.int64("count") } ?? 0)
     }
 
+    /// The seq of the journal's last entry (0 when it is empty): its number of entries while none is missing, found
+    /// without counting them (`journalCount` reads every page of the journal: a quarter of a second at a million).
+    package func journalLastSeq() throws -> Int64 {
+        try read { try db.first(RowQuery(Tables.journal, select: ["seq"], order: .seqDescending, limit: 1))?.int64("seq") } ?? 0
+    }
+
     /// Journal entries with `seq` in `range`, in order.
     package func journal(from first: Int64 = 1, limit: Int = 1000) throws -> [JournalEntry] {
         try read {

@@ -33,7 +33,8 @@ enum VerifyCommand {
             let ca = try o[\.tsaCA].map { path in (path: path, pem: try inv.readText(path, limit: 4 * 1_048_576, what: "CA file")) }
             let tokens = try o[\.token].map { (path: $0, der: try inv.readInput($0, limit: 1_048_576)) }
             let store = try inv.openStoreForReading()
-            let total = try store.journalCount()
+            // The progress line's total: the last entry's seq, not a count of every entry (a full read of the journal).
+            let total = try store.journalLastSeq()
             let service = VerifyService(store: store, jwsVerifier: inv.jwsVerifier, expectedHeads: heads, statementDirs: o[\.statement], tokens: tokens,
                                         allowedSigners: signers, tsaCA: ca, serverTrust: inv.serverTrust)
             let result = try service.run { n in inv.progress("verify: \(n)/\(total) entries") }

@@ -53,9 +53,8 @@ package struct VerifyService {
         // A stored value of a type growcert never writes stops the read that meets it: tampering, reported as found.
         func found(_ error: EvidenceError) -> VerificationProblem? { error.storedValueProblem.map { VerificationProblem(seq: nil, message: $0) } }
         var result: VerificationResult
-        // The checks of the stored facts alone read the evidence table and the journal again: they run beside the
-        // replay, on a second core.
-        let beside = ParallelChecks(path: store.path, jwsVerifier: jwsVerifier, serverTrust: serverTrust)
+        // The time check reads every row's time and its entry's again: it runs beside the replay, on a second core.
+        let times = ParallelTimeCheck(path: store.path)
         do {
             result = try store.verify(progress: progress)
         } catch let error as EvidenceError {
@@ -63,7 +62,7 @@ package struct VerifyService {
             return .stopped([problem])
         }
         do {
-            try runChecks(into: &result, beside: beside)
+            try runChecks(into: &result, times: times)
         } catch let error as EvidenceError {
             guard let problem = found(error) else { throw error }
             result.problems.append(problem)
@@ -71,13 +70,14 @@ package struct VerifyService {
         return result
     }
 
-    /// Every check after the store's own verify, adding to `result`; the checks of the stored facts alone answer from
-    /// `beside` when they could run there.
-    private func runChecks(into result: inout VerificationResult, beside: ParallelChecks) throws {
-        let answers = beside.wait()
-        result.problems += try answers?.storeProof.get() ?? storeProofProblems()
-        result.problems += try answers?.identity.get() ?? identityProblems()
-        let rows = try answers?.rows.get() ?? store.snapshot { try rowTimeProblems(page: Self.timePage, runPage: Self.runPage) }
+    /// Every check after the store's own verify, adding to `result`; the time check's answer is `parallel`'s when it
+    /// could run there.
+    private func runChecks(into result: inout VerificationResult, times parallel: ParallelTimeCheck) throws {
+        // The items both re-checks read, in one read of the evidence table.
+        let items = try store.evidence(types: [.transaction, .checkResult, .receipt])
+        result.problems += try storeProofProblems(items: items)
+        result.problems += try identityProblems(items: items)
+        let rows = try parallel.wait()?.get() ?? store.snapshot { try rowTimeProblems(page: Self.timePage, runPage: Self.runPage) }
         result.problems += rows.problems
         // The journal's order of times: from the neighbours the replay could not tell are in order, where it gathered
         // them (only those can go backwards by a skew from 0); else read entry by entry.
@@ -162,8 +162,8 @@ package struct VerifyService {
     /// can forge, so the stored provenance and details must be exactly what `TransactionEvidence.apple`
     /// makes of it today. The verifier judges certificate validity at the transaction's own
     /// `signedDate`, never at the time of checking, so evidence recorded months ago still verifies.
-    /// Only transaction items are read.
-    package func storeProofProblems() throws -> [VerificationProblem] {
+    /// Only transaction items are read: those of `items` (all of the store's when nil).
+    package func storeProofProblems(items: [(item: EvidenceItem, appId: String)]? = nil) throws -> [VerificationProblem] {
         var problems: [VerificationProblem] = []
         // Every Play license key each run's campaign has recorded, oldest first: a purchase recorded before a key
         // changed verifies with the key it was recorded under.
@@ -173,7 +173,7 @@ package struct VerifyService {
                 .filter { $0.field == CampaignField.playLicenseKey.rawValue }.map(\.to)
             for run in try store.runs(campaignId: campaign.id) { playKeysOfRun[run.id] = keys }
         }
-        for (item, appId) in try store.evidence(type: .transaction) {
+        for (item, appId) in try items ?? store.evidence(types: [.transaction]) where item.type == .transaction {
             let details = item.details(as: TransactionDetails.self)
             if item.provenance == .storeSignedGoogle || details.source == TransactionEvidence.playBillingSource {
                 if let message = checkGoogle(item, appId: appId, keys: playKeysOfRun[item.runId] ?? []) {
@@ -200,7 +200,9 @@ package struct VerifyService {
     /// rests on must also re-validate here: its recorded certificate chain, for its host name, at its time, against this
     /// machine's trust store and the pins (`RecordedIdentity.unvalidated`); one that does not is not live-hosted, and
     /// verify refuses the label (see docs/auditing.md for why that is a verification failure).
-    package func identityProblems() throws -> [VerificationProblem] {
+    /// `items` holds the check results and receipts to read (all of the store's when nil).
+    package func identityProblems(items: [(item: EvidenceItem, appId: String)]? = nil) throws -> [VerificationProblem] {
+        let items = try items ?? store.evidence(types: [.checkResult, .receipt])
         var problems: [VerificationProblem] = []
         var pinsOfRun: [String: [String]] = [:]
         var runIds: [String] = []
@@ -212,7 +214,7 @@ package struct VerifyService {
             }
         }
         var checks: [String: [EvidenceItem]] = [:]
-        for (item, _) in try store.evidence(type: .checkResult) {
+        for (item, _) in items where item.type == .checkResult {
             checks[item.runId, default: []].append(item)
             guard item.provenance == .liveHosted else { continue }
             let d = item.details(as: CheckResultDetails.self)
@@ -222,7 +224,7 @@ package struct VerifyService {
                 problems.append(VerificationProblem(seq: item.seq, message: "evidence \(item.id) (check result) is labelled live-hosted, but \(why)"))
             }
         }
-        for (item, _) in try store.evidence(type: .receipt) where item.provenance == .liveHosted {
+        for (item, _) in items where item.type == .receipt && item.provenance == .liveHosted {
             // A check records its receipt right after its own result, with the result's provenance.
             let recorder = checks[item.runId]?.last { $0.seq < item.seq }
             if recorder?.provenance != .liveHosted {
@@ -447,37 +449,31 @@ package struct VerifyService {
     }
 }
 
-/// The checks that read only the stored facts, never the replay's result, on a thread of their own over a second
-/// reader of the same database (`EvidenceStore.openForReading`) while the store's own verify replays the journal: the
-/// store-signed purchases and Play purchases re-verified (`storeProofProblems`), the `live-hosted` labels re-derived
-/// (`identityProblems`), and the rows' times against their entries' (`rowTimeProblems`). On two cores they then cost
-/// no time of their own (the first two each read the whole evidence table, by type). None of them was ever part of the
-/// replay's snapshot (each read on its own after it), so running them beside the replay changes nothing they can find.
-/// When the second reader cannot be opened, `wait` answers nil and they run after the replay, on the store, as they did.
-/// (The journal's own order of times is taken from the replay's neighbouring entries, `VerificationResult.journalTimePairs`.)
-final class ParallelChecks: Sendable {
-    /// Each check's answer on its own: the caller takes them in its order, and stops at the first that threw, as it
-    /// stopped when they ran one after the other.
-    struct Answers {
-        var storeProof: Result<[VerificationProblem], any Error>
-        var identity: Result<[VerificationProblem], any Error>
-        var rows: Result<VerifyService.RowTimes, any Error>
-    }
+/// The time check of the rows (`VerifyService.rowTimeProblems`) on a thread of its own, over a second reader of the
+/// same database (`EvidenceStore.openForReading`), while the store's own verify replays the journal: on two cores it
+/// then costs no time of its own. It was never part of the replay's snapshot (it opens its own), so running it beside
+/// the replay changes nothing it can find. When the second reader cannot be opened, `wait` answers nil and the check
+/// runs after the replay, on the store, as it did. (The journal's own order of times is taken from the replay's
+/// neighbouring entries, `VerificationResult.journalTimePairs`.)
+///
+/// Only this check runs beside the replay: it reads runs and items a page at a time. The re-checks of store-signed
+/// purchases and `live-hosted` labels hold every run of a campaign at once (100,000 runs: tens of MiB): run beside the
+/// replay, they raised a 100,000-run render's peak RSS from 219 to 282 MiB (`render-100k`, over its 256), so they run
+/// after the replay, on the store.
+final class ParallelTimeCheck: Sendable {
+    private let check: OwnThreadResult<Result<VerifyService.RowTimes, any Error>?>
 
-    private let checks: OwnThreadResult<Answers?>
-
-    /// Starts the checks of the database at `path`, with the trust `jwsVerifier` and `serverTrust` give.
-    init(path: String, jwsVerifier: JWSVerifier = JWSVerifier(), serverTrust: ServerChainTrust = ServerChainTrust()) {
-        checks = OwnThreadResult(stackSize: 8 << 20) {
+    /// Starts the check of the database at `path`.
+    init(path: String) {
+        check = OwnThreadResult(stackSize: 8 << 20) {
             guard let reader = try? EvidenceStore.openForReading(at: path, actor: "growcert") else { return nil }
-            let service = VerifyService(store: reader, jwsVerifier: jwsVerifier, serverTrust: serverTrust)
-            return Answers(storeProof: Result { try service.storeProofProblems() }, identity: Result { try service.identityProblems() },
-                           rows: Result { try reader.snapshot { try service.rowTimeProblems(page: VerifyService.timePage, runPage: VerifyService.runPage) } })
+            let service = VerifyService(store: reader)
+            return Result { try reader.snapshot { try service.rowTimeProblems(page: VerifyService.timePage, runPage: VerifyService.runPage) } }
         }
     }
 
-    /// Waits for the checks: their answers, or nil when they could not run.
-    func wait() -> Answers? {
-        checks.wait()
+    /// Waits for the check: its answer, or nil when it could not run.
+    func wait() -> Result<VerifyService.RowTimes, any Error>? {
+        check.wait()
     }
 }

@@ -76,18 +76,18 @@ import Testing
         try s.sqlite("DROP TRIGGER evidence_no_update; UPDATE evidence SET recorded_at = '2025-02-11T20:43:32.000Z' WHERE id = 'e1'")
         let onTheStore = try s.verifier().timeProblems()
         #expect(onTheStore.problems.map(\.seq) == [try s.store.evidenceItem("e1").seq], "\(onTheStore.problems)")
-        let beside = try #require(ParallelChecks(path: s.path).wait()).rows.get()
+        let beside = try #require(ParallelTimeCheck(path: s.path).wait()).get()
         #expect(beside.problems == onTheStore.problems)
         let full = try s.verifier().run()
         #expect(onTheStore.problems.allSatisfy(full.problems.contains) && full.warnings == onTheStore.warnings, "\(full.problems)")
-        #expect(ParallelChecks(path: s.directory + "/no-such.sqlite").wait() == nil)
+        #expect(ParallelTimeCheck(path: s.directory + "/no-such.sqlite").wait() == nil)
     }
 
     @Test("A store-signed purchase relabelled by raw SQL is found: its JWS proves another provenance")
     func aRelabelledPurchaseIsFound() throws {
         let s = try ServiceScratch()
         try s.hostedCampaign(storeSigned: false)
-        let typed = try #require(try s.store.evidence(type: .transaction).first?.0)
+        let typed = try #require(try s.store.evidence(types: [.transaction]).first?.0)
         #expect(typed.provenance == .manual)
         try s.sqlite("DROP TRIGGER evidence_no_update; UPDATE evidence SET provenance = 'store-signed-sandbox' WHERE id = '\(typed.id)'")
         let problems = try s.verifier().run().problems.map(\.description)
@@ -101,28 +101,6 @@ import Testing
         let elsewhere = try VerifyService(store: s.store, jwsVerifier: try ServiceScratch.jwsVerifier()).run().problems.map(\.description)
         #expect(!elsewhere.isEmpty)
         #expect(elsewhere.allSatisfy { $0.contains("is labelled live-hosted, but") && $0.contains("does not validate on this machine") }, "\(elsewhere)")
-    }
-
-    @Test("The checks beside the replay answer as the same checks on the store, with the trust the caller gave")
-    func theChecksBesideTheReplayAnswerAsOnTheStore() throws {
-        let s = try ServiceScratch()
-        try s.hostedRun("first-connect")
-        try s.hostedRun("purchase-restore-refund", storeSigned: false)
-        let typed = try #require(try s.store.evidence(type: .transaction).first?.0)
-        // An insider relabels a typed-in purchase as one the store signed.
-        try s.sqlite("DROP TRIGGER evidence_no_update; UPDATE evidence SET provenance = 'store-signed-sandbox' WHERE id = '\(typed.id)'")
-        for service in [try s.verifier(), VerifyService(store: s.store, jwsVerifier: try ServiceScratch.jwsVerifier())] {
-            let answers = try #require(ParallelChecks(path: s.path, jwsVerifier: service.jwsVerifier, serverTrust: service.serverTrust).wait())
-            let storeProof = try answers.storeProof.get(), identity = try answers.identity.get()
-            #expect(storeProof == (try service.storeProofProblems()))
-            #expect(identity == (try service.identityProblems()))
-            #expect(storeProof.contains { $0.seq == typed.seq }, "\(storeProof)")
-            let full = try service.run().problems
-            #expect((storeProof + identity).allSatisfy(full.contains), "\(full)")
-        }
-        // Only this machine's trust store refuses the hosted labels; the test's trust accepts them.
-        #expect(try s.verifier().identityProblems().isEmpty)
-        #expect(try !VerifyService(store: s.store, jwsVerifier: try ServiceScratch.jwsVerifier()).identityProblems().isEmpty)
     }
 
     @Test("requireIntact names the first problem and counts the rest")

@@ -222,16 +222,16 @@ extension EvidenceStore {
         }
     }
 
-    /// Every evidence item of one type in the database, with the app id of its campaign, oldest first.
+    /// Every evidence item of the given types in the database, with the app id of its campaign, oldest first.
     ///
-    /// For checks that re-examine one kind of item (verify re-checking stored store transactions):
-    /// only rows of that type are decoded.
-    package func evidence(type: EvidenceType) throws -> [(item: EvidenceItem, appId: String)] {
+    /// For checks that re-examine some kinds of item (verify re-checking stored store transactions and live-hosted
+    /// labels): only rows of those types are decoded, in one read of the table (which has no index by type).
+    package func evidence(types: [EvidenceType]) throws -> [(item: EvidenceItem, appId: String)] {
         try read {
             let runApps = RowQuery(Tables.runs.table, as: "r", select: ["r.id", "c.app_id"],
                                    joins: [.inner(Tables.campaigns.table, as: "c", on: "id", equals: "r.campaign_id")])
             let appIds = Dictionary(try db.fetch(runApps).map { (try $0.string("id"), try $0.string("app_id")) }) { a, _ in a }
-            return try db.fetch(withState(Tables.evidence, as: "e", where: [.equals("e.type", .text(type.rawValue))])).map { row in
+            return try db.fetch(withState(Tables.evidence, as: "e", where: [.isIn("e.type", types.map { .text($0.rawValue) })])).map { row in
                 let item = try Self.evidence(row)
                 return (item, appIds[item.runId] ?? "")
             }

@@ -53,8 +53,6 @@ package struct VerifyService {
         // A stored value of a type growcert never writes stops the read that meets it: tampering, reported as found.
         func found(_ error: EvidenceError) -> VerificationProblem? { error.storedValueProblem.map { VerificationProblem(seq: nil, message: $0) } }
         var result: VerificationResult
-        // The time check reads every row's time and its entry's again: it runs beside the replay, on a second core.
-        let times = ParallelTimeCheck(path: store.path)
         do {
             result = try store.verify(progress: progress)
         } catch let error as EvidenceError {
@@ -62,7 +60,7 @@ package struct VerifyService {
             return .stopped([problem])
         }
         do {
-            try runChecks(into: &result, times: times)
+            try runChecks(into: &result)
         } catch let error as EvidenceError {
             guard let problem = found(error) else { throw error }
             result.problems.append(problem)
@@ -70,14 +68,19 @@ package struct VerifyService {
         return result
     }
 
-    /// Every check after the store's own verify, adding to `result`; the time check's answer is `parallel`'s when it
-    /// could run there.
-    private func runChecks(into result: inout VerificationResult, times parallel: ParallelTimeCheck) throws {
+    /// Every check after the store's own verify, adding to `result`.
+    private func runChecks(into result: inout VerificationResult) throws {
+        // The rows' times: settled by the replay when it found every table as the journal says and every row's time
+        // the same bytes as its entry's (`rowTimesMatchEntries`: 0 s apart, within any skew from 0); read and compared
+        // row by row otherwise, and always where the replay found anything wrong, so that tampering is worded as it is.
+        let settled = result.problems.isEmpty && result.rowTimesMatchEntries
         // The items both re-checks read, in one read of the evidence table.
         let items = try store.evidence(types: [.transaction, .checkResult, .receipt])
         result.problems += try storeProofProblems(items: items)
         result.problems += try identityProblems(items: items)
-        let rows = try parallel.wait()?.get() ?? store.snapshot { try rowTimeProblems(page: Self.timePage, runPage: Self.runPage) }
+        let skew = try journalSkew()
+        let rows = settled && skew >= 0 ? (problems: [], journalSkew: skew)
+            : try store.snapshot { try rowTimeProblems(page: Self.timePage, runPage: Self.runPage) }
         result.problems += rows.problems
         // The journal's order of times: from the neighbours the replay could not tell are in order, where it gathered
         // them (only those can go backwards by a skew from 0); else read entry by entry.
@@ -353,7 +356,7 @@ package struct VerifyService {
             rows.removeAll(keepingCapacity: true)
         }
         for campaign in try store.campaigns() {
-            let skew = (try? store.profileNamed(campaign.profile).rules.outsideClockSkewSeconds) ?? VerdictRules.defaultOutsideClockSkewSeconds
+            let skew = outsideClockSkew(of: campaign)
             skews.append(skew)
             // The campaign's runs a page at a time: the check runs beside the replay, and holds little beside it.
             var afterRun: Int64 = 0
@@ -383,6 +386,17 @@ package struct VerifyService {
             try compare(skew: skew)
         }
         return (problems.sorted { ($0.seq ?? 0) < ($1.seq ?? 0) }, skews.min() ?? VerdictRules.defaultOutsideClockSkewSeconds)
+    }
+
+    /// The skew a campaign's rows and entries are judged with: its profile's, or the default for a profile this growcert
+    /// does not know.
+    private func outsideClockSkew(of campaign: Campaign) -> Int {
+        (try? store.profileNamed(campaign.profile).rules.outsideClockSkewSeconds) ?? VerdictRules.defaultOutsideClockSkewSeconds
+    }
+
+    /// The skew the journal's order is judged with: the smallest of the campaigns' (`rowTimeProblems` gives the same).
+    private func journalSkew() throws -> Int {
+        try store.campaigns().map(outsideClockSkew).min() ?? VerdictRules.defaultOutsideClockSkewSeconds
     }
 
     /// The journal's entries dated further before the entry before them than `skew`, read entry by entry. Call inside
@@ -446,34 +460,5 @@ package struct VerifyService {
         let result = try run()
         guard let first = result.problems.first else { return }
         throw ServiceError.notIntact(action: action, first: first, count: result.problems.count)
-    }
-}
-
-/// The time check of the rows (`VerifyService.rowTimeProblems`) on a thread of its own, over a second reader of the
-/// same database (`EvidenceStore.openForReading`), while the store's own verify replays the journal: on two cores it
-/// then costs no time of its own. It was never part of the replay's snapshot (it opens its own), so running it beside
-/// the replay changes nothing it can find. When the second reader cannot be opened, `wait` answers nil and the check
-/// runs after the replay, on the store, as it did. (The journal's own order of times is taken from the replay's
-/// neighbouring entries, `VerificationResult.journalTimePairs`.)
-///
-/// Only this check runs beside the replay: it reads runs and items a page at a time. The re-checks of store-signed
-/// purchases and `live-hosted` labels hold every run of a campaign at once (100,000 runs: tens of MiB): run beside the
-/// replay, they raised a 100,000-run render's peak RSS from 219 to 282 MiB (`render-100k`, over its 256), so they run
-/// after the replay, on the store.
-final class ParallelTimeCheck: Sendable {
-    private let check: OwnThreadResult<Result<VerifyService.RowTimes, any Error>?>
-
-    /// Starts the check of the database at `path`.
-    init(path: String) {
-        check = OwnThreadResult(stackSize: 8 << 20) {
-            guard let reader = try? EvidenceStore.openForReading(at: path, actor: "growcert") else { return nil }
-            let service = VerifyService(store: reader)
-            return Result { try reader.snapshot { try service.rowTimeProblems(page: VerifyService.timePage, runPage: VerifyService.runPage) } }
-        }
-    }
-
-    /// Waits for the check: its answer, or nil when it could not run.
-    func wait() -> Result<VerifyService.RowTimes, any Error>? {
-        check.wait()
     }
 }

@@ -153,6 +153,24 @@ struct VerifyTests {
         }
     }
 
+    @Test("The replay says the rows' times match their entries only while every run, finish and item is as its entry says, dated as its entry",
+          arguments: Backend.allCases)
+    func rowTimesMatchOnlyWhileEveryRowDoes(backend: Backend) throws {
+        try withTempDir { dir in
+            let path = try populatedDatabase(in: dir, backend: backend)
+            let store = try EvidenceStore.open(at: path, actor: "auditor")
+            #expect(try store.verify().rowTimesMatchEntries)
+            for (table, column, id) in [("runs", "started_at", "r1"), ("run_finishes", "finished_at", "r1"), ("evidence", "recorded_at", "e1")] {
+                let was = try #require(try rawScalar(path, "SELECT \(column) FROM \(table) WHERE id = '\(id)'"))
+                try rawExecuteBehindTriggers(path, tables: [table], "UPDATE \(table) SET \(column) = '2020-01-01T00:00:00.000Z' WHERE id = '\(id)'")
+                let result = try store.verify()
+                #expect(!result.ok && !result.rowTimesMatchEntries, "\(table)")
+                try rawExecuteBehindTriggers(path, tables: [table], "UPDATE \(table) SET \(column) = '\(was)' WHERE id = '\(id)'")
+                #expect(try store.verify().rowTimesMatchEntries, "\(table) put back")
+            }
+        }
+    }
+
     @Test("An empty database verifies", arguments: Backend.allCases)
     func emptyDatabaseVerifies(backend: Backend) throws {
         try withTempDir { dir in

@@ -1,4 +1,4 @@
-import Evidence
+@testable import Evidence
 import Foundation
 import Testing
 @testable import Services
@@ -69,18 +69,59 @@ import Testing
         }
     }
 
-    @Test("The time check runs beside the replay on a reader of its own, finds there what it finds on the store, and is part of the full check; where no reader opens it runs on the store")
-    func theTimeCheckBesideTheReplayFindsTheSame() throws {
+    @Test("The replay settles the rows' times only on a database it finds as the journal says: a row's time moved by raw SQL is read and found as the time check alone finds it")
+    func aMovedRowTimeIsReadAndFound() throws {
         let s = try ServiceScratch()
         try s.emulatorCampaign()
+        #expect(try s.store.verify().rowTimesMatchEntries)
+        #expect(try s.verifier().timeProblems().problems.isEmpty)
         try s.sqlite("DROP TRIGGER evidence_no_update; UPDATE evidence SET recorded_at = '2025-02-11T20:43:32.000Z' WHERE id = 'e1'")
-        let onTheStore = try s.verifier().timeProblems()
-        #expect(onTheStore.problems.map(\.seq) == [try s.store.evidenceItem("e1").seq], "\(onTheStore.problems)")
-        let beside = try #require(ParallelTimeCheck(path: s.path).wait()).get()
-        #expect(beside.problems == onTheStore.problems)
+        #expect(try !s.store.verify().rowTimesMatchEntries)
+        let alone = try s.verifier().timeProblems()
+        #expect(alone.problems.map(\.seq) == [try s.store.evidenceItem("e1").seq], "\(alone.problems)")
         let full = try s.verifier().run()
-        #expect(onTheStore.problems.allSatisfy(full.problems.contains) && full.warnings == onTheStore.warnings, "\(full.problems)")
-        #expect(ParallelTimeCheck(path: s.directory + "/no-such.sqlite").wait() == nil)
+        #expect(alone.problems.allSatisfy(full.problems.contains) && full.warnings == alone.warnings, "\(full.problems)")
+    }
+
+    /// Appends, by plain SQL, a note whose entry is chained exactly as growcert chains one, and its row, both saying it
+    /// was recorded at `recordedAt` while the entry is dated `at`: the row agrees with its entry, so only the time check
+    /// can tell.
+    static func plantNote(_ s: ServiceScratch, runId: String, id: String, at: String, recordedAt: String) throws -> Int64 {
+        let head = try #require(try s.store.journalHead())
+        let seq = head.seq + 1
+        let details = #"{"text":"seen on the phone"}"#
+        let payload = #"{"attachment_sha256":null,"details":\#(details),"id":"\#(id)","media_type":null,"provenance":"manual","recorded_at":"\#(recordedAt)","recorded_by":"mallory","retracted_reason":null,"retracted_seq":null,"run_id":"\#(runId)","size":null,"type":"note"}"#
+        let hash = Chain.hash(seq: seq, kind: "evidence.add", actor: "mallory", at: at, payload: payload, prev: head.hash)
+        func q(_ text: String) -> String { "'" + text.replacingOccurrences(of: "'", with: "''") + "'" }
+        try s.sqlite("""
+            INSERT INTO journal(seq, kind, actor, at, payload, prev_hash, hash) VALUES (\(seq), 'evidence.add', 'mallory', \(q(at)), \(q(payload)), \(q(head.hash)), \(q(hash)));
+            INSERT INTO evidence(id, seq, run_id, type, provenance, details, recorded_by, recorded_at) VALUES (\(q(id)), \(seq), \(q(runId)), 'note', 'manual', \(q(details)), 'mallory', \(q(recordedAt)));
+            """)
+        return seq
+    }
+
+    @Test("A note planted with its entry rechained, the row and the entry both dated a day before the entry's own time, is found by the time check: the replay does not settle it")
+    func aRechainedBackdatedNoteIsFound() throws {
+        let s = try ServiceScratch()
+        try s.emulatorCampaign()
+        let run = try #require(try s.store.runs(campaignId: "c1").last)
+        let at = try #require(try s.store.journalHead()).at
+        let seq = try Self.plantNote(s, runId: run.id, id: "e900", at: at, recordedAt: "2025-02-11T20:43:32.000Z")
+        // The replay finds the entry well chained and its row as the entry says: nothing but the time is wrong.
+        let replay = try s.store.verify()
+        #expect(replay.ok, "\(replay.problems)")
+        #expect(!replay.rowTimesMatchEntries)
+        let problems = try s.verifier().run().problems
+        #expect(problems.contains { $0.seq == seq && $0.message.hasPrefix("evidence e900's recorded time 2025-02-11T20:43:32.000Z is ") }, "\(problems)")
+        // The same note dated as its entry is what growcert writes: nothing to find, and the replay settles the times.
+        let honest = try ServiceScratch()
+        try honest.emulatorCampaign()
+        let honestRun = try #require(try honest.store.runs(campaignId: "c1").last)
+        let honestAt = try #require(try honest.store.journalHead()).at
+        _ = try Self.plantNote(honest, runId: honestRun.id, id: "e900", at: honestAt, recordedAt: honestAt)
+        let clean = try honest.store.verify()
+        #expect(clean.ok && clean.rowTimesMatchEntries, "\(clean.problems)")
+        #expect(try honest.verifier().run().problems.isEmpty)
     }
 
     @Test("A store-signed purchase relabelled by raw SQL is found: its JWS proves another provenance")

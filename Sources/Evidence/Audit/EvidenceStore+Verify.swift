@@ -72,6 +72,8 @@ extension EvidenceStore {
             var fields: ArraySlice<CanonicalCheck.Field> = []
             var row = ExpectedRow()
             var scratch: [UInt8] = []
+            /// Whether every row with a time of its entry's matched its entry so far, that time's bytes equal to the entry's `at`.
+            var rowTimesMatch = true
 
             // The write rules, replayed: what each campaign's profile is, which campaign each run is of,
             // and which runs are finished or abandoned, as the entries so far say.
@@ -144,8 +146,8 @@ extension EvidenceStore {
                 }
             }
 
-            /// Replays one entry whose chain link, hash, kind and canonical form are good.
-            func replay(_ plan: ReplayPlan, seq: Int64, payload: Payload) throws {
+            /// Replays one entry whose chain link, hash, kind and canonical form are good; `at` is its time's bytes.
+            func replay(_ plan: ReplayPlan, seq: Int64, payload: Payload, at: UnsafeBufferPointer<UInt8>) throws {
                 let kind = plan.kind
                 switch plan.effect {
                 case .none:
@@ -171,7 +173,12 @@ extension EvidenceStore {
                     }
                     fill(spec, seq: seq, from: payload)
                     if let later = slotUpdates[plan.slot]?[id] { PackedUpdates.apply(later, to: &row) }
-                    try tables[plan.slot]?.expect(id: id, row: row)
+                    if let table = tables[plan.slot] {
+                        let matched = try table.expect(id: id, row: row)
+                        if rowTimesMatch, let column = table.entryTimeColumn, !matched || !(row[column].map { TableReplay.bytes(at, equal: $0) } ?? false) {
+                            rowTimesMatch = false
+                        }
+                    }
                     if let sha = stringValue("attachment_sha256", of: payload) { blobRefs.insert(sha) }
                     if plan.rule == .report, let sha = stringValue("sha256", of: payload) { blobRefs.insert(sha) }
                 case .update(let spec, _):
@@ -254,7 +261,7 @@ extension EvidenceStore {
                     fail(e.seq, "payload is not canonical JSON")
                     return
                 }
-                try replay(plans.byKind[plans.index[kind]!], seq: e.seq, payload: .parsed(payload))
+                try Array(e.at.utf8).withUnsafeBufferPointer { at in try replay(plans.byKind[plans.index[kind]!], seq: e.seq, payload: .parsed(payload), at: at) }
             }
 
             /// Whether the entry at hand is replayed (false once the chain broke): counts it first.
@@ -283,7 +290,7 @@ extension EvidenceStore {
                         head.append(contentsOf: hash)
                         hasHead = true
                         fields = chunkFields[e.fields]
-                        try replay(plans.byKind[e.plan], seq: expectedSeq, payload: .checked(column(3)))
+                        try replay(plans.byKind[e.plan], seq: expectedSeq, payload: .checked(column(3)), at: column(2))
                     }
                 }
             }
@@ -324,6 +331,7 @@ extension EvidenceStore {
                     try replay.finish()
                     problems += replay.problems
                     rowsChecked[spec.table] = replay.seen
+                    if replay.entryTimeColumn != nil, !replay.problems.isEmpty || !replay.stayedInStep { rowTimesMatch = false }
                 }
                 // 3. Blobs: each referenced one present with the bytes its hash names; none extra.
                 var blobs = 0
@@ -358,8 +366,10 @@ extension EvidenceStore {
             }
             integrity = try integrityCheck?.wait() ?? "not applicable (PostgreSQL)"
             if integrityCheck != nil, integrity != "ok" { problems.insert(VerificationProblem(seq: nil, message: "SQLite integrity_check: \(integrity)"), at: 0) }
-            return VerificationResult(entries: count, headHash: hasHead ? String(decoding: head, as: UTF8.self) : nil, integrityCheck: integrity,
-                                      problems: problems, rowsChecked: rowsChecked, journalTimePairs: journalTimePairs)
+            var result = VerificationResult(entries: count, headHash: hasHead ? String(decoding: head, as: UTF8.self) : nil, integrityCheck: integrity,
+                                            problems: problems, rowsChecked: rowsChecked, journalTimePairs: journalTimePairs)
+            result.rowTimesMatchEntries = rowTimesMatch && !chainBroken
+            return result
         }
     }
 }
@@ -383,12 +393,19 @@ final class TableReplay {
     private var pending: [String: ExpectedRow] = [:]
     private(set) var problems: [VerificationProblem] = []
     private(set) var seen = 0
+    /// The index in an expected row (seq first) of the column that records when the row was written
+    /// (`Tables.entryTimeColumns`), if the table has one.
+    let entryTimeColumn: Int?
 
     init(spec: TableSpec, cursor: any RowCursor) throws {
         self.spec = spec
         self.cursor = cursor
         statement = cursor as? Statement
+        entryTimeColumn = Tables.entryTimeColumns[spec.table].flatMap { spec.columns.firstIndex(of: $0) }.map { $0 + 1 }
     }
+
+    /// Whether every row came in journal order: none was matched by id at the end.
+    var stayedInStep: Bool { inStep }
 
     /// Whether the table has a next row (seq, then the spec's columns); the cursor stays on it.
     private func peek() throws -> Bool {
@@ -454,15 +471,22 @@ final class TableReplay {
         }
     }
 
-    /// The row entry `id` should have produced: column 0 is its seq, then the spec's columns.
-    func expect(id: String, row: ExpectedRow) throws {
+    /// The row entry `id` should have produced: column 0 is its seq, then the spec's columns. True when the table's
+    /// next row is that row, every column as it should be.
+    @discardableResult
+    func expect(id: String, row: ExpectedRow) throws -> Bool {
         if inStep, try peek(), column(1, equals: id.utf8), column(0, equals: row[0]) {
-            for i in 0..<row.count where !column(i, equals: row[i]) { problem(id: id, want: row, column: i) }
+            var matched = true
+            for i in 0..<row.count where !column(i, equals: row[i]) {
+                problem(id: id, want: row, column: i)
+                matched = false
+            }
             try advance()
-            return
+            return matched
         }
         inStep = false
         pending[id] = row
+        return false
     }
 
     /// Matches the rows left by id; reports rows without an entry and entries without a row.

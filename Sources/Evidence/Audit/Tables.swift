@@ -57,6 +57,14 @@ enum Tables {
     /// from `Schema.importsVersion` on.
     static let evidenceImports = TableSpec(table: "evidence_imports", idPrefix: "", columns: ["id", "file_sha256", "line"])
 
+    /// The column of a row that records when it was written, by table: the same clock reading as its journal entry's
+    /// `at` when growcert wrote it. `VerifyService.rowTimeProblems` compares these (a run's start and finish, an item's,
+    /// a clock reading's) with their entries' times; the replay tells it when every one of them equals its entry's
+    /// (`VerificationResult.rowTimesMatchEntries`), so that it need not read them all again.
+    static let entryTimeColumns: [String: String] = [
+        runs.table: "started_at", runFinishes.table: "finished_at", evidence.table: "recorded_at", runClocks.table: "recorded_at",
+    ]
+
     static let all = [campaigns, devices, accounts, runs, evidence, reports, signoffs]
 
     /// The query tables of a database at `schemaVersion`, in the order verify reports them.

@@ -35,6 +35,11 @@ package struct VerificationResult: Sendable {
     /// Nil when they were not gathered (another backend, or a row read whole), and the journal's order must be read
     /// again to check its times.
     package var journalTimePairs: [JournalTimePair]?
+    /// Whether the replay saw every row of the tables in `Tables.entryTimeColumns` match its journal entry, in journal
+    /// order, with that column's bytes equal to the entry's `at`: then no such row's time is any second from its
+    /// entry's, and the time check of the rows has nothing to find (for a skew from 0). False when the chain broke, a
+    /// row was out of step or differed, or a time did not equal its entry's: the time check then reads every row.
+    package var rowTimesMatchEntries = false
     /// Whether the store verifies: no problem found (warnings do not count).
     package var ok: Bool { problems.isEmpty }
 

@@ -79,15 +79,15 @@ package struct VerifyService {
         result.problems += try storeProofProblems(items: items)
         result.problems += try identityProblems(items: items)
         let skew = try journalSkew()
-        let rows = settled && skew >= 0 ? (problems: [], journalSkew: skew)
-            : try store.snapshot { try rowTimeProblems(page: Self.timePage, runPage: Self.runPage) }
-        result.problems += rows.problems
+        if !settled || skew < 0 {
+            result.problems += try store.snapshot { try rowTimeProblems(page: Self.timePage, runPage: Self.runPage) }
+        }
         // The journal's order of times: from the neighbours the replay could not tell are in order, where it gathered
         // them (only those can go backwards by a skew from 0); else read entry by entry.
-        if let pairs = result.journalTimePairs, rows.journalSkew >= 0 {
-            result.warnings += pairs.compactMap { Self.backwardsWarning(previousSeq: $0.previousSeq, previousAt: $0.previousAt, seq: $0.seq, at: $0.at, skew: rows.journalSkew) }
+        if let pairs = result.journalTimePairs, skew >= 0 {
+            result.warnings += pairs.compactMap { Self.backwardsWarning(previousSeq: $0.previousSeq, previousAt: $0.previousAt, seq: $0.seq, at: $0.at, skew: skew) }
         } else {
-            result.warnings += try store.snapshot { try journalOrderWarnings(skew: rows.journalSkew) }
+            result.warnings += try store.snapshot { try journalOrderWarnings(skew: skew) }
         }
         // A verdict is re-judged only over a database whose chain and tables hold: over a broken one it means nothing.
         if rejudgesReports, result.ok {
@@ -165,8 +165,8 @@ package struct VerifyService {
     /// can forge, so the stored provenance and details must be exactly what `TransactionEvidence.apple`
     /// makes of it today. The verifier judges certificate validity at the transaction's own
     /// `signedDate`, never at the time of checking, so evidence recorded months ago still verifies.
-    /// Only transaction items are read: those of `items` (all of the store's when nil).
-    package func storeProofProblems(items: [(item: EvidenceItem, appId: String)]? = nil) throws -> [VerificationProblem] {
+    /// Only the transaction items of `items` are read.
+    package func storeProofProblems(items: [(item: EvidenceItem, appId: String)]) throws -> [VerificationProblem] {
         var problems: [VerificationProblem] = []
         // Every Play license key each run's campaign has recorded, oldest first: a purchase recorded before a key
         // changed verifies with the key it was recorded under.
@@ -176,7 +176,7 @@ package struct VerifyService {
                 .filter { $0.field == CampaignField.playLicenseKey.rawValue }.map(\.to)
             for run in try store.runs(campaignId: campaign.id) { playKeysOfRun[run.id] = keys }
         }
-        for (item, appId) in try items ?? store.evidence(types: [.transaction]) where item.type == .transaction {
+        for (item, appId) in items where item.type == .transaction {
             let details = item.details(as: TransactionDetails.self)
             if item.provenance == .storeSignedGoogle || details.source == TransactionEvidence.playBillingSource {
                 if let message = checkGoogle(item, appId: appId, keys: playKeysOfRun[item.runId] ?? []) {
@@ -203,9 +203,8 @@ package struct VerifyService {
     /// rests on must also re-validate here: its recorded certificate chain, for its host name, at its time, against this
     /// machine's trust store and the pins (`RecordedIdentity.unvalidated`); one that does not is not live-hosted, and
     /// verify refuses the label (see docs/auditing.md for why that is a verification failure).
-    /// `items` holds the check results and receipts to read (all of the store's when nil).
-    package func identityProblems(items: [(item: EvidenceItem, appId: String)]? = nil) throws -> [VerificationProblem] {
-        let items = try items ?? store.evidence(types: [.checkResult, .receipt])
+    /// Only the check results and receipts of `items` are read.
+    package func identityProblems(items: [(item: EvidenceItem, appId: String)]) throws -> [VerificationProblem] {
         var problems: [VerificationProblem] = []
         var pinsOfRun: [String: [String]] = [:]
         var runIds: [String] = []
@@ -312,22 +311,14 @@ package struct VerifyService {
     /// the store: the rows and entries compared belong together while another process records, and a store opened for
     /// reading checks once, not at each of the check's reads (three a run), that no writer came meanwhile.
     package func timeProblems(page: Int = timePage, runPage: Int = runPage) throws -> TimeProblems {
-        try store.snapshot {
-            let rows = try rowTimeProblems(page: page, runPage: runPage)
-            return (rows.problems, try journalOrderWarnings(skew: rows.journalSkew))
-        }
+        try store.snapshot { (try rowTimeProblems(page: page, runPage: runPage), try journalOrderWarnings(skew: try journalSkew())) }
     }
 
     /// What the time check finds: problems (rows changed after they were recorded) and warnings (the clock moved).
     package typealias TimeProblems = (problems: [VerificationProblem], warnings: [VerificationProblem])
-    /// What the time check finds of the rows (problems, by seq), and the skew the journal's order is judged with.
-    typealias RowTimes = (problems: [VerificationProblem], journalSkew: Int)
-
-    /// The time check's rows against their entries (problems, by seq), and the skew the journal's order is judged with
-    /// (the smallest of the campaigns' profiles'). Call inside `store.snapshot`.
-    func rowTimeProblems(page: Int, runPage: Int) throws -> RowTimes {
+    /// The time check's rows against their entries (problems, by seq). Call inside `store.snapshot`.
+    func rowTimeProblems(page: Int, runPage: Int) throws -> [VerificationProblem] {
         var problems: [VerificationProblem] = []
-        var skews: [Int] = []
         /// What a compared row is, to name it in a problem (a run's million items are not named one by one to be compared).
         enum RowName {
             case runStart(String), runFinish(String), item(String), clock(runId: String, event: String)
@@ -357,8 +348,7 @@ package struct VerifyService {
         }
         for campaign in try store.campaigns() {
             let skew = outsideClockSkew(of: campaign)
-            skews.append(skew)
-            // The campaign's runs a page at a time: the check runs beside the replay, and holds little beside it.
+            // The campaign's runs a page at a time: a campaign may hold 100,000 of them, and the check holds little.
             var afterRun: Int64 = 0
             while true {
                 let runs = try store.runs(campaignId: campaign.id, after: afterRun, limit: runPage)
@@ -385,7 +375,7 @@ package struct VerifyService {
             }
             try compare(skew: skew)
         }
-        return (problems.sorted { ($0.seq ?? 0) < ($1.seq ?? 0) }, skews.min() ?? VerdictRules.defaultOutsideClockSkewSeconds)
+        return problems.sorted { ($0.seq ?? 0) < ($1.seq ?? 0) }
     }
 
     /// The skew a campaign's rows and entries are judged with: its profile's, or the default for a profile this growcert
@@ -394,7 +384,7 @@ package struct VerifyService {
         (try? store.profileNamed(campaign.profile).rules.outsideClockSkewSeconds) ?? VerdictRules.defaultOutsideClockSkewSeconds
     }
 
-    /// The skew the journal's order is judged with: the smallest of the campaigns' (`rowTimeProblems` gives the same).
+    /// The skew the journal's order is judged with: the smallest of the campaigns'.
     private func journalSkew() throws -> Int {
         try store.campaigns().map(outsideClockSkew).min() ?? VerdictRules.defaultOutsideClockSkewSeconds
     }

@@ -331,7 +331,7 @@ extension EvidenceStore {
                     try replay.finish()
                     problems += replay.problems
                     rowsChecked[spec.table] = replay.seen
-                    if replay.entryTimeColumn != nil, !replay.problems.isEmpty || !replay.stayedInStep { rowTimesMatch = false }
+                    if replay.entryTimeColumn != nil, !replay.problems.isEmpty || !replay.inStep { rowTimesMatch = false }
                 }
                 // 3. Blobs: each referenced one present with the bytes its hash names; none extra.
                 var blobs = 0
@@ -389,7 +389,8 @@ final class TableReplay {
     private let statement: Statement?
     private var hasRow = false
     private var started = false
-    private var inStep = true
+    /// Whether every row so far came in journal order (none is left to be matched by id at the end).
+    private(set) var inStep = true
     private var pending: [String: ExpectedRow] = [:]
     private(set) var problems: [VerificationProblem] = []
     private(set) var seen = 0
@@ -403,9 +404,6 @@ final class TableReplay {
         statement = cursor as? Statement
         entryTimeColumn = Tables.entryTimeColumns[spec.table].flatMap { spec.columns.firstIndex(of: $0) }.map { $0 + 1 }
     }
-
-    /// Whether every row came in journal order: none was matched by id at the end.
-    var stayedInStep: Bool { inStep }
 
     /// Whether the table has a next row (seq, then the spec's columns); the cursor stays on it.
     private func peek() throws -> Bool {

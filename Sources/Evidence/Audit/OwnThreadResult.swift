@@ -2,7 +2,7 @@ import Foundation
 import Synchronization
 
 /// A value worked out on a thread of its own while the caller goes on, and waited for when it is needed: what
-/// `verify` runs beside its replay (`ParallelIntegrityCheck`, the time check). A thread of its own, not a dispatch
+/// `verify` runs beside its replay (`ParallelIntegrityCheck`). A thread of its own, not a dispatch
 /// queue's: a caller waiting on a queue's few threads (two on two cores) could hold the one the work needs.
 package final class OwnThreadResult<Value: Sendable>: Sendable {
     private let value = Mutex<Value?>(nil)

@@ -29,6 +29,7 @@ extension Connection: StoreDatabase {
     }
 
     func cursor(_ query: RowQuery) throws -> any RowCursor {
+        try batchWriter?.settle()
         let (sql, values) = SQLDialect.sqlite.select(query)
         let statement = try Statement(connection: self, sql: sql)
         try statement.bind(values)
@@ -37,12 +38,14 @@ extension Connection: StoreDatabase {
     }
 
     func insertJournal(_ values: [SQLValue]) throws {
+        if let batchWriter { return try batchWriter.appendJournal(values) }
         let insert = try journalInsert ?? statement(SQLDialect.sqlite.insert(into: Tables.journal, Tables.journalColumns))
         journalInsert = insert
         try runCached(insert, values) { self.journalInsert = nil }
     }
 
     func insertRow(_ spec: TableSpec, _ values: [SQLValue]) throws {
+        if let batchWriter { return try batchWriter.appendRow(spec, values) }
         let insert = try tableInserts[spec.table] ?? statement(SQLDialect.sqlite.insert(spec))
         tableInserts[spec.table] = insert
         try runCached(insert, values) { self.tableInserts[spec.table] = nil }

@@ -15,6 +15,12 @@ final class Connection {
     /// The append path's statements, kept here so each entry does not look them up by SQL text.
     var journalInsert: Statement?
     var tableInserts: [String: Statement] = [:]
+    /// Where the journal's and the query tables' inserts go while a batch runs (`deferringAppends`): every other use of
+    /// the connection settles it first.
+    private(set) var batchWriter: BatchWriter?
+    /// The writer of this connection's batches, made at its first and kept, with its thread and statements, until the
+    /// connection closes.
+    private(set) var keptBatchWriter: BatchWriter?
 
     /// Opens (or, with `create`, creates) the database file.
     init(path: String, create: Bool, busyTimeoutMs: Int32 = 30_000) throws {
@@ -74,6 +80,7 @@ final class Connection {
     }
 
     deinit {
+        keptBatchWriter?.stop()
         journalInsert = nil
         tableInserts.removeAll()
         statementCache.removeAll()
@@ -86,6 +93,7 @@ final class Connection {
 
     /// Runs one or more statements that take no parameters.
     func execute(_ sql: String) throws {
+        try batchWriter?.settle()
         var errmsg: UnsafeMutablePointer<CChar>?
         let rc = sqlite3_exec(handle, sql, nil, nil, &errmsg)
         if rc != SQLITE_OK {
@@ -97,6 +105,7 @@ final class Connection {
 
     /// The statement for `sql`, prepared once per connection, for a caller that binds it itself.
     func statement(_ sql: String) throws -> Statement {
+        try batchWriter?.settle()
         if let cached = statementCache[sql] { return cached }
         let stmt = try Statement(connection: self, sql: sql)
         statementCache[sql] = stmt
@@ -152,6 +161,7 @@ final class Connection {
     /// IMMEDIATE takes the write lock up front, so two processes appending to
     /// the journal serialise on the busy timeout instead of failing on upgrade.
     func transaction<T>(_ body: () throws -> T) throws -> T {
+        try batchWriter?.settle()
         // Nesting is a programming error: say so, instead of SQLite's "cannot start a transaction within a transaction".
         guard sqlite3_get_autocommit(handle) != 0 else {
             throw SQLiteError(code: SQLITE_MISUSE, message: "a transaction is already open on this connection: transactions do not nest", sql: nil)
@@ -165,10 +175,41 @@ final class Connection {
     /// In WAL mode the snapshot starts at the first read and holds until the end, so a writer
     /// recording meanwhile cannot make what `body` reads inconsistent.
     func readSnapshot<T>(_ body: () throws -> T) throws -> T {
+        try batchWriter?.settle()
         guard sqlite3_get_autocommit(handle) != 0 else { return try body() }
         try execute("BEGIN DEFERRED")
         defer { try? execute("COMMIT") }
         return try body()
+    }
+
+    /// Runs `body` with the journal's and the query tables' inserts gathered by a `BatchWriter`, which writes them
+    /// beside `body`'s thread, many rows to a statement; every row is written before this returns. Call inside a
+    /// transaction: on any error the rows not yet written are dropped and the error rethrown, for the transaction to
+    /// roll back.
+    func deferringAppends<T>(_ body: () throws -> T) throws -> T {
+        guard batchWriter == nil else { return try body() }
+        let writer = keptBatchWriter ?? BatchWriter(connection: self)
+        keptBatchWriter = writer
+        batchWriter = writer
+        defer { batchWriter = nil }
+        do {
+            let result = try body()
+            try writer.settle()
+            return result
+        } catch {
+            writer.discard()
+            throw error
+        }
+    }
+
+    /// Whether a statement of this connection has stepped to a row and neither run to its end nor been reset.
+    var hasStatementPartWay: Bool {
+        var statement = sqlite3_next_stmt(handle, nil)
+        while let s = statement {
+            if sqlite3_stmt_busy(s) != 0 { return true }
+            statement = sqlite3_next_stmt(handle, s)
+        }
+        return false
     }
 
     var userVersion: Int {

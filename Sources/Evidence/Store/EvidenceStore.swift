@@ -374,7 +374,8 @@ package final class EvidenceStore {
             // 2 MiB). It was sized for the journal's hash index (a random page per entry), gone since schema 10.
             try sqlite?.setBatchCache(true)
             defer { try? sqlite?.setBatchCache(false) }
-            return try db.transaction(body)
+            // SQLite's inserts are written by a thread of their own, fifty entries to a statement (`BatchWriter`).
+            return try db.transaction { try sqlite?.deferringAppends(body) ?? body() }
         }
     }
 

@@ -55,9 +55,10 @@ struct SQLDialect: Sendable {
         return (sql, values)
     }
 
-    /// Inserts one row: `columns`' values, in order.
-    func insert(into table: String, _ columns: [String]) -> String {
-        "INSERT INTO " + table + "(" + columns.joined(separator: ",") + ") VALUES (" + columns.indices.map { placeholder($0 + 1) }.joined(separator: ",") + ")"
+    /// Inserts `rows` rows (one unless said): `columns`' values, in order, row after row.
+    func insert(into table: String, _ columns: [String], rows: Int = 1) -> String {
+        "INSERT INTO " + table + "(" + columns.joined(separator: ",") + ") VALUES "
+            + (0..<rows).map { row in "(" + columns.indices.map { placeholder(row * columns.count + $0 + 1) }.joined(separator: ",") + ")" }.joined(separator: ",")
     }
 
     /// Inserts one query-table row: seq, then `spec.columns`.

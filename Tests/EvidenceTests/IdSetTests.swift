@@ -30,4 +30,21 @@ import Testing
         #expect(!again)
         #expect(!set.contains("r1"))
     }
+
+    /// A counter far past the others (an id written by hand) is kept apart from the prefix's array of words, which grows
+    /// only a little at a time; once the array reaches it, it is folded in and still answers as a set of strings would.
+    @Test func countersFarAheadAreKeptApartAndFoldedIn() {
+        var set = IdSet()
+        var strings: Set<String> = []
+        let far = ["e300000", "e299999", "e999999999999999", "r262145", "e64"]
+        for id in far { #expect(set.insert(id) == strings.insert(id).inserted) }
+        for n in 1...300_001 {
+            let id = "e\(n)"
+            #expect(set.contains(id) == strings.contains(id), "before \(id)")
+            #expect(set.insert(id) == strings.insert(id).inserted, "inserting \(id)")
+        }
+        for id in far + ["e300002", "r1", "e0", "e1000000"] { #expect(set.contains(id) == strings.contains(id), "\(id)") }
+        let again = (set.insert("e300000"), set.insert("e999999999999999"))
+        #expect(again == (false, false))
+    }
 }

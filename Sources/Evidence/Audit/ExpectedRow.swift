@@ -1,3 +1,5 @@
+import StrictJSON
+
 /// A query-table row as `verify` expects it: each column's text as UTF-8 (nil for NULL), in one
 /// buffer reused from entry to entry so that a million rows do not allocate a million arrays.
 struct ExpectedRow {
@@ -28,6 +30,57 @@ struct ExpectedRow {
     /// Column `i`'s text, nil for NULL.
     subscript(i: Int) -> ArraySlice<UInt8>? {
         ranges[i].map { bytes[$0] }
+    }
+
+    /// Empties the row to the one an insert entry's parsed payload describes: column 0 its seq, then each of `spec`'s
+    /// columns as its text would read.
+    mutating func fill(_ spec: TableSpec, seq: Int64, parsed value: JSONValue) {
+        reset(columns: spec.columns.count + 1)
+        appendDecimal(at: 0, seq)
+        for (ci, c) in spec.columns.enumerated() {
+            if let text = (value[c] ?? .null).columnText { append(at: ci + 1, Array(text.utf8)) }
+        }
+    }
+
+    /// The same for a payload checked in place (`JournalChunk`): `fields` are its top-level fields, in key order, which
+    /// is the order of `spec.canonicalOrder`, so both are walked together; `scratch` takes an escaped string's text.
+    /// (A method of the row, its state passed in: inside verify's replay, each use of a variable its nested functions
+    /// share is checked for exclusive access at run time.)
+    mutating func fill(_ spec: TableSpec, seq: Int64, checked text: UnsafeBufferPointer<UInt8>, fields: ArraySlice<CanonicalCheck.Field>,
+                       scratch: inout [UInt8]) {
+        reset(columns: spec.columns.count + 1)
+        appendDecimal(at: 0, seq)
+        var f = fields.startIndex
+        for ci in spec.canonicalOrder {
+            let name = spec.columnBytes[ci]
+            while f < fields.endIndex, UnsafeBufferPointer(rebasing: text[fields[f].key]).lexicographicallyPrecedes(name) { f += 1 }
+            guard f < fields.endIndex, TableReplay.bytes(UnsafeBufferPointer(rebasing: text[fields[f].key]), equal: name) else { continue }
+            let value = UnsafeBufferPointer(rebasing: text[fields[f].value])
+            switch fields[f].kind {
+            case .null: break
+            case .bool(let b): append(at: ci + 1, CollectionOfOne(b ? UInt8(ascii: "1") : UInt8(ascii: "0")))
+            case .string(escaped: true):
+                scratch.removeAll(keepingCapacity: true)
+                CanonicalCheck.unescape(value, into: &scratch)
+                append(at: ci + 1, scratch)
+            case .string(escaped: false), .number, .array, .object: append(at: ci + 1, value)
+            }
+            f += 1
+        }
+    }
+
+    /// Sets column `i` (NULL until now) to `value` in decimal, as SQLite reads an integer as text (no `String` made).
+    mutating func appendDecimal(at i: Int, _ value: Int64) {
+        let start = bytes.count
+        if value < 0 { bytes.append(UInt8(ascii: "-")) }
+        let digitsStart = bytes.count
+        var m = value.magnitude
+        repeat {
+            bytes.append(UInt8(ascii: "0") + UInt8(m % 10))
+            m /= 10
+        } while m > 0
+        bytes[digitsStart...].reverse()
+        ranges[i] = start..<bytes.count
     }
 }
 

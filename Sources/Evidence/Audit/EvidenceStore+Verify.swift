@@ -276,21 +276,24 @@ extension EvidenceStore {
             defer { journal.close() }
             var journalTimePairs: [JournalTimePair]?
             if let statement = journal as? Statement {
-                // SQLite's rows are copied out a chunk at a time; a second thread checks each chunk while this one reads
-                // the next and replays the one before.
+                // SQLite's rows are copied out a chunk at a time; a second thread checks each chunk while this one
+                // replays the one before it and reads the one after it (the check of chunk k + 1 overlaps the replay of
+                // chunk k, the longest part, and the read of chunk k + 2).
                 let checker = ChunkChecker(kinds: plans.byKind.map(\.kindBytes))
                 defer { checker.stop() }
-                var chunk = JournalChunk(), spare = JournalChunk()
+                var chunk = JournalChunk(), next = JournalChunk()
                 var more = try chunk.fill(from: statement)
                 checker.check(chunk)
+                if more { more = try next.fill(from: statement) }
                 while true {
-                    if more { more = try spare.fill(from: statement) }
                     checker.wait()
+                    let last = next.isEmpty
+                    if !last { checker.check(next) }
                     try replayChunk(chunk)
-                    guard more || !spare.isEmpty else { break }
-                    swap(&chunk, &spare)
-                    checker.check(chunk)
-                    if !more { spare = JournalChunk() }
+                    guard !last else { break }
+                    // `chunk` now the one being checked, `next` the one replayed: free to read the one after into.
+                    swap(&chunk, &next)
+                    if more { more = try next.fill(from: statement) } else { next = JournalChunk() }
                 }
                 journalTimePairs = checker.journalTimePairs
             } else {

@@ -2,7 +2,7 @@
 /// (`JournalKind.effect(schemaVersion:)`) and the tables (`Tables`), instead of at each of a million entries: which
 /// table it writes, which table's row it belongs to, and which write rule it is checked against. A replay keeps each
 /// table's state (its ids, its comparison with the table as it is) by slot, an index, not by the table's name.
-struct ReplayPlan {
+final class ReplayPlan {
     /// The write rule a growcert command applies before it inserts a row of a table, as verify replays it.
     enum Rule: Equatable {
         case none, importKey, campaign, run, runFinish, runAbandon, evidence, report
@@ -33,6 +33,11 @@ struct ReplayPlan {
     let owner: (column: String, table: String, slot: Int)?
     /// The rule an insert is checked against (`.none` for other entries).
     let rule: Rule
+
+    init(kind: JournalKind, kindBytes: [UInt8], effect: JournalKind.Effect, slot: Int, parent: (table: String, slot: Int)?,
+         owner: (column: String, table: String, slot: Int)?, rule: Rule) {
+        (self.kind, self.kindBytes, self.effect, self.slot, self.parent, self.owner, self.rule) = (kind, kindBytes, effect, slot, parent, owner, rule)
+    }
 
     /// The plans of every kind, in `JournalKind.allCases` order, for a database at `schemaVersion`; `index` finds a
     /// kind's plan, and `slots` numbers every table a plan or the version's schema names.

@@ -6,7 +6,10 @@ import StrictJSON
 /// entry carries the whole row, an update entry the row's id and the changed
 /// columns. Writing uses `apply`; `growcert verify` replays the journal with
 /// the same specs and compares the result with the tables as they are.
-struct TableSpec: Sendable {
+///
+/// A class, though it never changes: the replay and the append path pass a spec at every entry, and a struct of six
+/// arrays and strings cost a retain and a release of each at every copy.
+final class TableSpec: Sendable {
     let table: String
     /// The id prefix of new rows (`c` → `c1`, `c2`, …).
     let idPrefix: String

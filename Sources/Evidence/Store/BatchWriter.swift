@@ -1,5 +1,6 @@
 internal import CSQLite
 import Foundation
+import Synchronization
 
 /// The rows a SQLite store's `batch` appends, written by a thread of their own while the caller's thread validates,
 /// scans, builds and hashes the entries after them, and written many to a statement: SQLite's work and growcert's, one
@@ -26,6 +27,10 @@ import Foundation
 final class BatchWriter: @unchecked Sendable {
     /// How many journal entries a group holds at most.
     static let groupSize = 50
+
+    /// How many batches run in this process with a writer (`Connection.deferringAppends`): while none does, a statement
+    /// steps without asking its connection for one (a million steps of a verify asked for nothing).
+    static let batchesRunning = Atomic<Int>(0)
 
     /// Rows gathered for one write: the journal's, and those of one query table, each as their bound values in order.
     /// A statement of the writer's: a table's insert of `rows` rows.

@@ -191,7 +191,11 @@ final class Connection {
         let writer = keptBatchWriter ?? BatchWriter(connection: self)
         keptBatchWriter = writer
         batchWriter = writer
-        defer { batchWriter = nil }
+        BatchWriter.batchesRunning.add(1, ordering: .relaxed)
+        defer {
+            batchWriter = nil
+            BatchWriter.batchesRunning.subtract(1, ordering: .relaxed)
+        }
         do {
             let result = try body()
             try writer.settle()

@@ -83,7 +83,7 @@ final class Statement {
 
     /// Steps once: true when a row is available, false when done.
     func step() throws -> Bool {
-        try connection.batchWriter?.settle()
+        if BatchWriter.batchesRunning.load(ordering: .relaxed) > 0 { try connection.batchWriter?.settle() }
         let rc = sqlite3_step(handle)
         switch rc {
         case SQLITE_ROW: return true

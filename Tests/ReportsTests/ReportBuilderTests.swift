@@ -1,6 +1,7 @@
 import Evidence
 import Foundation
 import Testing
+import StrictJSON
 
 @testable import Reports
 import Services
@@ -108,5 +109,58 @@ import Services
         #expect(asOf.first?.outcome == .fail)
         #expect(EvidenceAsOf(seq: nil).runs(runs, finishedLater: [judged.id]) == runs)
         #expect(!asOf.contains { $0.id == open.id })
+    }
+}
+
+/// `judgedRuns` and `judge` group a campaign's runs by scenario in one pass: the runs they pick must be those of a
+/// filter per scenario, whatever order the runs come in.
+@Suite struct JudgedRunsInOnePassTests {
+    @Test("Each scenario's judged run is its latest finished run not abandoned, with the runs in any order")
+    func judgedRunsMatchAFilterPerScenario() throws {
+        let (f, _, judged, _) = try ReportBuilderTests.campaignWithHistory()
+        let late = try f.start("sign-out-switch", device: "iphone")
+        try f.finish(late, "pass")
+        let abandoned = try f.start("sign-out-switch", device: "iphone")
+        try f.finish(abandoned, "pass")
+        _ = try f.store.abandonRun(id: abandoned.id, reason: "wrong build")
+        let runs = try f.store.runs(campaignId: f.campaign.id)
+        let engine = VerdictEngine(profile: f.profile)
+        let reference = f.profile.scenarios.compactMap { s in VerdictEngine.judgedRun(runs.filter { $0.scenario == s.id }) }
+        #expect(reference.map(\.id) == [judged.id, late.id])
+        for order in [runs, runs.reversed(), runs.sorted { $0.id > $1.id }] {
+            #expect(engine.judgedRuns(order).map(\.id) == reference.map(\.id))
+            let input = VerdictEngine.Input(campaign: f.campaign, devices: try f.store.devices(campaignId: f.campaign.id),
+                                            accounts: try f.store.accounts(campaignId: f.campaign.id), runs: order,
+                                            evidence: try f.store.evidence(campaignId: f.campaign.id))
+            #expect(engine.judge(input).map { $0.judgedRun?.id } == f.profile.scenarios.map { s in reference.first { $0.scenario == s.id }?.id })
+        }
+    }
+
+    @Test("A strings text found by its dotted path is the text the walk through the words finds, for every path and odd keys")
+    func stringsByPathMatchTheWalk() throws {
+        func walk(_ json: JSONValue, _ path: String) -> String {
+            var v: JSONValue? = json
+            for part in path.split(separator: ".", omittingEmptySubsequences: false) { v = v?[String(part)] }
+            return v?.stringValue ?? path
+        }
+        var paths: [String] = []
+        func gather(_ value: JSONValue, _ prefix: String?) {
+            guard case .object(let members) = value else { return }
+            for (key, member) in members {
+                let path = prefix.map { $0 + "." + key } ?? key
+                paths.append(path)
+                gather(member, path)
+            }
+        }
+        let odd: JSONValue = .object(["a.b": .string("dotted key"), "a": .object(["b": .string("nested"), "": .object(["c": .string("empty key")])]),
+                                      "é": .string("precomposed"), "x": .object(["\u{301}y": .string("combining first")]), "n": .number("1")])
+        for json in [try TemplateSet.embedded.stringsJSON("strings/en.json"), try TemplateSet.embedded.stringsJSON("strings/zh-Hans.json"), odd] {
+            paths = []
+            gather(json, nil)
+            let strings = ReportStrings(json: json)
+            for path in paths + ["", "missing", "a..c", "e\u{301}", "x.\u{301}y", "n", "verdict.", ".verdict"] {
+                #expect(strings.text(path) == walk(json, path), "\(path)")
+            }
+        }
     }
 }

@@ -112,30 +112,9 @@ import Services
     }
 }
 
-/// `judgedRuns` and `judge` group a campaign's runs by scenario in one pass: the runs they pick must be those of a
-/// filter per scenario, whatever order the runs come in.
-@Suite struct JudgedRunsInOnePassTests {
-    @Test("Each scenario's judged run is its latest finished run not abandoned, with the runs in any order")
-    func judgedRunsMatchAFilterPerScenario() throws {
-        let (f, _, judged, _) = try ReportBuilderTests.campaignWithHistory()
-        let late = try f.start("sign-out-switch", device: "iphone")
-        try f.finish(late, "pass")
-        let abandoned = try f.start("sign-out-switch", device: "iphone")
-        try f.finish(abandoned, "pass")
-        _ = try f.store.abandonRun(id: abandoned.id, reason: "wrong build")
-        let runs = try f.store.runs(campaignId: f.campaign.id)
-        let engine = VerdictEngine(profile: f.profile)
-        let reference = f.profile.scenarios.compactMap { s in VerdictEngine.judgedRun(runs.filter { $0.scenario == s.id }) }
-        #expect(reference.map(\.id) == [judged.id, late.id])
-        for order in [runs, runs.reversed(), runs.sorted { $0.id > $1.id }] {
-            #expect(engine.judgedRuns(order).map(\.id) == reference.map(\.id))
-            let input = VerdictEngine.Input(campaign: f.campaign, devices: try f.store.devices(campaignId: f.campaign.id),
-                                            accounts: try f.store.accounts(campaignId: f.campaign.id), runs: order,
-                                            evidence: try f.store.evidence(campaignId: f.campaign.id))
-            #expect(engine.judge(input).map { $0.judgedRun?.id } == f.profile.scenarios.map { s in reference.first { $0.scenario == s.id }?.id })
-        }
-    }
-
+/// `ReportStrings.text` answers from a table of every string by its dotted path: it must answer exactly as the walk
+/// through the words does.
+@Suite struct ReportStringsByPathTests {
     @Test("A strings text found by its dotted path is the text the walk through the words finds, for every path and odd keys")
     func stringsByPathMatchTheWalk() throws {
         func walk(_ json: JSONValue, _ path: String) -> String {

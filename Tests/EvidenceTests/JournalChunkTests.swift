@@ -42,6 +42,22 @@ import Testing
         }
     }
 
+    /// The checker finds each entry's kind among the known kinds' texts by its bytes: a kind that is one of them but
+    /// for a byte, a prefix or an extension of one, is none of them.
+    @Test("An entry planted with an unknown kind, chained as growcert chains one, is found as unknown at its seq",
+          arguments: ["evidence", "evidence.add ", "evidence.adds", "Evidence.add", "evidence.ad", "x"])
+    func anUnknownKindIsFound(kind: String) throws {
+        try withTempDir { dir in
+            let (s, last) = try Self.longJournal(in: dir)
+            let head = try #require(try s.store.db.journalHead())
+            let (seq, at, payload) = (last + 1, "2026-12-05T06:00:00.000Z", #"{"id":"e1"}"#)
+            let hash = Chain.hash(seq: seq, kind: kind, actor: "qa", at: at, payload: payload, prev: head.hash)
+            try rawExecute(s.path, "INSERT INTO journal(seq, kind, actor, at, payload, prev_hash, hash) VALUES (\(seq), '\(kind)', 'qa', '\(at)', '\(payload)', '\(head.hash)', '\(hash)')")
+            let result = try EvidenceStore.openForReading(at: s.path, actor: "auditor").verify()
+            #expect(result.problems.map(\.description) == ["entry \(seq): unknown entry kind '\(kind)'"])
+        }
+    }
+
     @Test("Text that is not UTF-8 in a chunk's entry goes the original way, which reads it as a string and finds the hash broken")
     func invalidUTF8IsFound() throws {
         try withTempDir { dir in

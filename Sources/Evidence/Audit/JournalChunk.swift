@@ -80,6 +80,11 @@ final class JournalChunk: @unchecked Sendable {
         var (entries, fields) = (take(&self.entries), take(&self.fields))
         defer { (self.entries, self.fields) = (entries, fields) }
         let columns = self.columns
+        // The known kinds' texts in one buffer, found by range: an array of arrays retained each one it was asked for.
+        let kindBytes = kinds.flatMap { $0 }
+        var kindRanges: [Range<Int>] = []
+        for k in kinds { kindRanges.append((kindRanges.last?.upperBound ?? 0)..<(kindRanges.last?.upperBound ?? 0) + k.count) }
+        kindBytes.withUnsafeBufferPointer { known in
         bytes.withUnsafeBufferPointer { all in
             /// The time of the entry before the one at hand, when it is in this chunk.
             var previousAt: UnsafeBufferPointer<UInt8>?
@@ -113,7 +118,7 @@ final class JournalChunk: @unchecked Sendable {
                 envelope.removeAll(keepingCapacity: true)
                 Chain.appendEnvelope(seq: entries[n].seq, kind: kind, actor: actor, at: at, payload: payload, prev: prev, into: &envelope)
                 guard Digest.sha256(of: envelope, isHex: hash),
-                      let plan = kinds.firstIndex(where: { TableReplay.bytes(kind, equal: $0) }),
+                      let plan = kindRanges.firstIndex(where: { TableReplay.bytes(kind, equal: UnsafeBufferPointer(rebasing: known[$0])) }),
                       canonical.check(payload)
                 else { continue }
                 entries[n].accepted = true
@@ -121,6 +126,7 @@ final class JournalChunk: @unchecked Sendable {
                 entries[n].fields = fields.count..<fields.count + canonical.fields.count
                 fields.append(contentsOf: canonical.fields)
             }
+        }
         }
     }
 }

@@ -32,13 +32,13 @@ final class BatchWriter: @unchecked Sendable {
     /// steps without asking its connection for one (a million steps of a verify asked for nothing).
     static let batchesRunning = Atomic<Int>(0)
 
-    /// Rows gathered for one write: the journal's, and those of one query table, each as their bound values in order.
     /// A statement of the writer's: a table's insert of `rows` rows.
     private struct StatementKey: Hashable {
         let table: String
         let rows: Int
     }
 
+    /// Rows gathered for one write: the journal's, and those of one query table, each as their bound values in order.
     private struct Group {
         var journal: [SQLValue] = []
         var journalRows = 0
@@ -63,7 +63,8 @@ final class BatchWriter: @unchecked Sendable {
     private var inFlight = false
     /// The first error a write met: every later use throws it.
     private var failure: Error?
-    /// Statements by SQL, used by one thread at a time (whichever writes a group), never by the connection's cache.
+    /// The writer's inserts by table and row count, used by one thread at a time (whichever writes a group), never in
+    /// the connection's cache.
     private var statements: [StatementKey: Statement] = [:]
     /// How many groups this writer handed to its thread (the rest were written on the caller's).
     private(set) var groupsHandedOff = 0

@@ -27,6 +27,17 @@ struct RenderBenchmark: Benchmark {
         var htmlBytes: Int
         var mdBytes: Int
         var attachmentsByHash: Bool
+
+        init(seconds: Double, peakRSS: Int, htmlBytes: Int, mdBytes: Int, attachmentsByHash: Bool) {
+            (self.seconds, self.peakRSS, self.htmlBytes, self.mdBytes, self.attachmentsByHash) = (seconds, peakRSS, htmlBytes, mdBytes, attachmentsByHash)
+        }
+
+        /// Rounds of the same render: the median time, the highest peak RSS, the first round's sizes, and attachments
+        /// referenced by hash only if they were in every round.
+        init(medianOf rounds: [Measurement]) {
+            self.init(seconds: median(rounds.map(\.seconds)), peakRSS: rounds.map(\.peakRSS).max() ?? 0, htmlBytes: rounds[0].htmlBytes,
+                      mdBytes: rounds[0].mdBytes, attachmentsByHash: rounds.allSatisfy(\.attachmentsByHash))
+        }
     }
 
     /// Builds a database with `runs` finished runs of 19 notes and 1 attachment each, then renders it twice.
@@ -133,10 +144,7 @@ struct RenderLargeBenchmark: Benchmark {
         }
         let verify = try ChildProcess.check(context.options.growcert, ["--db", "\(Self.cacheFolder)/render-\(runs).sqlite", "--actor", "bench", "--quiet", "verify"])
         context.log("render-100k: verify alone \(String(format: "%.2f", verify.seconds)) s, \(verify.peakRSS / 1_048_576) MiB")
-        let small = RenderBenchmark.Measurement(seconds: median(smalls.map(\.seconds)), peakRSS: smalls.map(\.peakRSS).max() ?? 0, htmlBytes: smalls[0].htmlBytes,
-                                mdBytes: smalls[0].mdBytes, attachmentsByHash: smalls.allSatisfy(\.attachmentsByHash))
-        let large = RenderBenchmark.Measurement(seconds: median(larges.map(\.seconds)), peakRSS: larges.map(\.peakRSS).max() ?? 0, htmlBytes: larges[0].htmlBytes,
-                                mdBytes: larges[0].mdBytes, attachmentsByHash: larges.allSatisfy(\.attachmentsByHash))
+        let (small, large) = (RenderBenchmark.Measurement(medianOf: smalls), RenderBenchmark.Measurement(medianOf: larges))
         let ratio = large.seconds / small.seconds
         let rssMiB = Double(large.peakRSS) / 1_048_576
         let verifyMiB = Double(verify.peakRSS) / 1_048_576

@@ -485,7 +485,6 @@ final class TableReplay {
 
     /// The row entry `id` should have produced: column 0 is its seq, then the spec's columns. True when the table's
     /// next row is that row, every column as it should be.
-    @discardableResult
     func expect(id: String, row: ExpectedRow) throws -> Bool {
         if inStep, try peek(), column(1, equals: id.utf8), column(0, equals: row[0]) {
             var matched = true

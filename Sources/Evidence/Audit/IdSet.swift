@@ -30,7 +30,7 @@ package struct IdSet {
     /// Adds `id`; false when it was already in the set.
     package mutating func insert(_ id: String) -> Bool {
         var text = id
-        guard let (known, n) = text.withUTF8({ bytes in Self.split(bytes).map { (prefix(of: bytes, letters: $0.letters), $0.counter) } }) else {
+        guard let (known, letters, n) = text.withUTF8({ bytes in Self.split(bytes).map { (prefix(of: bytes, letters: $0.letters), $0.letters, $0.counter) } }) else {
             return others.insert(id).inserted
         }
         let p: Int
@@ -38,7 +38,7 @@ package struct IdSet {
             p = known
         } else {
             p = prefixes.count
-            prefixes.append(Array(text.utf8.prefix { !($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9")) }))
+            prefixes.append(Array(text.utf8.prefix(letters)))
             words.append([])
             farWords.append([:])
         }

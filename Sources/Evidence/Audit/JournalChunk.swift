@@ -72,19 +72,29 @@ final class JournalChunk: @unchecked Sendable {
         var complete = true
     }
 
+    /// The known kinds' texts in one buffer, each found by its range (an array of arrays retained each one it was
+    /// asked for): made once per verify.
+    struct Kinds: Sendable {
+        let bytes: [UInt8]
+        let ranges: [Range<Int>]
+
+        init(_ kinds: [[UInt8]]) {
+            bytes = kinds.flatMap { $0 }
+            var ranges: [Range<Int>] = []
+            for k in kinds { ranges.append((ranges.last?.upperBound ?? 0)..<(ranges.last?.upperBound ?? 0) + k.count) }
+            self.ranges = ranges
+        }
+    }
+
     /// Checks every entry, and adds the chunk's times to `times`; `kinds` are the known kinds' texts, an entry's
     /// `plan` the index of its own.
-    func check(kinds: [[UInt8]], times: inout TimeScan) {
+    func check(kinds: Kinds, times: inout TimeScan) {
         var canonical = CanonicalCheck()
         var envelope: [UInt8] = []
         var (entries, fields) = (take(&self.entries), take(&self.fields))
         defer { (self.entries, self.fields) = (entries, fields) }
-        let columns = self.columns
-        // The known kinds' texts in one buffer, found by range: an array of arrays retained each one it was asked for.
-        let kindBytes = kinds.flatMap { $0 }
-        var kindRanges: [Range<Int>] = []
-        for k in kinds { kindRanges.append((kindRanges.last?.upperBound ?? 0)..<(kindRanges.last?.upperBound ?? 0) + k.count) }
-        kindBytes.withUnsafeBufferPointer { known in
+        let (columns, kindRanges) = (self.columns, kinds.ranges)
+        kinds.bytes.withUnsafeBufferPointer { known in
         bytes.withUnsafeBufferPointer { all in
             /// The time of the entry before the one at hand, when it is in this chunk.
             var previousAt: UnsafeBufferPointer<UInt8>?
@@ -142,6 +152,7 @@ final class ChunkChecker: Sendable {
 
     /// Starts the thread; `kinds` are the known kinds' texts (`JournalChunk.check`).
     init(kinds: [[UInt8]]) {
+        let kinds = JournalChunk.Kinds(kinds)
         let thread = Thread { [self] in
             while true {
                 work.wait()

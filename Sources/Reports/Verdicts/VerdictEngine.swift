@@ -69,14 +69,7 @@ package struct VerdictEngine: Sendable {
     /// Only these runs' evidence enters a verdict or a report; the others are history,
     /// shown by their run record alone. `ReportBuilder` reads evidence for these runs only.
     package func judgedRuns(_ runs: [Run]) -> [Run] {
-        // One pass, copying only the runs it keeps: a filter per scenario copied every run of the campaign once per
-        // scenario, a million copies at 100,000 runs.
-        var latest: [String: Int] = [:]
-        for i in runs.indices where runs[i].isFinished && !runs[i].isAbandoned {
-            if let kept = latest[runs[i].scenario], runs[kept].seq >= runs[i].seq { continue }
-            latest[runs[i].scenario] = i
-        }
-        return profile.scenarios.compactMap { scenario in latest[scenario.id].map { runs[$0] } }
+        profile.scenarios.compactMap { scenario in Self.judgedRun(runs.filter { $0.scenario == scenario.id }) }
     }
 
     /// The latest finished run of one scenario's runs that was not abandoned (an abandoned run is never judged).

@@ -1,3 +1,5 @@
+import Foundation
+import StrictJSON
 import Testing
 @testable import Evidence
 
@@ -50,6 +52,66 @@ import Testing
             row.reset(columns: 1)
             row.appendDecimal(at: 0, v)
             #expect(row[0].map { Array($0) } == Array(String(v).utf8))
+        }
+    }
+
+    @Test("A payload checked in place reads, column by column, as the parsed payload does: escapes, booleans, nulls, missing fields, numbers, objects")
+    func checkedColumnsReadAsParsed() throws {
+        let spec = Tables.evidence
+        let payloads = [
+            #"{"attachment_sha256":null,"details":{"a":[1,true],"text":"say \"hi\"\n"},"id":"e1","media_type":"x\u001fy","provenance":"manual","recorded_at":"2026-12-05T08:00:00.000Z","recorded_by":"qa","retracted_seq":true,"run_id":"r1","size":-12.5e3,"type":"note"}"#,
+            #"{"id":"e2","retracted_reason":false,"type":"café \\ tab\t"}"#,
+            #"{"details":[],"id":"e3","size":0,"zzz":"not a column"}"#,
+        ]
+        for payload in payloads {
+            let bytes = Array(payload.utf8)
+            var check = CanonicalCheck()
+            try bytes.withUnsafeBufferPointer { text in
+                let accepted = check.check(text)
+                #expect(accepted, "\(payload) is canonical")
+                let parsed = try JSONValue.parse(Data(bytes))
+                var want = ExpectedRow(), have = ExpectedRow(), scratch: [UInt8] = []
+                want.fill(spec, seq: 7, parsed: parsed)
+                have.fill(spec, seq: 7, checked: text, fields: check.fields[...], scratch: &scratch)
+                #expect(want.count == have.count)
+                for i in 0..<want.count { #expect(want[i].map(Array.init) == have[i].map(Array.init), "\(payload), column \(i)") }
+                // The walk itself: every column once, in canonical order, as the parsed row reads it…
+                var seen: [Int] = [], read: [[UInt8]?] = []
+                let walked = ExpectedRow.columns(of: spec, checked: text, fields: check.fields[...], scratch: &scratch) { ci, value in
+                    seen.append(ci)
+                    read.append(value.map(Array.init))
+                    return true
+                }
+                #expect(walked)
+                #expect(seen == spec.canonicalOrder)
+                #expect(read == seen.map { want[$0 + 1].map(Array.init) }, "\(payload)")
+                // …and it stops at the first column its body refuses.
+                var asked = 0
+                let stopped = !ExpectedRow.columns(of: spec, checked: text, fields: check.fields[...], scratch: &scratch) { _, _ in
+                    asked += 1
+                    return asked < 3
+                }
+                #expect(stopped)
+                #expect(asked == 3)
+            }
+        }
+    }
+
+    @Test("A column edited behind the tool's back is found between rows the replay compares in place, whatever the edit stores",
+          arguments: [
+              ("type", "CAST(type AS BLOB)"), ("type", "'notf'"), ("details", "replace(details, 'second', 'secont')"), ("media_type", "'text/plain'"), ("retracted_seq", "6"),
+              ("attachment_sha256", "''"), ("size", "0"), ("recorded_at", "recorded_at || ' '"), ("provenance", "CAST(provenance AS BLOB)"),
+          ])
+    func editedColumnBetweenInPlaceRows(column: String, value: String) throws {
+        try withTempDir { dir in
+            let s = try seeded(in: dir)
+            for text in ["first", "second", "third"] { _ = try s.store.addEvidence(note(s.run.id, text)) }
+            #expect(try s.store.verify().ok)
+            let seq = try #require(try rawScalar(s.path, "SELECT seq FROM evidence WHERE id = 'e2'"))
+            try rawExecuteBehindTriggers(s.path, tables: ["evidence"], "UPDATE evidence SET \(column) = \(value) WHERE id = 'e2'")
+            let result = try s.store.verify()
+            #expect(result.problems.map(\.description) == ["entry \(seq): evidence row 'e2' column \(column) differs from the journal (edited behind the tool's back)"])
+            #expect(result.rowsChecked["evidence"] == 3)
         }
     }
 }

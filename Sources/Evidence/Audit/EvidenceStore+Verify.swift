@@ -148,9 +148,16 @@ extension EvidenceStore {
                     if let broken = brokenWriteRule(plan.rule, seq: seq, id: id, payload: payload) {
                         problems.append(VerificationProblem(seq: seq, message: broken + ": no growcert command writes that (written behind the tool's back)"))
                     }
-                    fill(spec, seq: seq, from: payload)
-                    if let later = slotUpdates[plan.slot]?[id] { PackedUpdates.apply(later, to: &row) }
-                    if let table = tables[plan.slot] {
+                    if case .checked(let text) = payload, slotUpdates[plan.slot] == nil, let table = tables[plan.slot],
+                       try table.nextRowIs(seq: seq),
+                       ExpectedRow.columns(of: spec, checked: text, fields: fields, scratch: &scratch, { ci, want in table.column(ci + 1, equals: want) }) {
+                        // The table's next row is, column by column, the one the payload describes: compared in place,
+                        // without the expected row (`ExpectedRow.fill`). Anything else takes the way below, which decides.
+                        if rowTimesMatch, let column = table.entryTimeColumn, !table.column(column, equals: at) { rowTimesMatch = false }
+                        try table.consumeRow()
+                    } else if let table = tables[plan.slot] {
+                        fill(spec, seq: seq, from: payload)
+                        if let later = slotUpdates[plan.slot]?[id] { PackedUpdates.apply(later, to: &row) }
                         let matched = try table.expect(id: id, row: row)
                         if rowTimesMatch, let column = table.entryTimeColumn, !matched || !(row[column].map { TableReplay.bytes(at, equal: $0) } ?? false) {
                             rowTimesMatch = false
@@ -399,8 +406,20 @@ final class TableReplay {
         if hasRow { seen += 1 }
     }
 
+    /// Whether the rows so far came in journal order and the table's next row, read in place from SQLite, has seq
+    /// `seq` stored as an integer: where the replay may compare an entry's columns with it in place (`column(_:equals:)`)
+    /// and, when every one holds, take it (`consumeRow`) without `expect`. When this is false, or a column differs,
+    /// `expect` decides the entry as ever (nothing was taken).
+    func nextRowIs(seq: Int64) throws -> Bool {
+        guard inStep, let statement, try peek(), let h = statement.handle else { return false }
+        return sqlite3_column_type(h, 0) == SQLITE_INTEGER && sqlite3_column_int64(h, 0) == seq
+    }
+
+    /// Moves past the row `nextRowIs` found, every column compared.
+    func consumeRow() throws { try advance() }
+
     /// Whether column `i` of the cursor's row reads as `want` (nil: NULL).
-    private func column<C: BidirectionalCollection>(_ i: Int, equals want: C?) -> Bool where C.Element == UInt8 {
+    func column<C: BidirectionalCollection>(_ i: Int, equals want: C?) -> Bool where C.Element == UInt8 {
         guard let statement else { return Self.same(actual(i), want) }
         guard let h = statement.handle else { return want == nil }
         let index = Int32(i)

@@ -42,32 +42,56 @@ struct ExpectedRow {
         }
     }
 
-    /// The same for a payload checked in place (`JournalChunk`): `fields` are its top-level fields, in key order, which
-    /// is the order of `spec.canonicalOrder`, so both are walked together; `scratch` takes an escaped string's text.
+    /// The same for a payload checked in place (`JournalChunk`), through `columns(of:checked:fields:scratch:_:)`.
     /// (A method of the row, its state passed in: inside verify's replay, each use of a variable its nested functions
     /// share is checked for exclusive access at run time.)
     mutating func fill(_ spec: TableSpec, seq: Int64, checked text: UnsafeBufferPointer<UInt8>, fields: ArraySlice<CanonicalCheck.Field>,
                        scratch: inout [UInt8]) {
         reset(columns: spec.columns.count + 1)
         appendDecimal(at: 0, seq)
+        _ = Self.columns(of: spec, checked: text, fields: fields, scratch: &scratch) { ci, value in
+            if let value { append(at: ci + 1, value) }
+            return true
+        }
+    }
+
+    /// Each of `spec`'s columns as an insert payload checked in place reads in its row: `body` gets the column's index in
+    /// `spec.columns` and its text (nil for NULL: a null or missing field), in `spec.canonicalOrder`, until it returns
+    /// false (then false). `fields` are the payload's top-level fields in key order, which is the order of
+    /// `spec.canonicalOrder`, so both are walked together; `scratch` takes an escaped string's text. The one home of how
+    /// a checked payload's field reads as a column: `fill` writes the row with it, verify's replay compares it in place
+    /// (`TableReplay.column(_:equals:)`).
+    @inline(__always)
+    static func columns(of spec: TableSpec, checked text: UnsafeBufferPointer<UInt8>, fields: ArraySlice<CanonicalCheck.Field>,
+                        scratch: inout [UInt8], _ body: (Int, UnsafeBufferPointer<UInt8>?) -> Bool) -> Bool {
         var f = fields.startIndex
         for ci in spec.canonicalOrder {
             let name = spec.columnBytes[ci]
             while f < fields.endIndex, UnsafeBufferPointer(rebasing: text[fields[f].key]).lexicographicallyPrecedes(name) { f += 1 }
-            guard f < fields.endIndex, TableReplay.bytes(UnsafeBufferPointer(rebasing: text[fields[f].key]), equal: name) else { continue }
+            guard f < fields.endIndex, TableReplay.bytes(UnsafeBufferPointer(rebasing: text[fields[f].key]), equal: name) else {
+                guard body(ci, nil) else { return false }
+                continue
+            }
             let value = UnsafeBufferPointer(rebasing: text[fields[f].value])
+            let same: Bool
             switch fields[f].kind {
-            case .null: break
-            case .bool(let b): append(at: ci + 1, CollectionOfOne(b ? UInt8(ascii: "1") : UInt8(ascii: "0")))
+            case .null: same = body(ci, nil)
+            case .bool(let b): same = (b ? Self.one : Self.zero).withUnsafeBufferPointer { body(ci, $0) }
             case .string(escaped: true):
                 scratch.removeAll(keepingCapacity: true)
                 CanonicalCheck.unescape(value, into: &scratch)
-                append(at: ci + 1, scratch)
-            case .string(escaped: false), .number, .array, .object: append(at: ci + 1, value)
+                same = scratch.withUnsafeBufferPointer { body(ci, $0) }
+            case .string(escaped: false), .number, .array, .object: same = body(ci, value)
             }
+            guard same else { return false }
             f += 1
         }
+        return true
     }
+
+    /// A boolean's text in a column.
+    private static let one: [UInt8] = [UInt8(ascii: "1")]
+    private static let zero: [UInt8] = [UInt8(ascii: "0")]
 
     /// Sets column `i` (NULL until now) to `value` in decimal, as SQLite reads an integer as text (no `String` made).
     mutating func appendDecimal(at i: Int, _ value: Int64) {

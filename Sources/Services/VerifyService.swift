@@ -53,14 +53,17 @@ package struct VerifyService {
         // A stored value of a type growcert never writes stops the read that meets it: tampering, reported as found.
         func found(_ error: EvidenceError) -> VerificationProblem? { error.storedValueProblem.map { VerificationProblem(seq: nil, message: $0) } }
         var result: VerificationResult
+        // The items the re-checks read (one read of the evidence table, which has no index by type) are read while
+        // SQLite's integrity check finishes on its own thread, from the replay's snapshot, rather than after it.
+        var items: Result<[(item: EvidenceItem, appId: String)], any Error>?
         do {
-            result = try store.verify(progress: progress)
+            result = try store.verify(progress: progress, whileIntegrityRuns: { items = Result { try store.evidence(types: Self.recheckedTypes) } })
         } catch let error as EvidenceError {
             guard let problem = found(error) else { throw error }
             return .stopped([problem])
         }
         do {
-            try runChecks(into: &result)
+            try runChecks(into: &result, items: try (items ?? Result { try store.evidence(types: Self.recheckedTypes) }).get())
         } catch let error as EvidenceError {
             guard let problem = found(error) else { throw error }
             result.problems.append(problem)
@@ -68,14 +71,15 @@ package struct VerifyService {
         return result
     }
 
-    /// Every check after the store's own verify, adding to `result`.
-    private func runChecks(into result: inout VerificationResult) throws {
+    /// The types of the items the re-checks read: store proofs and the Sandbox's identity.
+    private static let recheckedTypes: [EvidenceType] = [.transaction, .checkResult, .receipt]
+
+    /// Every check after the store's own verify, adding to `result`; `items` are the items of `recheckedTypes`.
+    private func runChecks(into result: inout VerificationResult, items: [(item: EvidenceItem, appId: String)]) throws {
         // The rows' times: settled by the replay when it found every table as the journal says and every row's time
         // the same bytes as its entry's (`rowTimesMatchEntries`: 0 s apart, within any skew from 0); read and compared
         // row by row otherwise, and always where the replay found anything wrong, so that tampering is worded as it is.
         let settled = result.problems.isEmpty && result.rowTimesMatchEntries
-        // The items both re-checks read, in one read of the evidence table.
-        let items = try store.evidence(types: [.transaction, .checkResult, .receipt])
         result.problems += try storeProofProblems(items: items)
         result.problems += try identityProblems(items: items)
         let skew = try journalSkew()

@@ -43,4 +43,30 @@ import Testing
             #expect((try? answer.get()) != "ok")
         }
     }
+
+    @Test("What verify is handed to do while the integrity check runs runs once, in verify's own snapshot; not on PostgreSQL, which has no check",
+          arguments: Backend.allCases)
+    func workWhileTheCheckRunsSharesTheSnapshot(backend: Backend) throws {
+        try withTempDir { dir in
+            let s = try seeded(in: dir, backend: backend)
+            for i in 0..<5 { _ = try s.store.addEvidence(note(s.run.id, "note \(i)")) }
+            var calls = 0
+            var notesSeen: Int?
+            let result = try s.store.verify(whileIntegrityRuns: {
+                calls += 1
+                // Another writer records meanwhile; verify's snapshot does not see its note.
+                do {
+                    let other = try EvidenceStore.open(at: s.path, actor: "qa2", clock: fixedClock, maskKey: backend.maskKey)
+                    _ = try other.addEvidence(note(s.run.id, "recorded during verify"))
+                    notesSeen = try s.store.evidence(types: [.note]).count
+                } catch {
+                    Issue.record("\(error)")
+                }
+            })
+            #expect(result.ok)
+            #expect(calls == (backend == .sqlite ? 1 : 0))
+            if backend == .sqlite { #expect(notesSeen == 5) }
+            #expect(try s.store.evidence(types: [.note]).count == (backend == .sqlite ? 6 : 5))
+        }
+    }
 }

@@ -45,6 +45,29 @@ import Testing
         }
     }
 
+    @Test("An envelope written into bytes is the envelope text, its seq's digits included, at every kind of seq")
+    func envelopeBytesAreTheEnvelope() {
+        for seq: Int64 in [0, 1, 9, 10, 42, 1_000_000, -1, -10, Int64.max, Int64.min] {
+            var digits: [UInt8] = []
+            DecimalText.append(seq, to: &digits)
+            #expect(digits == Array(String(seq).utf8))
+            let (kind, actor, at, payload, prev) = ("evidence.add", "Zoë \"QA\"", "2026-12-05T08:00:00.000Z", #"{"id":"e1"}"#, Chain.genesis)
+            var out: [UInt8] = []
+            Array(kind.utf8).withUnsafeBufferPointer { k in
+                Array(actor.utf8).withUnsafeBufferPointer { a in
+                    Array(at.utf8).withUnsafeBufferPointer { t in
+                        Array(payload.utf8).withUnsafeBufferPointer { y in
+                            Array(prev.utf8).withUnsafeBufferPointer { p in
+                                Chain.appendEnvelope(seq: seq, kind: k, actor: a, at: t, payload: y, prev: p, into: &out)
+                            }
+                        }
+                    }
+                }
+            }
+            #expect(out == Array(Chain.envelope(seq: seq, kind: kind, actor: actor, at: at, payload: payload, prev: prev).utf8), "seq \(seq)")
+        }
+    }
+
     @Test("A row's seq is written as SQLite reads the integer")
     func rowSeqIsDecimal() {
         var row = ExpectedRow()

@@ -41,7 +41,7 @@ package enum Chain {
         out.append(contentsOf: #","prev":"#.utf8)
         CanonicalJSON.writeString(prev, into: &out)
         out.append(contentsOf: #","seq":"#.utf8)
-        out.append(contentsOf: String(seq).utf8)
+        DecimalText.append(seq, to: &out)
         out.append(UInt8(ascii: "}"))
     }
 

@@ -96,15 +96,24 @@ struct ExpectedRow {
     /// Sets column `i` (NULL until now) to `value` in decimal, as SQLite reads an integer as text (no `String` made).
     mutating func appendDecimal(at i: Int, _ value: Int64) {
         let start = bytes.count
-        if value < 0 { bytes.append(UInt8(ascii: "-")) }
-        let digitsStart = bytes.count
+        DecimalText.append(value, to: &bytes)
+        ranges[i] = start..<bytes.count
+    }
+}
+
+/// An integer's decimal text, as SQLite reads an integer column and JSON writes a number: the replay's rows and the
+/// chain's envelopes (`Chain.appendEnvelope`) write it straight into their bytes, where `String(value)` made a string per
+/// entry.
+enum DecimalText {
+    static func append(_ value: Int64, to out: inout [UInt8]) {
+        if value < 0 { out.append(UInt8(ascii: "-")) }
+        let digitsStart = out.count
         var m = value.magnitude
         repeat {
-            bytes.append(UInt8(ascii: "0") + UInt8(m % 10))
+            out.append(UInt8(ascii: "0") + UInt8(m % 10))
             m /= 10
         } while m > 0
-        bytes[digitsStart...].reverse()
-        ranges[i] = start..<bytes.count
+        out[digitsStart...].reverse()
     }
 }
 

@@ -79,9 +79,13 @@ package struct ReportService {
 
     /// Verifies the whole database with `verifier` (nil: not verified, for a report that is not stored), then judges
     /// campaign `campaignId` into its model: the first two steps of every stored report.
+    /// The model is built while SQLite's integrity check finishes on its own thread, from the snapshot verify replayed,
+    /// once everything else verify checks holds (`VerifyService.run`'s `whileIntegrityRuns`); it is used only when the
+    /// whole verify holds, and built after it where it was not built then (PostgreSQL, or nothing verified).
     package func judged(campaignId: String, verifiedBy verifier: VerifyService?) throws -> ReportModel {
-        try verifier?.requireIntact(before: "judged or stored")
-        return try model(campaignId: campaignId)
+        var early: Swift.Result<ReportModel, any Error>?
+        try verifier?.requireIntact(before: "judged or stored", whileIntegrityRuns: { early = Swift.Result { try model(campaignId: campaignId) } })
+        return try (early ?? Swift.Result { try model(campaignId: campaignId) }).get()
     }
 
     /// Builds the model of a campaign from one snapshot of the store.

@@ -49,21 +49,25 @@ package struct VerifyService {
     }
 
     /// Runs every check; `progress` is called with the number of journal entries read so far.
-    package func run(progress: ((Int) -> Void)? = nil) throws -> VerificationResult {
+    package func run(progress: ((Int) -> Void)? = nil, whileIntegrityRuns alsoRead: (() -> Void)? = nil) throws -> VerificationResult {
         // A stored value of a type growcert never writes stops the read that meets it: tampering, reported as found.
         func found(_ error: EvidenceError) -> VerificationProblem? { error.storedValueProblem.map { VerificationProblem(seq: nil, message: $0) } }
         var result: VerificationResult
-        // The items the re-checks read (one read of the evidence table, which has no index by type) are read while
-        // SQLite's integrity check finishes on its own thread, from the replay's snapshot, rather than after it.
-        var items: Result<[(item: EvidenceItem, appId: String)], any Error>?
+        var early = EarlyReads()
         do {
-            result = try store.verify(progress: progress, whileIntegrityRuns: { items = Result { try store.evidence(types: Self.recheckedTypes) } })
+            result = try store.verify(progress: progress, whileIntegrityRuns: { sound in
+                early.items = Result { try store.evidence(types: Self.recheckedTypes) }
+                // What is used only over a database that holds, read only while everything so far does.
+                guard sound else { return }
+                if rejudgesReports { early.mismatches = Result { try StoredVerdictCheck(store: store).mismatches() } }
+                alsoRead?()
+            })
         } catch let error as EvidenceError {
             guard let problem = found(error) else { throw error }
             return .stopped([problem])
         }
         do {
-            try runChecks(into: &result, items: try (items ?? Result { try store.evidence(types: Self.recheckedTypes) }).get())
+            try runChecks(into: &result, early: early)
         } catch let error as EvidenceError {
             guard let problem = found(error) else { throw error }
             result.problems.append(problem)
@@ -74,8 +78,18 @@ package struct VerifyService {
     /// The types of the items the re-checks read: store proofs and the Sandbox's identity.
     private static let recheckedTypes: [EvidenceType] = [.transaction, .checkResult, .receipt]
 
-    /// Every check after the store's own verify, adding to `result`; `items` are the items of `recheckedTypes`.
-    private func runChecks(into result: inout VerificationResult, items: [(item: EvidenceItem, appId: String)]) throws {
+    /// What `run` reads while SQLite's integrity check finishes on its own thread (`EvidenceStore.verify`'s
+    /// `whileIntegrityRuns`), in the replay's snapshot, for the checks after it: the items of `recheckedTypes` (one read
+    /// of the evidence table, which has no index by type) and, while everything checked so far holds, the stored
+    /// reports' verdicts judged again. Each is read after verify instead where it was not read then (PostgreSQL).
+    private struct EarlyReads {
+        var items: Result<[(item: EvidenceItem, appId: String)], any Error>?
+        var mismatches: Result<[StoredVerdictCheck.Mismatch], any Error>?
+    }
+
+    /// Every check after the store's own verify, adding to `result`; `early` holds what was read while it ran.
+    private func runChecks(into result: inout VerificationResult, early: EarlyReads) throws {
+        let items = try (early.items ?? Result { try store.evidence(types: Self.recheckedTypes) }).get()
         // The rows' times: settled by the replay when it found every table as the journal says and every row's time
         // the same bytes as its entry's (`rowTimesMatchEntries`: 0 s apart, within any skew from 0); read and compared
         // row by row otherwise, and always where the replay found anything wrong, so that tampering is worded as it is.
@@ -95,7 +109,7 @@ package struct VerifyService {
         }
         // A verdict is re-judged only over a database whose chain and tables hold: over a broken one it means nothing.
         if rejudgesReports, result.ok {
-            result.problems += try StoredVerdictCheck(store: store).mismatches().map {
+            result.problems += try (early.mismatches ?? Result { try StoredVerdictCheck(store: store).mismatches() }).get().map {
                 VerificationProblem(seq: $0.seq, message: "report \($0.reportId): \($0)")
             }
         }
@@ -450,8 +464,8 @@ package struct VerifyService {
     /// Runs every check and refuses to go on (`ServiceError.notIntact`) when any fails: what judging
     /// evidence (`report render`, `signoff`) does first, so that no verdict or approval rests on
     /// a database edited behind the tool's back.
-    package func requireIntact(before action: String) throws {
-        let result = try run()
+    package func requireIntact(before action: String, whileIntegrityRuns alsoRead: (() -> Void)? = nil) throws {
+        let result = try run(whileIntegrityRuns: alsoRead)
         guard let first = result.problems.first else { return }
         throw ServiceError.notIntact(action: action, first: first, count: result.problems.count)
     }

@@ -52,8 +52,10 @@ import Testing
             for i in 0..<5 { _ = try s.store.addEvidence(note(s.run.id, "note \(i)")) }
             var calls = 0
             var notesSeen: Int?
-            let result = try s.store.verify(whileIntegrityRuns: {
+            var soundSoFar: Bool?
+            let result = try s.store.verify(whileIntegrityRuns: { sound in
                 calls += 1
+                soundSoFar = sound
                 // Another writer records meanwhile; verify's snapshot does not see its note.
                 do {
                     let other = try EvidenceStore.open(at: s.path, actor: "qa2", clock: fixedClock, maskKey: backend.maskKey)
@@ -65,6 +67,7 @@ import Testing
             })
             #expect(result.ok)
             #expect(calls == (backend == .sqlite ? 1 : 0))
+            #expect(soundSoFar == (backend == .sqlite ? true : nil))
             if backend == .sqlite { #expect(notesSeen == 5) }
             #expect(try s.store.evidence(types: [.note]).count == (backend == .sqlite ? 6 : 5))
         }

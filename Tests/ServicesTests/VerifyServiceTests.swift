@@ -33,6 +33,30 @@ import Testing
         #expect(s.fileBytes() == before, "verify wrote to the file")
     }
 
+    @Test("What verify is handed to read while SQLite's integrity check finishes is read once over a database that holds, and not over one that does not")
+    func readsWhileTheIntegrityCheckRuns() throws {
+        let s = try ServiceScratch()
+        try s.emulatorCampaign()
+        var calls = 0
+        #expect(try s.verifier().run(whileIntegrityRuns: { calls += 1 }).ok)
+        #expect(calls == 1)
+        try s.sqlite("DROP TRIGGER evidence_no_update; UPDATE evidence SET details = replace(details, '\"12\"', '\"13\"') WHERE id = 'e1'")
+        calls = 0
+        #expect(try !s.verifier().run(whileIntegrityRuns: { calls += 1 }).ok)
+        #expect(calls == 0)
+    }
+
+    @Test("A stored report's model, judged while verify's integrity check finishes, is the model judged after it; a tampered database is refused before any model")
+    func theJudgedModelIsTheVerifiedOne() throws {
+        let s = try ServiceScratch()
+        try s.emulatorCampaign()
+        let service = ReportService(store: s.store)
+        let judged = try service.judged(campaignId: "c1", verifiedBy: try s.verifier())
+        #expect(judged == (try service.model(campaignId: "c1")))
+        try s.sqlite("DROP TRIGGER evidence_no_update; UPDATE evidence SET details = replace(details, '\"12\"', '\"13\"') WHERE id = 'e1'")
+        #expect(throws: ServiceError.self) { _ = try service.judged(campaignId: "c1", verifiedBy: try s.verifier()) }
+    }
+
     @Test("An item's recorded time moved by raw SQL is found on whichever page of its run it sits, and no other item is named")
     func aMovedItemTimeIsFoundOnAnyPage() throws {
         let s = try ServiceScratch()

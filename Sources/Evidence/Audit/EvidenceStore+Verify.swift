@@ -11,9 +11,10 @@ extension EvidenceStore {
     /// Detects entries edited, deleted, reordered or inserted behind the tool's back, even
     /// with the triggers dropped. `progress` is called every 10,000 entries. `whileIntegrityRuns` is called, inside
     /// the same snapshot, once everything else is checked and while SQLite's integrity check may still be running on
-    /// its own thread: reads the caller would make after verify anyway take that time instead of following it. It is
+    /// its own thread: reads the caller would make after verify anyway take that time instead of following it. Its
+    /// argument tells whether everything checked so far holds (the integrity check's answer is not known yet). It is
     /// not called on PostgreSQL, which has no such check.
-    package func verify(progress: ((Int) -> Void)? = nil, whileIntegrityRuns: (() -> Void)? = nil) throws -> VerificationResult {
+    package func verify(progress: ((Int) -> Void)? = nil, whileIntegrityRuns: ((_ soundSoFar: Bool) -> Void)? = nil) throws -> VerificationResult {
         // One snapshot for every statement below, so a writer recording meanwhile cannot
         // make the journal and the tables look inconsistent.
         let profiles = try self.profiles
@@ -354,7 +355,7 @@ extension EvidenceStore {
                     problems.append(VerificationProblem(seq: nil, message: "the masking key id in meta (\(stored.map { String($0.prefix(16)) + "…" } ?? "none")) is not the one the journal records (\(maskKeyId.map { String($0.prefix(16)) + "…" } ?? "none")): edited behind the tool's back"))
                 }
             }
-            if integrityCheck != nil { whileIntegrityRuns?() }
+            if integrityCheck != nil { whileIntegrityRuns?(problems.isEmpty) }
             integrity = try integrityCheck?.wait() ?? "not applicable (PostgreSQL)"
             if integrityCheck != nil, integrity != "ok" { problems.insert(VerificationProblem(seq: nil, message: "SQLite integrity_check: \(integrity)"), at: 0) }
             var result = VerificationResult(entries: count, headHash: hasHead ? String(decoding: head, as: UTF8.self) : nil, integrityCheck: integrity,

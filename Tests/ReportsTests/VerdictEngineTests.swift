@@ -155,6 +155,27 @@ struct VerdictCase: Sendable, CustomTestStringConvertible {
         return f
     }
 
+    @Test("Each scenario's judged run, found in place, is the latest finished run not abandoned, as filtering the runs and taking the greatest seq finds it")
+    func judgedRunsFoundInPlaceAreTheRulesOwn() throws {
+        let f = try Self.fixture()
+        let engine = VerdictEngine(profile: f.profile)
+        let scenarios = f.profile.scenarios.map(\.id) + ["not-in-the-profile"]
+        var generator = SystemRandomNumberGenerator()
+        for round in 0..<200 {
+            let runs = (0..<Int.random(in: 0...30, using: &generator)).map { i in
+                Run(id: "r\(i)", seq: Int64.random(in: 1...12, using: &generator), campaignId: "c1",
+                    scenario: scenarios.randomElement(using: &generator)!, deviceId: "d1", accountId: nil, tester: "Ann",
+                    startedAt: "2026-12-05T08:00:00.000Z", finishedAt: Bool.random(using: &generator) ? "2026-12-05T09:00:00.000Z" : nil,
+                    outcome: nil, note: nil, abandonedAt: Int.random(in: 0..<4, using: &generator) == 0 ? "2026-12-05T09:30:00.000Z" : nil)
+            }
+            // The rule as it was written before it was found in place (filter, then the first of the greatest seq).
+            func byFiltering(_ runs: [Run]) -> Run? { runs.filter { $0.isFinished && !$0.isAbandoned }.max { $0.seq < $1.seq } }
+            let expected = f.profile.scenarios.compactMap { s in byFiltering(runs.filter { $0.scenario == s.id }) }
+            #expect(engine.judgedRuns(runs) == expected, "round \(round): \(runs.map { "\($0.id) \($0.scenario) \($0.seq) \($0.isFinished) \($0.isAbandoned)" })")
+            #expect(VerdictEngine.judgedRun(runs) == byFiltering(runs), "round \(round)")
+        }
+    }
+
     @Test(arguments: VerdictCase.all)
     func scenarioIsJudgedAsTheTableSays(_ c: VerdictCase) throws {
         let f = try Self.fixture()

@@ -69,12 +69,24 @@ package struct VerdictEngine: Sendable {
     /// Only these runs' evidence enters a verdict or a report; the others are history,
     /// shown by their run record alone. `ReportBuilder` reads evidence for these runs only.
     package func judgedRuns(_ runs: [Run]) -> [Run] {
-        profile.scenarios.compactMap { scenario in Self.judgedRun(runs.filter { $0.scenario == scenario.id }) }
+        profile.scenarios.compactMap { scenario in Self.judgedRunIndex(runs) { $0.scenario == scenario.id }.map { runs[$0] } }
     }
 
     /// The latest finished run of one scenario's runs that was not abandoned (an abandoned run is never judged).
     static func judgedRun(_ runs: [Run]) -> Run? {
-        runs.filter { $0.isFinished && !$0.isAbandoned }.max { $0.seq < $1.seq }
+        judgedRunIndex(runs) { _ in true }.map { runs[$0] }
+    }
+
+    /// The rule of `judgedRun`, among the runs `include` takes: the index of the latest finished run that was not
+    /// abandoned (the first of equal seqs). Found in place: a filtered copy of a campaign's runs per scenario copied every
+    /// run's record (a retain of each of its strings), over a million times for one report at 100,000 runs.
+    static func judgedRunIndex(_ runs: [Run], where include: (Run) -> Bool) -> Int? {
+        var best: Int?
+        for i in runs.indices where include(runs[i]) && runs[i].isFinished && !runs[i].isAbandoned {
+            if let b = best, !(runs[b].seq < runs[i].seq) { continue }
+            best = i
+        }
+        return best
     }
 
     // MARK: One scenario

@@ -39,8 +39,8 @@ import Testing
                 candidates.append(String(decoding: bytes, as: UTF8.self))
             }
             for candidate in candidates {
-                #expect(TableReplay.decimal(v, equals: candidate.utf8) == (candidate == text), "\(v) against '\(candidate)'")
-                #expect(TableReplay.decimal(v, equals: Array(candidate.utf8)[...]) == (candidate == text), "\(v) against '\(candidate)', a slice")
+                #expect(DecimalText.matches(v, candidate.utf8) == (candidate == text), "\(v) against '\(candidate)'")
+                #expect(DecimalText.matches(v, Array(candidate.utf8)[...]) == (candidate == text), "\(v) against '\(candidate)', a slice")
             }
         }
     }

@@ -432,7 +432,7 @@ final class TableReplay {
         case SQLITE_NULL: return want == nil
         case SQLITE_INTEGER:
             guard let want else { return false }
-            return Self.decimal(sqlite3_column_int64(h, index), equals: want)
+            return DecimalText.matches(sqlite3_column_int64(h, index), want)
         case SQLITE_BLOB:
             return Self.same(actual(i), want)
         default:
@@ -466,23 +466,6 @@ final class TableReplay {
                 return memcmp(a, b, n) == 0
             }
         } ?? have.elementsEqual(want)
-    }
-
-    /// Whether `want` is `value` in decimal, as SQLite reads an integer as text (no `String` made): read from its last
-    /// digit back.
-    static func decimal<C: BidirectionalCollection>(_ value: Int64, equals want: C) -> Bool where C.Element == UInt8 {
-        var m = value.magnitude
-        var i = want.endIndex
-        repeat {
-            guard i != want.startIndex else { return false }
-            want.formIndex(before: &i)
-            guard want[i] == UInt8(ascii: "0") + UInt8(m % 10) else { return false }
-            m /= 10
-        } while m > 0
-        guard value < 0 else { return i == want.startIndex }
-        guard i != want.startIndex else { return false }
-        want.formIndex(before: &i)
-        return want[i] == UInt8(ascii: "-") && i == want.startIndex
     }
 
     /// Column `i` of the cursor's row as the bytes it reads as.

@@ -102,9 +102,10 @@ struct ExpectedRow {
 }
 
 /// An integer's decimal text, as SQLite reads an integer column and JSON writes a number: the replay's rows and the
-/// chain's envelopes (`Chain.appendEnvelope`) write it straight into their bytes, where `String(value)` made a string per
-/// entry.
+/// chain's envelopes (`Chain.appendEnvelope`) write it straight into their bytes, and the replay compares a column with
+/// it, where `String(value)` made a string per entry.
 enum DecimalText {
+    /// Appends `value`'s text to `out`.
     static func append(_ value: Int64, to out: inout [UInt8]) {
         if value < 0 { out.append(UInt8(ascii: "-")) }
         let digitsStart = out.count
@@ -114,6 +115,22 @@ enum DecimalText {
             m /= 10
         } while m > 0
         out[digitsStart...].reverse()
+    }
+
+    /// Whether `text` is `value`'s text: read from its last digit back, nothing written.
+    static func matches<C: BidirectionalCollection>(_ value: Int64, _ text: C) -> Bool where C.Element == UInt8 {
+        var m = value.magnitude
+        var i = text.endIndex
+        repeat {
+            guard i != text.startIndex else { return false }
+            text.formIndex(before: &i)
+            guard text[i] == UInt8(ascii: "0") + UInt8(m % 10) else { return false }
+            m /= 10
+        } while m > 0
+        guard value < 0 else { return i == text.startIndex }
+        guard i != text.startIndex else { return false }
+        text.formIndex(before: &i)
+        return text[i] == UInt8(ascii: "-") && i == text.startIndex
     }
 }
 

@@ -112,10 +112,7 @@ final class BatchWriter: @unchecked Sendable {
     /// Waits for the group in flight and drops every row gathered, and the failure if any: the batch rolls back, and
     /// the next one starts afresh.
     func discard() {
-        if inFlight {
-            done.wait()
-            inFlight = false
-        }
+        _ = try? awaitInFlight()
         filling.clear()
         failure = nil
     }

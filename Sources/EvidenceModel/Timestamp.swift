@@ -5,7 +5,12 @@ import RFC3339Time
 package enum Timestamp {
     /// Formats a date; the same date always gives the same text.
     package static func string(_ date: Date) -> String {
-        string(millisecondsSince1970: RFC3339.milliseconds(date))
+        string(millisecondsSince1970: milliseconds(date))
+    }
+
+    /// A date's whole milliseconds since 1970: what `string` formats.
+    package static func milliseconds(_ date: Date) -> Int64 {
+        RFC3339.milliseconds(date)
     }
 
     /// Formats milliseconds since 1970 (`RFC3339`, the one home of the format).

@@ -67,20 +67,19 @@ package enum Chain {
     /// The envelope's end.
     static let envelopeEnd = "}"
 
-    /// The hash of an entry whose canonical payload is at hand as UTF-8 bytes (the append path).
+    /// The hash of an entry whose canonical payload is at hand as UTF-8 bytes (the append path: the caller's thread, or
+    /// a batch's writer, `BatchWriter.appendChained`).
     ///
     /// `buffer` is scratch space, reused across entries so that a batch does not allocate an
     /// envelope per entry.
-    static func hash(seq: Int64, kind: String, actor: String, at: String, payload: [UInt8], prev: String, buffer: inout [UInt8]) -> String {
+    static func hash(seq: Int64, kind: String, actor: String, at: String, payload: UnsafeBufferPointer<UInt8>, prev: String, buffer: inout [UInt8]) -> String {
         buffer.removeAll(keepingCapacity: true)
         var (kind, actor, at, prev) = (kind, actor, at, prev)
         kind.withUTF8 { k in
             actor.withUTF8 { a in
                 at.withUTF8 { t in
                     prev.withUTF8 { p in
-                        payload.withUnsafeBufferPointer { y in
-                            appendEnvelope(seq: seq, kind: k, actor: a, at: t, payload: y, prev: p, into: &buffer)
-                        }
+                        appendEnvelope(seq: seq, kind: k, actor: a, at: t, payload: payload, prev: p, into: &buffer)
                     }
                 }
             }

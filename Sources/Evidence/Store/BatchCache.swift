@@ -7,8 +7,8 @@
 /// batch empties the cache, since what reached the file is then not known here, and so does
 /// the end of the batch, commit or rollback.
 struct BatchCache {
-    /// The newest journal entry: its seq and hash.
-    var head: (seq: Int64, hash: String)?
+    /// The newest journal entry: its seq and hash (nil while the batch's writer holds it: `BatchWriter.appendChained`).
+    var head: (seq: Int64, hash: String?)?
     /// The largest rowid of each query table, by table name.
     var lastRowid: [String: Int64] = [:]
     /// Runs known to be unfinished (a finish inside the batch removes its run).

@@ -198,7 +198,7 @@ final class Connection {
         }
         do {
             let result = try body()
-            try writer.settle()
+            try writer.finish()
             return result
         } catch {
             writer.discard()

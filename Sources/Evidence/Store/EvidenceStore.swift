@@ -42,6 +42,8 @@ package final class EvidenceStore {
     private var scannedActor: String?
     /// Scratch space for the envelope each appended entry hashes.
     private var envelopeBuffer: [UInt8] = []
+    /// The last entry's time: its millisecond and its text.
+    private var lastRecordingTime: (ms: Int64, text: String)?
     /// The scenario catalogs, by profile id: the embedded profiles, parsed once per process at their first use (a
     /// one-note write needs none, and parsing them is about a millisecond of its start-up).
     package var profiles: [String: Profile] {
@@ -398,7 +400,7 @@ package final class EvidenceStore {
     @discardableResult
     func append(_ kind: JournalKind, _ build: (Int64, String) throws -> JSONValue) throws -> (seq: Int64, at: String, payload: JSONValue) {
         let (seq, prev) = try nextEntry()
-        let at = Timestamp.string(clock())
+        let at = recordingTime()
         let payload = try build(seq, at)
         // A payload that is exactly a new row takes the insert path, which writes it in column order.
         let effect = kind.effect(schemaVersion: schemaVersion)
@@ -440,7 +442,7 @@ package final class EvidenceStore {
     /// - Returns: the entry's seq and time, and the values as bound into the table.
     func appendRow(_ kind: JournalKind, _ spec: TableSpec, _ build: (Int64, String) throws -> [JSONValue]) throws -> (seq: Int64, at: String, columns: [SQLValue]) {
         let (seq, prev) = try nextEntry()
-        let at = Timestamp.string(clock())
+        let at = recordingTime()
         let values = try build(seq, at)
         guard values.count == spec.columns.count else {
             throw EvidenceError.internalFailure("a \(kind.rawValue) entry needs \(spec.columns.count) values, got \(values.count)")
@@ -448,8 +450,19 @@ package final class EvidenceStore {
         return (seq, at, try insertEntry(kind, spec, seq: seq, at: at, prev: prev, values: values))
     }
 
-    /// The new entry's seq and the hash it chains to. Checks the actor first.
-    private func nextEntry() throws -> (seq: Int64, prev: String) {
+    /// The time a new entry is recorded at, as its text: the clock's now, whose text is the last entry's while the clock
+    /// stays in that millisecond (a batch appends hundreds of entries in one; docs/performance.md, "tenth round").
+    private func recordingTime() -> String {
+        let ms = Timestamp.milliseconds(clock())
+        if let last = lastRecordingTime, last.ms == ms { return last.text }
+        let text = Timestamp.string(millisecondsSince1970: ms)
+        lastRecordingTime = (ms, text)
+        return text
+    }
+
+    /// The new entry's seq and the hash it chains to: nil inside a SQLite batch once the entry before it is with the
+    /// batch's writer, which hashes that one and chains this one to it (`insertJournal`). Checks the actor first.
+    private func nextEntry() throws -> (seq: Int64, prev: String?) {
         try checkActor()
         if inBatch, let head = batchCache.head { return (head.seq + 1, head.hash) }
         let head = try db.journalHead()
@@ -465,7 +478,7 @@ package final class EvidenceStore {
     }
 
     /// Appends the entry whose payload `rowPayload` writes, and inserts the row.
-    private func insertEntry(_ kind: JournalKind, _ spec: TableSpec, seq: Int64, at: String, prev: String, values: [JSONValue]) throws -> [SQLValue] {
+    private func insertEntry(_ kind: JournalKind, _ spec: TableSpec, seq: Int64, at: String, prev: String?, values: [JSONValue]) throws -> [SQLValue] {
         let (payload, columns, _) = Self.rowPayload(spec, values)
         try insertJournal(kind, seq: seq, at: at, prev: prev, payload: payload)
         try db.insertRow(spec, [.integer(seq)] + columns)
@@ -503,10 +516,18 @@ package final class EvidenceStore {
         return (payload, columns, splitAt)
     }
 
-    /// Hashes and inserts one journal entry.
-    private func insertJournal(_ kind: JournalKind, seq: Int64, at: String, prev: String, payload: [UInt8]) throws {
-        let hash = Chain.hash(seq: seq, kind: kind.rawValue, actor: actor, at: at, payload: payload, prev: prev, buffer: &envelopeBuffer)
-        try db.insertJournal([.integer(seq), .text(kind.rawValue), .text(actor), .text(at), .text(String(decoding: payload, as: UTF8.self)), .text(prev), .text(hash)])
+    /// Hashes and inserts one journal entry, chained to `prev`. Inside a SQLite batch the batch's writer hashes it, beside
+    /// this thread (`BatchWriter.appendChained`), chained to `prev` or, when nil, to the entry before it.
+    private func insertJournal(_ kind: JournalKind, seq: Int64, at: String, prev: String?, payload: [UInt8]) throws {
+        let text = String(decoding: payload, as: UTF8.self)
+        if inBatch, let writer = sqlite?.batchWriter {
+            try writer.appendChained(seq: seq, kind: kind.rawValue, actor: actor, at: at, payload: text, prev: prev)
+            batchCache.head = (seq, nil)
+            return
+        }
+        guard let prev else { throw EvidenceError.internalFailure("journal entry \(seq) has no hash to chain to outside a batch's writer") }
+        let hash = payload.withUnsafeBufferPointer { Chain.hash(seq: seq, kind: kind.rawValue, actor: actor, at: at, payload: $0, prev: prev, buffer: &envelopeBuffer) }
+        try db.insertJournal([.integer(seq), .text(kind.rawValue), .text(actor), .text(at), .text(text), .text(prev), .text(hash)])
         if inBatch { batchCache.head = (seq, hash) }
     }
 

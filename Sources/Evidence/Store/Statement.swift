@@ -43,8 +43,30 @@ final class Statement {
         try bind(count: values.count) { values[$0] }
     }
 
-    /// Binds `count` values, the `i`th (0-based) as `value(i)` says, to parameters 1…count.
-    private func bind(count: Int, _ value: (Int) -> SQLValue) throws {
+    /// Binds `values` as `bind` does, runs `body` (the statement's step) and unbinds them, with every text and blob bound
+    /// from one copy of them all in `arena`, which SQLite reads in place while `body` runs (`SQLITE_STATIC`), instead of
+    /// in a buffer of its own for each value, allocated, copied into and freed again at every bind (the batch writer's
+    /// statements bind hundreds of values; docs/performance.md, "tenth round").
+    func withBound<T>(_ values: [SQLValue], arena: inout [UInt8], _ body: () throws -> T) throws -> T {
+        arena.removeAll(keepingCapacity: true)
+        for value in values {
+            switch value {
+            case .text(let s): arena.append(contentsOf: s.utf8)
+            case .blob(let bytes): arena.append(contentsOf: bytes)
+            case .null, .integer: break
+            }
+        }
+        return try arena.withUnsafeBufferPointer { copy in
+            // Unbound before the copy may move: nothing of the statement points into it afterwards.
+            defer { sqlite3_clear_bindings(handle) }
+            try bind(count: values.count, { values[$0] }, inPlace: copy)
+            return try body()
+        }
+    }
+
+    /// Binds `count` values, the `i`th (0-based) as `value(i)` says, to parameters 1…count: the one switch over how a
+    /// value binds. With `inPlace`, the texts and blobs are bound, in order, from their copy there (`withBound`).
+    private func bind(count: Int, _ value: (Int) -> SQLValue, inPlace copy: UnsafeBufferPointer<UInt8>? = nil) throws {
         // A statement that failed is never reused (`Connection` forgets it), so resetting one must succeed.
         let reset = sqlite3_reset(handle)
         guard reset == SQLITE_OK else { throw connection.error(reset, sql: sql) }
@@ -53,21 +75,47 @@ final class Statement {
         guard count == expected else {
             throw SQLiteError(code: SQLITE_RANGE, message: "\(count) values for \(expected) parameters", sql: sql)
         }
+        var offset = 0
         for i in 0..<count {
             let index = Int32(i + 1)
             let rc: Int32
             switch value(i) {
             case .null: rc = sqlite3_bind_null(handle, index)
             case .integer(let v): rc = sqlite3_bind_int64(handle, index, v)
-            case .text(let s): rc = bindText(s, at: index)
+            case .text(let s):
+                if let copy {
+                    let n = s.utf8.count
+                    rc = sqlite3_bind_text64(handle, index, Self.bytes(copy, offset, n), sqlite3_uint64(n), nil, UInt8(SQLITE_UTF8))
+                    offset += n
+                } else {
+                    rc = bindText(s, at: index)
+                }
             case .blob(let bytes):
-                rc = bytes.withUnsafeBytes { buf in
-                    // 64-bit lengths: an oversized value gets SQLITE_TOOBIG instead of trapping on Int32.
-                    sqlite3_bind_blob64(handle, index, buf.baseAddress ?? UnsafeRawPointer(bitPattern: 1), sqlite3_uint64(buf.count), SQLITE_TRANSIENT)
+                if let copy {
+                    rc = sqlite3_bind_blob64(handle, index, Self.bytes(copy, offset, bytes.count), sqlite3_uint64(bytes.count), nil)
+                    offset += bytes.count
+                } else {
+                    rc = bytes.withUnsafeBytes { buf in
+                        // 64-bit lengths: an oversized value gets SQLITE_TOOBIG instead of trapping on Int32.
+                        sqlite3_bind_blob64(handle, index, buf.baseAddress ?? UnsafeRawPointer(bitPattern: 1), sqlite3_uint64(buf.count), SQLITE_TRANSIENT)
+                    }
                 }
             }
             guard rc == SQLITE_OK else { throw connection.error(rc, sql: sql) }
         }
+    }
+
+    /// The address of `count` bytes at `offset` in a copy, never NULL (which would bind NULL, not an empty text or
+    /// blob: an empty copy may have no address).
+    private static func bytes(_ copy: UnsafeBufferPointer<UInt8>, _ offset: Int, _ count: Int) -> UnsafePointer<CChar> {
+        guard count > 0, let base = copy.baseAddress else { return Self.empty }
+        return UnsafeRawPointer(base + offset).assumingMemoryBound(to: CChar.self)
+    }
+
+    /// What an empty text or blob binds to in place: the address of a literal's NUL byte, which lives as long as the
+    /// process.
+    private static var empty: UnsafePointer<CChar> {
+        UnsafeRawPointer(("" as StaticString).utf8Start).assumingMemoryBound(to: CChar.self)
     }
 
     /// Binds text with its explicit length, so NUL bytes are stored verbatim, straight from the

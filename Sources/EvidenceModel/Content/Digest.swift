@@ -20,10 +20,34 @@ package enum Digest {
         return hex(hasher.finalize())
     }
 
+    /// The SHA-256 of `bytes` as lowercase hex, with no digest array: a journal entry's hash, taken for every entry
+    /// appended (`Chain.hash`).
+    package static func sha256Hex(_ bytes: [UInt8]) -> String {
+        let hex = withSHA256(of: bytes) { digest in
+            String(unsafeUninitializedCapacity: 64) { out in
+                for k in 0..<32 {
+                    out[2 * k] = hexDigit(digest[k] >> 4)
+                    out[2 * k + 1] = hexDigit(digest[k] & 0x0F)
+                }
+                return 64
+            }
+        }
+        return hex ?? Self.hex(sha256(bytes[...]))
+    }
+
     /// Whether the SHA-256 of `bytes`, as lowercase hex, is exactly `hex`: `verify`'s check of each of a journal's
     /// entries, which makes no digest array and no string.
     package static func sha256(of bytes: [UInt8], isHex hex: UnsafeBufferPointer<UInt8>) -> Bool {
         guard hex.count == 64 else { return false }
+        return withSHA256(of: bytes) { d in
+            for k in 0..<32 where hex[2 * k] != hexDigit(d[k] >> 4) || hex[2 * k + 1] != hexDigit(d[k] & 0x0F) { return false }
+            return true
+        } ?? false
+    }
+
+    /// Calls `body` with the 32 bytes of the SHA-256 of `bytes`, hashed in one call into a digest on the stack; nil,
+    /// without calling it, if OpenSSL reports a failure.
+    private static func withSHA256<T>(of bytes: [UInt8], _ body: (UnsafeRawBufferPointer) -> T) -> T? {
         var context = SHA256_CTX()
         var digest = (UInt64(0), UInt64(0), UInt64(0), UInt64(0))
         let hashed = withUnsafeMutableBytes(of: &digest) { out in
@@ -32,11 +56,7 @@ package enum Digest {
                     && SHA256_Final(out.baseAddress?.assumingMemoryBound(to: UInt8.self), &context) == 1
             }
         }
-        guard hashed else { return false }
-        return withUnsafeBytes(of: &digest) { d in
-            for k in 0..<32 where hex[2 * k] != hexDigit(d[k] >> 4) || hex[2 * k + 1] != hexDigit(d[k] & 0x0F) { return false }
-            return true
-        }
+        return hashed ? withUnsafeBytes(of: &digest, body) : nil
     }
 
     /// HMAC-SHA-256 of `message` under `key`, lowercase hex.

@@ -185,6 +185,9 @@ package struct VerifyService {
     /// `signedDate`, never at the time of checking, so evidence recorded months ago still verifies.
     /// Only the transaction items of `items` are read.
     package func storeProofProblems(items: [(item: EvidenceItem, appId: String)]) throws -> [VerificationProblem] {
+        // Without a transaction there is nothing to check, and every run need not be read (100,000 of them: a fifth of a
+        // second of each verify; docs/performance.md, "tenth round").
+        guard items.contains(where: { $0.item.type == .transaction }) else { return [] }
         var problems: [VerificationProblem] = []
         // Every Play license key each run's campaign has recorded, oldest first: a purchase recorded before a key
         // changed verifies with the key it was recorded under.
@@ -226,11 +229,16 @@ package struct VerifyService {
         var problems: [VerificationProblem] = []
         var pinsOfRun: [String: [String]] = [:]
         var runIds: [String] = []
-        for campaign in try store.campaigns() {
-            let pins = (try? store.profileNamed(campaign.profile).sandboxPins(for: campaign)) ?? campaign.sandboxPins
-            for run in try store.runs(campaignId: campaign.id) {
-                pinsOfRun[run.id] = pins
-                runIds.append(run.id)
+        // Every run's pins are needed by a live-hosted check result or a reading of the Sandbox's clock; without either,
+        // every run need not be read (docs/performance.md, "tenth round").
+        let readsClocks = try store.hasRunClocks()
+        if readsClocks || items.contains(where: { $0.item.type == .checkResult && $0.item.provenance == .liveHosted }) {
+            for campaign in try store.campaigns() {
+                let pins = (try? store.profileNamed(campaign.profile).sandboxPins(for: campaign)) ?? campaign.sandboxPins
+                for run in try store.runs(campaignId: campaign.id) {
+                    pinsOfRun[run.id] = pins
+                    runIds.append(run.id)
+                }
             }
         }
         var checks: [String: [EvidenceItem]] = [:]
@@ -251,7 +259,7 @@ package struct VerifyService {
                 problems.append(VerificationProblem(seq: item.seq, message: "evidence \(item.id) (receipt) is labelled live-hosted, but no live-hosted check result recorded it (\(recorder.map { "the check before it is \($0.provenance.rawValue)" } ?? "no check result came before it on run \(item.runId)"))"))
             }
         }
-        for clock in try store.runClocks(runIds: runIds) where clock.reading.provenance == .liveHosted {
+        for clock in try readsClocks ? store.runClocks(runIds: runIds) : [] where clock.reading.provenance == .liveHosted {
             let reading = clock.reading
             let exchanges = reading.exchange.map { [$0] } ?? []
             var why = RecordedIdentity.contradiction(identity: reading.identity, exchanges: exchanges, pins: pinsOfRun[clock.runId] ?? [])

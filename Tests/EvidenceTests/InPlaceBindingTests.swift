@@ -22,13 +22,18 @@ struct InPlaceBindingTests {
         return try connection.query("SELECT \(select) FROM t ORDER BY rowid", []).map { row in row.values.map(\.columnText) }
     }
 
+    /// A new database with table `t(definition)`, and the insert of `columns` into it.
+    static func table(_ definition: String, columns: [String], in dir: URL) throws -> (Connection, Statement) {
+        let connection = try Connection(path: dir.appendingPathComponent("t.sqlite").path, create: true)
+        try connection.execute("CREATE TABLE t(\(definition))")
+        return (connection, try Statement(connection: connection, sql: SQLDialect.sqlite.insert(into: "t", columns)))
+    }
+
     @Test("A row bound in place from one copy stores every value, type and byte, as one bound value by value")
     func boundInPlaceStoresWhatBindStores() throws {
         try withTempDir { dir in
-            let connection = try Connection(path: dir.appendingPathComponent("t.sqlite").path, create: true)
             let columns = (0..<Self.values.count).map { "c\($0)" }
-            try connection.execute("CREATE TABLE t(\(columns.joined(separator: ", ")))")
-            let insert = try Statement(connection: connection, sql: SQLDialect.sqlite.insert(into: "t", columns))
+            let (connection, insert) = try Self.table(columns.joined(separator: ", "), columns: columns, in: dir)
             try insert.bind(Self.values)
             #expect(try !insert.step())
             var arena: [UInt8] = [9, 9, 9]
@@ -48,9 +53,7 @@ struct InPlaceBindingTests {
     @Test("Once the body has run, nothing of the statement points into the copy: its parameters are unbound")
     func nothingPointsIntoTheCopyAfterwards() throws {
         try withTempDir { dir in
-            let connection = try Connection(path: dir.appendingPathComponent("t.sqlite").path, create: true)
-            try connection.execute("CREATE TABLE t(a, b)")
-            let insert = try Statement(connection: connection, sql: "INSERT INTO t(a, b) VALUES (?, ?)")
+            let (connection, insert) = try Self.table("a, b", columns: ["a", "b"], in: dir)
             var arena: [UInt8] = []
             try insert.withBound([.text("kept?"), .blob([1, 2])], arena: &arena) { () throws in
                 let more = try insert.step()
@@ -69,9 +72,8 @@ struct InPlaceBindingTests {
     @Test("A failing step inside the body is reported, and the parameters are unbound all the same")
     func aFailingBodyUnbinds() throws {
         try withTempDir { dir in
-            let connection = try Connection(path: dir.appendingPathComponent("t.sqlite").path, create: true)
-            try connection.execute("CREATE TABLE t(a NOT NULL)")
-            let insert = try Statement(connection: connection, sql: "INSERT INTO t(a) VALUES (?)")
+            let (connection, insert) = try Self.table("a NOT NULL", columns: ["a"], in: dir)
+            defer { withExtendedLifetime(connection) {} }
             var arena: [UInt8] = []
             struct Refused: Error {}
             #expect(throws: Refused.self) { try insert.withBound([.text("x")], arena: &arena) { throw Refused() } }

@@ -164,7 +164,6 @@ extension EvidenceStore {
         return try Self.run(r)
     }
 
-    /// The clock readings of runs `runIds`, oldest first (none in a database older than `run_clocks`).
     /// Whether any run has a reading of the Sandbox's clock: one row read, so that a check of every run's readings can
     /// skip listing the runs when there is none.
     package func hasRunClocks() throws -> Bool {
@@ -172,6 +171,7 @@ extension EvidenceStore {
         return try read { try db.first(RowQuery(Tables.runClocks.table, select: ["seq"], limit: 1)) != nil }
     }
 
+    /// The clock readings of runs `runIds`, oldest first (none in a database older than `run_clocks`).
     package func runClocks(runIds: [String]) throws -> [RunClock] {
         guard schemaVersion >= Schema.runClocksVersion, !runIds.isEmpty else { return [] }
         return try read {

@@ -119,16 +119,8 @@ final class BatchWriter: @unchecked Sendable {
     /// hash (`Chain.hash`, the same as the caller's thread would take) so leaves the caller's thread, which goes on
     /// building the next entries meanwhile (docs/performance.md, "tenth round").
     func appendChained(seq: Int64, kind: String, actor: String, at: String, payload: String, prev: String?) throws {
-        if let failure { throw failure }
-        if filling.journalRows == Self.groupSize { try handOff() }
-        filling.journal.append(.integer(seq))
-        filling.journal.append(.text(kind))
-        filling.journal.append(.text(actor))
-        filling.journal.append(.text(at))
-        filling.journal.append(.text(payload))
-        filling.journal.append(prev.map { .text($0) } ?? .null)
-        filling.journal.append(.null)
-        filling.journalRows += 1
+        // A NULL hash marks the row for `chain` (a stored row's hash is never NULL).
+        try appendJournal([.integer(seq), .text(kind), .text(actor), .text(at), .text(payload), prev.map { .text($0) } ?? .null, .null])
     }
 
     /// Gathers one row of `spec`'s table (seq, then `spec.columns`' values); a row of another table than the group's

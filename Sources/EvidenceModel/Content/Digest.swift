@@ -23,16 +23,7 @@ package enum Digest {
     /// The SHA-256 of `bytes` as lowercase hex, with no digest array: a journal entry's hash, taken for every entry
     /// appended (`Chain.hash`).
     package static func sha256Hex(_ bytes: [UInt8]) -> String {
-        let hex = withSHA256(of: bytes) { digest in
-            String(unsafeUninitializedCapacity: 64) { out in
-                for k in 0..<32 {
-                    out[2 * k] = hexDigit(digest[k] >> 4)
-                    out[2 * k + 1] = hexDigit(digest[k] & 0x0F)
-                }
-                return 64
-            }
-        }
-        return hex ?? Self.hex(sha256(bytes[...]))
+        withSHA256(of: bytes) { hex($0) } ?? hex(sha256(bytes[...]))
     }
 
     /// Whether the SHA-256 of `bytes`, as lowercase hex, is exactly `hex`: `verify`'s check of each of a journal's
@@ -80,15 +71,17 @@ package enum Digest {
         return out
     }
 
-    /// Lowercase hex of `bytes`.
-    package static func hex<B: Sequence>(_ bytes: B) -> String where B.Element == UInt8 {
-        var out = [UInt8]()
-        out.reserveCapacity(bytes.underestimatedCount * 2)
-        for b in bytes {
-            out.append(hexDigit(b >> 4))
-            out.append(hexDigit(b & 0x0F))
+    /// Lowercase hex of `bytes`, written straight into the string.
+    package static func hex<B: Collection>(_ bytes: B) -> String where B.Element == UInt8 {
+        String(unsafeUninitializedCapacity: bytes.count * 2) { out in
+            var i = 0
+            for b in bytes {
+                out[i] = hexDigit(b >> 4)
+                out[i + 1] = hexDigit(b & 0x0F)
+                i += 2
+            }
+            return i
         }
-        return String(decoding: out, as: UTF8.self)
     }
 
     /// The ASCII code of the lowercase hex digit for `v` (0–15).

@@ -18,6 +18,8 @@ struct CanonicalCheckTests {
         "[1,2]", #""str""#, "1.5e3", "-0", "01", "1.", "-", "1e", "1E+9", "[1,]", "{,}", #"{"a"}"#, #"{"a":}"#, "tru", "nul", "[]", "{}",
         #"{"":1,"a":2}"#, "{\"a\":\"x\u{7F}y\"}", #"{"a":"\ud83d\ude00"}"#, "{\"a\":\"😀 é \u{2028}\"}", "{\"a\":\"tab\there\"}",
         deep, deepest, "{\"e\u{301}\":1,\"é\":2}", #"{"id":"e1","details":{"z":1,"y":2}}"#, #"{"details":{"y":2,"z":1},"id":"e1"}"#, #"[{"b":1,"a":2}]"#,
+        // Keys that share a prefix: the shorter sorts first.
+        #"{"ab":1,"a":2}"#, #"{"a":1,"ab":2}"#, #"{"aa":1,"ab":2,"b":{"x":"é"}}"#, #"{"ab":1,"ab":2}"#,
     ]
 
     /// Texts with non-ASCII keys: the check leaves them to the parser (Unicode equivalence can make two keys one).

@@ -1,3 +1,4 @@
+import Foundation
 import StrictJSON
 
 /// Checks in place that UTF-8 bytes are canonical JSON, the form the journal stores, and finds
@@ -25,6 +26,8 @@ struct CanonicalCheck {
     private(set) var fields: [Field] = []
     private var b = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
     private var i = 0
+    /// `JSONValue.maximumDepth`, read once: a global of another module is read through a call.
+    private let maximumDepth = JSONValue.maximumDepth
 
     /// Whether `bytes` is accepted as canonical JSON. The buffer must stay valid while `fields` is used.
     mutating func check(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
@@ -37,11 +40,11 @@ struct CanonicalCheck {
 
     /// Checks one value at `i` and moves past it; returns its kind.
     private mutating func value(depth: Int, top: Bool = false) -> Kind? {
-        guard depth < JSONValue.maximumDepth, i < b.count else { return nil }
+        guard depth < maximumDepth, i < b.count else { return nil }
         switch b[i] {
         case UInt8(ascii: "{"): return object(depth: depth, top: top) ? .object : nil
         case UInt8(ascii: "["): return array(depth: depth) ? .array : nil
-        case UInt8(ascii: "\""): return string().map { .string(escaped: $0) }
+        case UInt8(ascii: "\""): return string().map { .string(escaped: $0.escaped) }
         case UInt8(ascii: "t"): return literal("true") ? .bool(true) : nil
         case UInt8(ascii: "f"): return literal("false") ? .bool(false) : nil
         case UInt8(ascii: "n"): return literal("null") ? .null : nil
@@ -71,9 +74,8 @@ struct CanonicalCheck {
         while true {
             guard i < b.count, b[i] == UInt8(ascii: "\"") else { return false }
             let keyStart = i + 1
-            guard let escaped = string(), !escaped else { return false }
+            guard let read = string(), !read.escaped, !read.nonASCII else { return false }
             let key = keyStart..<(i - 1)
-            for k in key where b[k] >= 0x80 { return false }
             if let previous, !precedes(previous, key) { return false }
             previous = key
             guard i < b.count, b[i] == UInt8(ascii: ":") else { return false }
@@ -97,8 +99,14 @@ struct CanonicalCheck {
         }
     }
 
+    /// Whether key `x` sorts strictly before key `y`, byte by byte (a prefix first).
     private func precedes(_ x: Range<Int>, _ y: Range<Int>) -> Bool {
-        UnsafeBufferPointer(rebasing: b[x]).lexicographicallyPrecedes(UnsafeBufferPointer(rebasing: b[y]))
+        let n = min(x.count, y.count)
+        if n > 0, let base = b.baseAddress {
+            let order = memcmp(base + x.lowerBound, base + y.lowerBound, n)
+            if order != 0 { return order < 0 }
+        }
+        return x.count < y.count
     }
 
     private mutating func array(depth: Int) -> Bool {
@@ -149,16 +157,28 @@ struct CanonicalCheck {
         return true
     }
 
-    /// A string written with exactly the minimal escapes, in valid UTF-8. Returns whether it has escapes.
-    private mutating func string() -> Bool? {
-        i += 1
+    /// A string written with exactly the minimal escapes, in valid UTF-8. Returns whether it has escapes, and whether it
+    /// has a byte outside ASCII.
+    ///
+    /// The cursor is a local while the string is read: a byte read through the buffer may alias `self` for the
+    /// compiler, which would otherwise store and reload `i` at every byte.
+    private mutating func string() -> (escaped: Bool, nonASCII: Bool)? {
+        let b = self.b
+        var i = self.i + 1
+        defer { self.i = i }
         var escaped = false
+        var nonASCII = false
         while i < b.count {
             let c = b[i]
+            // Most bytes are printable ASCII other than the quote and the backslash.
+            if c >= 0x20, c < 0x80, c != UInt8(ascii: "\""), c != UInt8(ascii: "\\") {
+                i += 1
+                continue
+            }
             switch c {
             case UInt8(ascii: "\""):
                 i += 1
-                return escaped
+                return (escaped, nonASCII)
             case UInt8(ascii: "\\"):
                 guard i + 1 < b.count else { return nil }
                 escaped = true
@@ -177,9 +197,9 @@ struct CanonicalCheck {
                 default: return nil
                 }
             case 0..<0x20: return nil
-            case 0..<0x80: i += 1
             default:
                 guard let n = Self.utf8Sequence(b, at: i) else { return nil }
+                nonASCII = true
                 i += n
             }
         }

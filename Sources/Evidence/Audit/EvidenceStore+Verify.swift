@@ -379,6 +379,9 @@ final class TableReplay {
     private let cursor: any RowCursor
     /// The cursor as a SQLite statement, whose columns are compared in place.
     private let statement: Statement?
+    /// `statement`'s handle, held apart: reading it through `statement` retained and released the statement at
+    /// every column compared.
+    private let handle: OpaquePointer?
     private var hasRow = false
     private var started = false
     /// Whether every row so far came in journal order (none is left to be matched by id at the end).
@@ -394,6 +397,7 @@ final class TableReplay {
         self.spec = spec
         self.cursor = cursor
         statement = cursor as? Statement
+        handle = statement?.handle
         entryTimeColumn = Tables.entryTimeColumns[spec.table].flatMap { spec.columns.firstIndex(of: $0) }.map { $0 + 1 }
     }
 
@@ -416,7 +420,7 @@ final class TableReplay {
     /// and, when every one holds, take it (`consumeRow`) without `expect`. When this is false, or a column differs,
     /// `expect` decides the entry as ever (nothing was taken).
     func nextRowIs(seq: Int64) throws -> Bool {
-        guard inStep, let statement, try peek(), let h = statement.handle else { return false }
+        guard inStep, statement != nil, try peek(), let h = handle else { return false }
         return sqlite3_column_type(h, 0) == SQLITE_INTEGER && sqlite3_column_int64(h, 0) == seq
     }
 
@@ -425,8 +429,8 @@ final class TableReplay {
 
     /// Whether column `i` of the cursor's row reads as `want` (nil: NULL).
     func column<C: BidirectionalCollection>(_ i: Int, equals want: C?) -> Bool where C.Element == UInt8 {
-        guard let statement else { return Self.same(actual(i), want) }
-        guard let h = statement.handle else { return want == nil }
+        guard statement != nil else { return Self.same(actual(i), want) }
+        guard let h = handle else { return want == nil }
         let index = Int32(i)
         switch sqlite3_column_type(h, index) {
         case SQLITE_NULL: return want == nil

@@ -379,8 +379,8 @@ final class TableReplay {
     private let cursor: any RowCursor
     /// The cursor as a SQLite statement, whose columns are compared in place.
     private let statement: Statement?
-    /// `statement`'s handle, held apart: reading it through `statement` retained and released the statement at
-    /// every column compared.
+    /// `statement`'s handle (nil when there is none), held apart: reading it through `statement` retained and released
+    /// the statement at every column compared.
     private let handle: OpaquePointer?
     private var hasRow = false
     private var started = false
@@ -420,7 +420,7 @@ final class TableReplay {
     /// and, when every one holds, take it (`consumeRow`) without `expect`. When this is false, or a column differs,
     /// `expect` decides the entry as ever (nothing was taken).
     func nextRowIs(seq: Int64) throws -> Bool {
-        guard inStep, statement != nil, try peek(), let h = handle else { return false }
+        guard inStep, let h = handle, try peek() else { return false }
         return sqlite3_column_type(h, 0) == SQLITE_INTEGER && sqlite3_column_int64(h, 0) == seq
     }
 
@@ -429,8 +429,7 @@ final class TableReplay {
 
     /// Whether column `i` of the cursor's row reads as `want` (nil: NULL).
     func column<C: BidirectionalCollection>(_ i: Int, equals want: C?) -> Bool where C.Element == UInt8 {
-        guard statement != nil else { return Self.same(actual(i), want) }
-        guard let h = handle else { return want == nil }
+        guard let h = handle else { return Self.same(actual(i), want) }
         let index = Int32(i)
         switch sqlite3_column_type(h, index) {
         case SQLITE_NULL: return want == nil
@@ -475,7 +474,7 @@ final class TableReplay {
     /// Column `i` of the cursor's row as the bytes it reads as.
     private func actual(_ i: Int) -> [UInt8]? {
         guard let statement else { return cursor.row.values[i].columnText.map { Array($0.utf8) } }
-        guard let h = statement.handle else { return nil }
+        let h = statement.handle
         let index = Int32(i)
         switch sqlite3_column_type(h, index) {
         case SQLITE_NULL: return nil

@@ -48,7 +48,8 @@ final class JournalChunk: @unchecked Sendable {
         fields.removeAll(keepingCapacity: true)
         while entries.count < Self.size {
             guard try statement.step() else { return false }
-            guard let h = statement.handle, sqlite3_column_type(h, 0) == SQLITE_INTEGER,
+            let h = statement.handle
+            guard sqlite3_column_type(h, 0) == SQLITE_INTEGER,
                   (1...6).allSatisfy({ sqlite3_column_type(h, Int32($0)) == SQLITE_TEXT && sqlite3_column_text(h, Int32($0)) != nil })
             else {
                 entries.append(Entry(seq: 0, firstColumn: columns.count, row: statement.row))

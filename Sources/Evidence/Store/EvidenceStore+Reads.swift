@@ -369,7 +369,8 @@ extension EvidenceStore {
     private func forEachSeqAndText(_ query: RowQuery, lean: (Statement) throws -> Bool, whole: (Row) throws -> Void) throws {
         guard let sqlite else { return try db.forEach(query, whole) }
         try sqlite.forEachStatement(query) { statement in
-            guard let h = statement.handle, sqlite3_column_type(h, 0) == SQLITE_INTEGER,
+            let h = statement.handle
+            guard sqlite3_column_type(h, 0) == SQLITE_INTEGER,
                   (1..<Int32(statement.columnCount)).allSatisfy({ sqlite3_column_type(h, $0) == SQLITE_TEXT }),
                   try lean(statement)
             else { return try whole(statement.row) }

@@ -3,9 +3,9 @@ import StrictJSON
 
 /// A prepared statement: prepared in `init`, finalized in `deinit`.
 final class Statement {
-    /// Never changes after `init`: a constant, read without the exclusivity check a variable's read costs (verify's
-    /// replay reads it for every column it compares).
-    let handle: OpaquePointer?
+    /// Never changes after `init`, and never NULL: a constant, read without the exclusivity check a variable's read
+    /// costs (verify's replay reads it for every column it compares).
+    let handle: OpaquePointer
     let sql: String
     unowned let connection: Connection
 

@@ -1,7 +1,7 @@
 # growcert — the two commands: `make demo` and `make test` (and `make bench`, `make man`, `make install`).
 # Each target first installs the Debian packages it needs (only when missing). A build that prints a warning fails.
 
-BUILD_PACKAGES := pkg-config libsqlite3-dev libssl-dev libmicrohttpd-dev libcurl4-openssl-dev zlib1g-dev libpq-dev
+BUILD_PACKAGES := libsqlite3-dev libssl-dev libmicrohttpd-dev libcurl4-openssl-dev zlib1g-dev libpq-dev
 TEST_PACKAGES  := $(BUILD_PACKAGES) postgresql util-linux sqlite3 openssl libxml2-utils chromium chromium-driver fonts-noto-cjk faketime curl python3 iproute2 zsh fish mandoc groff-base man-db
 BENCH_PACKAGES := $(BUILD_PACKAGES) postgresql util-linux sqlite3 openssl curl
 
@@ -40,12 +40,17 @@ test: setup-test
 # warning about mktemp, which static Foundation references; growcert builds without warnings. Its start-up
 # (docs/performance.md, cli-add): relative relocations packed (DT_RELR, glibc 2.36 or later: 1.9 MB of
 # relocation records become 16 KB) and no $ORIGIN run path (the libraries are the system's; the loader
-# would first look for each of them beside the binary, 26 failed lookups).
+# would first look for each of them beside the binary, 26 failed lookups). SQLite, libcrypto, zlib and the
+# C++ runtime are linked from their Debian packages' static archives (STATIC_C_LIBS, written by
+# scripts/static-c-libs.sh before each release build), so start-up binds none of their symbols: rebuild
+# after a security update of libsqlite3-0, libssl3 or zlib1g (README, "Built on").
+STATIC_C_LIBS := $(CURDIR)/.build/static-c-libs
 RELEASE_BUILD := $(SWIFT) build -c release --static-swift-stdlib -Xswiftc -use-ld=lld \
-	-Xlinker -z -Xlinker pack-relative-relocs --disable-local-rpath
+	-Xlinker -z -Xlinker pack-relative-relocs --disable-local-rpath -Xswiftc -Xclang-linker -Xswiftc -L$(STATIC_C_LIBS)
 
 # The PostgreSQL rows run against a temporary server on a Unix socket (scripts/pg-temp-server.sh), stopped after.
 bench: setup-bench
+	scripts/static-c-libs.sh $(STATIC_C_LIBS)
 	scripts/build-without-warnings.sh $(RELEASE_BUILD)
 	@set -e; pg=$$(mktemp -d /tmp/growcert-bench-pg.XXXXXX); scripts/pg-temp-server.sh start "$$pg"; \
 	  GROWCERT_BENCH_PG_URL="postgresql:///bench?host=$$pg&user=postgres" $$($(RELEASE_BUILD) --show-bin-path)/growcert-bench \
@@ -60,7 +65,8 @@ man: build
 # that binary instead of building a release one (the tests install their debug build this way).
 install:
 	@set -e; if [ -n "$(BIN)" ]; then bin="$(BIN)"; else \
-	  scripts/ensure-packages.sh $(BUILD_PACKAGES) && scripts/build-without-warnings.sh $(RELEASE_BUILD) --product growcert \
+	  scripts/ensure-packages.sh $(BUILD_PACKAGES) && scripts/static-c-libs.sh $(STATIC_C_LIBS) \
+	  && scripts/build-without-warnings.sh $(RELEASE_BUILD) --product growcert \
 	  && bin="$$($(RELEASE_BUILD) --show-bin-path)/growcert"; fi; \
 	scripts/install.sh "$$bin" "$(DESTDIR)$(PREFIX)"
 

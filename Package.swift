@@ -8,15 +8,17 @@ let package = Package(
         .executable(name: "growcert", targets: ["growcert"]),
     ],
     targets: [
-        // C libraries from Debian, wrapped as system libraries (module.modulemap + shim.h only).
-        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
-        .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        // C libraries from Debian, wrapped as system libraries (module.modulemap + shim.h only). Their headers and
+        // libraries are in the system's own directories, so no pkgConfig: its `-L/usr/lib/<triple>` would come ahead
+        // of the release build's `-L` to the libraries' static archives (scripts/static-c-libs.sh, Makefile).
+        .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CCrypto", providers: [.apt(["libssl-dev"])]),
         // libmicrohttpd, libcurl and libpq: headers only, no pkgConfig (its libs would link them); CLazyLibraries opens
         // each on first use.
         .systemLibrary(name: "CMHD", providers: [.apt(["libmicrohttpd-dev"])]),
         .systemLibrary(name: "CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
 
-        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CPostgres", providers: [.apt(["libpq-dev"])]),
         // Our own C: the libpq, libcurl and libmicrohttpd functions growcert calls, each forwarding to the library
         // opened with dlopen on first use, and a load check per library; a command loads only the libraries it uses.

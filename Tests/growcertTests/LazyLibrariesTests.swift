@@ -80,6 +80,36 @@ import Testing
         #expect(Self.probe("libz.so.1", symbol: "zlibVersion", package: "zlib1g") == nil)
     }
 
+    /// The release build (Makefile, `RELEASE_BUILD`) links SQLite, libcrypto and zlib from their static archives through
+    /// the linker scripts `scripts/static-c-libs.sh` writes: each names an archive that exists, and a program linked with
+    /// `-L` to them and `-lsqlite3` needs no libsqlite3.so, yet calls SQLite.
+    @Test func theReleaseBuildsLinkerScriptsNameStaticArchivesThatLinkIn() throws {
+        let g = try Growcert()
+        let dir = g.path("static-c-libs")
+        let script = Growcert.packageRoot.appendingPathComponent("scripts/static-c-libs.sh").path
+        let written = try g.execute("/bin/sh", [script, dir], env: [:])
+        try #require(written.code == 0, "\(written)")
+        for library in ["sqlite3", "crypto", "z"] {
+            let text = try String(contentsOfFile: "\(dir)/lib\(library).so", encoding: .utf8)
+            #expect(text.hasPrefix("INPUT(/") && text.hasSuffix("/lib\(library).a)\n"), "lib\(library).so: \(text)")
+            let archive = String(text.dropFirst("INPUT(".count).dropLast(2))
+            #expect(FileManager.default.fileExists(atPath: archive), "\(archive)")
+        }
+        let clang = try Growcert.tool(["clang", "cc"], install: "the Swift toolchain's clang")
+        let source = g.path("version.c")
+        try Data("#include <sqlite3.h>\n#include <stdio.h>\nint main(void) { puts(sqlite3_libversion()); return 0; }\n".utf8)
+            .write(to: URL(fileURLWithPath: source))
+        let program = g.path("version")
+        let built = try g.execute(clang, [source, "-o", program, "-L\(dir)", "-lsqlite3", "-lm"], env: [:])
+        try #require(built.code == 0, "\(built)")
+        let readelf = try Growcert.tool(["readelf"], install: "apt-get install binutils")
+        let needed = try g.execute(readelf, ["-d", program], env: [:])
+        try #require(needed.code == 0 && needed.stdout.contains("(NEEDED)"), "\(needed)")
+        #expect(!needed.stdout.contains("libsqlite3.so"), "\(needed.stdout)")
+        let ran = try g.execute(program, [], env: [:])
+        #expect(ran.code == 0 && ran.stdout.hasPrefix("3."), "\(ran)")
+    }
+
     static func probe(_ soname: String, symbol: String, package: String) -> String? {
         guard let text = lazylib_probe(soname, symbol, package, "these tests") else { return nil }
         defer { free(text) }

@@ -199,7 +199,8 @@ package enum ServiceError: Error, Sendable, Equatable, CustomStringConvertible {
         case .journalEmpty:
             return "The journal is empty: there is no head to timestamp."
         case .timestampAuthorityUnreachable(let url, let reason):
-            return "Cannot reach the timestamp authority '\(url)': \(reason). Nothing was stored."
+            // The transport's words end their sentence themselves.
+            return "Cannot reach the timestamp authority '\(url)': \(reason)\(reason.hasSuffix(".") ? "" : ".") Nothing was stored."
         case .timestampAuthorityStatus(let url, let status):
             return "The timestamp authority '\(url)' answered HTTP \(status). Nothing was stored."
         case .timestampAnswerRefused(let url, let reason):

@@ -40,7 +40,7 @@ struct SignerAndAnchorTests {
         let o = try g.run(["anchor", "--tsa", "http://127.0.0.1:9/tsa"])
         #expect(o.code == 69, "\(o)")
         #expect(o.stderr.hasPrefix("growcert: Cannot reach the timestamp authority 'http://127.0.0.1:9/tsa': "), "\(o)")
-        #expect(o.stderr.hasSuffix(". Nothing was stored.\n"), "\(o)")
+        #expect(o.stderr.hasSuffix(". Nothing was stored.\n") && !o.stderr.contains(".."), "\(o)")
         #expect(try g.journalState() == before)
         // A database that does not verify is not anchored: nothing is sent.
         let edit = try g.sqlite("DROP TRIGGER devices_no_update; UPDATE devices SET kind='simulator' WHERE id='d1';")

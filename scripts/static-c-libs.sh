@@ -15,7 +15,7 @@ for lib in sqlite3 crypto z stdc++; do
     rm -f "$dir/lib$lib.so"
     [ -n "$cc" ] || continue
     archive=$("$cc" -print-file-name="lib$lib.a")
-    case $archive in
-        /*) [ -f "$archive" ] && printf 'INPUT(%s)\n' "$archive" > "$dir/lib$lib.so" ;;
-    esac
+    if [ "${archive#/}" != "$archive" ] && [ -f "$archive" ]; then
+        printf 'INPUT(%s)\n' "$archive" > "$dir/lib$lib.so"
+    fi
 done

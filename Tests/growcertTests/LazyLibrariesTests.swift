@@ -110,6 +110,27 @@ import Testing
         #expect(ran.code == 0 && ran.stdout.hasPrefix("3."), "\(ran)")
     }
 
+    /// Where the compiler finds no static archive, the script writes no linker script for it and still succeeds: the
+    /// release build then links that library's shared object, as before.
+    @Test func withoutStaticArchivesTheScriptWritesNoneAndTheBuildGoesOn() throws {
+        let g = try Growcert()
+        let bin = g.path("no-archives-bin")
+        try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
+        // A compiler that finds no archive answers `-print-file-name=libX.a` with the bare name; this one also names a
+        // C++ runtime archive that is not there (a dangling link).
+        let clang = "\(bin)/clang"
+        try Data("#!/bin/sh\ncase \"$1\" in *stdc++*) echo /nonexistent/libstdc++.a ;; *) echo \"${1#-print-file-name=}\" ;; esac\n".utf8)
+            .write(to: URL(fileURLWithPath: clang))
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: clang)
+        let dir = g.path("static-c-libs")
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        try Data("INPUT(/stale/libz.a)\n".utf8).write(to: URL(fileURLWithPath: "\(dir)/libz.so"))
+        let script = Growcert.packageRoot.appendingPathComponent("scripts/static-c-libs.sh").path
+        let o = try g.execute("/bin/sh", [script, dir], env: ["PATH": "\(bin):/usr/bin:/bin"])
+        #expect(o.code == 0, "\(o)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir).isEmpty, "a stale or new linker script was left")
+    }
+
     static func probe(_ soname: String, symbol: String, package: String) -> String? {
         guard let text = lazylib_probe(soname, symbol, package, "these tests") else { return nil }
         defer { free(text) }

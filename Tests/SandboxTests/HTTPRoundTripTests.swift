@@ -44,6 +44,40 @@ private final class Flag: @unchecked Sendable {
     var isSet: Bool { lock.lock(); defer { lock.unlock() }; return value }
 }
 
+/// Holds each injected delay until `open()`, instead of sleeping: a test learns when a delayed request has reached
+/// the server (`waitUntilHeld`) and decides when it may finish.
+private final class GateSleeper: EmulatorSleeper, @unchecked Sendable {
+    private let held = DispatchSemaphore(value: 0)
+    private let gate = DispatchSemaphore(value: 0)
+    private let lock = NSLock()
+    private var delays: [Int] = []
+    private var opened = false
+
+    func sleep(milliseconds: Int) {
+        lock.lock(); delays.append(milliseconds); let isOpen = opened; lock.unlock()
+        held.signal()
+        guard !isOpen else { return }
+        gate.wait()
+        gate.signal()  // once open, every later wait passes too
+    }
+
+    /// The delays asked for so far.
+    var requested: [Int] { lock.lock(); defer { lock.unlock() }; return delays }
+
+    /// Returns once a connection thread is held in `sleep`, without blocking a thread of the cooperative pool.
+    func waitUntilHeld() async {
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            DispatchQueue.global().async { self.held.wait(); done.resume() }
+        }
+    }
+
+    /// Lets every held and later delay pass.
+    func open() {
+        lock.lock(); let wasOpen = opened; opened = true; lock.unlock()
+        if !wasOpen { gate.signal() }
+    }
+}
+
 @Suite struct HTTPRoundTripTests {
     @Test func emulatorServesTheContractOnLoopbackWithTheEmulatorKindHeader() async throws {
         let emulator = try GrooveGrowEmulator(configuration: .init(port: 0))
@@ -83,10 +117,14 @@ private final class Flag: @unchecked Sendable {
         _ = try await client.issueToken("c_after")
     }
 
+    /// Event-driven, not timed: the delayed request is held on the server's connection thread until the test lets it go,
+    /// so the other request can only complete first if the server answers connections side by side.
     @Test func aDelayedRequestDoesNotHoldUpAnotherConnection() async throws {
-        let emulator = try GrooveGrowEmulator()
+        let gate = GateSleeper()
+        let emulator = try GrooveGrowEmulator(configuration: .init(sleeper: gate))
         let base = try emulator.start()
         defer { emulator.stop() }
+        defer { gate.open() }  // never leave a connection thread held, whatever failed
         let client = Client(emulator: emulator, base: base)
         let token = try await client.issueToken("c_1001")
         let fault = try JSONEncoder().encode(GrowWireEmulatorFault(path: GrowWire.Path.holdings, delayMs: 3000, failNext: nil, status: nil))
@@ -99,11 +137,14 @@ private final class Flag: @unchecked Sendable {
             slowDone.set()
             return result.0
         }
-        try await Task.sleep(nanoseconds: 200_000_000)  // let the slow request reach the server first
+        // The delayed request has reached the server and waits there (its connection thread is in the sleeper).
+        await gate.waitUntilHeld()
+        #expect(gate.requested == [3000])
         let fast = Client(emulator: emulator, base: base)
         let (status, _, _) = try await fast.send("GET", GrowWire.Path.session, auth: token)
         #expect(status == 200)
         #expect(!slowDone.isSet, "the session request finished only after the delayed holdings request")
+        gate.open()
         #expect(try await slow.value == 200)
     }
 

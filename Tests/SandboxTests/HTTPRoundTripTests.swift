@@ -5,6 +5,7 @@ import FoundationNetworking
 import GrowClient
 import Testing
 import Sandbox
+import Synchronization
 
 /// Talks to a running `GrooveGrowEmulator` over 127.0.0.1 with URLSession.
 private struct Client {
@@ -46,23 +47,20 @@ private final class Flag: @unchecked Sendable {
 
 /// Holds each injected delay until `open()`, instead of sleeping: a test learns when a delayed request has reached
 /// the server (`waitUntilHeld`) and decides when it may finish.
-private final class GateSleeper: EmulatorSleeper, @unchecked Sendable {
+private final class GateSleeper: EmulatorSleeper {
     private let held = DispatchSemaphore(value: 0)
     private let gate = DispatchSemaphore(value: 0)
-    private let lock = NSLock()
-    private var delays: [Int] = []
-    private var opened = false
+    private let recorded = Mutex<[Int]>([])
 
     func sleep(milliseconds: Int) {
-        lock.lock(); delays.append(milliseconds); let isOpen = opened; lock.unlock()
+        recorded.withLock { $0.append(milliseconds) }
         held.signal()
-        guard !isOpen else { return }
         gate.wait()
         gate.signal()  // once open, every later wait passes too
     }
 
     /// The delays asked for so far.
-    var requested: [Int] { lock.lock(); defer { lock.unlock() }; return delays }
+    var requested: [Int] { recorded.withLock { $0 } }
 
     /// Returns once a connection thread is held in `sleep`, without blocking a thread of the cooperative pool.
     func waitUntilHeld() async {
@@ -71,11 +69,8 @@ private final class GateSleeper: EmulatorSleeper, @unchecked Sendable {
         }
     }
 
-    /// Lets every held and later delay pass.
-    func open() {
-        lock.lock(); let wasOpen = opened; opened = true; lock.unlock()
-        if !wasOpen { gate.signal() }
-    }
+    /// Lets every held and later delay pass; opening again only adds a pass no one needs.
+    func open() { gate.signal() }
 }
 
 @Suite struct HTTPRoundTripTests {

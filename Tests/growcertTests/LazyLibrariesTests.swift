@@ -80,14 +80,16 @@ import Testing
         #expect(Self.probe("libz.so.1", symbol: "zlibVersion", package: "zlib1g") == nil)
     }
 
+    /// The script that writes the release build's linker scripts.
+    static let staticCLibsScript = Growcert.packageRoot.appendingPathComponent("scripts/static-c-libs.sh").path
+
     /// The release build (Makefile, `RELEASE_BUILD`) links SQLite, libcrypto and zlib from their static archives through
     /// the linker scripts `scripts/static-c-libs.sh` writes: each names an archive that exists, and a program linked with
     /// `-L` to them and `-lsqlite3` needs no libsqlite3.so, yet calls SQLite.
     @Test func theReleaseBuildsLinkerScriptsNameStaticArchivesThatLinkIn() throws {
         let g = try Growcert()
         let dir = g.path("static-c-libs")
-        let script = Growcert.packageRoot.appendingPathComponent("scripts/static-c-libs.sh").path
-        let written = try g.execute("/bin/sh", [script, dir], env: [:])
+        let written = try g.execute("/bin/sh", [Self.staticCLibsScript, dir], env: [:])
         try #require(written.code == 0, "\(written)")
         for library in ["sqlite3", "crypto", "z"] {
             let text = try String(contentsOfFile: "\(dir)/lib\(library).so", encoding: .utf8)
@@ -125,8 +127,7 @@ import Testing
         let dir = g.path("static-c-libs")
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         try Data("INPUT(/stale/libz.a)\n".utf8).write(to: URL(fileURLWithPath: "\(dir)/libz.so"))
-        let script = Growcert.packageRoot.appendingPathComponent("scripts/static-c-libs.sh").path
-        let o = try g.execute("/bin/sh", [script, dir], env: ["PATH": "\(bin):/usr/bin:/bin"])
+        let o = try g.execute("/bin/sh", [Self.staticCLibsScript, dir], env: ["PATH": "\(bin):/usr/bin:/bin"])
         #expect(o.code == 0, "\(o)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir).isEmpty, "a stale or new linker script was left")
     }

@@ -60,7 +60,7 @@ let package = Package(
         // Helpers shared by test targets (network namespace, test CAs); no @testable imports, nothing of it in the binary.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
 
-        .testTarget(name: "EvidenceTests", dependencies: ["Evidence", "EvidenceModel", "StrictJSON", "RFC3339Time", "TestSupport", "CCrypto"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "EvidenceTests", dependencies: ["Evidence", "EvidenceModel", "StrictJSON", "RFC3339Time", "TestSupport", "CCrypto", "SecretShapes"], resources: [.copy("Fixtures")]),
         .testTarget(name: "StoreProofTests", dependencies: ["StoreProof", "StrictJSON"], resources: [.copy("Fixtures")]),
         .testTarget(name: "GrowClientTests", dependencies: ["HTTPCore", "GrowClient"]),
         .testTarget(name: "CherryClientTests", dependencies: ["HTTPCore", "CherryClient"]),

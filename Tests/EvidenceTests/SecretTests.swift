@@ -3,6 +3,7 @@ import Testing
 import TestSupport
 @testable import Evidence
 @testable import EvidenceModel
+import SecretShapes
 
 let serverKey = "gg_sk_test_4f9a2b7c1d"
 let bearer = "Authorization: Bearer abcdEFGH1234.xyz"
@@ -225,6 +226,56 @@ struct SecretShapeTests {
     ])
     func proseAndSignedStoreDataPass(text: String) {
         #expect(SecretScanner.findSecret(in: text) == nil)
+    }
+
+    @Test("The scan's start table finds exactly what testing every position for every pattern finds")
+    func startTableFindsWhatEveryPositionFinds() {
+        // Fragments rich in what the table decides on: key prefixes and their first bytes alone, the letters of
+        // `Bearer` and `eyJ` inside and outside words, token characters, blanks and a byte outside ASCII.
+        let fragments = ["gg_sk_", "iap_sk_", "g", "gg", "i", "ia", "a", "b", "B", "earer ", "Bearer ", "bearer\t", "eyJ", "e", "y",
+                         "J", ".", "x", "A1", "Z", "0", "_", "-", " ", "\t", "é", "abcdEFGH1234", "hhhhhhhhhhhhhhhh", "q9", "/=+~"]
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<5_000 {
+            let text = (0..<Int.random(in: 0...24, using: &generator)).map { _ in fragments.randomElement(using: &generator)! }.joined()
+            let bytes = Array(text.utf8)
+            let fast = bytes.withUnsafeBufferPointer { SecretScanner.findings(in: $0) }
+            let everyPosition = bytes.withUnsafeBufferPointer { Self.findingsTestingEveryPosition($0) }
+            #expect(fast == everyPosition, "\(text.debugDescription)")
+        }
+    }
+
+    /// The scan as it was before its start table: every position tested for every key shape, a Bearer credential
+    /// and a JWT, in that order.
+    static func findingsTestingEveryPosition(_ b: UnsafeBufferPointer<UInt8>) -> [SecretScanner.Finding] {
+        var found: [SecretScanner.Finding] = []
+        var i = 0
+        scan: while i < b.count {
+            for shape in SecretKeyShape.all {
+                if let n = shape.match(at: i, in: b, fullLength: true) {
+                    found.append(.init(kind: shape.kind, description: shape.description, range: i..<(i + n)))
+                    i += n
+                    continue scan
+                }
+            }
+            if b[i] | 0x20 == UInt8(ascii: "b"), let r = SecretScanner.bearer(at: i, in: b) {
+                if let shape = SecretKeyShape.all.first(where: { $0.match(at: r.lowerBound, in: b, fullLength: true) != nil }),
+                   let n = shape.match(at: r.lowerBound, in: b, fullLength: true) {
+                    found.append(.init(kind: shape.kind, description: shape.description, range: r.lowerBound..<(r.lowerBound + n)))
+                    i = r.lowerBound + n
+                } else {
+                    found.append(.init(kind: "bearer", description: SecretScanner.bearerDescription, range: r))
+                    i = r.upperBound
+                }
+                continue
+            }
+            if b[i] == UInt8(ascii: "e"), let (end, credential) = SecretScanner.jwt(at: i, in: b) {
+                if credential { found.append(.init(kind: "jwt", description: SecretScanner.jwtDescription, range: i..<end)) }
+                i = end
+                continue
+            }
+            i += 1
+        }
+        return found
     }
 
     @Test("The Xcode StoreKit transaction inside a device log is not a secret")

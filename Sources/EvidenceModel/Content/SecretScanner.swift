@@ -38,9 +38,10 @@ package enum SecretScanner {
 
     /// The most important of `findings`, in words.
     static func mostImportant(_ found: [Finding]) -> String? {
+        if found.isEmpty { return nil }
         for shape in SecretKeyShape.all where found.contains(where: { $0.kind == shape.kind }) { return shape.description }
         if found.contains(where: { $0.kind == "bearer" }) { return bearerDescription }
-        return found.isEmpty ? nil : jwtDescription
+        return jwtDescription
     }
 
     /// What a file holds, in words, and how it was read (`nil` for its bytes as they are, else e.g.
@@ -82,54 +83,80 @@ package enum SecretScanner {
 
     /// Every credential in `b`, left to right, not overlapping.
     ///
-    /// One pass: each position is tested only for the patterns its byte can start (a key
-    /// prefix's first byte, `b`/`B` a Bearer credential, `e` a JWT).
+    /// One pass: each position is tested only for the patterns its byte can start (`startKinds`: a key prefix's first
+    /// byte, `b`/`B` a Bearer credential, `e` a JWT), a key only where its prefix's second byte follows, and a Bearer
+    /// credential or a JWT only where no token character comes before (prose puts those letters inside most words).
     static func findings(in b: UnsafeBufferPointer<UInt8>) -> [Finding] {
         var found: [Finding] = []
-        let starts = startBytes
-        var i = 0
-        scan: while i < b.count {
-            let c = b[i]
-            if !starts[Int(c)] {
-                i += 1
-                continue
-            }
-            for shape in SecretKeyShape.all where shape.prefix.utf8.first == c {
-                if let n = shape.match(at: i, in: b, fullLength: true) {
-                    found.append(Finding(kind: shape.kind, description: shape.description, range: i..<(i + n)))
-                    i += n
-                    continue scan
+        let shapes = SecretKeyShape.all
+        startKinds.withUnsafeBufferPointer { kinds in
+            keyPrefixSecondBytes.withUnsafeBufferPointer { seconds in
+                var i = 0
+                scan: while i < b.count {
+                    let c = b[i]
+                    let kind = kinds[Int(c)]
+                    if kind == 0 {
+                        i += 1
+                        continue
+                    }
+                    if kind & keyStartMask != 0, i + 1 < b.count {
+                        for k in seconds.indices where kind & (1 << UInt8(k)) != 0 && b[i + 1] == seconds[k] {
+                            if let n = shapes[k].match(at: i, in: b, fullLength: true) {
+                                found.append(Finding(kind: shapes[k].kind, description: shapes[k].description, range: i..<(i + n)))
+                                i += n
+                                continue scan
+                            }
+                        }
+                    }
+                    let afterWordBoundary = i == 0 || !isTokenChar(b[i - 1])
+                    if kind & bearerStart != 0, afterWordBoundary, let r = bearer(at: i, in: b) {
+                        // A vendor key sent as the Bearer credential is named as the key it is.
+                        if let shape = shapes.first(where: { $0.match(at: r.lowerBound, in: b, fullLength: true) != nil }),
+                           let n = shape.match(at: r.lowerBound, in: b, fullLength: true) {
+                            found.append(Finding(kind: shape.kind, description: shape.description, range: r.lowerBound..<(r.lowerBound + n)))
+                            i = r.lowerBound + n
+                        } else {
+                            found.append(Finding(kind: "bearer", description: bearerDescription, range: r))
+                            i = r.upperBound
+                        }
+                        continue
+                    }
+                    if kind & jwtStart != 0, afterWordBoundary, let (end, credential) = jwt(at: i, in: b) {
+                        if credential { found.append(Finding(kind: "jwt", description: jwtDescription, range: i..<end)) }
+                        i = end
+                        continue
+                    }
+                    i += 1
                 }
             }
-            if c | 0x20 == UInt8(ascii: "b"), let r = bearer(at: i, in: b) {
-                // A vendor key sent as the Bearer credential is named as the key it is.
-                if let shape = SecretKeyShape.all.first(where: { $0.match(at: r.lowerBound, in: b, fullLength: true) != nil }),
-                   let n = shape.match(at: r.lowerBound, in: b, fullLength: true) {
-                    found.append(Finding(kind: shape.kind, description: shape.description, range: r.lowerBound..<(r.lowerBound + n)))
-                    i = r.lowerBound + n
-                } else {
-                    found.append(Finding(kind: "bearer", description: bearerDescription, range: r))
-                    i = r.upperBound
-                }
-                continue
-            }
-            if c == UInt8(ascii: "e"), let (end, credential) = jwt(at: i, in: b) {
-                if credential { found.append(Finding(kind: "jwt", description: jwtDescription, range: i..<end)) }
-                i = end
-                continue
-            }
-            i += 1
         }
         return found
     }
 
-    /// The bytes a credential can start with: each key prefix's first byte, `b`, `B` and `e`.
-    static let startBytes: [Bool] = {
-        var table = [Bool](repeating: false, count: 256)
-        for shape in SecretKeyShape.all { if let first = shape.prefix.utf8.first { table[Int(first)] = true } }
-        for c in "bBe".utf8 { table[Int(c)] = true }
+    /// `startKinds`' bits: bit k for `SecretKeyShape.all[k]` (its prefix starts with the byte), then a Bearer
+    /// credential's and a JWT's.
+    static let bearerStart: UInt16 = 1 << 14
+    static let jwtStart: UInt16 = 1 << 15
+    static let keyStartMask: UInt16 = bearerStart - 1
+
+    /// For each byte, the credentials that can start with it (`bearerStart`, `jwtStart`, and a bit per key shape).
+    static let startKinds: [UInt16] = {
+        precondition(SecretKeyShape.all.count <= 14, "startKinds has 14 bits for key shapes")
+        var table = [UInt16](repeating: 0, count: 256)
+        for (k, shape) in SecretKeyShape.all.enumerated() {
+            if let first = shape.prefix.utf8.first { table[Int(first)] |= 1 << UInt16(k) }
+        }
+        for c in "bB".utf8 { table[Int(c)] |= bearerStart }
+        table[Int(UInt8(ascii: "e"))] |= jwtStart
         return table
     }()
+
+    /// Each key shape's second prefix byte, in `SecretKeyShape.all`'s order: a key is matched only where it follows.
+    static let keyPrefixSecondBytes: [UInt8] = SecretKeyShape.all.map {
+        let p = Array($0.prefix.utf8)
+        precondition(p.count >= 2, "a key prefix has at least two bytes")
+        return p[1]
+    }
 
     /// `bytes` with each credential replaced by `<redacted:KIND>`, and how many of each kind were replaced.
     ///
@@ -172,7 +199,7 @@ package enum SecretScanner {
     /// at least `minimumBearerLength` credential characters with a digit or an inner capital
     /// letter (prose such as "Bearer authentication-required" has neither). Returns the
     /// credential's range.
-    private static func bearer(at i: Int, in b: UnsafeBufferPointer<UInt8>) -> Range<Int>? {
+    static func bearer(at i: Int, in b: UnsafeBufferPointer<UInt8>) -> Range<Int>? {
         guard i + 7 < b.count, i == 0 || !isTokenChar(b[i - 1]) else { return nil }
         for (k, c) in "bearer".utf8.enumerated() where b[i + k] | 0x20 != c { return nil }
         var j = i + 6
@@ -193,7 +220,7 @@ package enum SecretScanner {
     /// not inside a token; the first two segments at least four characters long. Returns where
     /// it ends and whether it is a credential: a header with `x5c` (a certificate chain, as
     /// StoreKit's signed transactions carry) is signed store data, not a credential.
-    private static func jwt(at i: Int, in b: UnsafeBufferPointer<UInt8>) -> (end: Int, credential: Bool)? {
+    static func jwt(at i: Int, in b: UnsafeBufferPointer<UInt8>) -> (end: Int, credential: Bool)? {
         guard i + 3 <= b.count, b[i + 1] == UInt8(ascii: "y"), b[i + 2] == UInt8(ascii: "J"), i == 0 || !isTokenChar(b[i - 1]) else { return nil }
         var lengths = [0, 0, 0]
         var s = 0

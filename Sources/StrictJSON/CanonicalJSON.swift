@@ -60,13 +60,14 @@ package enum CanonicalJSON {
         out.append(UInt8(ascii: "\""))
     }
 
-    /// String contents with the minimal escapes; text without any is appended whole.
+    /// String contents with the minimal escapes; the bytes before the first that needs one are appended whole.
     private static func writeEscaped(_ bytes: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) {
-        guard bytes.contains(where: needsEscape) else {
+        guard let first = firstNeedingEscape(bytes) else {
             out.append(contentsOf: bytes)
             return
         }
-        for b in bytes {
+        out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[..<first]))
+        for b in bytes[first...] {
             switch b {
             case UInt8(ascii: "\""): out.append(contentsOf: #"\""#.utf8)
             case UInt8(ascii: "\\"): out.append(contentsOf: #"\\"#.utf8)
@@ -88,6 +89,35 @@ package enum CanonicalJSON {
     @inline(__always) private static func hexDigit(_ v: UInt8) -> UInt8 { v < 10 ? 0x30 + v : 0x57 + v }
 
     @inline(__always) static func needsEscape(_ b: UInt8) -> Bool { b < 0x20 || b == 0x22 || b == 0x5C }
+
+    /// The offset of the first byte of `bytes` that `needsEscape`, or nil. Eight bytes at a time (`holdsEscape`), and
+    /// only a word that holds one is looked at byte by byte; text of eight bytes or more ends with the word of its last
+    /// eight bytes, which tests some bytes twice.
+    static func firstNeedingEscape(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        guard let base = bytes.baseAddress else { return nil }
+        var i = 0
+        while i + 8 <= bytes.count {
+            if holdsEscape(UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)) { break }
+            i += 8
+        }
+        if i < bytes.count, bytes.count >= 8, i + 8 > bytes.count,
+           !holdsEscape(UnsafeRawPointer(base + bytes.count - 8).loadUnaligned(as: UInt64.self)) {
+            return nil
+        }
+        while i < bytes.count {
+            if needsEscape(base[i]) { return i }
+            i += 1
+        }
+        return nil
+    }
+
+    /// Whether any byte of `w` `needsEscape`: a byte below 0x20, or a zero byte once `w` is XORed with `"` or `\\`
+    /// repeated. Each test is exact about whether the word holds such a byte, not about which one.
+    @inline(__always) private static func holdsEscape(_ w: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let quote = w ^ (ones &* 0x22), backslash = w ^ (ones &* 0x5C)
+        return (((w &- ones &* 0x20) & ~w) | ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash)) & (ones &* 0x80) != 0
+    }
 
     /// Whether parsing the canonical text of `value` gives `value` back: every number is a
     /// JSON number literal and nothing is nested deeper than the parser accepts.

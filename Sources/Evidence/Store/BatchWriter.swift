@@ -108,10 +108,15 @@ final class BatchWriter: @unchecked Sendable {
 
     /// Gathers one journal row (`Tables.journalColumns`' values); hands the group off first when it is full.
     func appendJournal(_ values: [SQLValue]) throws {
-        if let failure { throw failure }
-        if filling.journalRows == Self.groupSize { try handOff() }
+        try makeRoomForJournalRow()
         filling.journal.append(contentsOf: values)
         filling.journalRows += 1
+    }
+
+    /// Throws the writer's failure, if any, and hands the group off when it holds `groupSize` journal rows.
+    private func makeRoomForJournalRow() throws {
+        if let failure { throw failure }
+        if filling.journalRows == Self.groupSize { try handOff() }
     }
 
     /// Gathers one journal entry whose hash, and without `prev` its prev too, are filled in when its group is written,
@@ -119,16 +124,25 @@ final class BatchWriter: @unchecked Sendable {
     /// hash (`Chain.hash`, the same as the caller's thread would take) so leaves the caller's thread, which goes on
     /// building the next entries meanwhile (docs/performance.md, "tenth round").
     func appendChained(seq: Int64, kind: String, actor: String, at: String, payload: String, prev: String?) throws {
-        // A NULL hash marks the row for `chain` (a stored row's hash is never NULL).
-        try appendJournal([.integer(seq), .text(kind), .text(actor), .text(at), .text(payload), prev.map { .text($0) } ?? .null, .null])
+        try makeRoomForJournalRow()
+        // In `Tables.journalColumns`' order; a NULL hash marks the row for `chain` (a stored row's hash is never NULL).
+        filling.journal.append(.integer(seq))
+        filling.journal.append(.text(kind))
+        filling.journal.append(.text(actor))
+        filling.journal.append(.text(at))
+        filling.journal.append(.text(payload))
+        filling.journal.append(prev.map { .text($0) } ?? .null)
+        filling.journal.append(.null)
+        filling.journalRows += 1
     }
 
-    /// Gathers one row of `spec`'s table (seq, then `spec.columns`' values); a row of another table than the group's
+    /// Gathers one row of `spec`'s table (`seq`, then `spec.columns`' values); a row of another table than the group's
     /// hands the group off first.
-    func appendRow(_ spec: TableSpec, _ values: [SQLValue]) throws {
+    func appendRow(_ spec: TableSpec, seq: Int64, _ values: [SQLValue]) throws {
         if let failure { throw failure }
         if let table = filling.table, table.table != spec.table { try handOff() }
         filling.table = spec
+        filling.tableValues.append(.integer(seq))
         filling.tableValues.append(contentsOf: values)
         filling.tableRows += 1
     }

@@ -44,11 +44,11 @@ extension Connection: StoreDatabase {
         try runCached(insert, values) { self.journalInsert = nil }
     }
 
-    func insertRow(_ spec: TableSpec, _ values: [SQLValue]) throws {
-        if let batchWriter { return try batchWriter.appendRow(spec, values) }
+    func insertRow(_ spec: TableSpec, seq: Int64, _ values: [SQLValue]) throws {
+        if let batchWriter { return try batchWriter.appendRow(spec, seq: seq, values) }
         let insert = try tableInserts[spec.table] ?? statement(SQLDialect.sqlite.insert(spec))
         tableInserts[spec.table] = insert
-        try runCached(insert, values) { self.tableInserts[spec.table] = nil }
+        try runCached(insert, [.integer(seq)] + values) { self.tableInserts[spec.table] = nil }
     }
 
     func updateRow(_ spec: TableSpec, columns: [String], _ values: [SQLValue]) throws {

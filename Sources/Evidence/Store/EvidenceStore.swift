@@ -429,7 +429,7 @@ package final class EvidenceStore {
         switch effect {
         case .none: break
         case .insert(let spec):
-            try db.insertRow(spec, [.integer(seq)] + spec.columns.map { (payload[$0] ?? .null).sqlValue })
+            try db.insertRow(spec, seq: seq, spec.columns.map { (payload[$0] ?? .null).sqlValue })
             if inBatch { batchCache.inserted(into: spec.table) }
         case .update(let spec, let columns):
             try db.updateRow(spec, columns: columns, columns.map { (payload[$0] ?? .null).sqlValue } + [(payload["id"] ?? .null).sqlValue])
@@ -481,7 +481,7 @@ package final class EvidenceStore {
     private func insertEntry(_ kind: JournalKind, _ spec: TableSpec, seq: Int64, at: String, prev: String?, values: [JSONValue]) throws -> [SQLValue] {
         let (payload, columns, _) = Self.rowPayload(spec, values)
         try insertJournal(kind, seq: seq, at: at, prev: prev, payload: payload)
-        try db.insertRow(spec, [.integer(seq)] + columns)
+        try db.insertRow(spec, seq: seq, columns)
         if inBatch { batchCache.inserted(into: spec.table) }
         return columns
     }

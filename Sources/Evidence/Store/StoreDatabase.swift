@@ -47,8 +47,8 @@ protocol StoreDatabase: AnyObject {
     func journalHead() throws -> (seq: Int64, hash: String)?
     /// Inserts one journal entry: `Tables.journalColumns`' values.
     func insertJournal(_ values: [SQLValue]) throws
-    /// Inserts one query-table row: seq, then `spec.columns`' values.
-    func insertRow(_ spec: TableSpec, _ values: [SQLValue]) throws
+    /// Inserts one query-table row: `seq`, then `spec.columns`' values.
+    func insertRow(_ spec: TableSpec, seq: Int64, _ values: [SQLValue]) throws
     /// Sets `columns` of one row of `spec`: their values, then the row's id (schemas before
     /// `Schema.stateRowsVersion`, where a finish and a retraction updated their row).
     func updateRow(_ spec: TableSpec, columns: [String], _ values: [SQLValue]) throws

@@ -57,8 +57,8 @@ extension PostgresConnection: StoreDatabase {
         if case .integer(let seq) = values[0], case .text(let hash) = values[values.count - 1] { movedHead(to: seq, hash: hash) }
     }
 
-    func insertRow(_ spec: TableSpec, _ values: [SQLValue]) throws {
-        try run(SQLDialect.postgres.insert(spec), values)
+    func insertRow(_ spec: TableSpec, seq: Int64, _ values: [SQLValue]) throws {
+        try run(SQLDialect.postgres.insert(spec), [.integer(seq)] + values)
     }
 
     func updateRow(_ spec: TableSpec, columns: [String], _ values: [SQLValue]) throws {

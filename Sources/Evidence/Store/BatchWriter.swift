@@ -212,7 +212,7 @@ final class BatchWriter: @unchecked Sendable {
         let slot = slots[nextSlot]
         nextSlot = (nextSlot + 1) % Self.depth
         swap(&slot.group, &filling)
-        filling.clear()
+        filling.clear() // Already empty but for the first groups: the writer's thread empties each group it wrote.
         if !threadStarted {
             threadStarted = true
             let thread = Thread { [self] in
@@ -223,6 +223,9 @@ final class BatchWriter: @unchecked Sendable {
                     writerSlot = (writerSlot + 1) % Self.depth
                     // A group after one that failed is written all the same: the batch rolls back either way.
                     do { try write(&slot.group) } catch { slot.failure = error }
+                    // Emptied here, beside the caller: freeing a group's values is about a tenth of an entry's work on
+                    // the caller's thread, the slower one (docs/performance.md, "thirteenth round").
+                    slot.group.clear()
                     done.signal()
                 }
             }

@@ -9,9 +9,10 @@ package enum CanonicalJSON {
     /// The canonical text of `value`, appended to `out`.
     package static func write(_ value: JSONValue, into out: inout [UInt8]) {
         switch value {
-        case .null: out.append(contentsOf: "null".utf8)
-        case .bool(let b): out.append(contentsOf: b ? "true".utf8 : "false".utf8)
-        case .number(let n): out.append(contentsOf: n.utf8)
+        // Appended from their bytes in place: a string's `utf8` view is appended element by element.
+        case .null: ("null" as StaticString).withUTF8Buffer { out.append(contentsOf: $0) }
+        case .bool(let b): (b ? "true" as StaticString : "false").withUTF8Buffer { out.append(contentsOf: $0) }
+        case .number(var n): n.withUTF8 { out.append(contentsOf: $0) }
         case .string(let s): writeString(s, into: &out)
         case .array(let items):
             out.append(UInt8(ascii: "["))

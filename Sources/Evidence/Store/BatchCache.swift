@@ -10,7 +10,7 @@ struct BatchCache {
     /// The newest journal entry: its seq and hash (nil while the batch's writer holds it: `BatchWriter.appendChained`).
     var head: (seq: Int64, hash: String?)?
     /// The largest rowid of each query table, by table name.
-    var lastRowid: [String: Int64] = [:]
+    var lastRowid = TableCounts()
     /// Runs known to be unfinished (a finish inside the batch removes its run).
     var openRuns: Set<String> = []
     /// Runs found by id, keyed by the id as the caller spelled it.
@@ -29,6 +29,30 @@ struct BatchCache {
 
     /// A row was inserted into `table`.
     mutating func inserted(into table: String) {
-        if let n = lastRowid[table] { lastRowid[table] = n + 1 }
+        lastRowid.increment(table)
+    }
+}
+
+/// A count for each of a few tables, by name: a batch writes to a handful of the schema's tables, so they are found by a
+/// look along an array, where a table's short name compares in a word or two, rather than by hashing the name at every
+/// append (docs/performance.md, "thirteenth round").
+struct TableCounts {
+    private var tables: [String] = []
+    private var counts: [Int64] = []
+
+    subscript(table: String) -> Int64? { tables.firstIndex(of: table).map { counts[$0] } }
+
+    mutating func set(_ table: String, _ count: Int64) {
+        if let i = tables.firstIndex(of: table) {
+            counts[i] = count
+        } else {
+            tables.append(table)
+            counts.append(count)
+        }
+    }
+
+    /// One more for `table`, when it has a count.
+    mutating func increment(_ table: String) {
+        if let i = tables.firstIndex(of: table) { counts[i] += 1 }
     }
 }

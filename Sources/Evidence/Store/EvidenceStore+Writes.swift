@@ -388,7 +388,7 @@ extension EvidenceStore {
                       abandoned: rows.count > 1 ? rows[1].first.map { (try $0.string("abandoned_at"), try $0.string("reason")) } : nil)
         }
         let n = knownCount ?? counts[0]
-        if inBatch { batchCache.lastRowid[spec.table] = n }
+        if inBatch { batchCache.lastRowid.set(spec.table, n) }
         return spec.idPrefix + String(n + 1)
     }
 

@@ -18,8 +18,9 @@ package final class EvidenceStore {
     /// The database behind the storage seam: SQLite (`Connection`) or PostgreSQL (`PostgresConnection`).
     var db: any StoreDatabase
     let clock: Clock
-    /// Who is recording (the journal's `actor`).
-    package var actor: String
+    /// Who is recording (the journal's `actor`). Scanned for credentials before the first entry it writes, and again
+    /// after each change.
+    package var actor: String { didSet { actorScanned = false } }
     /// The schema version of the file as opened: the current one for a store that writes, the
     /// file's own for a read-only store (an auditor's read never migrates).
     package let schemaVersion: Int
@@ -38,8 +39,8 @@ package final class EvidenceStore {
     var inBatch = false
     /// The journal head, next ids and runs, remembered while a batch holds the write lock.
     var batchCache = BatchCache()
-    /// The last actor that passed the secret scan (compared byte for byte; `actor` can change).
-    private var scannedActor: String?
+    /// Whether `actor` passed the secret scan since it was last set.
+    private var actorScanned = false
     /// Scratch space for the envelope each appended entry hashes.
     private var envelopeBuffer: [UInt8] = []
     /// The last entry's time: its millisecond and its text.
@@ -469,11 +470,11 @@ package final class EvidenceStore {
         return ((head?.seq ?? 0) + 1, head?.hash ?? Chain.genesis)
     }
 
-    /// Refuses an actor that holds a credential (checked once per actor name).
+    /// Refuses an actor that holds a credential (checked once each time `actor` is set).
     func checkActor() throws {
-        if !(scannedActor.map { $0.utf8.elementsEqual(actor.utf8) } ?? false) {
+        if !actorScanned {
             try Validate.noSecrets([("actor", actor)])
-            scannedActor = actor
+            actorScanned = true
         }
     }
 
@@ -493,7 +494,13 @@ package final class EvidenceStore {
     static func rowPayload(_ spec: TableSpec, _ values: [JSONValue], unknownString: Int? = nil) -> (payload: [UInt8], columns: [SQLValue], splitAt: Int?) {
         var payload: [UInt8] = []
         payload.reserveCapacity(512)
-        var columns = [SQLValue](repeating: .null, count: values.count)
+        // A structure's column is its canonical text, taken from the payload as it is written.
+        var columns = values.map { value -> SQLValue in
+            switch value {
+            case .array, .object: return .null
+            default: return value.sqlValue
+            }
+        }
         var splitAt: Int?
         payload.append(UInt8(ascii: "{"))
         for (n, i) in spec.canonicalOrder.enumerated() {
@@ -509,7 +516,7 @@ package final class EvidenceStore {
             CanonicalJSON.write(values[i], into: &payload)
             switch values[i] {
             case .array, .object: columns[i] = .text(String(decoding: payload[start...], as: UTF8.self))
-            default: columns[i] = values[i].sqlValue
+            default: break
             }
         }
         payload.append(UInt8(ascii: "}"))
@@ -537,7 +544,7 @@ package final class EvidenceStore {
     func nextId(_ spec: TableSpec) throws -> String {
         if inBatch, let n = batchCache.lastRowid[spec.table] { return spec.idPrefix + String(n + 1) }
         let n = try db.rowCount(spec)
-        if inBatch { batchCache.lastRowid[spec.table] = n }
+        if inBatch { batchCache.lastRowid.set(spec.table, n) }
         return spec.idPrefix + String(n + 1)
     }
 

@@ -9,9 +9,9 @@ package enum CanonicalJSON {
     /// The canonical text of `value`, appended to `out`.
     package static func write(_ value: JSONValue, into out: inout [UInt8]) {
         switch value {
-        // Appended from their bytes in place: a string's `utf8` view is appended element by element.
-        case .null: ("null" as StaticString).withUTF8Buffer { out.append(contentsOf: $0) }
-        case .bool(let b): (b ? "true" as StaticString : "false").withUTF8Buffer { out.append(contentsOf: $0) }
+        case .null: appendLiteral("null", into: &out)
+        case .bool(let b): appendLiteral(b ? "true" : "false", into: &out)
+        // From the text's bytes in place, as `appendLiteral`.
         case .number(var n): n.withUTF8 { out.append(contentsOf: $0) }
         case .string(let s): writeString(s, into: &out)
         case .array(let items):
@@ -52,6 +52,12 @@ package enum CanonicalJSON {
         if s.utf8.withContiguousStorageIfAvailable({ writeEscaped($0, into: &out) }) == nil {
             Array(s.utf8).withUnsafeBufferPointer { writeEscaped($0, into: &out) }
         }
+    }
+
+    /// Appends `literal`'s bytes from where they are: appending a string's `utf8` view goes element by element, several
+    /// times slower for the short texts the append path writes at every entry (docs/performance.md, "thirteenth round").
+    @inline(__always) package static func appendLiteral(_ literal: StaticString, into out: inout [UInt8]) {
+        literal.withUTF8Buffer { out.append(contentsOf: $0) }
     }
 
     /// A JSON string literal of UTF-8 text (valid UTF-8), appended to `out`.

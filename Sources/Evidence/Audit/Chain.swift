@@ -30,17 +30,17 @@ package enum Chain {
     /// the same bytes as `envelope` gives for the same text.
     static func appendEnvelope(seq: Int64, kind: UnsafeBufferPointer<UInt8>, actor: UnsafeBufferPointer<UInt8>, at: UnsafeBufferPointer<UInt8>,
                                payload: UnsafeBufferPointer<UInt8>, prev: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) {
-        out.append(contentsOf: #"{"actor":"#.utf8)
+        CanonicalJSON.appendLiteral(#"{"actor":"#, into: &out)
         CanonicalJSON.writeString(actor, into: &out)
-        out.append(contentsOf: #","at":"#.utf8)
+        CanonicalJSON.appendLiteral(#","at":"#, into: &out)
         CanonicalJSON.writeString(at, into: &out)
-        out.append(contentsOf: #","kind":"#.utf8)
+        CanonicalJSON.appendLiteral(#","kind":"#, into: &out)
         CanonicalJSON.writeString(kind, into: &out)
-        out.append(contentsOf: #","payload":"#.utf8)
+        CanonicalJSON.appendLiteral(#","payload":"#, into: &out)
         out.append(contentsOf: payload)
-        out.append(contentsOf: #","prev":"#.utf8)
+        CanonicalJSON.appendLiteral(#","prev":"#, into: &out)
         CanonicalJSON.writeString(prev, into: &out)
-        out.append(contentsOf: #","seq":"#.utf8)
+        CanonicalJSON.appendLiteral(#","seq":"#, into: &out)
         DecimalText.append(seq, to: &out)
         out.append(UInt8(ascii: "}"))
     }

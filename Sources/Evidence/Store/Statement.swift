@@ -53,7 +53,8 @@ final class Statement {
         arena.removeAll(keepingCapacity: true)
         for value in values {
             switch value {
-            case .text(let s): arena.append(contentsOf: s.utf8)
+            // From the text's bytes in place: appending its `utf8` view goes element by element.
+            case .text(var s): s.withUTF8 { arena.append(contentsOf: $0) }
             case .blob(let bytes): arena.append(contentsOf: bytes)
             case .null, .integer: break
             }

@@ -84,8 +84,7 @@ package enum SecretScanner {
     /// Every credential in `b`, left to right, not overlapping.
     ///
     /// One pass: each position is tested only for the patterns its byte can start (`startKinds`: a key prefix's first
-    /// byte, `b`/`B` a Bearer credential, `e` a JWT), a key only where its prefix's second byte follows, and a Bearer
-    /// credential or a JWT only where no token character comes before (prose puts those letters inside most words).
+    /// byte, `b`/`B` a Bearer credential, `e` a JWT), and a key only where its prefix's second byte follows.
     static func findings(in b: UnsafeBufferPointer<UInt8>) -> [Finding] {
         var found: [Finding] = []
         let shapes = SecretKeyShape.all
@@ -108,8 +107,7 @@ package enum SecretScanner {
                             }
                         }
                     }
-                    let afterWordBoundary = i == 0 || !isTokenChar(b[i - 1])
-                    if kind & bearerStart != 0, afterWordBoundary, let r = bearer(at: i, in: b) {
+                    if kind & bearerStart != 0, let r = bearer(at: i, in: b) {
                         // A vendor key sent as the Bearer credential is named as the key it is.
                         if let shape = shapes.first(where: { $0.match(at: r.lowerBound, in: b, fullLength: true) != nil }),
                            let n = shape.match(at: r.lowerBound, in: b, fullLength: true) {
@@ -121,7 +119,7 @@ package enum SecretScanner {
                         }
                         continue
                     }
-                    if kind & jwtStart != 0, afterWordBoundary, let (end, credential) = jwt(at: i, in: b) {
+                    if kind & jwtStart != 0, let (end, credential) = jwt(at: i, in: b) {
                         if credential { found.append(Finding(kind: "jwt", description: jwtDescription, range: i..<end)) }
                         i = end
                         continue

@@ -17,8 +17,10 @@ final class TableSpec: Sendable {
     let columns: [String]
     /// Column indices in canonical key order (by UTF-8 bytes): the order an insert payload is written in.
     let canonicalOrder: [Int]
-    /// Each column's `"name":`, as UTF-8, ready to write into a payload.
-    let keyPrefixes: [[UInt8]]
+    /// Every column's `"name":`, as UTF-8, ready to write into a payload, one after the other in column order: column
+    /// i's is `keyPrefixBytes[keyPrefixRanges[i]]` (one array, so that writing a key retains nothing).
+    let keyPrefixBytes: [UInt8]
+    let keyPrefixRanges: [Range<Int>]
     /// Each column's name as UTF-8, for finding it in a payload's bytes.
     let columnBytes: [[UInt8]]
 
@@ -31,11 +33,14 @@ final class TableSpec: Sendable {
         self.columns = columns
         canonicalOrder = columns.indices.sorted { columns[$0].utf8.lexicographicallyPrecedes(columns[$1].utf8) }
         columnBytes = columns.map { Array($0.utf8) }
-        keyPrefixes = columns.map { name in
-            var key: [UInt8] = []
-            CanonicalJSON.writeString(name, into: &key)
-            return key + [UInt8(ascii: ":")]
+        var keys: [UInt8] = []
+        keyPrefixRanges = columns.map { name in
+            let start = keys.count
+            CanonicalJSON.writeString(name, into: &keys)
+            keys.append(UInt8(ascii: ":"))
+            return start..<keys.count
         }
+        keyPrefixBytes = keys
     }
 }
 

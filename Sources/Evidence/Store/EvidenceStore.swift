@@ -503,20 +503,22 @@ package final class EvidenceStore {
         }
         var splitAt: Int?
         payload.append(UInt8(ascii: "{"))
-        for (n, i) in spec.canonicalOrder.enumerated() {
-            if n > 0 { payload.append(UInt8(ascii: ",")) }
-            payload.append(contentsOf: spec.keyPrefixes[i])
-            if i == unknownString {
-                payload.append(UInt8(ascii: "\""))
-                splitAt = payload.count
-                payload.append(UInt8(ascii: "\""))
-                continue
-            }
-            let start = payload.count
-            CanonicalJSON.write(values[i], into: &payload)
-            switch values[i] {
-            case .array, .object: columns[i] = .text(String(decoding: payload[start...], as: UTF8.self))
-            default: break
+        spec.keyPrefixBytes.withUnsafeBufferPointer { keys in
+            for (n, i) in spec.canonicalOrder.enumerated() {
+                if n > 0 { payload.append(UInt8(ascii: ",")) }
+                payload.append(contentsOf: UnsafeBufferPointer(rebasing: keys[spec.keyPrefixRanges[i]]))
+                if i == unknownString {
+                    payload.append(UInt8(ascii: "\""))
+                    splitAt = payload.count
+                    payload.append(UInt8(ascii: "\""))
+                    continue
+                }
+                let start = payload.count
+                CanonicalJSON.write(values[i], into: &payload)
+                switch values[i] {
+                case .array, .object: columns[i] = .text(String(decoding: payload[start...], as: UTF8.self))
+                default: break
+                }
             }
         }
         payload.append(UInt8(ascii: "}"))

@@ -83,7 +83,7 @@ final class Statement {
             let index = Int32(i + 1)
             let rc: Int32
             switch value(i) {
-            case .null: rc = sqlite3_bind_null(handle, index)
+            case .null: continue // Already NULL: `sqlite3_clear_bindings` above unbound every parameter.
             case .integer(let v): rc = sqlite3_bind_int64(handle, index, v)
             case .text(let s):
                 if let copy {

@@ -212,7 +212,7 @@ final class BatchWriter: @unchecked Sendable {
         let slot = slots[nextSlot]
         nextSlot = (nextSlot + 1) % Self.depth
         swap(&slot.group, &filling)
-        filling.clear() // Already empty but for the first groups: the writer's thread empties each group it wrote.
+        filling.clear() // Empty already (a slot's group is new or emptied by the writer's thread): costs nothing, and keeps it so.
         if !threadStarted {
             threadStarted = true
             let thread = Thread { [self] in

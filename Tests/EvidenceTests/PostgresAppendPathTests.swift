@@ -112,23 +112,47 @@ struct PostgresAppendPathTests {
         }
     }
 
-    @Test("The one-statement append runs its id probe once: the plan holds one copy of it (and of its start), not one per use")
-    func theIdProbeIsPlannedOnce() throws {
+    @Test("The append function is the session's own: made in its temporary schema, unseen by the schema check and by every other session")
+    func theAppendFunctionIsTheSessionsOwn() throws {
         try withTempDir { dir in
             let s = try seeded(in: dir, backend: .postgresql)
-            let idColumn = try #require(Tables.evidence.columns.firstIndex(of: "id"))
-            let sql = PostgresConnection.chainedAppendSQL(Tables.evidence, idColumn: idColumn)
-            let parameters = 13 + Tables.evidence.columns.count - 1
-            // The generic plan, as a prepared statement gets after its first executions; EXPLAIN runs nothing.
-            let plan = try rawQuery(s.path, """
-                SET plan_cache_mode = force_generic_plan;
-                PREPARE append AS \(sql);
-                EXPLAIN (COSTS off) EXECUTE append(\(Array(repeating: "NULL", count: parameters).joined(separator: ", ")));
-                """).map { $0.compactMap { $0 }.joined() }.joined(separator: "\n")
-            #expect(plan.contains("Insert on journal"), "\(plan)")
-            #expect(plan.components(separatedBy: "CTE doubling").count - 1 == 1, "\(plan)")
-            // The probe's start, the run's newest item, is read once too.
-            #expect(plan.components(separatedBy: "evidence_run").count - 1 == 1, "\(plan)")
+            _ = try s.store.addEvidence(note(s.run.id, "made with the function"))
+            let placed = try rawQuery(s.path, """
+                SELECT n.nspname LIKE 'pg_temp_%' FROM pg_catalog.pg_proc p JOIN pg_catalog.pg_namespace n ON n.oid = p.pronamespace
+                WHERE p.proname = 'growcert_append_evidence'
+                """).map { $0.first ?? nil }
+            #expect(placed == ["t"], "\(placed)")
+            // Another session (psql's) has no such function: `pg_temp` is each session's own.
+            #expect(throws: (any Error).self) { try rawQuery(s.path, "SELECT * FROM pg_temp.growcert_append_evidence()") }
+            let db = try #require(s.store.db as? PostgresConnection)
+            #expect(try db.recordingProblems(version: Schema.currentVersion).isEmpty)
+            let result = try EvidenceStore.openForReading(at: s.path, actor: "auditor").verify()
+            #expect(result.ok, "\(result.problems)")
+        }
+    }
+
+    @Test("A recorder without TEMPORARY on the database is refused the function: its notes take the other path, and chain the same")
+    func withoutTemporaryNotesTakeTheOtherPath() throws {
+        try withTempDir { dir in
+            let team = try PostgresOperatorAttackTests.team(in: dir)
+            let run = try team.s.store.startRun(NewRun(campaignId: team.s.campaign.id, scenario: "first-connect", deviceLabel: "iphone15",
+                                                       accountLabel: nil, tester: "Ann"))
+            try team.server.psql(team.database, "REVOKE TEMPORARY ON DATABASE \(team.database) FROM PUBLIC")
+            let store = try EvidenceStore.open(at: team.recorder, actor: "ann", maskKey: testMaskKey)
+            let db = try #require(store.db as? PostgresConnection)
+            var ids: [String] = []
+            for i in 0..<3 {
+                let before = db.roundTrips
+                let item = try store.addEvidence(note(run.id, "note \(i)"))
+                #expect(db.roundTrips - before > 1, "the other path: the lock and head, then the writes")
+                #expect(item.seq == (try store.journalHead())?.seq)
+                ids.append(item.id)
+            }
+            #expect(ids == ["e1", "e2", "e3"])
+            let functions = try rawQuery(team.s.path, "SELECT count(*) FROM pg_catalog.pg_proc WHERE proname = 'growcert_append_evidence'")
+            #expect(functions == [["0"]])
+            let result = try EvidenceStore.openForReading(at: team.auditor, actor: "auditor").verify()
+            #expect(result.ok, "\(result.problems)")
         }
     }
 

@@ -32,10 +32,11 @@ import Testing
         // Role names in `db init-roles`' DDL, which cannot bind an identifier: `PostgresRoles.checked` lets through
         // only lower-case letters, digits and '_' (a test below feeds it quotes and semicolons).
         "recorder", "auditor",
-        // PostgreSQL's one-statement append (`chainedAppendSQL`): `rowCountQuery`'s text (a table name and
-        // placeholders) and the start it is given (the same), a table's column names, and the `$n` placeholders of
-        // its row's values.
-        "probe", "start", "columnList", "rowValues",
+        // PostgreSQL's append function (`appendFunctionSQL`): its name (`pg_temp.` and a table's), `rowCountQuery`'s
+        // text (a table name and placeholders) and the start it is given (the same), a table's column names and their
+        // types (`table.column%TYPE`), the `$n` placeholders of its row's values, and the journal's lock key.
+        "probe", "start", "columnList", "rowValues", "name", "parameterTypes.joined(separator: \", \")", "placeholders",
+        "journalLockKey",
     ]
 
     /// The expressions inside `\( … )` on a line, with nested parentheses.

@@ -186,62 +186,94 @@ extension PostgresConnection {
         let idColumn: Int
     }
 
-    /// Appends `row` in one statement sent with the transaction's `BEGIN`, lock and `COMMIT` (`readThenCommit`): the
-    /// server counts the table's ids up from this connection's floor (`rowCountQuery`), reads the journal head, splices
-    /// the id into the payload, hashes the envelope (`sha256` over `Chain`'s parts) and inserts the journal entry and
-    /// the row, only while the run exists and has no finish and no abandonment row. Returns the entry's seq, id, prev
-    /// and hash as the server wrote them; nil when there was no such open run (nothing was written).
+    /// Appends `row` in one statement sent with the transaction's `BEGIN` and `COMMIT` (`readThenCommit`): a call of
+    /// this connection's append function for `row`'s table (`appendFunction`), which takes the journal's lock, counts
+    /// the table's ids up from this connection's floor (`rowCountQuery`), reads the journal head, splices the id into the
+    /// payload, hashes the envelope (`sha256` over `Chain`'s parts) and inserts the journal entry and the row, only
+    /// while the run exists and has no finish and no abandonment row. Returns the entry's seq, id, prev and hash as the
+    /// server wrote them; nil when there was no such open run, or the server refused this connection the function
+    /// (nothing was written: the store's other path applies).
     func appendRowChainedInServer(_ row: ServerChainedRow) throws -> (seq: Int64, id: String, prev: String, hash: String)? {
         let spec = row.spec
-        // In `chainedAppendSQL`'s order: the probe's two (the id prefix, the floor), $3…$13, the row's values but its id.
+        guard let call = try appendFunction(spec, idColumn: row.idColumn) else { return nil }
+        // In the function's order: the probe's two (the id prefix, the floor), $3…$13, the row's values but its id.
         let values: [SQLValue?] = Self.rowCountValues(spec, from: countFloor(spec.table)) + [
             .text(row.runId), .text(Chain.genesis), .text(row.payloadBeforeId), .text(row.payloadAfterId),
             .text(row.kind), .text(row.actor), .text(row.at),
             .text(row.envelopeHead), .text(Chain.envelopeBeforePrev), .text(Chain.envelopeBeforeSeq), .text(Chain.envelopeEnd),
         ] + spec.columns.indices.filter { $0 != row.idColumn }.map { row.columns[$0] }
-        let sql = chainedAppendStatement(spec, idColumn: row.idColumn)
-        guard let written = try readThenCommit(sql, values).first else { return nil }
+        guard let written = try readThenCommit(call, values, takesLock: true).first else { return nil }
         let id = try written.string("id")
         if let n = Int64(id.dropFirst(spec.idPrefix.count)) { noteCount(n, of: spec.table) }
         return (try written.int64("seq"), id, try written.string("prev"), try written.string("hash"))
     }
 
-    /// The statement `appendRowChainedInServer` sends for a row of `spec` whose id is column `idColumn`: its
-    /// parameters are the probe's two (`rowCountQuery`), then the run, the genesis hash, the payload around the id,
-    /// the entry's kind, actor and time, `Chain`'s four envelope parts, and the row's values but its id.
-    static func chainedAppendSQL(_ spec: TableSpec, idColumn: Int) -> String {
-        // The probe starts from the run's newest row when that is past the connection's floor: with writers on other
-        // machines, the floor a connection read at its last write is behind by their rows, each a step of the probe
-        // under the lock. A run's newest row is one step of its index; an id that is not the prefix and a number is
-        // no start.
-        let probe = rowCountQuery(spec, from: 0, start: """
+    /// The name of the append function for rows of `spec` in a connection's temporary schema.
+    static func appendFunctionName(_ spec: TableSpec) -> String { "pg_temp.growcert_append_\(spec.table)" }
+
+    /// The function `appendRowChainedInServer` calls for rows of `spec` (with an id prefix and a `run_id` column) whose
+    /// id is column `idColumn`, made in the connection's temporary schema (`pg_temp`: only this session sees it, and it
+    /// goes with the session), and the statement that calls it. Its parameters are the probe's two (`rowCountQuery`),
+    /// then the run, the genesis hash, the payload around the id, the entry's kind, actor and time, `Chain`'s four
+    /// envelope parts, and the row's values but its id, each of its column's type.
+    ///
+    /// It takes the journal's lock itself, so the call's values are bound, and its plans found, before the lock is
+    /// held. Under the lock it checks the run, then counts the next id: the run's newest row (one step of its index) or
+    /// the connection's floor, whichever is further, is the count when its id exists and the next one does not (so it
+    /// is whenever nobody else added a row to the table since); otherwise the probe counts up from there. Then the head,
+    /// the hash over the envelope and the two inserts, each returning what it stored (`STRICT`: a row that a trigger
+    /// kept out fails the transaction). Its variables are named apart from every column (`v_`, `o_`,
+    /// and the parameters by number), and a name in its SQL is a column first (`#variable_conflict use_column`: the
+    /// probe's `found` is plpgsql's `FOUND` too).
+    static func appendFunctionSQL(_ spec: TableSpec, idColumn: Int) -> (create: String, call: String) {
+        let name = appendFunctionName(spec)
+        let start = """
             GREATEST($2::bigint, (SELECT CASE WHEN left(n.id, length($1)) = $1 AND substr(n.id, length($1) + 1) ~ '^[1-9][0-9]{0,17}$'
                                                 THEN substr(n.id, length($1) + 1)::bigint ELSE 0 END
                                   FROM (SELECT id FROM \(spec.table) WHERE run_id = $3 ORDER BY seq DESC LIMIT 1) AS n))
-            """).sql
+            """
+        let probe = rowCountQuery(spec, from: 0, start: "v_start").sql
+        let columns = spec.columns.enumerated().filter { $0.offset != idColumn }
+        let parameterTypes = ["text", "bigint"] + Array(repeating: "text", count: 11) + columns.map { "\(spec.table).\($0.element)%TYPE" }
         var next = 13
         let rowValues = spec.columns.indices.map { i -> String in
-            guard i != idColumn else { return "p.id" }
+            guard i != idColumn else { return "o_id" }
             next += 1
             return "$\(next)"
         }.joined(separator: ", ")
-        let columnList = (["seq"] + spec.columns).joined(separator: ",")
-        // `n` is MATERIALIZED: inlined, the planner copies the probe into each use of the id (the payload's and the
-        // row's), and the server ran it twice while holding the lock.
-        return """
-            WITH n(count) AS MATERIALIZED (\(probe)),
-            open AS (SELECT 1 WHERE EXISTS (SELECT 1 FROM runs WHERE id = $3) AND NOT EXISTS (SELECT 1 FROM run_finishes WHERE id = $3)
-                  AND NOT EXISTS (SELECT 1 FROM run_abandons WHERE id = $3)),
-            head AS (SELECT seq, hash FROM journal ORDER BY seq DESC LIMIT 1),
-            e AS (SELECT COALESCE((SELECT seq FROM head), 0) + 1 AS seq, COALESCE((SELECT hash FROM head), $4::text) AS prev,
-                         $1::text || ((SELECT count FROM n) + 1)::text AS id FROM open),
-            p AS (SELECT seq, prev, id, $5::text || id || $6::text AS payload FROM e),
-            j AS (INSERT INTO journal(seq,kind,actor,at,payload,prev_hash,hash)
-                  SELECT seq, $7, $8, $9, payload, prev,
-                         encode(sha256(convert_to($10::text || payload || $11::text || prev || $12::text || seq::text || $13::text, 'UTF8')), 'hex')
-                  FROM p RETURNING seq, hash),
-            r AS (INSERT INTO \(spec.table)(\(columnList)) SELECT p.seq, \(rowValues) FROM p JOIN j ON j.seq = p.seq RETURNING seq)
-            SELECT p.seq, p.id, p.prev, j.hash FROM p JOIN j ON j.seq = p.seq JOIN r ON r.seq = p.seq
+        let columnList = (["seq"] + spec.columns).joined(separator: ", ")
+        let create = """
+            CREATE OR REPLACE FUNCTION \(name)(\(parameterTypes.joined(separator: ", ")))
+            RETURNS TABLE(o_seq bigint, o_id text, o_prev text, o_hash text) LANGUAGE plpgsql AS $growcert$
+            #variable_conflict use_column
+            DECLARE v_start bigint; v_count bigint; v_head_seq bigint; v_head_hash text; v_payload text;
+            BEGIN
+                PERFORM pg_catalog.pg_advisory_xact_lock(\(journalLockKey));
+                IF NOT EXISTS (SELECT 1 FROM runs WHERE id = $3) OR EXISTS (SELECT 1 FROM run_finishes WHERE id = $3)
+                   OR EXISTS (SELECT 1 FROM run_abandons WHERE id = $3) THEN
+                    RETURN;
+                END IF;
+                v_start := \(start);
+                IF v_start > 0 AND EXISTS (SELECT 1 FROM \(spec.table) WHERE id = $1 || v_start::text)
+                   AND NOT EXISTS (SELECT 1 FROM \(spec.table) WHERE id = $1 || (v_start + 1)::text) THEN
+                    v_count := v_start;
+                ELSE
+                    v_count := (\(probe));
+                END IF;
+                SELECT seq, hash INTO v_head_seq, v_head_hash FROM journal ORDER BY seq DESC LIMIT 1;
+                o_seq := COALESCE(v_head_seq, 0) + 1;
+                o_prev := COALESCE(v_head_hash, $4);
+                o_id := $1 || (v_count + 1)::text;
+                v_payload := $5 || o_id || $6;
+                o_hash := encode(sha256(convert_to($10 || v_payload || $11 || o_prev || $12 || o_seq::text || $13, 'UTF8')), 'hex');
+                INSERT INTO journal(seq, kind, actor, at, payload, prev_hash, hash) VALUES (o_seq, $7, $8, $9, v_payload, o_prev, o_hash)
+                    RETURNING seq, prev_hash, hash INTO STRICT o_seq, o_prev, o_hash;
+                INSERT INTO \(spec.table)(\(columnList)) VALUES (o_seq, \(rowValues)) RETURNING id INTO STRICT o_id;
+                RETURN NEXT;
+            END
+            $growcert$
             """
+        let placeholders = (1...(13 + columns.count)).map { "$\($0)" }.joined(separator: ", ")
+        return (create, "SELECT o_seq AS seq, o_id AS id, o_prev AS prev, o_hash AS hash FROM \(name)(\(placeholders))")
     }
 }

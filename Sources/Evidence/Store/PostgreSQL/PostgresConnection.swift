@@ -41,8 +41,11 @@ final class PostgresConnection {
     /// Each id-prefixed table's row count as this connection last read it: a floor for every later count, since rows
     /// are never deleted (`rowCount` probes up from it, and checks that its row is there).
     private var countFloors: [String: Int64] = [:]
-    /// `chainedAppendSQL`'s text for each table this connection appended to: made once, not for every entry.
-    private var chainedAppendStatements: [String: String] = [:]
+    /// The call of each table's append function (`appendFunctionSQL`) this connection made in its temporary schema.
+    private var appendFunctions: [String: String] = [:]
+    /// Whether the server refused this connection a function of its own (a role without `TEMPORARY` on the database):
+    /// then its items take the store's other path.
+    private var appendFunctionRefused = false
 
     /// The key of the transaction-level advisory lock every write takes first: 'GROW', the same
     /// number that marks a SQLite file as growcert's.
@@ -131,12 +134,14 @@ final class PostgresConnection {
     /// flush in one pipeline, and returns `sql`'s rows: the transaction's one round trip, the lock released by the
     /// commit. A lost connection makes the error "may or may not have been recorded", as a lost `COMMIT` answer does.
     /// An opening not yet sent goes without its journal head read: no write of this transaction was made from it, and
-    /// `sql` reads what it needs under the lock (one statement less while the lock is held).
-    func readThenCommit(_ sql: String, _ values: [SQLValue?]) throws -> [Row] {
+    /// `sql` reads what it needs under the lock (one statement less while the lock is held). With `takesLock`, `sql`
+    /// takes the journal's lock itself (`appendFunctionSQL`), and the opening goes without it too.
+    func readThenCommit(_ sql: String, _ values: [SQLValue?], takesLock: Bool = false) throws -> [Row] {
         guard inWriteTransaction, !committedInPipeline else {
             throw PostgresError(sqlState: "25000", message: "readThenCommit outside a write transaction, or twice in one", sql: sql)
         }
         if opening.last?.sql == Self.headSQL { opening.removeLast() }
+        if takesLock, opening.last?.sql == Self.lockSQL { opening.removeLast() }
         wrote = true
         return try commit(after: [(try prepare(sql), sql, values)])[0]
     }
@@ -170,12 +175,26 @@ final class PostgresConnection {
     /// The row count of `table` this connection last read; 0 when it read none.
     func countFloor(_ table: String) -> Int64 { countFloors[table] ?? 0 }
 
-    /// The one-statement append's text for rows of `spec` (`chainedAppendSQL`), made on the first append to its table.
-    func chainedAppendStatement(_ spec: TableSpec, idColumn: Int) -> String {
-        if let sql = chainedAppendStatements[spec.table] { return sql }
-        let sql = Self.chainedAppendSQL(spec, idColumn: idColumn)
-        chainedAppendStatements[spec.table] = sql
-        return sql
+    /// The call of the append function for rows of `spec` (`appendFunctionSQL`), made on this connection's first
+    /// append to its table: inside a write transaction that has sent nothing yet, the function is created on its own,
+    /// before the transaction's `BEGIN` (in a transaction of its own, taking no lock of growcert's). Nil, having
+    /// created nothing, when the transaction has sent something already or the server refuses the function (a role
+    /// without `TEMPORARY` on the database, a read-only server); a lost connection is thrown.
+    func appendFunction(_ spec: TableSpec, idColumn: Int) throws -> String? {
+        if let call = appendFunctions[spec.table] { return call }
+        guard inWriteTransaction, !appendFunctionRefused, pending.isEmpty, opening.first?.sql.hasPrefix("BEGIN") == true else { return nil }
+        let function = Self.appendFunctionSQL(spec, idColumn: idColumn)
+        roundTrips += 1
+        let result = PQexec(handle, function.create)
+        defer { PQclear(result) }
+        do {
+            try check(result, sql: function.create)
+        } catch let error as PostgresError where !error.isConnection && PQstatus(handle) == CONNECTION_OK {
+            appendFunctionRefused = true
+            return nil
+        }
+        appendFunctions[spec.table] = function.call
+        return function.call
     }
 
     /// Remembers `count` as the row count of `table` this connection read last.

@@ -31,6 +31,8 @@
                                const char *const *paramValues, const int *paramLengths, const int *paramFormats, \
                                int resultFormat), \
       (conn, command, nParams, paramTypes, paramValues, paramLengths, paramFormats, resultFormat)) \
+    F(int, PQsendPrepare, (PGconn *conn, const char *stmtName, const char *query, int nParams, const Oid *paramTypes), \
+      (conn, stmtName, query, nParams, paramTypes)) \
     F(int, PQsendQueryPrepared, (PGconn *conn, const char *stmtName, int nParams, const char *const *paramValues, \
                                  const int *paramLengths, const int *paramFormats, int resultFormat), \
       (conn, stmtName, nParams, paramValues, paramLengths, paramFormats, resultFormat)) \

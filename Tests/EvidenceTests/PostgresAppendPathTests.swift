@@ -112,6 +112,29 @@ struct PostgresAppendPathTests {
         }
     }
 
+    @Test("BEGIN, COMMIT and the flush are prepared once per connection, in the pipeline that first sends them, even when that pipeline fails")
+    func statementsWithoutValuesArePreparedOnce() throws {
+        try withTempDir { dir in
+            let s = try seeded(in: dir, backend: .postgresql)
+            try rawExecute(s.path, "ALTER TABLE evidence ADD CONSTRAINT planted CHECK (details NOT LIKE '%boom%')")
+            // A new connection whose first write fails after BEGIN was prepared, before COMMIT was.
+            let store = try EvidenceStore.open(at: s.path, actor: "bob", clock: fixedClock)
+            #expect(throws: EvidenceError.self) { try store.addEvidence(note(s.run.id, "boom")) }
+            try rawExecute(s.path, "ALTER TABLE evidence DROP CONSTRAINT planted")
+            let db = try #require(store.db as? PostgresConnection)
+            for i in 0..<3 {
+                let before = db.roundTrips
+                _ = try store.addEvidence(note(s.run.id, "fine \(i)"))
+                #expect(i == 0 || db.roundTrips - before == 1)
+            }
+            let statements = try db.query("SELECT statement FROM pg_prepared_statements", []).map { try $0.string("statement") }
+            for sql in ["BEGIN ISOLATION LEVEL READ COMMITTED", "SET LOCAL synchronous_commit = off", "COMMIT", "SELECT pg_catalog.pg_current_xact_id()"] {
+                #expect(statements.filter { $0 == sql }.count == 1, "\(sql): \(statements)")
+            }
+            #expect(try store.evidence(runId: s.run.id).map(\.id) == ["e1", "e2", "e3"])
+        }
+    }
+
     @Test("The append function is the session's own: made in its temporary schema, unseen by the schema check and by every other session")
     func theAppendFunctionIsTheSessionsOwn() throws {
         try withTempDir { dir in

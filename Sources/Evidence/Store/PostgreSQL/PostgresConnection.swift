@@ -230,31 +230,54 @@ final class PostgresConnection {
         let openedBound = try opened.map { try Self.bound($0.values, sql: $0.sql) }
         guard PQenterPipelineMode(handle) == 1 else { throw connectionError(sql: opened.first?.sql ?? commands.first?.sql ?? trailing.first) }
         defer { _ = PQexitPipelineMode(handle) }
+        // Each answer's statement, in the order the answers come.
         var sqls: [String] = []
+        // The statements without values prepared in this pipeline: each one's SQL, name and the index of its answer.
+        var parsed: [(sql: String, name: String, answer: Int)] = []
+        // A statement without values (`BEGIN`, `COMMIT`, the flush) is prepared once per connection too, by a `Parse`
+        // in the first pipeline that sends it (no round trip of its own): the server then only binds and runs it.
+        func sendWithoutValues(_ sql: String) throws {
+            var name = prepared[sql]
+            if name == nil {
+                let new = "growcert_\(prepared.count + parsed.count + 1)"
+                guard PQsendPrepare(handle, new, sql, 0, nil) == 1 else { throw connectionError(sql: sql) }
+                parsed.append((sql, new, sqls.count))
+                sqls.append(sql)
+                name = new
+            }
+            guard PQsendQueryPrepared(handle, name, 0, nil, nil, nil, 0) == 1 else { throw connectionError(sql: sql) }
+            sqls.append(sql)
+        }
+        var headAnswer: Int?
         for (o, (texts, lengths, formats)) in zip(opened, openedBound) {
+            if o.prepared == nil, o.values.isEmpty {
+                try sendWithoutValues(o.sql)
+                continue
+            }
             let sent = try withPointers(texts) { pointers in
                 if let name = o.prepared { return PQsendQueryPrepared(handle, name, Int32(o.values.count), pointers, lengths, formats, 0) }
                 return PQsendQueryParams(handle, o.sql, Int32(o.values.count), nil, pointers, lengths, formats, 0)
             }
             guard sent == 1 else { throw connectionError(sql: o.sql) }
+            if o.sql == Self.headSQL { headAnswer = sqls.count }
             sqls.append(o.sql)
         }
-        for (c, (texts, lengths, formats)) in zip(commands, bound) {
+        var readAnswers: [Int] = []
+        for (i, (c, (texts, lengths, formats))) in zip(commands, bound).enumerated() {
             let sent = try withPointers(texts) { pointers in
                 PQsendQueryPrepared(handle, c.name, Int32(c.values.count), pointers, lengths, formats, 0)
             }
             guard sent == 1 else { throw connectionError(sql: c.sql) }
+            if i >= commands.count - reads.count { readAnswers.append(sqls.count) }
             sqls.append(c.sql)
         }
-        for last in trailing {
-            guard PQsendQueryParams(handle, last, 0, nil, nil, nil, nil, 0) == 1 else { throw connectionError(sql: last) }
-            sqls.append(last)
-        }
+        for last in trailing { try sendWithoutValues(last) }
         guard PQpipelineSync(handle) == 1 else { throw connectionError(sql: sqls.last) }
         roundTrips += 1
-        // Each statement's answer is its result and then NULL; the sync's answer ends the pipeline.
+        // Each statement's answer (and each Parse's) is its result and then NULL; the sync's answer ends the pipeline.
         var rows = [[Row]](repeating: [], count: sqls.count)
         var firstError: Error?
+        var answered = 0
         var index = 0
         var nulls = 0
         while true {
@@ -273,18 +296,18 @@ final class PostgresConnection {
             do {
                 try check(result, sql: sqls[min(index, sqls.count - 1)])
                 if index < rows.count { rows[index] = Self.rows(of: result) }
+                answered = index + 1
             } catch {
                 firstError = error
             }
         }
+        // A statement prepared before the first error stays prepared (a prepared statement outlives its transaction).
+        for p in parsed where p.answer < answered { prepared[p.sql] = p.name }
         if let firstError { throw firstError }
-        if opened.last?.sql == Self.headSQL, let head = rows[opened.count - 1].first {
-            lockedHead = .some((try head.int64("seq"), try head.string("hash")))
-        } else if opened.last?.sql == Self.headSQL {
-            lockedHead = .some(nil)
+        if let headAnswer {
+            lockedHead = .some(try rows[headAnswer].first.map { (try $0.int64("seq"), try $0.string("hash")) })
         }
-        let first = opened.count + commands.count - reads.count
-        return Array(rows[first..<(first + reads.count)])
+        return readAnswers.map { rows[$0] }
     }
 
     /// The journal head, read right after the lock.

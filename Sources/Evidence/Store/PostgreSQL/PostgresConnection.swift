@@ -185,7 +185,8 @@ final class PostgresConnection {
         guard inWriteTransaction, !appendFunctionRefused, pending.isEmpty, opening.first?.sql.hasPrefix("BEGIN") == true else { return nil }
         let function = Self.appendFunctionSQL(spec, idColumn: idColumn)
         roundTrips += 1
-        let result = PQexec(handle, function.create)
+        // Its commit need not wait for the disk: a temporary function goes with the session, as a crash would take it.
+        let result = PQexec(handle, "SET LOCAL synchronous_commit = off;\n" + function.create)
         defer { PQclear(result) }
         do {
             try check(result, sql: function.create)

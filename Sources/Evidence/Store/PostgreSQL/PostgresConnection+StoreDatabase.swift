@@ -218,7 +218,8 @@ extension PostgresConnection {
     /// envelope parts, and the row's values but its id, each of its column's type.
     ///
     /// It takes the journal's lock itself, so the call's values are bound, and its plans found, before the lock is
-    /// held. Under the lock it checks the run, then counts the next id: the run's newest row (one step of its index) or
+    /// held. It is `VOLATILE` (the default): each of its statements takes its own snapshot, so the reads after the lock
+    /// see every entry committed before it was granted, as the statements after `readThenCommit`'s lock do. Under the lock it checks the run, then counts the next id: the run's newest row (one step of its index) or
     /// the connection's floor, whichever is further, is the count when its id exists and the next one does not (so it
     /// is whenever nobody else added a row to the table since); otherwise the probe counts up from there. Then the head,
     /// the hash over the envelope and the two inserts, each returning what it stored (`STRICT`: a row that a trigger

@@ -29,7 +29,7 @@ final class PostgresConnection {
     /// the journal head together with the lock.
     private var knowsJournal = false
     /// Inside a write transaction, until the first statement is sent: BEGIN, the lock and the head read, which
-    /// open the first pipeline.
+    /// open the first pipeline. A statement with values has its prepared name; one without is prepared in the pipeline.
     private var opening: [(sql: String, values: [SQLValue?], prepared: String?)] = []
     /// Whether the open write transaction sent (or holds) anything that may write: only then is its commit flushed.
     private var wrote = false
@@ -251,13 +251,12 @@ final class PostgresConnection {
         }
         var headAnswer: Int?
         for (o, (texts, lengths, formats)) in zip(opened, openedBound) {
-            if o.prepared == nil, o.values.isEmpty {
+            guard let name = o.prepared else {
                 try sendWithoutValues(o.sql)
                 continue
             }
             let sent = try withPointers(texts) { pointers in
-                if let name = o.prepared { return PQsendQueryPrepared(handle, name, Int32(o.values.count), pointers, lengths, formats, 0) }
-                return PQsendQueryParams(handle, o.sql, Int32(o.values.count), nil, pointers, lengths, formats, 0)
+                PQsendQueryPrepared(handle, name, Int32(o.values.count), pointers, lengths, formats, 0)
             }
             guard sent == 1 else { throw connectionError(sql: o.sql) }
             if o.sql == Self.headSQL { headAnswer = sqls.count }
@@ -469,7 +468,8 @@ final class PostgresConnection {
         // BEGIN, the lock and (once the schema is known) the journal head are not sent on their own: they open the
         // first pipeline the body sends, before its first reads (or its writes and the COMMIT), so the lock costs no
         // round trip of its own. In READ COMMITTED each statement takes its own snapshot: the head and the reads
-        // after the lock see every entry committed before it was granted.
+        // after the lock see every entry committed before it was granted. A note's append function takes the lock
+        // itself (`readThenCommit(_:_:takesLock:)`), and its statements, each with its own snapshot, come after it.
         //
         // The COMMIT does not wait for its WAL flush (`synchronous_commit = off` for this transaction only), so the
         // lock is released as soon as the entry is committed, not after a disk flush; the next writer chains to it

@@ -4,7 +4,8 @@ import Foundation
 /// the moment of its `COMMIT`: the attack of a server or network lost while a write is committed.
 ///
 /// Armed with a marker (bytes the client sends in the transaction, e.g. a note's text), it waits
-/// for the first `COMMIT` (a simple-protocol `Query` message, or the `Parse` of one in a pipeline) after the marker on a connection, then
+/// for the first `COMMIT` (a simple-protocol `Query` message, the `Parse` of an unnamed one in a pipeline, or the
+/// `Bind` of a statement the connection prepared as `COMMIT`) after the marker on a connection, then
 /// either forwards it, waits for the server's answer and drops both sides without passing the
 /// answer on (`afterCommitAnswer`: committed, acknowledgement lost), or drops both sides without
 /// forwarding it (`beforeCommit`: never committed). The client cannot tell the two apart.
@@ -27,6 +28,38 @@ final class CommitDropProxy: @unchecked Sendable {
     /// `COMMIT` as it ends a pipeline (libpq's `PQsendQueryParams`, extended protocol): a `Parse` message, 'P', the
     /// length (4 + 1 + 7 + 2), the unnamed statement's empty name, the text and its NUL, and no parameter types.
     private static let commitParse: [UInt8] = [UInt8(ascii: "P"), 0, 0, 0, 14, 0] + Array("COMMIT".utf8) + [0, 0, 0]
+
+    /// The names of the statements a connection prepared as `COMMIT`, from the `Parse` messages it sent: 'P', the
+    /// length, the name and its NUL, the text and its NUL, and no parameter types.
+    private static func commitStatementNames(in chunk: [UInt8]) -> [[UInt8]] {
+        let tail: [UInt8] = [0] + Array("COMMIT".utf8) + [0, 0, 0]
+        var names: [[UInt8]] = []
+        var i = 0
+        while i + tail.count <= chunk.count {
+            defer { i += 1 }
+            guard chunk[i..<(i + tail.count)].elementsEqual(tail) else { continue }
+            let end = i + tail.count
+            // The message starts at the 'P' whose length runs to the end of the tail (a name is at most 63 bytes).
+            for start in stride(from: i - 5, through: max(0, i - 5 - 63), by: -1) where chunk[start] == UInt8(ascii: "P") {
+                let length = chunk[(start + 1)..<(start + 5)].reduce(0) { $0 << 8 | Int($1) }
+                if length == end - start - 1, start + 5 < i {
+                    names.append(Array(chunk[(start + 5)..<i]))
+                    break
+                }
+            }
+        }
+        return names
+    }
+
+    /// Whether `chunk` holds a `Bind` of the statement named `name` into the unnamed portal: 'B', the length, the
+    /// portal's empty name, the statement's name and its NUL.
+    private static func bindsStatement(_ chunk: [UInt8], _ name: [UInt8]) -> Bool {
+        let needle: [UInt8] = [0] + name + [0]
+        guard chunk.count >= needle.count + 5 else { return false }
+        return (5...(chunk.count - needle.count)).contains { i in
+            chunk[i - 5] == UInt8(ascii: "B") && chunk[i..<(i + needle.count)].elementsEqual(needle)
+        }
+    }
 
     init(serverFolder: String) throws {
         folder = "/tmp/gcproxy-\(getpid())-\(UUID().uuidString.prefix(8))"
@@ -81,6 +114,7 @@ final class CommitDropProxy: @unchecked Sendable {
         defer { close(client); close(server) }
         guard connected == 0 else { return }
         var seenMarker = false
+        var commitNames: [[UInt8]] = []
         var buffer = [UInt8](repeating: 0, count: 65_536)
         var fds = [pollfd(fd: client, events: Int16(POLLIN), revents: 0), pollfd(fd: server, events: Int16(POLLIN), revents: 0)]
         while true {
@@ -91,10 +125,12 @@ final class CommitDropProxy: @unchecked Sendable {
                 let n = read(client, &buffer, buffer.count)
                 guard n > 0 else { return }
                 let chunk = Array(buffer[0..<n])
+                commitNames += Self.commitStatementNames(in: chunk)
                 let plan = lock.withLock { armed }
                 if let plan {
                     if Self.contains(chunk, plan.marker) { seenMarker = true }
-                    if seenMarker, Self.contains(chunk, Self.commitQuery) || Self.contains(chunk, Self.commitParse) {
+                    if seenMarker, Self.contains(chunk, Self.commitQuery) || Self.contains(chunk, Self.commitParse)
+                        || commitNames.contains(where: { Self.bindsStatement(chunk, $0) }) {
                         lock.withLock {
                             armed = nil
                             droppedCount += 1

@@ -238,6 +238,23 @@ struct PostgresAppendPathTests {
         }
     }
 
+    @Test("A server whose trigger keeps a note's row out fails the note: no journal entry is left without its row")
+    func aRowKeptOutByATriggerFailsTheNote() throws {
+        try withTempDir { dir in
+            let s = try seeded(in: dir, backend: .postgresql)
+            _ = try s.store.addEvidence(note(s.run.id, "before"))
+            let head = try s.store.journalHead()
+            // Planted behind the tool's back, after the store was opened: the server drops every new item's row.
+            try rawExecute(s.path, """
+                CREATE FUNCTION planted_skip() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RETURN NULL; END $$;
+                CREATE TRIGGER planted_skip BEFORE INSERT ON evidence FOR EACH ROW EXECUTE FUNCTION planted_skip();
+                """)
+            #expect(throws: (any Error).self) { try s.store.addEvidence(note(s.run.id, "kept out")) }
+            #expect(try s.store.journalHead() == head)
+            #expect(try rawQuery(s.path, "SELECT count(*) FROM journal WHERE payload LIKE '%kept out%'") == [["0"]])
+        }
+    }
+
     @Test("A write leaves the session at the server's durability setting (synchronous_commit is only lifted inside the transaction)")
     func durabilitySettingIsRestored() throws {
         try withTempDir { dir in

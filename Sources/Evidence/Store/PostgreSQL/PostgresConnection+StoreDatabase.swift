@@ -208,9 +208,6 @@ extension PostgresConnection {
         return (try written.int64("seq"), id, try written.string("prev"), try written.string("hash"))
     }
 
-    /// The name of the append function for rows of `spec` in a connection's temporary schema.
-    static func appendFunctionName(_ spec: TableSpec) -> String { "pg_temp.growcert_append_\(spec.table)" }
-
     /// The function `appendRowChainedInServer` calls for rows of `spec` (with an id prefix and a `run_id` column) whose
     /// id is column `idColumn`, made in the connection's temporary schema (`pg_temp`: only this session sees it, and it
     /// goes with the session), and the statement that calls it. Its parameters are the probe's two (`rowCountQuery`),
@@ -227,7 +224,7 @@ extension PostgresConnection {
     /// and the parameters by number), and a name in its SQL is a column first (`#variable_conflict use_column`: the
     /// probe's `found` is plpgsql's `FOUND` too).
     static func appendFunctionSQL(_ spec: TableSpec, idColumn: Int) -> (create: String, call: String) {
-        let name = appendFunctionName(spec)
+        let name = "pg_temp.growcert_append_\(spec.table)"
         let start = """
             GREATEST($2::bigint, (SELECT CASE WHEN left(n.id, length($1)) = $1 AND substr(n.id, length($1) + 1) ~ '^[1-9][0-9]{0,17}$'
                                                 THEN substr(n.id, length($1) + 1)::bigint ELSE 0 END

@@ -182,7 +182,7 @@ final class PostgresConnection {
     /// without `TEMPORARY` on the database, a read-only server); a lost connection is thrown.
     func appendFunction(_ spec: TableSpec, idColumn: Int) throws -> String? {
         if let call = appendFunctions[spec.table] { return call }
-        guard inWriteTransaction, !appendFunctionRefused, pending.isEmpty, opening.first?.sql.hasPrefix("BEGIN") == true else { return nil }
+        guard inWriteTransaction, !appendFunctionRefused, pending.isEmpty, !opening.isEmpty else { return nil }
         let function = Self.appendFunctionSQL(spec, idColumn: idColumn)
         roundTrips += 1
         // Its commit need not wait for the disk: a temporary function goes with the session, as a crash would take it.
@@ -240,7 +240,7 @@ final class PostgresConnection {
         func sendWithoutValues(_ sql: String) throws {
             var name = prepared[sql]
             if name == nil {
-                let new = "growcert_\(prepared.count + parsed.count + 1)"
+                let new = statementName(after: parsed.count)
                 guard PQsendPrepare(handle, new, sql, 0, nil) == 1 else { throw connectionError(sql: sql) }
                 parsed.append((sql, new, sqls.count))
                 sqls.append(sql)
@@ -376,9 +376,12 @@ final class PostgresConnection {
     }
 
     /// The name of the statement for `sql`, prepared once per connection (the server infers the parameters' types).
+    /// The name of the next statement this connection prepares, `pending` more after those it has prepared already.
+    private func statementName(after pending: Int = 0) -> String { "growcert_\(prepared.count + pending + 1)" }
+
     private func prepare(_ sql: String) throws -> String {
         if let known = prepared[sql] { return known }
-        let name = "growcert_\(prepared.count + 1)"
+        let name = statementName()
         roundTrips += 1
         let result = PQprepare(handle, name, sql, 0, nil)
         defer { PQclear(result) }

@@ -109,8 +109,7 @@ package enum SecretScanner {
                     }
                     if kind & bearerStart != 0, let r = bearer(at: i, in: b) {
                         // A vendor key sent as the Bearer credential is named as the key it is.
-                        if let shape = shapes.first(where: { $0.match(at: r.lowerBound, in: b, fullLength: true) != nil }),
-                           let n = shape.match(at: r.lowerBound, in: b, fullLength: true) {
+                        if let (shape, n) = shapes.lazy.compactMap({ s in s.match(at: r.lowerBound, in: b, fullLength: true).map { (s, $0) } }).first {
                             found.append(Finding(kind: shape.kind, description: shape.description, range: r.lowerBound..<(r.lowerBound + n)))
                             i = r.lowerBound + n
                         } else {

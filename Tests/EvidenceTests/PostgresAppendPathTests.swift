@@ -112,26 +112,57 @@ struct PostgresAppendPathTests {
         }
     }
 
-    @Test("BEGIN, COMMIT and the flush are prepared once per connection, in the pipeline that first sends them, even when that pipeline fails")
+    @Test("BEGIN, COMMIT and the flush are prepared once per connection, in the pipeline that first sends them, even when that pipeline fails before or after a sync")
     func statementsWithoutValuesArePreparedOnce() throws {
         try withTempDir { dir in
             let s = try seeded(in: dir, backend: .postgresql)
             try rawExecute(s.path, "ALTER TABLE evidence ADD CONSTRAINT planted CHECK (details NOT LIKE '%boom%')")
-            // A new connection whose first write fails after BEGIN was prepared, before COMMIT was.
             let store = try EvidenceStore.open(at: s.path, actor: "bob", clock: fixedClock)
+            // A new connection whose first write, a batch, fails after BEGIN was prepared, before COMMIT and the flush were.
+            #expect(throws: EvidenceError.self) { try store.batch { _ = try store.addEvidence(note(s.run.id, "boom")) } }
+            // Then a note, which fails before its pipeline's first sync: the flush after that sync is prepared all the same.
             #expect(throws: EvidenceError.self) { try store.addEvidence(note(s.run.id, "boom")) }
             try rawExecute(s.path, "ALTER TABLE evidence DROP CONSTRAINT planted")
             let db = try #require(store.db as? PostgresConnection)
             for i in 0..<3 {
                 let before = db.roundTrips
                 _ = try store.addEvidence(note(s.run.id, "fine \(i)"))
-                #expect(i == 0 || db.roundTrips - before == 1)
+                #expect(db.roundTrips - before == 1)
             }
+            try store.batch { _ = try store.addEvidence(note(s.run.id, "batched")) }
             let statements = try db.query("SELECT statement FROM pg_prepared_statements", []).map { try $0.string("statement") }
             for sql in ["BEGIN ISOLATION LEVEL READ COMMITTED", "SET LOCAL synchronous_commit = off", "COMMIT", "SELECT pg_catalog.pg_current_xact_id()"] {
                 #expect(statements.filter { $0 == sql }.count == 1, "\(sql): \(statements)")
             }
-            #expect(try store.evidence(runId: s.run.id).map(\.id) == ["e1", "e2", "e3"])
+            #expect(try store.evidence(runId: s.run.id).map(\.id) == ["e1", "e2", "e3", "e4"])
+        }
+    }
+
+    @Test("A note is a transaction of its own: no BEGIN or COMMIT, READ COMMITTED whatever the database's default, refused in any other isolation, and the session's durability as it was after it")
+    func aNoteIsItsOwnTransaction() throws {
+        try withTempDir { dir in
+            let s = try seeded(in: dir, backend: .postgresql)
+            try rawExecute(s.path, "DO $x$ BEGIN EXECUTE format('ALTER DATABASE %I SET default_transaction_isolation = %L', current_database(), 'serializable'); END $x$")
+            let store = try EvidenceStore.open(at: s.path, actor: "bob", clock: fixedClock)
+            let db = try #require(store.db as? PostgresConnection)
+            for i in 0..<3 {
+                let before = db.roundTrips
+                let item = try store.addEvidence(note(s.run.id, "note \(i)"))
+                #expect(i == 0 || db.roundTrips - before == 1)
+                #expect(item.seq == (try store.journalHead())?.seq)
+            }
+            let statements = try db.query("SELECT statement FROM pg_prepared_statements", []).map { try $0.string("statement") }
+            #expect(!statements.contains { $0.hasPrefix("BEGIN") || $0 == "COMMIT" || $0.hasPrefix("SET LOCAL") }, "\(statements)")
+            // The commit that did not wait for the disk was the note's own: the session's setting is the server's again.
+            #expect(try db.query("SELECT current_setting('synchronous_commit') AS s", []).first?.string("s") == "on")
+            // A session whose transactions run in another isolation is refused the append, and nothing is written.
+            let head = try store.journalHead()
+            try db.execute("SET default_transaction_isolation = 'repeatable read'")
+            #expect(throws: EvidenceError.self) { try store.addEvidence(note(s.run.id, "in repeatable read")) }
+            #expect(try store.journalHead() == head)
+            try rawExecute(s.path, "DO $x$ BEGIN EXECUTE format('ALTER DATABASE %I RESET default_transaction_isolation', current_database()); END $x$")
+            let result = try EvidenceStore.openForReading(at: s.path, actor: "auditor").verify()
+            #expect(result.ok, "\(result.problems)")
         }
     }
 

@@ -15,12 +15,18 @@ final class CommitDropProxy: @unchecked Sendable {
         var description: String { rawValue }
     }
 
+    /// Where the commit is: a `COMMIT` after the marker, or the pipeline that holds the marker (a PostgreSQL note's
+    /// append is its own transaction, committed at that pipeline's first sync, and sends no `COMMIT`).
+    enum Commit: Sendable {
+        case statement, markersPipeline
+    }
+
     /// The folder of the proxy's socket: a libpq `host`.
     let folder: String
     private let serverSocket: String
     private let listener: Int32
     private let lock = NSLock()
-    private var armed: (marker: [UInt8], drop: Drop)?
+    private var armed: (marker: [UInt8], drop: Drop, commit: Commit)?
     private var droppedCount = 0
 
     /// `COMMIT` as libpq's `PQexec` sends it: 'Q', the length (4 + 7), the text and its NUL.
@@ -83,9 +89,9 @@ final class CommitDropProxy: @unchecked Sendable {
     /// The URL of `database` through the proxy.
     func url(database: String) -> String { "postgresql:///\(database)?host=\(folder)&user=postgres" }
 
-    /// Drops the connection at the first `COMMIT` after `marker`, as `drop` says (once).
-    func arm(marker: String, drop: Drop) {
-        lock.withLock { armed = (Array(marker.utf8), drop) }
+    /// Drops the connection at the first commit after `marker` (`commit` says which), as `drop` says (once).
+    func arm(marker: String, drop: Drop, commit: Commit = .statement) {
+        lock.withLock { armed = (Array(marker.utf8), drop, commit) }
     }
 
     /// How many connections were dropped at a commit.
@@ -129,7 +135,7 @@ final class CommitDropProxy: @unchecked Sendable {
                 let plan = lock.withLock { armed }
                 if let plan {
                     if Self.contains(chunk, plan.marker) { seenMarker = true }
-                    if seenMarker, Self.contains(chunk, Self.commitQuery) || Self.contains(chunk, Self.commitParse)
+                    if seenMarker, plan.commit == .markersPipeline || Self.contains(chunk, Self.commitQuery) || Self.contains(chunk, Self.commitParse)
                         || commitNames.contains(where: { Self.bindsStatement(chunk, $0) }) {
                         lock.withLock {
                             armed = nil

@@ -214,9 +214,13 @@ extension PostgresConnection {
     /// then the run, the genesis hash, the payload around the id, the entry's kind, actor and time, `Chain`'s four
     /// envelope parts, and the row's values but its id, each of its column's type.
     ///
-    /// It takes the journal's lock itself, so the call's values are bound, and its plans found, before the lock is
-    /// held. It is `VOLATILE` (the default): each of its statements takes its own snapshot, so the reads after the lock
-    /// see every entry committed before it was granted, as the statements after `readThenCommit`'s lock do. Under the lock it checks the run, then counts the next id: the run's newest row (one step of its index) or
+    /// A call is a whole transaction on its own (`readThenCommit` sends it without `BEGIN` and `COMMIT`), so the
+    /// function does what they did: it refuses to run in any isolation but READ COMMITTED, and makes its transaction's
+    /// commit not wait for the disk (`synchronous_commit` off for this transaction only: the flush that follows the
+    /// call acknowledges it). It takes the journal's lock itself, so the call's values are bound, and its plans found,
+    /// before the lock is held. It is `VOLATILE` (the default): each of its statements takes its own snapshot, so the
+    /// reads after the lock see every entry committed before it was granted, as the statements after
+    /// `readThenCommit`'s lock do. Under the lock it checks the run, then counts the next id: the run's newest row (one step of its index) or
     /// the connection's floor, whichever is further, is the count when its id exists and the next one does not (so it
     /// is whenever nobody else added a row to the table since); otherwise the probe counts up from there. Then the head,
     /// the hash over the envelope and the two inserts, each returning what it stored (`STRICT`: a row that a trigger
@@ -244,8 +248,12 @@ extension PostgresConnection {
             CREATE OR REPLACE FUNCTION \(name)(\(parameterTypes.joined(separator: ", ")))
             RETURNS TABLE(o_seq bigint, o_id text, o_prev text, o_hash text) LANGUAGE plpgsql AS $growcert$
             #variable_conflict use_column
-            DECLARE v_start bigint; v_count bigint; v_head_seq bigint; v_head_hash text; v_payload text;
+            DECLARE v_start bigint; v_count bigint; v_head_seq bigint; v_head_hash text; v_payload text; v_async text;
             BEGIN
+                IF pg_catalog.current_setting('transaction_isolation') <> 'read committed' THEN
+                    RAISE EXCEPTION 'an append runs in READ COMMITTED, not in %', pg_catalog.current_setting('transaction_isolation');
+                END IF;
+                v_async := pg_catalog.set_config('synchronous_commit', 'off', true);
                 PERFORM pg_catalog.pg_advisory_xact_lock(\(journalLockKey));
                 IF NOT EXISTS (SELECT 1 FROM runs WHERE id = $3) OR EXISTS (SELECT 1 FROM run_finishes WHERE id = $3)
                    OR EXISTS (SELECT 1 FROM run_abandons WHERE id = $3) THEN

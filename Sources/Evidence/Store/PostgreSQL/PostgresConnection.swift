@@ -33,8 +33,10 @@ final class PostgresConnection {
     private var opening: [(sql: String, values: [SQLValue?], prepared: String?)] = []
     /// Whether the open write transaction sent (or holds) anything that may write: only then is its commit flushed.
     private var wrote = false
-    /// Whether the open write transaction's `COMMIT` was sent and answered (`commit(after:)`).
-    private var committedInPipeline = false
+    /// Whether the open write transaction ended on the server in a pipeline (`commit(after:implicit:)`): its `COMMIT`
+    /// was sent and answered, or it was the pipeline's implicit transaction, which ends at the pipeline's first sync
+    /// whatever its outcome. Then there is nothing to roll back.
+    private var endedInPipeline = false
     /// The requests this connection sent and waited for the answer to (a statement, a pipeline, a `PREPARE`): what
     /// the tests count a write's round trips by.
     private(set) var roundTrips = 0
@@ -67,8 +69,9 @@ final class PostgresConnection {
         }
         handle = conn
         url = location.url
-        // No notices on stderr (a trigger's own messages are errors, not notices).
-        try execute("SET client_min_messages = warning")
+        // No notices on stderr (a trigger's own messages are errors, not notices). A statement outside `BEGIN` (a note's
+        // append, `readThenCommit`) runs in READ COMMITTED whatever the role's or the database's default.
+        try execute("SET client_min_messages = warning; SET default_transaction_isolation = 'read committed'")
         if readOnly { try execute("SET default_transaction_read_only = on") }
     }
 
@@ -135,31 +138,41 @@ final class PostgresConnection {
     /// commit. A lost connection makes the error "may or may not have been recorded", as a lost `COMMIT` answer does.
     /// An opening not yet sent goes without its journal head read: no write of this transaction was made from it, and
     /// `sql` reads what it needs under the lock (one statement less while the lock is held). With `takesLock`, `sql`
-    /// takes the journal's lock itself (`appendFunctionSQL`), and the opening goes without it too.
+    /// takes the journal's lock itself (`appendFunctionSQL`), and the opening goes without it too; when nothing of the
+    /// transaction was sent yet, it goes without its `BEGIN`, `SET LOCAL` and `COMMIT` as well: `sql` is the whole
+    /// transaction, the pipeline's implicit one, which the server commits at the sync that follows it (`sql` sets its
+    /// own commit's durability and checks its isolation, and the session's default isolation is READ COMMITTED).
     func readThenCommit(_ sql: String, _ values: [SQLValue?], takesLock: Bool = false) throws -> [Row] {
-        guard inWriteTransaction, !committedInPipeline else {
+        guard inWriteTransaction, !endedInPipeline else {
             throw PostgresError(sqlState: "25000", message: "readThenCommit outside a write transaction, or twice in one", sql: sql)
         }
         if opening.last?.sql == Self.headSQL { opening.removeLast() }
         if takesLock, opening.last?.sql == Self.lockSQL { opening.removeLast() }
         wrote = true
-        return try commit(after: [(try prepare(sql), sql, values)])[0]
+        let implicit = takesLock && !opening.isEmpty && pending.isEmpty
+        if implicit { opening = [] }
+        return try commit(after: [(try prepare(sql), sql, values)], implicit: implicit)[0]
     }
 
     /// `COMMIT` after the pending writes and `reads`, and, when the transaction wrote, the flush that acknowledges it
     /// (`flushSQL`), in one pipeline; returns the reads' rows. The flush is a transaction of its own, committed with
     /// the session's (the server's) durability setting when the pipeline's sync arrives: its commit waits for the WAL
     /// up to its own record, which is after this transaction's. An error after the `COMMIT` was sent (the connection
-    /// lost, or the flush refused) means the write may or may not be recorded.
-    private func commit(after reads: [(name: String, sql: String, values: [SQLValue?])]) throws -> [[Row]] {
+    /// lost, or the flush refused) means the write may or may not be recorded. With `implicit`, no `BEGIN` was sent:
+    /// the reads are the pipeline's implicit transaction, committed by a sync of their own before the flush, and an
+    /// error of theirs (at the commit too) is one of a transaction the server has already rolled back.
+    private func commit(after reads: [(name: String, sql: String, values: [SQLValue?])], implicit: Bool = false) throws -> [[Row]] {
         do {
-            let rows = try pipeline(reads: reads, then: wrote ? ["COMMIT", Self.flushSQL] : ["COMMIT"])
-            committedInPipeline = true
+            let rows = try pipeline(reads: reads, then: (implicit ? [] : ["COMMIT"]) + (wrote ? [Self.flushSQL] : []), syncAfterReads: implicit)
+            endedInPipeline = true
             return rows
         } catch var e as PostgresError where e.isConnection || PQstatus(handle) != CONNECTION_OK || e.sql == Self.flushSQL {
-            if e.sql == Self.flushSQL { committedInPipeline = true }
+            if e.sql == Self.flushSQL { endedInPipeline = true }
             e.commitUnacknowledged = true
             throw e
+        } catch where implicit {
+            endedInPipeline = true
+            throw error
         }
     }
 
@@ -219,8 +232,11 @@ final class PostgresConnection {
 
     /// One pipeline (libpq's pipeline mode): the pending writes, then `reads`, then `trailing` (statements without
     /// values), and one sync; one round trip. Every answer is read; the first error is thrown (the server skipped
-    /// what came after it). Returns each read's rows.
-    private func pipeline(reads: [(name: String, sql: String, values: [SQLValue?])], then trailing: [String]) throws -> [[Row]] {
+    /// what came after it, up to the next sync). Returns each read's rows. With `syncAfterReads`, a sync follows the
+    /// reads as well: the server ends their implicit transaction there, and runs `trailing` after it whatever their
+    /// outcome (an error before that sync is the reads').
+    private func pipeline(reads: [(name: String, sql: String, values: [SQLValue?])], then trailing: [String],
+                          syncAfterReads: Bool = false) throws -> [[Row]] {
         let commands = pending + reads
         // Every value is checked before anything is sent: a refusal leaves nothing half sent (and the transaction
         // not yet opened on the server, if it was not).
@@ -271,17 +287,26 @@ final class PostgresConnection {
             if i >= commands.count - reads.count { readAnswers.append(sqls.count) }
             sqls.append(c.sql)
         }
+        // The answers before the first sync: all of them, or the reads' (and what came before them).
+        let firstSegment = syncAfterReads ? sqls.count : Int.max
+        if syncAfterReads { guard PQpipelineSync(handle) == 1 else { throw connectionError(sql: sqls.last) } }
         for last in trailing { try sendWithoutValues(last) }
         guard PQpipelineSync(handle) == 1 else { throw connectionError(sql: sqls.last) }
         roundTrips += 1
-        // Each statement's answer (and each Parse's) is its result and then NULL; the sync's answer ends the pipeline.
+        // Each statement's answer (and each Parse's) is its result and then NULL; the last sync's answer ends the
+        // pipeline. After an error the server skips what comes before the next sync.
         var rows = [[Row]](repeating: [], count: sqls.count)
         var firstError: Error?
-        var answered = 0
+        var succeeded = [Bool](repeating: false, count: sqls.count)
+        var skipping = false
+        var syncs = syncAfterReads ? 2 : 1
+        // Right after a sync inside the pipeline: its answer may or may not be followed by a NULL of its own.
+        var justSynced = false
         var index = 0
         var nulls = 0
         while true {
             guard let result = PQgetResult(handle) else {
+                if justSynced { justSynced = false; continue }
                 index += 1
                 nulls += 1
                 if PQstatus(handle) != CONNECTION_OK || nulls > sqls.count + 1 {
@@ -290,19 +315,29 @@ final class PostgresConnection {
                 continue
             }
             defer { PQclear(result) }
+            justSynced = false
             let status = PQresultStatus(result)
-            if status == PGRES_PIPELINE_SYNC { break }
-            if status == PGRES_PIPELINE_ABORTED || firstError != nil { continue }
+            if status == PGRES_PIPELINE_SYNC {
+                syncs -= 1
+                if syncs == 0 { break }
+                (index, skipping, justSynced) = (firstSegment, false, true)
+                continue
+            }
+            if status == PGRES_PIPELINE_ABORTED || skipping { continue }
+            // An error the server reports at the first sync (its commit) is the reads' transaction's.
+            let at = syncs == 2 ? min(index, firstSegment - 1) : min(index, sqls.count - 1)
             do {
-                try check(result, sql: sqls[min(index, sqls.count - 1)])
+                try check(result, sql: sqls[at])
                 if index < rows.count { rows[index] = Self.rows(of: result) }
-                answered = index + 1
+                succeeded[at] = true
             } catch {
-                firstError = error
+                if firstError == nil { firstError = error }
+                skipping = true
             }
         }
-        // A statement prepared before the first error stays prepared (a prepared statement outlives its transaction).
-        for p in parsed where p.answer < answered { prepared[p.sql] = p.name }
+        // A statement prepared where the server answered it stays prepared (a prepared statement outlives its
+        // transaction); one the server skipped is prepared again next time.
+        for p in parsed where succeeded[p.answer] { prepared[p.sql] = p.name }
         if let firstError { throw firstError }
         if let headAnswer {
             lockedHead = .some(try rows[headAnswer].first.map { (try $0.int64("seq"), try $0.string("hash")) })
@@ -463,7 +498,7 @@ final class PostgresConnection {
         inWriteTransaction = true
         defer {
             inWriteTransaction = false
-            committedInPipeline = false
+            endedInPipeline = false
             pending = []
             opening = []
             lockedHead = nil
@@ -490,7 +525,7 @@ final class PostgresConnection {
         var committed = false
         do {
             let result = try body()
-            if !committedInPipeline {
+            if !endedInPipeline {
                 // A body that asked nothing and wrote nothing opened no transaction on the server.
                 if !opening.isEmpty, pending.isEmpty {
                     opening = []
@@ -501,7 +536,7 @@ final class PostgresConnection {
             committed = true
             return result
         } catch {
-            if !committed, !committedInPipeline { try? execute("ROLLBACK") }
+            if !committed, !endedInPipeline { try? execute("ROLLBACK") }
             throw error
         }
     }

@@ -138,8 +138,8 @@ final class PostgresConnection {
     /// commit. A lost connection makes the error "may or may not have been recorded", as a lost `COMMIT` answer does.
     /// An opening not yet sent goes without its journal head read: no write of this transaction was made from it, and
     /// `sql` reads what it needs under the lock (one statement less while the lock is held). With `takesLock`, `sql`
-    /// takes the journal's lock itself (`appendFunctionSQL`), and the opening goes without it too; when nothing of the
-    /// transaction was sent yet, it goes without its `BEGIN`, `SET LOCAL` and `COMMIT` as well: `sql` is the whole
+    /// takes the journal's lock itself (`appendFunctionSQL`), and the opening goes without it too; when the transaction
+    /// has neither sent nor buffered anything yet, it goes without its `BEGIN`, `SET LOCAL` and `COMMIT` as well: `sql` is the whole
     /// transaction, the pipeline's implicit one, which the server commits at the sync that follows it (`sql` sets its
     /// own commit's durability and checks its isolation, and the session's default isolation is READ COMMITTED).
     func readThenCommit(_ sql: String, _ values: [SQLValue?], takesLock: Bool = false) throws -> [Row] {

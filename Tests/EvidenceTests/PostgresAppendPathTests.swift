@@ -166,6 +166,35 @@ struct PostgresAppendPathTests {
         }
     }
 
+    @Test("Opening a store to record, its catalog checks and a first note take few round trips: the catalog's reads go in two pipelines, and a statement is prepared in the pipeline that first runs it")
+    func openingAndAFirstNoteTakeFewRoundTrips() throws {
+        try withTempDir { dir in
+            let s = try seeded(in: dir, backend: .postgresql)
+            let store = try EvidenceStore.open(at: s.path, actor: "bob", clock: fixedClock)
+            let db = try #require(store.db as? PostgresConnection)
+            // The session's settings, the schema's presence, its version, and recording's two catalog pipelines.
+            #expect(db.roundTrips == 5, "opening took \(db.roundTrips) round trips")
+            var before = db.roundTrips
+            #expect(try db.recordingProblems(version: Schema.currentVersion).isEmpty)
+            #expect(db.roundTrips - before == 2)
+            before = db.roundTrips
+            _ = try store.addEvidence(note(s.run.id, "first"))
+            #expect(db.roundTrips - before == 2, "the function's creation, then the note's pipeline")
+            // A statement with values, prepared and run in one round trip the first time, and run in one after.
+            for _ in 0..<2 {
+                before = db.roundTrips
+                #expect(try db.query("SELECT 41 + $1::int AS n", [.integer(1)]).first?.int64("n") == 42)
+                #expect(db.roundTrips - before == 1)
+            }
+            let reader = try EvidenceStore.openForReading(at: s.path, actor: "auditor")
+            let readerDB = try #require(reader.db as? PostgresConnection)
+            before = readerDB.roundTrips
+            #expect(try readerDB.schemaProblems(version: Schema.currentVersion).isEmpty)
+            #expect(readerDB.roundTrips - before == 2, "verify's catalog check")
+            #expect(try reader.verify().ok)
+        }
+    }
+
     @Test("The append function is the session's own: made in its temporary schema, unseen by the schema check and by every other session")
     func theAppendFunctionIsTheSessionsOwn() throws {
         try withTempDir { dir in

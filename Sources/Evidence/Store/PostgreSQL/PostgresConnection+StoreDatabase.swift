@@ -3,10 +3,11 @@
 extension PostgresConnection: StoreDatabase {
     var location: String { url }
 
-    /// `meta`'s `schema_version` row; 0 when the database has no growcert schema yet.
+    /// `meta`'s `schema_version` row; 0 when the database has no growcert schema yet (looked for unless this
+    /// connection found it already).
     var schemaVersion: Int {
         get throws {
-            guard try hasGrowcertSchema else { return 0 }
+            guard try knowsJournal || hasGrowcertSchema else { return 0 }
             guard let text = try meta(PostgresSchema.versionKey) else { return 0 }
             // A version that is not a number was written outside growcert: never read as an empty database.
             guard let version = Int(text) else { throw EvidenceError.unreadableValue(column: "meta.\(PostgresSchema.versionKey)", value: String(text.prefix(60))) }

@@ -20,17 +20,17 @@ final class PostgresConnection {
     /// Inside a write transaction (which holds the journal's lock): the writes not yet sent, each a prepared
     /// statement's name, SQL and values. They go to the server in one pipeline with the next read, the next
     /// statement or the `COMMIT` (libpq's pipeline mode): no round trip of its own while the lock is held.
-    private var pending: [(name: String, sql: String, values: [SQLValue?])] = []
+    private var pending: [(sql: String, values: [SQLValue?])] = []
     private var inWriteTransaction = false
     /// The journal head as the open write transaction sees it: read with the lock, in the same round trip,
     /// and moved on by each journal insert. Nil outside a write transaction or when it was not read.
     private var lockedHead: (seq: Int64, hash: String)??
     /// Whether this connection has seen growcert's schema (`hasGrowcertSchema`): then a write transaction reads
     /// the journal head together with the lock.
-    private var knowsJournal = false
+    private(set) var knowsJournal = false
     /// Inside a write transaction, until the first statement is sent: BEGIN, the lock and the head read, which
-    /// open the first pipeline. A statement with values has its prepared name; one without is prepared in the pipeline.
-    private var opening: [(sql: String, values: [SQLValue?], prepared: String?)] = []
+    /// open the first pipeline (each prepared in it the first time, before any of them runs).
+    private var opening: [(sql: String, values: [SQLValue?])] = []
     /// Whether the open write transaction sent (or holds) anything that may write: only then is its commit flushed.
     private var wrote = false
     /// Whether the open write transaction ended on the server in a pipeline (`commit(after:implicit:)`): its `COMMIT`
@@ -104,9 +104,10 @@ final class PostgresConnection {
         try query(sql, values, table: nil)
     }
 
-    /// `query`, with `table` naming the read in a row's messages.
+    /// `query`, with `table` naming the read in a row's messages. A statement this connection has not prepared yet is
+    /// prepared and run in one round trip (a pipeline), as is every read inside a write transaction.
     func query(_ sql: String, _ values: [SQLValue?], table: String?) throws -> [Row] {
-        if inWriteTransaction { return try queryEach([(sql, values)])[0] }
+        if inWriteTransaction || prepared[sql] == nil { return try pipeline(reads: [(sql, values)], then: [], table: table)[0] }
         let result = try executePrepared(sql, values)
         defer { PQclear(result) }
         return Self.rows(of: result, table: table)
@@ -122,7 +123,7 @@ final class PostgresConnection {
         }
         // Refused before anything is sent, as an unbuffered write is.
         _ = try Self.bound(values, sql: sql)
-        pending.append((try prepare(sql), sql, values))
+        pending.append((sql, values))
         wrote = true
         // A pipeline's answers wait in the server's socket until the client reads them at the sync; a bounded
         // pipeline keeps them far under any socket buffer, so neither side can block the other (a batch of
@@ -151,7 +152,7 @@ final class PostgresConnection {
         wrote = true
         let implicit = takesLock && !opening.isEmpty && pending.isEmpty
         if implicit { opening = [] }
-        return try commit(after: [(try prepare(sql), sql, values)], implicit: implicit)[0]
+        return try commit(after: [(sql, values)], implicit: implicit)[0]
     }
 
     /// `COMMIT` after the pending writes and `reads`, and, when the transaction wrote, the flush that acknowledges it
@@ -161,7 +162,7 @@ final class PostgresConnection {
     /// lost, or the flush refused) means the write may or may not be recorded. With `implicit`, no `BEGIN` was sent:
     /// the reads are the pipeline's implicit transaction, committed by a sync of their own before the flush, and an
     /// error of theirs (at the commit too) is one of a transaction the server has already rolled back.
-    private func commit(after reads: [(name: String, sql: String, values: [SQLValue?])], implicit: Bool = false) throws -> [[Row]] {
+    private func commit(after reads: [(sql: String, values: [SQLValue?])], implicit: Bool = false) throws -> [[Row]] {
         do {
             let rows = try pipeline(reads: reads, then: (implicit ? [] : ["COMMIT"]) + (wrote ? [Self.flushSQL] : []), syncAfterReads: implicit)
             endedInPipeline = true
@@ -227,16 +228,28 @@ final class PostgresConnection {
     /// Reads with their values bound, sent in one pipeline after the pending writes: each read's rows.
     func queryEach(_ reads: [(sql: String, values: [SQLValue?])]) throws -> [[Row]] {
         guard !reads.isEmpty else { return [] }
-        return try pipeline(reads: try reads.map { (try prepare($0.sql), $0.sql, $0.values) }, then: [])
+        return try pipeline(reads: reads, then: [])
     }
 
-    /// One pipeline (libpq's pipeline mode): the pending writes, then `reads`, then `trailing` (statements without
-    /// values), and one sync; one round trip. Every answer is read; the first error is thrown (the server skipped
-    /// what came after it, up to the next sync). Returns each read's rows. With `syncAfterReads`, a sync follows the
-    /// reads as well: the server ends their implicit transaction there, and runs `trailing` after it whatever their
-    /// outcome (an error before that sync is the reads').
-    private func pipeline(reads: [(name: String, sql: String, values: [SQLValue?])], then trailing: [String],
-                          syncAfterReads: Bool = false) throws -> [[Row]] {
+    /// Reads without values (the catalog's), all in one round trip: one pipeline after the pending writes, each read
+    /// prepared in it the first time (no round trip of its own to prepare it). Each read's rows, in order.
+    func queryEach(withoutValues sqls: [String]) throws -> [[Row]] {
+        guard !sqls.isEmpty else { return [] }
+        return try pipeline(reads: [], then: sqls)
+    }
+
+    /// One pipeline (libpq's pipeline mode): the transaction's opening if not sent yet, the pending writes, then
+    /// `reads`, then `trailing` (statements without values), and one sync; one round trip. Every answer is read; the
+    /// first error is thrown (the server skipped what came after it, up to the next sync). Returns each read's rows,
+    /// then each trailing statement's. With `syncAfterReads`, a sync follows the reads as well: the server ends their
+    /// implicit transaction there, and runs `trailing` after it whatever their outcome (an error before that sync is
+    /// the reads').
+    ///
+    /// Every statement is prepared once per connection, by a `Parse` in the first pipeline that sends it (no round trip
+    /// of its own); the server then only binds and runs it. A pipeline's `Parse`s all go before the first statement
+    /// runs, so none is parsed while the journal's lock is held.
+    private func pipeline(reads: [(sql: String, values: [SQLValue?])], then trailing: [String],
+                          syncAfterReads: Bool = false, table: String? = nil) throws -> [[Row]] {
         let commands = pending + reads
         // Every value is checked before anything is sent: a refusal leaves nothing half sent (and the transaction
         // not yet opened on the server, if it was not).
@@ -249,48 +262,45 @@ final class PostgresConnection {
         defer { _ = PQexitPipelineMode(handle) }
         // Each answer's statement, in the order the answers come.
         var sqls: [String] = []
-        // The statements without values prepared in this pipeline: each one's SQL, name and the index of its answer.
+        // The statements prepared in this pipeline: each one's SQL, name and the index of its answer.
         var parsed: [(sql: String, name: String, answer: Int)] = []
-        // A statement without values (`BEGIN`, `COMMIT`, the flush) is prepared once per connection too, by a `Parse`
-        // in the first pipeline that sends it (no round trip of its own): the server then only binds and runs it.
-        func sendWithoutValues(_ sql: String) throws {
-            var name = prepared[sql]
-            if name == nil {
-                let new = statementName(after: parsed.count)
-                guard PQsendPrepare(handle, new, sql, 0, nil) == 1 else { throw connectionError(sql: sql) }
-                parsed.append((sql, new, sqls.count))
-                sqls.append(sql)
-                name = new
+        // The name of `sql`'s statement, parsed now if need be.
+        func parseIfNeeded(_ sql: String) throws -> String {
+            if let name = prepared[sql] ?? parsed.first(where: { $0.sql == sql })?.name { return name }
+            let new = statementName(after: parsed.count)
+            guard PQsendPrepare(handle, new, sql, 0, nil) == 1 else { throw connectionError(sql: sql) }
+            parsed.append((sql, new, sqls.count))
+            sqls.append(sql)
+            return new
+        }
+        func send(_ sql: String, as name: String, _ texts: [[CChar]?] = [], _ lengths: [Int32] = [], _ formats: [Int32] = []) throws {
+            let sent = try withPointers(texts) { pointers in
+                PQsendQueryPrepared(handle, name, Int32(texts.count), pointers, lengths, formats, 0)
             }
-            guard PQsendQueryPrepared(handle, name, 0, nil, nil, nil, 0) == 1 else { throw connectionError(sql: sql) }
+            guard sent == 1 else { throw connectionError(sql: sql) }
             sqls.append(sql)
         }
+        let openingNames = try opened.map { try parseIfNeeded($0.sql) }
+        let commandNames = try commands.map { try parseIfNeeded($0.sql) }
+        let trailingNames = try trailing.map { try parseIfNeeded($0) }
         var headAnswer: Int?
-        for (o, (texts, lengths, formats)) in zip(opened, openedBound) {
-            guard let name = o.prepared else {
-                try sendWithoutValues(o.sql)
-                continue
-            }
-            let sent = try withPointers(texts) { pointers in
-                PQsendQueryPrepared(handle, name, Int32(o.values.count), pointers, lengths, formats, 0)
-            }
-            guard sent == 1 else { throw connectionError(sql: o.sql) }
+        for ((o, name), (texts, lengths, formats)) in zip(zip(opened, openingNames), openedBound) {
             if o.sql == Self.headSQL { headAnswer = sqls.count }
-            sqls.append(o.sql)
+            try send(o.sql, as: name, texts, lengths, formats)
         }
         var readAnswers: [Int] = []
-        for (i, (c, (texts, lengths, formats))) in zip(commands, bound).enumerated() {
-            let sent = try withPointers(texts) { pointers in
-                PQsendQueryPrepared(handle, c.name, Int32(c.values.count), pointers, lengths, formats, 0)
-            }
-            guard sent == 1 else { throw connectionError(sql: c.sql) }
+        for (i, ((c, name), (texts, lengths, formats))) in zip(zip(commands, commandNames), bound).enumerated() {
             if i >= commands.count - reads.count { readAnswers.append(sqls.count) }
-            sqls.append(c.sql)
+            try send(c.sql, as: name, texts, lengths, formats)
         }
         // The answers before the first sync: all of them, or the reads' (and what came before them).
         let firstSegment = syncAfterReads ? sqls.count : Int.max
         if syncAfterReads { guard PQpipelineSync(handle) == 1 else { throw connectionError(sql: sqls.last) } }
-        for last in trailing { try sendWithoutValues(last) }
+        var trailingAnswers: [Int] = []
+        for (last, name) in zip(trailing, trailingNames) {
+            trailingAnswers.append(sqls.count)
+            try send(last, as: name)
+        }
         guard PQpipelineSync(handle) == 1 else { throw connectionError(sql: sqls.last) }
         roundTrips += 1
         // Each statement's answer (and each Parse's) is its result and then NULL; the last sync's answer ends the
@@ -328,7 +338,7 @@ final class PostgresConnection {
             let at = syncs == 2 ? min(index, firstSegment - 1) : min(index, sqls.count - 1)
             do {
                 try check(result, sql: sqls[at])
-                if index < rows.count { rows[index] = Self.rows(of: result) }
+                if index < rows.count { rows[index] = Self.rows(of: result, table: table) }
                 succeeded[at] = true
             } catch {
                 if firstError == nil { firstError = error }
@@ -342,7 +352,7 @@ final class PostgresConnection {
         if let headAnswer {
             lockedHead = .some(try rows[headAnswer].first.map { (try $0.int64("seq"), try $0.string("hash")) })
         }
-        return readAnswers.map { rows[$0] }
+        return (readAnswers + trailingAnswers).map { rows[$0] }
     }
 
     /// The journal head, read right after the lock.
@@ -517,11 +527,11 @@ final class PostgresConnection {
         // entry and every later one together (the WAL is replayed in order), never one in the middle of the chain;
         // none of them was acknowledged.
         wrote = false
-        // The lock and the head are prepared statements (once per connection): the head is read as soon as the lock is
-        // granted, and a statement sent as text would be parsed and planned then, while the lock is held.
-        opening = [(begin, [], nil), ("SET LOCAL synchronous_commit = off", [], nil),
-                   (Self.lockSQL, [.integer(Self.journalLockKey)], try prepare(Self.lockSQL))]
-            + (knowsJournal ? [(Self.headSQL, [], try prepare(Self.headSQL))] : [])
+        // Each is a prepared statement (once per connection, parsed in the first pipeline that sends it, before the lock
+        // is taken): the head is read as soon as the lock is granted, and a statement sent as text would be parsed and
+        // planned then, while the lock is held. A note's append sends none of them (`readThenCommit`).
+        opening = [(begin, []), ("SET LOCAL synchronous_commit = off", []), (Self.lockSQL, [.integer(Self.journalLockKey)])]
+            + (knowsJournal ? [(Self.headSQL, [])] : [])
         var committed = false
         do {
             let result = try body()

@@ -190,10 +190,38 @@ enum PostgresSchema {
             FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
             WHERE n.nspname = current_schema() AND c.relkind IN ('r', 'p')
             """
-        for r in try db.query("SELECT c.relname AS table_name, c.relrowsecurity AS row_security, c.relforcerowsecurity AS forced_row_security, "
-                              + "c.relpersistence AS persistence, pg_catalog.pg_get_userbyid(c.relowner) AS owner, "
-                              + "(SELECT pg_catalog.pg_get_userbyid(j.relowner) FROM pg_catalog.pg_class j WHERE j.oid = 'journal'::regclass) AS journal_owner "
-                              + tables + " ORDER BY 1", []) {
+        // All five reads in one round trip.
+        let answers = try db.queryEach(withoutValues: [
+            "SELECT c.relname AS table_name, c.relrowsecurity AS row_security, c.relforcerowsecurity AS forced_row_security, "
+                + "c.relpersistence AS persistence, pg_catalog.pg_get_userbyid(c.relowner) AS owner, "
+                + "(SELECT pg_catalog.pg_get_userbyid(j.relowner) FROM pg_catalog.pg_class j WHERE j.oid = 'journal'::regclass) AS journal_owner "
+                + tables + " ORDER BY 1",
+            """
+            SELECT p.polname AS policy_name, c.relname AS table_name FROM pg_catalog.pg_policy p JOIN pg_catalog.pg_class c ON c.oid = p.polrelid
+            JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = current_schema() ORDER BY 2, 1
+            """,
+            """
+            SELECT t.tgname AS trigger_name, c.relname AS table_name, t.tgenabled AS enabled FROM pg_catalog.pg_trigger t
+            JOIN pg_catalog.pg_class c ON c.oid = t.tgrelid JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
+            WHERE n.nspname = current_schema() AND NOT t.tgisinternal AND t.tgenabled <> 'O' ORDER BY 2, 1
+            """,
+            // Table and column privileges of any role but the table's owner (PUBLIC is grantee 0).
+            """
+            SELECT c.relname AS table_name, NULL AS column_name, CASE WHEN x.grantee = 0 THEN 'PUBLIC' ELSE pg_catalog.pg_get_userbyid(x.grantee) END AS grantee,
+                   x.privilege_type AS privilege
+            FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace, pg_catalog.aclexplode(c.relacl) x
+            WHERE n.nspname = current_schema() AND c.relkind IN ('r', 'p') AND x.grantee <> c.relowner
+            UNION ALL
+            SELECT c.relname, a.attname, CASE WHEN x.grantee = 0 THEN 'PUBLIC' ELSE pg_catalog.pg_get_userbyid(x.grantee) END, x.privilege_type
+            FROM pg_catalog.pg_attribute a JOIN pg_catalog.pg_class c ON c.oid = a.attrelid JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace,
+                 pg_catalog.aclexplode(a.attacl) x
+            WHERE n.nspname = current_schema() AND c.relkind IN ('r', 'p') AND x.grantee <> c.relowner
+            ORDER BY 1, 2, 3, 4
+            """,
+            "SELECT evtname AS trigger_name, evtevent AS event FROM pg_catalog.pg_event_trigger ORDER BY 1",
+        ])
+        let (tableSettings, policies, triggerModes, grants, eventTriggers) = (answers[0], answers[1], answers[2], answers[3], answers[4])
+        for r in tableSettings {
             let table = try r.string("table_name")
             let forced = try r.int64("forced_row_security") == 1
             if try r.int64("row_security") == 1 || forced {
@@ -207,17 +235,10 @@ enum PostgresSchema {
                 problems.append("table '\(table)' is owned by role '\(owner)', not by '\(journalOwner)', the journal's owner (OWNER TO): that role can change its triggers")
             }
         }
-        for r in try db.query("""
-            SELECT p.polname AS policy_name, c.relname AS table_name FROM pg_catalog.pg_policy p JOIN pg_catalog.pg_class c ON c.oid = p.polrelid
-            JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = current_schema() ORDER BY 2, 1
-            """, []) {
+        for r in policies {
             problems.append("a row-level security policy '\(try r.string("policy_name"))' is on table '\(try r.string("table_name"))' (CREATE POLICY)")
         }
-        for r in try db.query("""
-            SELECT t.tgname AS trigger_name, c.relname AS table_name, t.tgenabled AS enabled FROM pg_catalog.pg_trigger t
-            JOIN pg_catalog.pg_class c ON c.oid = t.tgrelid JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
-            WHERE n.nspname = current_schema() AND NOT t.tgisinternal AND t.tgenabled <> 'O' ORDER BY 2, 1
-            """, []) {
+        for r in triggerModes {
             let mode: String
             let enabled = try r.string("enabled")
             switch enabled {
@@ -228,27 +249,15 @@ enum PostgresSchema {
             }
             problems.append("the trigger '\(try r.string("trigger_name"))' on '\(try r.string("table_name"))' is not enabled in origin mode (\(mode))")
         }
-        // Table and column privileges of any role but the table's owner (PUBLIC is grantee 0).
         let allowed: Set<String> = ["SELECT", "INSERT"]
-        for r in try db.query("""
-            SELECT c.relname AS table_name, NULL AS column_name, CASE WHEN x.grantee = 0 THEN 'PUBLIC' ELSE pg_catalog.pg_get_userbyid(x.grantee) END AS grantee,
-                   x.privilege_type AS privilege
-            FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace, pg_catalog.aclexplode(c.relacl) x
-            WHERE n.nspname = current_schema() AND c.relkind IN ('r', 'p') AND x.grantee <> c.relowner
-            UNION ALL
-            SELECT c.relname, a.attname, CASE WHEN x.grantee = 0 THEN 'PUBLIC' ELSE pg_catalog.pg_get_userbyid(x.grantee) END, x.privilege_type
-            FROM pg_catalog.pg_attribute a JOIN pg_catalog.pg_class c ON c.oid = a.attrelid JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace,
-                 pg_catalog.aclexplode(a.attacl) x
-            WHERE n.nspname = current_schema() AND c.relkind IN ('r', 'p') AND x.grantee <> c.relowner
-            ORDER BY 1, 2, 3, 4
-            """, []) {
+        for r in grants {
             let (table, column, role, privilege) = (try r.string("table_name"), try r.optionalString("column_name"), try r.string("grantee"), try r.string("privilege"))
             let on = column.map { "column '\($0)' of '\(table)'" } ?? "table '\(table)'"
             if role == "PUBLIC" || !allowed.contains(privilege) || (table == Tables.meta && privilege != "SELECT") || column != nil {
                 problems.append("role '\(role)' has \(privilege) on \(on), beyond what 'db init-roles' grants (SELECT, and INSERT for recorders on every table but meta)")
             }
         }
-        for r in try db.query("SELECT evtname AS trigger_name, evtevent AS event FROM pg_catalog.pg_event_trigger ORDER BY 1", []) {
+        for r in eventTriggers {
             problems.append("the database has an event trigger '\(try r.string("trigger_name"))' on \(try r.string("event")), which growcert does not define")
         }
         return problems
@@ -257,19 +266,45 @@ enum PostgresSchema {
     /// Every table, column, constraint, index (other than a constraint's own), trigger (and whether
     /// it is enabled) and function of the connection's schema, from `pg_catalog`.
     static func objects(of db: PostgresConnection) throws -> (schema: String, objects: [Schema.Object]) {
-        let schema = try db.scalarText("SELECT current_schema() AS schema_name") ?? "public"
-        var objects: [Schema.Object] = []
-        let columns = try db.query("""
+        // All seven reads in one round trip.
+        let answers = try db.queryEach(withoutValues: [
+            "SELECT current_schema() AS schema_name",
+            """
             SELECT c.relname AS table_name, a.attname AS column_name, format_type(a.atttypid, a.atttypmod) AS column_type, a.attnotnull AS not_null
             FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
             JOIN pg_catalog.pg_attribute a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped
             WHERE n.nspname = current_schema() AND c.relkind IN ('r', 'p', 'v', 'm', 'f') ORDER BY c.relname, a.attnum
-            """, [])
-        let constraints = try db.query("""
+            """,
+            """
             SELECT c.relname AS table_name, pg_catalog.pg_get_constraintdef(k.oid) AS definition FROM pg_catalog.pg_constraint k
             JOIN pg_catalog.pg_class c ON c.oid = k.conrelid JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
             WHERE n.nspname = current_schema() ORDER BY 1, 2
-            """, [])
+            """,
+            """
+            SELECT i.relname AS index_name, c.relname AS table_name, pg_catalog.pg_get_indexdef(x.indexrelid) AS definition FROM pg_catalog.pg_index x
+            JOIN pg_catalog.pg_class i ON i.oid = x.indexrelid JOIN pg_catalog.pg_class c ON c.oid = x.indrelid
+            JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
+            WHERE n.nspname = current_schema() AND NOT EXISTS (SELECT 1 FROM pg_catalog.pg_constraint k WHERE k.conindid = x.indexrelid)
+            """,
+            """
+            SELECT t.tgname AS trigger_name, c.relname AS table_name, pg_catalog.pg_get_triggerdef(t.oid) AS definition FROM pg_catalog.pg_trigger t
+            JOIN pg_catalog.pg_class c ON c.oid = t.tgrelid JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
+            WHERE n.nspname = current_schema() AND NOT t.tgisinternal
+            """,
+            """
+            SELECT p.proname AS function_name, l.lanname AS language, p.prosrc AS source FROM pg_catalog.pg_proc p JOIN pg_catalog.pg_namespace n ON n.oid = p.pronamespace
+            JOIN pg_catalog.pg_language l ON l.oid = p.prolang WHERE n.nspname = current_schema()
+            """,
+            // Rules rewrite a DELETE into nothing without any trigger firing: none belong to growcert's schema.
+            """
+            SELECT r.rulename AS rule_name, c.relname AS table_name, pg_catalog.pg_get_ruledef(r.oid) AS definition FROM pg_catalog.pg_rewrite r
+            JOIN pg_catalog.pg_class c ON c.oid = r.ev_class JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
+            WHERE n.nspname = current_schema() AND r.rulename <> '_RETURN'
+            """,
+        ])
+        let (columns, constraints, indexes, triggers, functions, rules) = (answers[1], answers[2], answers[3], answers[4], answers[5], answers[6])
+        let schema = try answers[0].first?.optionalString("schema_name") ?? "public"
+        var objects: [Schema.Object] = []
         var byTable: [String: [Column]] = [:]
         var order: [String] = []
         for r in columns {
@@ -282,34 +317,17 @@ enum PostgresSchema {
             let own = constraintTexts.filter { $0.table == name }.map(\.definition)
             objects.append(Schema.Object(type: "table", name: name, table: name, sql: tableText(byTable[name] ?? [], own)))
         }
-        for r in try db.query("""
-            SELECT i.relname AS index_name, c.relname AS table_name, pg_catalog.pg_get_indexdef(x.indexrelid) AS definition FROM pg_catalog.pg_index x
-            JOIN pg_catalog.pg_class i ON i.oid = x.indexrelid JOIN pg_catalog.pg_class c ON c.oid = x.indrelid
-            JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
-            WHERE n.nspname = current_schema() AND NOT EXISTS (SELECT 1 FROM pg_catalog.pg_constraint k WHERE k.conindid = x.indexrelid)
-            """, []) {
+        for r in indexes {
             objects.append(Schema.Object(type: "index", name: try r.string("index_name"), table: try r.string("table_name"), sql: try r.string("definition")))
         }
-        for r in try db.query("""
-            SELECT t.tgname AS trigger_name, c.relname AS table_name, pg_catalog.pg_get_triggerdef(t.oid) AS definition FROM pg_catalog.pg_trigger t
-            JOIN pg_catalog.pg_class c ON c.oid = t.tgrelid JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
-            WHERE n.nspname = current_schema() AND NOT t.tgisinternal
-            """, []) {
+        for r in triggers {
             // Whether it fires (`tgenabled`) is a setting of its own: `settingProblems` names it.
             objects.append(Schema.Object(type: "trigger", name: try r.string("trigger_name"), table: try r.string("table_name"), sql: try r.string("definition")))
         }
-        for r in try db.query("""
-            SELECT p.proname AS function_name, l.lanname AS language, p.prosrc AS source FROM pg_catalog.pg_proc p JOIN pg_catalog.pg_namespace n ON n.oid = p.pronamespace
-            JOIN pg_catalog.pg_language l ON l.oid = p.prolang WHERE n.nspname = current_schema()
-            """, []) {
+        for r in functions {
             objects.append(Schema.Object(type: "function", name: try r.string("function_name"), table: "", sql: try r.string("language") + ":" + r.string("source")))
         }
-        // Rules rewrite a DELETE into nothing without any trigger firing: none belong to growcert's schema.
-        for r in try db.query("""
-            SELECT r.rulename AS rule_name, c.relname AS table_name, pg_catalog.pg_get_ruledef(r.oid) AS definition FROM pg_catalog.pg_rewrite r
-            JOIN pg_catalog.pg_class c ON c.oid = r.ev_class JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
-            WHERE n.nspname = current_schema() AND r.rulename <> '_RETURN'
-            """, []) {
+        for r in rules {
             objects.append(Schema.Object(type: "rule", name: try r.string("rule_name"), table: try r.string("table_name"), sql: try r.string("definition")))
         }
         return (schema, objects)

@@ -72,7 +72,7 @@ struct PostgresAppendPathTests {
         }
     }
 
-    @Test("A note on an open run is one round trip: one pipeline (the lock, the run, the next id, the head, the chaining step, the inserts, COMMIT and the flush)")
+    @Test("A note on an open run is one round trip: one pipeline (the lock, the run, the next id, the head, the chaining step, the inserts, the commit and the flush)")
     func aNoteIsOnePipeline() throws {
         try withTempDir { dir in
             let s = try seeded(in: dir, backend: .postgresql)

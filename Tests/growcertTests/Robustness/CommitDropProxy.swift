@@ -1,4 +1,6 @@
 import Foundation
+import Testing
+import TestSupport
 
 /// A Unix-socket proxy in front of the test PostgreSQL server that drops a client's connection at
 /// the moment of its `COMMIT`: the attack of a server or network lost while a write is committed.
@@ -88,6 +90,23 @@ final class CommitDropProxy: @unchecked Sendable {
 
     /// The URL of `database` through the proxy.
     func url(database: String) -> String { "postgresql:///\(database)?host=\(folder)&user=postgres" }
+
+    /// A new database of the shared test server, a proxy in front of it (stop it when done), and growcert recording
+    /// through the proxy, seeded (`Growcert.seed`: campaign c1, run r1).
+    static func seededThroughProxy() throws -> (proxy: CommitDropProxy, growcert: Growcert) {
+        let server = try PostgresTestServer.shared()
+        let direct = try server.newDatabase()
+        let database = String(try #require(direct.split(separator: "?").first?.split(separator: "/").last))
+        let proxy = try CommitDropProxy(serverFolder: server.folder)
+        do {
+            let g = try Growcert(db: proxy.url(database: database))
+            try g.seed()
+            return (proxy, g)
+        } catch {
+            proxy.stop()
+            throw error
+        }
+    }
 
     /// Drops the connection at the first commit after `marker` (`commit` says which), as `drop` says (once).
     func arm(marker: String, drop: Drop, commit: Commit = .statement) {

@@ -10,13 +10,8 @@ struct LostNoteCommitTests {
     @Test("The connection dropped with the note's pipeline (after the server committed it, and before it got it): exit 74, 'may or may not', and the journal has the note exactly when the server committed it",
           arguments: [CommitDropProxy.Drop.afterCommitAnswer, .beforeCommit])
     func lostNoteCommitSaysMayOrMayNot(drop: CommitDropProxy.Drop) throws {
-        let server = try PostgresTestServer.shared()
-        let direct = try server.newDatabase()
-        let database = String(try #require(direct.split(separator: "?").first?.split(separator: "/").last))
-        let proxy = try CommitDropProxy(serverFolder: server.folder)
+        let (proxy, g) = try CommitDropProxy.seededThroughProxy()
         defer { proxy.stop() }
-        let g = try Growcert(db: proxy.url(database: database))
-        try g.seed()
         #expect(try g.run(["evidence", "add", "note", "--run", "r1", "--text", "before"]).code == 0)
 
         proxy.arm(marker: "lost at its commit", drop: drop, commit: .markersPipeline)

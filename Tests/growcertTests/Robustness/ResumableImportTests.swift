@@ -52,13 +52,8 @@ struct ResumableImportTests {
     @Test("The connection dropped at COMMIT (after the server committed, and before): the line 'may or may not' be written, and the command the message gives resumes with no line doubled and none lost",
           arguments: [CommitDropProxy.Drop.afterCommitAnswer, .beforeCommit])
     func lostCommitAnswerResumesExactly(drop: CommitDropProxy.Drop) throws {
-        let server = try PostgresTestServer.shared()
-        let direct = try server.newDatabase()
-        let database = String(try #require(direct.split(separator: "?").first?.split(separator: "/").last))
-        let proxy = try CommitDropProxy(serverFolder: server.folder)
+        let (proxy, g) = try CommitDropProxy.seededThroughProxy()
         defer { proxy.stop() }
-        let g = try Growcert(db: proxy.url(database: database))
-        try g.seed()
         let file = try Self.writeFile(g)
 
         proxy.arm(marker: Self.text(20), drop: drop)

@@ -271,8 +271,8 @@ extension EvidenceStore {
 
     /// A PostgreSQL store's one-round-trip append of an item without attachment or import key, outside a batch: the
     /// server takes the journal's lock, finds the run, counts the next id, reads the head, hashes the envelope and
-    /// inserts the entry and the row in the statement that `BEGIN` and `COMMIT` travel with
-    /// (`PostgresConnection.appendRowChainedInServer`), so a note is one round trip and the lock is held for none. Its
+    /// inserts the entry and the row in one statement that is its own transaction, sent with the flush that acknowledges
+    /// it (`PostgresConnection.appendRowChainedInServer`), so a note is one round trip and the lock is never held across one. Its
     /// time is taken before the lock, so the journal's times may step back by the wait for it (`verify` warns only past
     /// its skew). Returns nil, having written nothing, where the other path applies: an attachment or an import key, a
     /// batch, another backend or schema, or a run that is unknown (whose error, naming the runs there are, that path

@@ -187,8 +187,8 @@ extension PostgresConnection {
         let idColumn: Int
     }
 
-    /// Appends `row` in one statement sent with the transaction's `BEGIN` and `COMMIT` (`readThenCommit`): a call of
-    /// this connection's append function for `row`'s table (`appendFunction`), which takes the journal's lock, counts
+    /// Appends `row` in one statement that is its transaction, sent with the flush that acknowledges it
+    /// (`readThenCommit`): a call of this connection's append function for `row`'s table (`appendFunction`), which takes the journal's lock, counts
     /// the table's ids up from this connection's floor (`rowCountQuery`), reads the journal head, splices the id into the
     /// payload, hashes the envelope (`sha256` over `Chain`'s parts) and inserts the journal entry and the row, only
     /// while the run exists and has no finish and no abandonment row. Returns the entry's seq, id, prev and hash as the

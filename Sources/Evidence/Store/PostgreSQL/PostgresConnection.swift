@@ -17,8 +17,8 @@ final class PostgresConnection {
     private var prepared: [String: String] = [:]
     private var inTransaction = false
     private var cursors = 0
-    /// Inside a write transaction (which holds the journal's lock): the writes not yet sent, each a prepared
-    /// statement's name, SQL and values. They go to the server in one pipeline with the next read, the next
+    /// Inside a write transaction (which holds the journal's lock): the writes not yet sent, each its SQL and
+    /// values. They go to the server in one pipeline with the next read, the next
     /// statement or the `COMMIT` (libpq's pipeline mode): no round trip of its own while the lock is held.
     private var pending: [(sql: String, values: [SQLValue?])] = []
     private var inWriteTransaction = false
@@ -37,7 +37,7 @@ final class PostgresConnection {
     /// was sent and answered, or it was the pipeline's implicit transaction, which ends at the pipeline's first sync
     /// whatever its outcome. Then there is nothing to roll back.
     private var endedInPipeline = false
-    /// The requests this connection sent and waited for the answer to (a statement, a pipeline, a `PREPARE`): what
+    /// The requests this connection sent and waited for the answer to (a statement or a pipeline): what
     /// the tests count a write's round trips by.
     private(set) var roundTrips = 0
     /// Each id-prefixed table's row count as this connection last read it: a floor for every later count, since rows
@@ -107,8 +107,8 @@ final class PostgresConnection {
     /// `query`, with `table` naming the read in a row's messages. A statement this connection has not prepared yet is
     /// prepared and run in one round trip (a pipeline), as is every read inside a write transaction.
     func query(_ sql: String, _ values: [SQLValue?], table: String?) throws -> [Row] {
-        if inWriteTransaction || prepared[sql] == nil { return try pipeline(reads: [(sql, values)], then: [], table: table)[0] }
-        let result = try executePrepared(sql, values)
+        guard !inWriteTransaction, let name = prepared[sql] else { return try pipeline(reads: [(sql, values)], then: [], table: table)[0] }
+        let result = try executePrepared(name, sql, values)
         defer { PQclear(result) }
         return Self.rows(of: result, table: table)
     }
@@ -225,23 +225,17 @@ final class PostgresConnection {
         _ = try pipeline(reads: [], then: [])
     }
 
-    /// Reads with their values bound, sent in one pipeline after the pending writes: each read's rows.
+    /// Reads with their values bound, sent in one pipeline after the pending writes (one round trip, each read
+    /// prepared in it the first time): each read's rows.
     func queryEach(_ reads: [(sql: String, values: [SQLValue?])]) throws -> [[Row]] {
         guard !reads.isEmpty else { return [] }
         return try pipeline(reads: reads, then: [])
     }
 
-    /// Reads without values (the catalog's), all in one round trip: one pipeline after the pending writes, each read
-    /// prepared in it the first time (no round trip of its own to prepare it). Each read's rows, in order.
-    func queryEach(withoutValues sqls: [String]) throws -> [[Row]] {
-        guard !sqls.isEmpty else { return [] }
-        return try pipeline(reads: [], then: sqls)
-    }
-
     /// One pipeline (libpq's pipeline mode): the transaction's opening if not sent yet, the pending writes, then
     /// `reads`, then `trailing` (statements without values), and one sync; one round trip. Every answer is read; the
-    /// first error is thrown (the server skipped what came after it, up to the next sync). Returns each read's rows,
-    /// then each trailing statement's. With `syncAfterReads`, a sync follows the reads as well: the server ends their
+    /// first error is thrown (the server skipped what came after it, up to the next sync). Returns each read's rows
+    /// (`table` naming the read in a row's messages). With `syncAfterReads`, a sync follows the reads as well: the server ends their
     /// implicit transaction there, and runs `trailing` after it whatever their outcome (an error before that sync is
     /// the reads').
     ///
@@ -267,7 +261,7 @@ final class PostgresConnection {
         // The name of `sql`'s statement, parsed now if need be.
         func parseIfNeeded(_ sql: String) throws -> String {
             if let name = prepared[sql] ?? parsed.first(where: { $0.sql == sql })?.name { return name }
-            let new = statementName(after: parsed.count)
+            let new = "growcert_\(prepared.count + parsed.count + 1)"
             guard PQsendPrepare(handle, new, sql, 0, nil) == 1 else { throw connectionError(sql: sql) }
             parsed.append((sql, new, sqls.count))
             sqls.append(sql)
@@ -296,11 +290,7 @@ final class PostgresConnection {
         // The answers before the first sync: all of them, or the reads' (and what came before them).
         let firstSegment = syncAfterReads ? sqls.count : Int.max
         if syncAfterReads { guard PQpipelineSync(handle) == 1 else { throw connectionError(sql: sqls.last) } }
-        var trailingAnswers: [Int] = []
-        for (last, name) in zip(trailing, trailingNames) {
-            trailingAnswers.append(sqls.count)
-            try send(last, as: name)
-        }
+        for (last, name) in zip(trailing, trailingNames) { try send(last, as: name) }
         guard PQpipelineSync(handle) == 1 else { throw connectionError(sql: sqls.last) }
         roundTrips += 1
         // Each statement's answer (and each Parse's) is its result and then NULL; the last sync's answer ends the
@@ -352,7 +342,7 @@ final class PostgresConnection {
         if let headAnswer {
             lockedHead = .some(try rows[headAnswer].first.map { (try $0.int64("seq"), try $0.string("hash")) })
         }
-        return (readAnswers + trailingAnswers).map { rows[$0] }
+        return readAnswers.map { rows[$0] }
     }
 
     /// The journal head, read right after the lock.
@@ -364,9 +354,9 @@ final class PostgresConnection {
         PostgresError(sqlState: "", message: String(cString: PQerrorMessage(handle)).trimmingCharacters(in: .whitespacesAndNewlines), sql: sql)
     }
 
-    private func executePrepared(_ sql: String, _ values: [SQLValue?]) throws -> OpaquePointer? {
+    /// Runs `sql`, prepared on this connection as `statement`, with `values` bound: one round trip.
+    private func executePrepared(_ statement: String, _ sql: String, _ values: [SQLValue?]) throws -> OpaquePointer? {
         // The server compares the number of values with the statement's parameters.
-        let statement = try prepare(sql)
         let (texts, lengths, formats) = try Self.bound(values, sql: sql)
         roundTrips += 1
         let result = try withPointers(texts) { pointers in
@@ -418,21 +408,6 @@ final class PostgresConnection {
             pointers.append(UnsafePointer(buffer.baseAddress))
         }
         return body(pointers)
-    }
-
-    /// The name of the statement for `sql`, prepared once per connection (the server infers the parameters' types).
-    /// The name of the next statement this connection prepares, `pending` more after those it has prepared already.
-    private func statementName(after pending: Int = 0) -> String { "growcert_\(prepared.count + pending + 1)" }
-
-    private func prepare(_ sql: String) throws -> String {
-        if let known = prepared[sql] { return known }
-        let name = statementName()
-        roundTrips += 1
-        let result = PQprepare(handle, name, sql, 0, nil)
-        defer { PQclear(result) }
-        try check(result, sql: sql)
-        prepared[sql] = name
-        return name
     }
 
     private func check(_ result: OpaquePointer?, sql: String?) throws {

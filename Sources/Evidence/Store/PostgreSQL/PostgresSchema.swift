@@ -191,7 +191,7 @@ enum PostgresSchema {
             WHERE n.nspname = current_schema() AND c.relkind IN ('r', 'p')
             """
         // All five reads in one round trip.
-        let answers = try db.queryEach(withoutValues: [
+        let answers = try db.queryEach([
             "SELECT c.relname AS table_name, c.relrowsecurity AS row_security, c.relforcerowsecurity AS forced_row_security, "
                 + "c.relpersistence AS persistence, pg_catalog.pg_get_userbyid(c.relowner) AS owner, "
                 + "(SELECT pg_catalog.pg_get_userbyid(j.relowner) FROM pg_catalog.pg_class j WHERE j.oid = 'journal'::regclass) AS journal_owner "
@@ -219,7 +219,7 @@ enum PostgresSchema {
             ORDER BY 1, 2, 3, 4
             """,
             "SELECT evtname AS trigger_name, evtevent AS event FROM pg_catalog.pg_event_trigger ORDER BY 1",
-        ])
+        ].map { ($0, []) })
         let (tableSettings, policies, triggerModes, grants, eventTriggers) = (answers[0], answers[1], answers[2], answers[3], answers[4])
         for r in tableSettings {
             let table = try r.string("table_name")
@@ -267,7 +267,7 @@ enum PostgresSchema {
     /// it is enabled) and function of the connection's schema, from `pg_catalog`.
     static func objects(of db: PostgresConnection) throws -> (schema: String, objects: [Schema.Object]) {
         // All seven reads in one round trip.
-        let answers = try db.queryEach(withoutValues: [
+        let answers = try db.queryEach([
             "SELECT current_schema() AS schema_name",
             """
             SELECT c.relname AS table_name, a.attname AS column_name, format_type(a.atttypid, a.atttypmod) AS column_type, a.attnotnull AS not_null
@@ -301,7 +301,7 @@ enum PostgresSchema {
             JOIN pg_catalog.pg_class c ON c.oid = r.ev_class JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
             WHERE n.nspname = current_schema() AND r.rulename <> '_RETURN'
             """,
-        ])
+        ].map { ($0, []) })
         let (columns, constraints, indexes, triggers, functions, rules) = (answers[1], answers[2], answers[3], answers[4], answers[5], answers[6])
         let schema = try answers[0].first?.optionalString("schema_name") ?? "public"
         var objects: [Schema.Object] = []

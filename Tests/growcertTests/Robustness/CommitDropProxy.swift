@@ -6,8 +6,8 @@ import TestSupport
 /// the moment of its `COMMIT`: the attack of a server or network lost while a write is committed.
 ///
 /// Armed with a marker (bytes the client sends in the transaction, e.g. a note's text), it waits
-/// for the first `COMMIT` (a simple-protocol `Query` message, the `Parse` of an unnamed one in a pipeline, or the
-/// `Bind` of a statement the connection prepared as `COMMIT`) after the marker on a connection, then
+/// for the first `COMMIT` (a simple-protocol `Query` message, or in a pipeline the `Bind` of the statement the
+/// connection prepared as `COMMIT`) after the marker on a connection, then
 /// either forwards it, waits for the server's answer and drops both sides without passing the
 /// answer on (`afterCommitAnswer`: committed, acknowledgement lost), or drops both sides without
 /// forwarding it (`beforeCommit`: never committed). The client cannot tell the two apart.
@@ -33,9 +33,6 @@ final class CommitDropProxy: @unchecked Sendable {
 
     /// `COMMIT` as libpq's `PQexec` sends it: 'Q', the length (4 + 7), the text and its NUL.
     private static let commitQuery: [UInt8] = [UInt8(ascii: "Q"), 0, 0, 0, 11] + Array("COMMIT".utf8) + [0]
-    /// `COMMIT` as it ends a pipeline (libpq's `PQsendQueryParams`, extended protocol): a `Parse` message, 'P', the
-    /// length (4 + 1 + 7 + 2), the unnamed statement's empty name, the text and its NUL, and no parameter types.
-    private static let commitParse: [UInt8] = [UInt8(ascii: "P"), 0, 0, 0, 14, 0] + Array("COMMIT".utf8) + [0, 0, 0]
 
     /// The names of the statements a connection prepared as `COMMIT`, from the `Parse` messages it sent: 'P', the
     /// length, the name and its NUL, the text and its NUL, and no parameter types.
@@ -154,7 +151,7 @@ final class CommitDropProxy: @unchecked Sendable {
                 let plan = lock.withLock { armed }
                 if let plan {
                     if Self.contains(chunk, plan.marker) { seenMarker = true }
-                    if seenMarker, plan.commit == .markersPipeline || Self.contains(chunk, Self.commitQuery) || Self.contains(chunk, Self.commitParse)
+                    if seenMarker, plan.commit == .markersPipeline || Self.contains(chunk, Self.commitQuery)
                         || commitNames.contains(where: { Self.bindsStatement(chunk, $0) }) {
                         lock.withLock {
                             armed = nil

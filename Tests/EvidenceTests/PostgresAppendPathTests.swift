@@ -166,6 +166,29 @@ struct PostgresAppendPathTests {
         }
     }
 
+    @Test("A function planted in another schema, put before pg_catalog in the database's search path, is never what growcert calls: a note is chained by the server's own sha256, and the journal verifies")
+    func aFunctionPlantedInTheSearchPathIsNeverCalled() throws {
+        try withTempDir { dir in
+            let s = try seeded(in: dir, backend: .postgresql)
+            // The insider's attack: a sha256 that hashes everything to one byte, found before pg_catalog's by name.
+            try rawExecute(s.path, """
+                CREATE SCHEMA evil;
+                CREATE FUNCTION evil.sha256(bytea) RETURNS bytea LANGUAGE sql AS $x$ SELECT decode('00', 'hex') $x$;
+                DO $x$ BEGIN EXECUTE format('ALTER DATABASE %I SET search_path = public, evil, pg_catalog', current_database()); END $x$
+                """)
+            let store = try EvidenceStore.open(at: s.path, actor: "bob", clock: fixedClock)
+            let item = try store.addEvidence(note(s.run.id, "chained by pg_catalog's sha256"))
+            let head = try store.journalHead()
+            #expect(item.id == "e1" && item.seq == head?.seq)
+            let db = try #require(store.db as? PostgresConnection)
+            #expect(try db.query("SELECT pg_catalog.current_setting('search_path') AS path", []).first?.string("path") == "public")
+            let reader = try EvidenceStore.openForReading(at: s.path, actor: "auditor")
+            let result = try reader.verify()
+            #expect(result.ok, "\(result.problems)")
+            try rawExecute(s.path, "DO $x$ BEGIN EXECUTE format('ALTER DATABASE %I RESET search_path', current_database()); END $x$")
+        }
+    }
+
     @Test("Opening a store to record, its catalog checks and a first note take few round trips: the catalog's reads go in two pipelines, and a statement is prepared in the pipeline that first runs it")
     func openingAndAFirstNoteTakeFewRoundTrips() throws {
         try withTempDir { dir in

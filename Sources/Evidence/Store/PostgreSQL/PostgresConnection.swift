@@ -70,8 +70,14 @@ final class PostgresConnection {
         handle = conn
         url = location.url
         // No notices on stderr (a trigger's own messages are errors, not notices). A statement outside `BEGIN` (a note's
-        // append, `readThenCommit`) runs in READ COMMITTED whatever the role's or the database's default.
-        try execute("SET client_min_messages = warning; SET default_transaction_isolation = 'read committed'")
+        // append, `readThenCommit`) runs in READ COMMITTED whatever the role's or the database's default. Names resolve
+        // in `pg_catalog` first and then in the store's schema only (the schema the session would create in): a
+        // function or operator planted in another schema of the search path a role, a database or `PGOPTIONS` set (an
+        // `evil.sha256` before `pg_catalog`) is never what growcert's SQL, the append function's or verify's, calls.
+        try execute("""
+            SET client_min_messages = warning; SET default_transaction_isolation = 'read committed';
+            SELECT pg_catalog.set_config('search_path', COALESCE(pg_catalog.quote_ident(pg_catalog.current_schema()), ''), false)
+            """)
         if readOnly { try execute("SET default_transaction_read_only = on") }
     }
 
